@@ -1,0 +1,8 @@
+/* glstark: OpenVM SWIRL STARK proofs on OpenGL ES 3.1 compute.
+ * The umbrella header: include this one. */
+#ifndef GLSTARK_H
+#define GLSTARK_H
+
+#include "glstark/status.h"
+
+#endif

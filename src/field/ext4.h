@@ -1,0 +1,114 @@
+/* The degree-4 extension EF = F[X]/(X^4 - 11) of BabyBear.
+ * c[0] + c[1] X + c[2] X^2 + c[3] X^3, coefficients in bb_t (Montgomery).
+ * The coefficient order is the serialization and transcript order. */
+#ifndef GS_FIELD_EXT4_H
+#define GS_FIELD_EXT4_H
+
+#include "field/babybear.h"
+
+#define BB4_W 11u
+
+typedef struct bb4_t {
+    bb_t c[4];
+} bb4_t;
+
+static inline bb4_t bb4_zero(void) { bb4_t r = {{0, 0, 0, 0}}; return r; }
+static inline bb4_t bb4_one(void) { bb4_t r = {{bb_one(), 0, 0, 0}}; return r; }
+static inline bb4_t bb4_from_base(bb_t a) { bb4_t r = {{a, 0, 0, 0}}; return r; }
+
+static inline bb4_t bb4_add(bb4_t a, bb4_t b)
+{
+    bb4_t r;
+    for (int i = 0; i < 4; i++)
+        r.c[i] = bb_add(a.c[i], b.c[i]);
+    return r;
+}
+
+static inline bb4_t bb4_sub(bb4_t a, bb4_t b)
+{
+    bb4_t r;
+    for (int i = 0; i < 4; i++)
+        r.c[i] = bb_sub(a.c[i], b.c[i]);
+    return r;
+}
+
+static inline bb4_t bb4_neg(bb4_t a)
+{
+    bb4_t r;
+    for (int i = 0; i < 4; i++)
+        r.c[i] = bb_neg(a.c[i]);
+    return r;
+}
+
+/* Multiplication by a base-field scalar. */
+static inline bb4_t bb4_mul_base(bb4_t a, bb_t s)
+{
+    bb4_t r;
+    for (int i = 0; i < 4; i++)
+        r.c[i] = bb_mul(a.c[i], s);
+    return r;
+}
+
+static inline bb4_t bb4_add_base(bb4_t a, bb_t s)
+{
+    a.c[0] = bb_add(a.c[0], s);
+    return a;
+}
+
+/* Schoolbook product with X^4 = 11. */
+static inline bb4_t bb4_mul(bb4_t a, bb4_t b)
+{
+    const bb_t w = 0x37FFFFE9u; /* Montgomery form of 11 */
+    bb_t a0 = a.c[0], a1 = a.c[1], a2 = a.c[2], a3 = a.c[3];
+    bb_t b0 = b.c[0], b1 = b.c[1], b2 = b.c[2], b3 = b.c[3];
+    bb4_t r;
+    bb_t t0 = bb_add(bb_add(bb_mul(a1, b3), bb_mul(a2, b2)), bb_mul(a3, b1));
+    r.c[0] = bb_add(bb_mul(a0, b0), bb_mul(w, t0));
+    bb_t t1 = bb_add(bb_mul(a2, b3), bb_mul(a3, b2));
+    r.c[1] = bb_add(bb_add(bb_mul(a0, b1), bb_mul(a1, b0)), bb_mul(w, t1));
+    r.c[2] = bb_add(bb_add(bb_add(bb_mul(a0, b2), bb_mul(a1, b1)), bb_mul(a2, b0)), bb_mul(w, bb_mul(a3, b3)));
+    r.c[3] = bb_add(bb_add(bb_mul(a0, b3), bb_mul(a1, b2)), bb_add(bb_mul(a2, b1), bb_mul(a3, b0)));
+    return r;
+}
+
+static inline bb4_t bb4_square(bb4_t a) { return bb4_mul(a, a); }
+
+static inline int bb4_eq(bb4_t a, bb4_t b)
+{
+    return a.c[0] == b.c[0] && a.c[1] == b.c[1] && a.c[2] == b.c[2] && a.c[3] == b.c[3];
+}
+
+static inline int bb4_is_zero(bb4_t a) { return (a.c[0] | a.c[1] | a.c[2] | a.c[3]) == 0; }
+
+static inline bb4_t bb4_pow(bb4_t base, uint64_t e)
+{
+    bb4_t r = bb4_one();
+    while (e) {
+        if (e & 1)
+            r = bb4_mul(r, base);
+        base = bb4_square(base);
+        e >>= 1;
+    }
+    return r;
+}
+
+/* Inverse through the tower F[Y]/(Y^2 - 11), Y = X^2. bb4_inv(0) = 0. */
+bb4_t bb4_inv(bb4_t a);
+
+/* In-place batch inversion; zeros stay zero. scratch holds n elements. */
+void bb4_batch_inv(bb4_t *v, size_t n, bb4_t *scratch);
+
+/* Canonical <-> internal, 4 u32 per element. */
+static inline bb4_t bb4_from_canonical(const uint32_t c[4])
+{
+    bb4_t r = {{bb_from_canonical(c[0]), bb_from_canonical(c[1]), bb_from_canonical(c[2]), bb_from_canonical(c[3])}};
+    return r;
+}
+
+static inline void bb4_to_canonical(uint32_t out[4], bb4_t a)
+{
+    for (int i = 0; i < 4; i++)
+        out[i] = bb_to_canonical(a.c[i]);
+}
+
+#endif
