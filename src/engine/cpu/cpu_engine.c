@@ -1,0 +1,106 @@
+/* The CPU engine's core: buffers are plain host allocations. */
+#include "engine/cpu/cpu_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void cpu_destroy(gs_engine *eng)
+{
+    free(eng->impl);
+    free(eng);
+}
+
+static glstark_status cpu_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
+{
+    gs_buf *b = calloc(1, sizeof *b);
+    void *mem = malloc(bytes);
+    if (!b || !mem) {
+        free(b);
+        free(mem);
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
+                            "cpu engine: could not allocate a %zu-byte buffer; free memory or prove a smaller statement", bytes);
+    }
+    b->engine = eng;
+    b->size = bytes;
+    b->host = mem;
+    *out = b;
+    return GLSTARK_OK;
+}
+
+static void cpu_buf_destroy(gs_engine *eng, gs_buf *buf)
+{
+    (void)eng;
+    free(buf->host);
+    free(buf);
+}
+
+static glstark_status cpu_buf_write(gs_engine *eng, gs_buf *buf, size_t off, const void *src, size_t n)
+{
+    (void)eng;
+    memcpy((char *)buf->host + off, src, n);
+    return GLSTARK_OK;
+}
+
+static glstark_status cpu_buf_read(gs_engine *eng, const gs_buf *buf, size_t off, void *dst, size_t n)
+{
+    (void)eng;
+    memcpy(dst, (const char *)buf->host + off, n);
+    return GLSTARK_OK;
+}
+
+static glstark_status cpu_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, const gs_buf *src, size_t soff, size_t n)
+{
+    (void)eng;
+    memmove((char *)dst->host + doff, (const char *)src->host + soff, n);
+    return GLSTARK_OK;
+}
+
+static glstark_status cpu_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, size_t count, uint32_t v)
+{
+    (void)eng;
+    uint32_t *p = (uint32_t *)((char *)buf->host + off);
+    for (size_t i = 0; i < count; i++)
+        p[i] = v;
+    return GLSTARK_OK;
+}
+
+static glstark_status cpu_finish(gs_engine *eng)
+{
+    (void)eng;
+    return GLSTARK_OK;
+}
+
+static const gs_engine_core_ops cpu_core_ops = {
+    .name = "cpu",
+    .destroy = cpu_destroy,
+    .buf_create = cpu_buf_create,
+    .buf_destroy = cpu_buf_destroy,
+    .buf_write = cpu_buf_write,
+    .buf_read = cpu_buf_read,
+    .buf_copy = cpu_buf_copy,
+    .buf_fill_u32 = cpu_buf_fill_u32,
+    .finish = cpu_finish,
+};
+
+glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error *err)
+{
+    *out = NULL;
+    gs_engine *eng = calloc(1, sizeof *eng);
+    gs_cpu_state *st = calloc(1, sizeof *st);
+    if (!eng || !st) {
+        free(eng);
+        free(st);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "cpu engine: out of host memory creating the engine");
+    }
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (unsigned)n : 1;
+    }
+    st->threads = threads;
+    eng->core = &cpu_core_ops;
+    eng->impl = st;
+    gs_cpu_engine_attach_families(eng);
+    *out = eng;
+    return GLSTARK_OK;
+}

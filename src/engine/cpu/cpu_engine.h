@@ -1,0 +1,15 @@
+/* CPU engine internals shared by its family implementations. */
+#ifndef GS_ENGINE_CPU_ENGINE_H
+#define GS_ENGINE_CPU_ENGINE_H
+
+#include "engine/engine.h"
+
+typedef struct gs_cpu_state {
+    unsigned threads;
+} gs_cpu_state;
+
+/* Sets eng->dft, eng->hash, ... to the CPU implementations that exist
+ * (src/engine/cpu/families.c). */
+void gs_cpu_engine_attach_families(gs_engine *eng);
+
+#endif

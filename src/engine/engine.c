@@ -1,0 +1,89 @@
+#include "engine/engine.h"
+
+#include <stdlib.h>
+
+void gs_engine_destroy(gs_engine *eng)
+{
+    if (eng && eng->core && eng->core->destroy)
+        eng->core->destroy(eng);
+}
+
+static glstark_status check_range(gs_engine *eng, const gs_buf *buf, size_t offset, size_t bytes, const char *what)
+{
+    if (offset > buf->size || bytes > buf->size - offset)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: range [%zu, %zu+%zu) is outside the %zu-byte buffer; pass an offset and size within the buffer",
+                            what, offset, offset, bytes, buf->size);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
+{
+    if (!eng || !out)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (bytes == 0)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "buffer create: size 0 requested; ask for at least one byte");
+    if (eng->bytes_cap && (bytes > eng->bytes_cap || eng->bytes_live > eng->bytes_cap - bytes))
+        return gs_error_set(&eng->err, GLSTARK_ERR_DEVICE_MEMORY,
+                            "buffer create: %zu bytes would exceed the engine's memory cap of %zu bytes (%zu in use); raise the cap or prove a smaller statement",
+                            bytes, eng->bytes_cap, eng->bytes_live);
+    glstark_status st = eng->core->buf_create(eng, bytes, out);
+    if (st == GLSTARK_OK) {
+        eng->bytes_live += bytes;
+        if (eng->bytes_live > eng->bytes_peak)
+            eng->bytes_peak = eng->bytes_live;
+    }
+    return st;
+}
+
+void gs_buf_destroy(gs_buf *buf)
+{
+    if (!buf)
+        return;
+    gs_engine *eng = buf->engine;
+    eng->bytes_live -= buf->size;
+    eng->core->buf_destroy(eng, buf);
+}
+
+glstark_status gs_buf_write(gs_buf *buf, size_t offset, const void *src, size_t bytes)
+{
+    glstark_status st = check_range(buf->engine, buf, offset, bytes, "buffer write");
+    return st ? st : buf->engine->core->buf_write(buf->engine, buf, offset, src, bytes);
+}
+
+glstark_status gs_buf_read(const gs_buf *buf, size_t offset, void *dst, size_t bytes)
+{
+    glstark_status st = check_range(buf->engine, buf, offset, bytes, "buffer read");
+    return st ? st : buf->engine->core->buf_read(buf->engine, buf, offset, dst, bytes);
+}
+
+glstark_status gs_buf_copy(gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes)
+{
+    gs_engine *eng = dst->engine;
+    if (src->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "buffer copy: source and destination belong to different engines; copy through the host");
+    glstark_status st = check_range(eng, dst, dst_off, bytes, "buffer copy (destination)");
+    if (!st)
+        st = check_range(eng, src, src_off, bytes, "buffer copy (source)");
+    return st ? st : eng->core->buf_copy(eng, dst, dst_off, src, src_off, bytes);
+}
+
+glstark_status gs_buf_fill_u32(gs_buf *buf, size_t offset, size_t count, uint32_t value)
+{
+    if (offset % 4)
+        return gs_error_set(&buf->engine->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "buffer fill: offset %zu is not a multiple of 4", offset);
+    if (count > SIZE_MAX / 4)
+        return gs_error_set(&buf->engine->err, GLSTARK_ERR_INVALID_ARGUMENT, "buffer fill: count %zu overflows", count);
+    glstark_status st = check_range(buf->engine, buf, offset, count * 4, "buffer fill");
+    return st ? st : buf->engine->core->buf_fill_u32(buf->engine, buf, offset, count, value);
+}
+
+glstark_status gs_engine_finish(gs_engine *eng)
+{
+    eng->host_syncs++;
+    return eng->core->finish(eng);
+}

@@ -1,0 +1,97 @@
+/* The engine interface: what the protocol asks of a compute backend.
+ *
+ * The protocol (src/protocol/) is written once against this interface; the
+ * CPU engine (src/engine/cpu/, plain C, the reference) and the GLES engine
+ * (src/engine/gles/, GLSL compute) implement it with bit-identical results.
+ *
+ * Conventions every engine function follows:
+ *  - Buffers belong to the engine that made them. Field data in a buffer is
+ *    bb_t in Montgomery form (src/field/babybear.h), so uploads and
+ *    downloads are plain byte copies and both engines hold identical bytes.
+ *  - Matrices are column-major: column c of an h-row matrix is the h
+ *    consecutive elements starting at c*h.
+ *  - Extension elements are 4 consecutive bb_t (bb4_t layout).
+ *  - Functions return a status and fill the engine's error message; they
+ *    never abort on bad input.
+ *
+ * The interface is split into families, one ops table per concern, so each
+ * family can grow in its own header without touching the others:
+ *   core      buffers, copies, syncs (this file)
+ *   dft       src/engine/dft_ops.h      batched NTT, RS encoding, stacking
+ *   hash      src/engine/hash_ops.h     Poseidon2 row hashing, Merkle, grinding
+ *   ...       further families (whir, gkr, zerocheck, reduction) as they land
+ * A family pointer may be NULL while an engine does not implement it yet;
+ * callers then get GLSTARK_ERR_UNSUPPORTED from the gs_engine_* wrappers. */
+#ifndef GS_ENGINE_ENGINE_H
+#define GS_ENGINE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/babybear.h"
+#include "field/ext4.h"
+#include "util/error.h"
+
+typedef struct gs_engine gs_engine;
+
+/* An engine-owned buffer. `host` is the data for the CPU engine; for the
+ * GLES engine it is NULL except while mapped. */
+typedef struct gs_buf {
+    gs_engine *engine;
+    size_t size;     /* bytes */
+    void *host;      /* CPU engine storage, or the current mapping */
+    uint32_t gl_name; /* GLES buffer object, 0 on the CPU engine */
+    void *impl;      /* engine-private extra state */
+} gs_buf;
+
+typedef struct gs_engine_core_ops {
+    const char *name; /* "cpu" or "gles" */
+    void (*destroy)(gs_engine *eng);
+    glstark_status (*buf_create)(gs_engine *eng, size_t bytes, gs_buf **out);
+    void (*buf_destroy)(gs_engine *eng, gs_buf *buf);
+    glstark_status (*buf_write)(gs_engine *eng, gs_buf *buf, size_t offset, const void *src, size_t bytes);
+    glstark_status (*buf_read)(gs_engine *eng, const gs_buf *buf, size_t offset, void *dst, size_t bytes);
+    glstark_status (*buf_copy)(gs_engine *eng, gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes);
+    glstark_status (*buf_fill_u32)(gs_engine *eng, gs_buf *buf, size_t offset, size_t count, uint32_t value);
+    /* Waits until all submitted work is done. Counted as a host sync. */
+    glstark_status (*finish)(gs_engine *eng);
+} gs_engine_core_ops;
+
+struct gs_dft_ops;
+struct gs_hash_ops;
+struct gs_whir_ops;
+struct gs_gkr_ops;
+struct gs_zerocheck_ops;
+struct gs_reduction_ops;
+
+struct gs_engine {
+    const gs_engine_core_ops *core;
+    const struct gs_dft_ops *dft;
+    const struct gs_hash_ops *hash;
+    const struct gs_whir_ops *whir;
+    const struct gs_gkr_ops *gkr;
+    const struct gs_zerocheck_ops *zerocheck;
+    const struct gs_reduction_ops *reduction;
+    void *impl;          /* engine-private state (e.g. the GL device) */
+    gs_error err;        /* the last failure's status and message */
+    uint64_t host_syncs; /* host waits/readbacks since creation (the prover reports it) */
+    size_t bytes_live;   /* device bytes currently allocated */
+    size_t bytes_peak;   /* high-water mark of bytes_live */
+    size_t bytes_cap;    /* 0 = no cap; otherwise allocations beyond it fail (tests use it) */
+};
+
+/* The CPU engine: plain C, the reference. threads = 0 picks the core count. */
+glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error *err);
+
+void gs_engine_destroy(gs_engine *eng);
+
+/* Convenience wrappers that check arguments and forward to eng->core. */
+glstark_status gs_buf_create(gs_engine *eng, size_t bytes, gs_buf **out);
+void gs_buf_destroy(gs_buf *buf);
+glstark_status gs_buf_write(gs_buf *buf, size_t offset, const void *src, size_t bytes);
+glstark_status gs_buf_read(const gs_buf *buf, size_t offset, void *dst, size_t bytes);
+glstark_status gs_buf_copy(gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes);
+glstark_status gs_buf_fill_u32(gs_buf *buf, size_t offset, size_t count, uint32_t value);
+glstark_status gs_engine_finish(gs_engine *eng);
+
+#endif
