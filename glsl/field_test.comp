@@ -4,6 +4,7 @@
 // element i of this dispatch is element i of each bound range.
 #include "babybear.glsl"
 #include "ext4.glsl"
+#include "grid.glsl"
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -11,8 +12,6 @@ layout(std430, binding = 0) readonly buffer InA { uint a[]; };
 layout(std430, binding = 1) readonly buffer InB { uint b[]; };
 layout(std430, binding = 2) writeonly buffer Out { uint o[]; };
 
-uniform uint gs_row_pitch;  // invocations per grid row (2-D folding)
-uniform uint gs_count;      // logical element count
 uniform uint gs_op;
 uniform uint gs_param;      // exponent or chain length
 
@@ -29,7 +28,7 @@ void st4(uint i, uvec4 v)
 
 void main()
 {
-    uint i = gl_GlobalInvocationID.y * gs_row_pitch + gl_GlobalInvocationID.x;
+    uint i = gs_linear_id();
     if (i >= gs_count)
         return;
     switch (gs_op) {

@@ -64,25 +64,34 @@ glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, u
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "dispatch: %" PRIu64 " invocations exceed the 32-bit ids kernels use; split the work",
                             count);
-    uint32_t gx, gy;
-    gs_gl_grid_for(&dev->caps, count, &gx, &gy);
-    if (gy > dev->caps.max_group_count[1])
-        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
-                            "dispatch: %" PRIu64 " invocations need a %u x %u grid, beyond the device's group count "
-                            "limit %u; split the work",
-                            count, gx, gy, dev->caps.max_group_count[1]);
+    const gs_gl_caps *c = &dev->caps;
+    /* Most one dispatch can cover: a full maxx x maxy grid. */
+    uint64_t cap = (uint64_t)c->max_group_count[0] * c->max_group_count[1] * c->local_size;
     GLuint p = gs_gl_program_name(prog);
     glUseProgram(p);
-    GLint loc = glGetUniformLocation(p, "gs_row_pitch");
-    if (loc >= 0)
-        glUniform1ui(loc, gx * dev->caps.local_size);
-    loc = glGetUniformLocation(p, "gs_count");
-    if (loc >= 0)
-        glUniform1ui(loc, (GLuint)count);
-    /* Earlier dispatches' SSBO writes must be visible to this one. */
-    gs_gl_barrier_for(dev, GL_SHADER_STORAGE_BARRIER_BIT);
-    glDispatchCompute(gx, gy, 1);
-    dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+    GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
+    GLint loc_count = glGetUniformLocation(p, "gs_count");
+    GLint loc_base = glGetUniformLocation(p, "gs_base");
+    if (loc_count >= 0)
+        glUniform1ui(loc_count, (GLuint)count);
+    for (uint64_t base = 0; base < count; base += cap) {
+        if (base > 0 && loc_base < 0)
+            return gs_error_set(err, GLSTARK_ERR_INTERNAL,
+                                "dispatch: %" PRIu64 " invocations need several dispatches but the kernel does not "
+                                "use gs_base (include grid.glsl and use gs_linear_id())",
+                                count);
+        uint64_t part = count - base < cap ? count - base : cap;
+        uint32_t gx, gy;
+        gs_gl_grid_for(c, part, &gx, &gy);
+        if (loc_pitch >= 0)
+            glUniform1ui(loc_pitch, gx * c->local_size);
+        if (loc_base >= 0)
+            glUniform1ui(loc_base, (GLuint)base);
+        /* Earlier dispatches' SSBO writes must be visible to this one. */
+        gs_gl_barrier_for(dev, GL_SHADER_STORAGE_BARRIER_BIT);
+        glDispatchCompute(gx, gy, 1);
+        dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+    }
     return gs_gl_check(dev, err, "glDispatchCompute");
 }
 

@@ -136,10 +136,10 @@ uint64_t gs_gl_chunk_elems(const gs_gl_device *dev, uint32_t elem_bytes);
 
 /* Dispatches a logical 1-D grid of `count` invocations of the bound program
  * (local size caps.local_size in x). Above the group-count limit the grid is
- * folded into 2-D; kernels compute id = gl_GlobalInvocationID.y * gs_row_pitch
- * + gl_GlobalInvocationID.x and skip id >= gs_count (both uniforms, set here
- * if the program declares them). Inserts the barrier that makes earlier
- * dispatches' SSBO writes visible. count 0 does nothing. */
+ * folded into 2-D, and beyond a full 2-D grid it is issued as several
+ * dispatches. Kernels include glsl/grid.glsl, take id = gs_linear_id() and
+ * skip id >= gs_count (uniforms set here). Inserts the barrier that makes
+ * earlier dispatches' SSBO writes visible. count 0 does nothing. */
 glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, gs_error *err);
 /* Grid chosen for count (exposed for tests): groups in x and y. */
 void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32_t *gy);

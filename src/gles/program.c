@@ -1,9 +1,12 @@
 /* Programs: GLSL files from glsl/ (embedded at build time) assembled as
  *   prelude (version, precision, this device's limits, the caller's defines)
  *   + kernel with `#include "x.glsl"` lines expanded,
- * with `#line <line> <file>` directives so that compile errors name the
- * glsl/ file and line. Source-string number 0 is the prelude; file i of the
- * embedded table is i + 1; a caller-supplied kernel text is count + 1.
+ * with `#line` directives so that compile errors name the glsl/ file and
+ * line. Source-string number 0 is the prelude; file i of the embedded table
+ * is i + 1; a caller-supplied kernel text is count + 1. Because Mesa reports
+ * some errors with source string 0 whatever #line said, the file number is
+ * also folded into the line number itself: line L of file f is announced as
+ * f * GS_LINE_STRIDE + L, which every driver reports faithfully.
  * Programs are cached per (kernel, defines) for the device's lifetime. */
 #include "gles/gl_device.h"
 
@@ -15,6 +18,8 @@
 
 #include "field/babybear.h"
 #include "glsl_embed.h"
+
+#define GS_LINE_STRIDE 100000
 
 struct gs_gl_program {
     char *key;
@@ -101,7 +106,7 @@ static glstark_status expand(expand_ctx *c, const char *name, const char *text, 
 {
     if (depth > 16)
         return gs_error_set(c->err, GLSTARK_ERR_SHADER, "glsl/%s: includes nest deeper than 16 (a cycle?)", name);
-    sb_printf(c->out, "#line 1 %d\n", src_no);
+    sb_printf(c->out, "#line %d %d\n", src_no * GS_LINE_STRIDE + 1, src_no);
     int line = 1;
     const char *p = text;
     while (*p) {
@@ -131,7 +136,7 @@ static glstark_status expand(expand_ctx *c, const char *name, const char *text, 
                     return st;
             }
             /* Back in this file: the next line is line+1. */
-            sb_printf(c->out, "#line %d %d\n", line + 1, src_no);
+            sb_printf(c->out, "#line %d %d\n", src_no * GS_LINE_STRIDE + line + 1, src_no);
         } else {
             sb_add(c->out, p, n);
             sb_add(c->out, "\n", 1);
@@ -240,7 +245,12 @@ static char *map_log_named(const char *log, const char *extra_name)
         size_t n = eol ? (size_t)(eol - p) : strlen(p);
         int src, lno;
         const char *name = NULL;
-        if (n && parse_ref(p, n, &src, &lno) && (name = source_name(src, extra_name)) != NULL)
+        int found = n && parse_ref(p, n, &src, &lno);
+        if (found && lno >= GS_LINE_STRIDE) {
+            src = lno / GS_LINE_STRIDE;
+            lno %= GS_LINE_STRIDE;
+        }
+        if (found && (name = source_name(src, extra_name)) != NULL)
             sb_printf(&s, "  glsl/%s:%d: ", name, lno);
         else if (n)
             sb_add(&s, "  ", 2);
