@@ -1,0 +1,180 @@
+/* Verifying keys of the built-in AIRs against OpenVM's own bytes: the
+ * postcard pre-hash input (*.prevk.bin, written by the Rust keygen) must be
+ * equal byte for byte; DAG sizes and parameters against the vk files. */
+#include <criterion/criterion.h>
+
+#include "air/air_internal.h"
+#include "air/keygen.h"
+#include "glstark/airs.h"
+#include "protocol/params.h"
+#include "test_util.h"
+
+static void expect_prevk(glstark_air **airs, size_t n, const gs_system_params *params,
+                         const char *file)
+{
+    gs_error err;
+    gs_error_clear(&err);
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(params, airs, n, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    cr_assert_eq(gs_vk_prevk_bytes(&pk.vk, &bytes, &len, &err), GLSTARK_OK, "%s", err.msg);
+    size_t elen = 0;
+    uint8_t *expect = tu_read_file(file, &elen);
+    cr_assert_not_null(expect, "missing %s", file);
+    size_t i = 0;
+    while (i < len && i < elen && bytes[i] == expect[i])
+        i++;
+    cr_assert(i == len && len == elen, "%s: lengths %zu vs %zu, first difference at byte %zu", file,
+              len, elen, i);
+    free(expect);
+    free(bytes);
+    gs_multi_pk_free(&pk);
+}
+
+Test(vk, params_small)
+{
+    gs_system_params p;
+    gs_default_test_params_small(&p);
+    cr_assert_eq(p.l_skip, 2);
+    cr_assert_eq(p.n_stack, 8);
+    cr_assert_eq(p.w_stack, 4096);
+    cr_assert_eq(p.whir.k, 3);
+    cr_assert_eq(p.whir.num_rounds, 3);
+    cr_assert_eq(p.whir.num_queries[0], 10);
+    cr_assert_eq(p.whir.num_queries[1], 4);
+    cr_assert_eq(p.whir.num_queries[2], 2);
+    cr_assert_eq(p.whir.proximity.kind, GS_PROXIMITY_SPLIT_UNIQUE_LIST);
+    cr_assert_eq(p.logup.max_interaction_count, 1u << 30);
+}
+
+Test(vk, params_app)
+{
+    /* commitment-layer.md §5: 14 -> [193]; 15-18 -> [193, 88]; 19-22 -> [193, 88, 81];
+     * 23-24 -> four rounds */
+    static const size_t rounds[25] = {[14] = 1, [15] = 2, [18] = 2, [19] = 3, [21] = 3, [22] = 3, [23] = 4, [24] = 4};
+    static const size_t q[4] = {193, 88, 81, 81};
+    gs_error err;
+    for (size_t L = 14; L <= 24; L++) {
+        if (!rounds[L])
+            continue;
+        gs_system_params p;
+        cr_assert_eq(gs_app_params_with_100_bits_security(L, &p, &err), GLSTARK_OK);
+        cr_assert_eq(p.whir.num_rounds, rounds[L], "L=%zu", L);
+        for (size_t r = 0; r < rounds[L]; r++)
+            cr_assert_eq(p.whir.num_queries[r], q[r], "L=%zu round %zu", L, r);
+        cr_assert_eq(p.logup.pow_bits, 18);
+        cr_assert_eq(p.n_stack, L - 4);
+    }
+    gs_system_params p;
+    cr_assert_eq(gs_app_params_with_100_bits_security(25, &p, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "24") != NULL);
+}
+
+Test(vk, fib_small_prevk)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_fibonacci_air(&air), GLSTARK_OK);
+    gs_system_params p;
+    gs_default_test_params_small(&p);
+    expect_prevk(&air, 1, &p, "fib-small.prevk.bin");
+    size_t nodes, cons, inter, deg;
+    cr_assert_eq(glstark_air_dag_stats(air, &nodes, &cons, &inter, &deg), GLSTARK_OK);
+    /* fib-small.vk.json: 21 nodes, constraint_idx [4, 8, 12, 16, 20], degree 2 */
+    cr_assert_eq(nodes, 21);
+    cr_assert_eq(cons, 5);
+    cr_assert_eq(inter, 0);
+    cr_assert_eq(deg, 2);
+    glstark_air_destroy(air);
+}
+
+Test(vk, fib_app18_prevk)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_fibonacci_air(&air), GLSTARK_OK);
+    gs_system_params p;
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(18, &p, &err), GLSTARK_OK);
+    expect_prevk(&air, 1, &p, "fib-app18.prevk.bin");
+    glstark_air_destroy(air);
+}
+
+Test(vk, interactions_small_prevk)
+{
+    glstark_air *airs[2];
+    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
+    gs_system_params p;
+    gs_default_test_params_small(&p);
+    expect_prevk(airs, 2, &p, "interactions-small.prevk.bin");
+    glstark_air_destroy(airs[0]);
+    glstark_air_destroy(airs[1]);
+}
+
+Test(vk, keccak_app21_prevk)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
+    gs_system_params p;
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(21, &p, &err), GLSTARK_OK);
+    expect_prevk(&air, 1, &p, "keccak-app21.prevk.bin");
+    glstark_air_destroy(air);
+}
+
+Test(vk, keccak_dag_shape)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
+    gs_error err;
+    gs_error_clear(&err);
+    const gs_dag *d = gs_air_dag(air, &err);
+    cr_assert_not_null(d, "%s", err.msg);
+    /* spec/keccak-air.md §6 */
+    cr_assert_eq(d->num_nodes, 39273);
+    cr_assert_eq(d->num_constraints, 3182);
+    cr_assert_eq(gs_air_max_degree(air), 3);
+    size_t kinds[9] = {0};
+    for (size_t i = 0; i < d->num_nodes; i++)
+        kinds[d->nodes[i].kind]++;
+    cr_assert_eq(kinds[GS_NODE_VAR], 2857);
+    cr_assert_eq(kinds[GS_NODE_CONST], 4);
+    cr_assert_eq(kinds[GS_NODE_IS_FIRST_ROW], 1);
+    cr_assert_eq(kinds[GS_NODE_IS_TRANSITION], 1);
+    cr_assert_eq(kinds[GS_NODE_IS_LAST_ROW], 0);
+    cr_assert_eq(kinds[GS_NODE_ADD], 15343);
+    cr_assert_eq(kinds[GS_NODE_SUB], 10846);
+    cr_assert_eq(kinds[GS_NODE_MUL], 10221);
+    cr_assert_eq(kinds[GS_NODE_NEG], 0);
+    cr_assert_eq(d->nodes[0].kind, GS_NODE_IS_FIRST_ROW);
+    cr_assert_eq(d->nodes[51].kind, GS_NODE_IS_TRANSITION);
+    cr_assert_eq(d->nodes[2].kind, GS_NODE_CONST);
+    cr_assert_eq(bb_to_canonical(d->nodes[2].constant), 1);
+    cr_assert_eq(bb_to_canonical(d->nodes[4961].constant), 0);
+    cr_assert_eq(bb_to_canonical(d->nodes[22595].constant), 2);
+    cr_assert_eq(bb_to_canonical(d->nodes[22598].constant), 4);
+    cr_assert_eq(d->constraint_idx[0], 4);
+    cr_assert_eq(d->constraint_idx[1], 6);
+    cr_assert_eq(d->constraint_idx[3181], 39272);
+    glstark_air_destroy(air);
+}
+
+Test(vk, keccak_vk_unused_variables)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
+    gs_system_params p;
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(21, &p, &err), GLSTARK_OK);
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(&p, &air, 1, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    const gs_air_vk *v = &pk.vk.per_air[0];
+    cr_assert(v->need_rot);
+    cr_assert_eq(v->num_unused_variables, 2409);
+    for (size_t i = 0; i < v->num_unused_variables; i++)
+        cr_assert_eq(v->unused_variables[i].offset, 1);
+    cr_assert_eq(pk.vk.num_trace_height_constraints, 1);
+    cr_assert_eq(pk.vk.trace_height_constraints[0].threshold, BB_P);
+    cr_assert_eq(pk.vk.trace_height_constraints[0].coefficients[0], 0);
+    gs_multi_pk_free(&pk);
+    glstark_air_destroy(air);
+}
