@@ -390,3 +390,38 @@ void gs_dag_eval_row(const gs_dag *dag, const gs_dag_row_env *env, bb_t *vals)
         vals[i] = v;
     }
 }
+
+void gs_dag_eval_ext(const gs_dag *dag, const gs_dag_ext_env *env, bb4_t *vals)
+{
+    for (size_t i = 0; i < dag->num_nodes; i++) {
+        const gs_dag_node *n = &dag->nodes[i];
+        bb4_t v = bb4_zero();
+        switch (n->kind) {
+        case GS_NODE_VAR:
+            switch (n->var.entry) {
+            case GS_ENTRY_MAIN:
+                v = (n->var.offset ? env->main_next : env->main_local)[n->var.part_index][n->var.index];
+                break;
+            case GS_ENTRY_PREPROCESSED:
+                v = (n->var.offset ? env->prep_next : env->prep_local)[n->var.index];
+                break;
+            case GS_ENTRY_PUBLIC:
+                v = bb4_from_base(env->public_values[n->var.index]);
+                break;
+            default:
+                break;
+            }
+            break;
+        case GS_NODE_IS_FIRST_ROW: v = env->is_first_row; break;
+        case GS_NODE_IS_LAST_ROW: v = env->is_last_row; break;
+        case GS_NODE_IS_TRANSITION: v = env->is_transition; break;
+        case GS_NODE_CONST: v = bb4_from_base(n->constant); break;
+        case GS_NODE_ADD: v = bb4_add(vals[n->left], vals[n->right]); break;
+        case GS_NODE_SUB: v = bb4_sub(vals[n->left], vals[n->right]); break;
+        case GS_NODE_NEG: v = bb4_neg(vals[n->left]); break;
+        case GS_NODE_MUL: v = bb4_mul(vals[n->left], vals[n->right]); break;
+        default: break;
+        }
+        vals[i] = v;
+    }
+}

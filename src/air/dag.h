@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "field/babybear.h"
+#include "field/ext4.h"
 
 typedef enum gs_node_kind {
     GS_NODE_VAR = 0,
@@ -91,5 +92,22 @@ typedef struct gs_dag_row_env {
 } gs_dag_row_env;
 
 void gs_dag_eval_row(const gs_dag *dag, const gs_dag_row_env *env, bb_t *vals);
+
+/* The same over the extension field, for values at an arbitrary point (the
+ * verifier's final check, the prover's folded rounds): per main partition
+ * the column values at offset 0 (`main_local[part][col]`) and offset 1
+ * (`main_next`, may be NULL when the DAG has no next-row variables),
+ * likewise for preprocessed columns, base-field public values, and the
+ * selector values. vals receives one value per node. */
+typedef struct gs_dag_ext_env {
+    const bb4_t *const *main_local;
+    const bb4_t *const *main_next;
+    const bb4_t *prep_local;
+    const bb4_t *prep_next;
+    const bb_t *public_values;
+    bb4_t is_first_row, is_last_row, is_transition;
+} gs_dag_ext_env;
+
+void gs_dag_eval_ext(const gs_dag *dag, const gs_dag_ext_env *env, bb4_t *vals);
 
 #endif
