@@ -290,9 +290,6 @@ oom:
     return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "keygen: out of memory");
 }
 
-/* Implemented in vk_codec.c: fills vk->pre_hash when Poseidon2 is built in. */
-glstark_status gs_vk_compute_pre_hash(gs_multi_vk *vk, gs_error *err);
-
 glstark_status gs_keygen(const gs_system_params *params, glstark_air *const *airs,
                          size_t num_airs, const gs_keygen_options *opts, gs_multi_pk *out,
                          gs_error *err)

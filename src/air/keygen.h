@@ -96,6 +96,18 @@ glstark_status gs_vk_postcard(const gs_multi_vk *vk, uint8_t **bytes, size_t *le
 glstark_status gs_vk_prevk_bytes(const gs_multi_vk *vk, uint8_t **bytes, size_t *len,
                                  gs_error *err);
 
+/* Decoding (vk_decode.c): the inverse of the two encoders. Fails with
+ * GLSTARK_ERR_MALFORMED on truncated, overlong or inconsistent bytes.
+ * The pre-hash is not part of the bytes (has_pre_hash = 0 after decoding;
+ * gs_vk_compute_pre_hash fills it). */
+glstark_status gs_vk_from_postcard(const uint8_t *bytes, size_t len, gs_multi_vk *out,
+                                   gs_error *err);
+glstark_status gs_vk_from_prevk_bytes(const uint8_t *bytes, size_t len, gs_multi_vk *out,
+                                      gs_error *err);
+
+/* Fills vk->pre_hash from the encoding (needs the Poseidon2 sponge). */
+glstark_status gs_vk_compute_pre_hash(gs_multi_vk *vk, gs_error *err);
+
 /* Deep copy of a DAG. */
 glstark_status gs_dag_clone(const gs_dag *src, gs_dag *dst, gs_error *err);
 

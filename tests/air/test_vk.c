@@ -178,3 +178,66 @@ Test(vk, keccak_vk_unused_variables)
     gs_multi_pk_free(&pk);
     glstark_air_destroy(air);
 }
+
+/* Decoding OpenVM's bytes and encoding them again gives the same bytes;
+ * every truncation and a few corruptions give MALFORMED, never a crash. */
+Test(vk, decode_roundtrip_and_malformed)
+{
+    static const char *files[] = {"fib-small.prevk.bin", "interactions-small.prevk.bin",
+                                  "fib-app18.prevk.bin", "keccak-app21.prevk.bin"};
+    for (size_t f = 0; f < 4; f++) {
+        size_t len = 0;
+        uint8_t *b = tu_read_file(files[f], &len);
+        cr_assert_not_null(b);
+        gs_multi_vk vk;
+        gs_error err;
+        gs_error_clear(&err);
+        cr_assert_eq(gs_vk_from_prevk_bytes(b, len, &vk, &err), GLSTARK_OK, "%s: %s", files[f], err.msg);
+        uint8_t *again;
+        size_t len2;
+        cr_assert_eq(gs_vk_prevk_bytes(&vk, &again, &len2, &err), GLSTARK_OK);
+        cr_assert_eq(len2, len);
+        cr_assert_eq(memcmp(again, b, len), 0, "%s", files[f]);
+        free(again);
+        gs_multi_vk_free(&vk);
+        /* truncations (all for the small files, a sample for keccak) */
+        size_t step = len > 1000 ? 997 : 1;
+        for (size_t cut = 12; cut < len; cut += step) {
+            cr_assert_eq(gs_vk_from_postcard(b + 12, cut - 12, &vk, &err), GLSTARK_ERR_MALFORMED,
+                         "%s cut at %zu", files[f], cut);
+        }
+        cr_assert(strstr(err.msg, "at byte") != NULL, "%s", err.msg);
+        /* wrong header length */
+        b[4] ^= 1;
+        cr_assert_eq(gs_vk_from_prevk_bytes(b, len, &vk, &err), GLSTARK_ERR_MALFORMED);
+        b[4] ^= 1;
+        /* a trailing byte */
+        uint8_t *longer = malloc(len + 1);
+        memcpy(longer, b, len);
+        longer[len] = 0;
+        cr_assert_eq(gs_vk_from_postcard(longer + 12, len - 11, &vk, &err), GLSTARK_ERR_MALFORMED);
+        cr_assert(strstr(err.msg, "trailing") != NULL, "%s", err.msg);
+        free(longer);
+        free(b);
+    }
+    /* fuzz: random single-byte corruptions of fib-small never crash; they
+     * either decode (a different but well-formed key) or give MALFORMED */
+    size_t len = 0;
+    uint8_t *b = tu_read_file("fib-small.prevk.bin", &len);
+    cr_assert_not_null(b);
+    uint64_t seed = 1234;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    for (int it = 0; it < 2000; it++) {
+        size_t pos = 12 + tu_splitmix(&seed) % (len - 12);
+        uint8_t old = b[pos];
+        b[pos] = (uint8_t)tu_splitmix(&seed);
+        gs_multi_vk vk;
+        gs_error err;
+        glstark_status st = gs_vk_from_postcard(b + 12, len - 12, &vk, &err);
+        cr_assert(st == GLSTARK_OK || st == GLSTARK_ERR_MALFORMED);
+        if (st == GLSTARK_OK)
+            gs_multi_vk_free(&vk);
+        b[pos] = old;
+    }
+    free(b);
+}
