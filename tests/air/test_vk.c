@@ -241,3 +241,99 @@ Test(vk, decode_roundtrip_and_malformed)
     }
     free(b);
 }
+
+/* A stand-in for the stacked-PCS commit of a preprocessed trace: a fixed
+ * digest, hypercube_dim from the height, width as given. */
+static glstark_status fake_commit(void *ctx, const gs_system_params *params, const bb_t *rows,
+                                  size_t height, size_t width, gs_prep_vdata *out, gs_error *err)
+{
+    (void)ctx;
+    (void)rows;
+    (void)err;
+    for (int i = 0; i < GS_VK_DIGEST_LEN; i++)
+        out->commit[i] = bb_from_canonical((uint32_t)(100 + i));
+    int lg = 0;
+    while (((size_t)1 << lg) < height)
+        lg++;
+    out->hypercube_dim = (int64_t)lg - (int64_t)params->l_skip;
+    out->stacking_width = width;
+    return GLSTARK_OK;
+}
+
+/* Every optional part of the vk (preprocessed data with a negative
+ * hypercube_dim, cached mains, public values, interactions on two buses,
+ * is_required) survives encode -> decode -> encode; unused variables and
+ * trace-height constraints follow OpenVM's rules. */
+Test(vk, full_shape_roundtrip)
+{
+    size_t cached[1] = {2};
+    glstark_air_shape s = {2, 1, cached, 1, 1};
+    glstark_air *a0, *a1;
+    cr_assert_eq(glstark_air_create_shaped("shaped", &s, &a0), GLSTARK_OK);
+    uint32_t prep[2] = {1, 2};
+    cr_assert_eq(glstark_air_set_preprocessed_trace(a0, 2, prep), GLSTARK_OK);
+    glstark_expr p0 = glstark_air_preprocessed(a0, 0, 0);
+    glstark_expr c0 = glstark_air_cached_main(a0, 0, 0, 0);
+    glstark_expr m1n = glstark_air_main(a0, 1, 1);
+    glstark_expr pub = glstark_air_public_value(a0, 0);
+    cr_assert_eq(glstark_air_assert_zero(a0, glstark_air_mul(a0, glstark_air_is_last_row(a0),
+                                                              glstark_air_sub(a0, c0, pub))), GLSTARK_OK);
+    cr_assert_eq(glstark_air_assert_zero(a0, glstark_air_neg(a0, glstark_air_sub(a0, p0, m1n))), GLSTARK_OK);
+    glstark_expr f[2] = {c0, glstark_air_const(a0, 7)};
+    cr_assert_eq(glstark_air_push_interaction(a0, 0, f, 2, p0, 1), GLSTARK_OK);
+    cr_assert_eq(glstark_air_push_interaction(a0, 1, f, 1, p0, 1), GLSTARK_OK);
+    cr_assert_eq(glstark_air_create("recv", 1, 0, &a1), GLSTARK_OK);
+    glstark_expr x = glstark_air_main(a1, 0, 0);
+    cr_assert_eq(glstark_air_push_interaction(a1, 0, &x, 1, glstark_air_neg(a1, x), 1), GLSTARK_OK);
+
+    gs_system_params p;
+    gs_default_test_params_small(&p);
+    glstark_air *airs[2] = {a0, a1};
+    int req[2] = {1, 0};
+    gs_keygen_options opts = {req, fake_commit, NULL};
+    gs_multi_pk pk;
+    gs_error err;
+    gs_error_clear(&err);
+    /* without a commit function a preprocessed AIR is unsupported */
+    cr_assert_eq(gs_keygen(&p, airs, 2, NULL, &pk, &err), GLSTARK_ERR_UNSUPPORTED);
+    cr_assert_eq(gs_keygen(&p, airs, 2, &opts, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    const gs_air_vk *v = &pk.vk.per_air[0];
+    cr_assert(v->has_preprocessed_data);
+    cr_assert_eq(v->preprocessed_data.hypercube_dim, -1);
+    cr_assert(v->need_rot);
+    cr_assert(v->is_required);
+    cr_assert_eq(v->max_constraint_degree, 2);
+    /* unused: prep col 0 next; cached part 0: col 0 next, col 1 both; common part 1:
+     * col 0 both, col 1 local */
+    static const gs_symvar expect_unused[] = {
+        {GS_ENTRY_PREPROCESSED, 0, 1, 0}, {GS_ENTRY_MAIN, 0, 1, 0}, {GS_ENTRY_MAIN, 0, 0, 1},
+        {GS_ENTRY_MAIN, 0, 1, 1}, {GS_ENTRY_MAIN, 1, 0, 0}, {GS_ENTRY_MAIN, 1, 1, 0},
+        {GS_ENTRY_MAIN, 1, 0, 1}};
+    cr_assert_eq(v->num_unused_variables, 7);
+    for (int i = 0; i < 7; i++)
+        cr_assert(!memcmp(&v->unused_variables[i], &expect_unused[i], sizeof(gs_symvar)), "unused %d", i);
+    /* bus 0: [1, 1] < p; bus 1: [1, 0] < p (implied); count [2, 1] < 2^30 implies bus 0's */
+    cr_assert_eq(pk.vk.num_trace_height_constraints, 1);
+    cr_assert_eq(pk.vk.trace_height_constraints[0].coefficients[0], 2);
+    cr_assert_eq(pk.vk.trace_height_constraints[0].coefficients[1], 1);
+    cr_assert_eq(pk.vk.trace_height_constraints[0].threshold, 1u << 30);
+    /* the receiver's Neg count stays a Neg node (no simplification applies) */
+    const gs_dag *d1 = &pk.vk.per_air[1].dag;
+    cr_assert_eq(d1->nodes[d1->interactions[0].count].kind, GS_NODE_NEG);
+
+    uint8_t *b1, *b2;
+    size_t l1, l2;
+    cr_assert_eq(gs_vk_prevk_bytes(&pk.vk, &b1, &l1, &err), GLSTARK_OK);
+    gs_multi_vk back;
+    cr_assert_eq(gs_vk_from_prevk_bytes(b1, l1, &back, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_vk_prevk_bytes(&back, &b2, &l2, &err), GLSTARK_OK);
+    cr_assert_eq(l1, l2);
+    cr_assert_eq(memcmp(b1, b2, l1), 0);
+    cr_assert_eq(back.per_air[0].preprocessed_data.hypercube_dim, -1);
+    free(b1);
+    free(b2);
+    gs_multi_vk_free(&back);
+    gs_multi_pk_free(&pk);
+    glstark_air_destroy(a0);
+    glstark_air_destroy(a1);
+}
