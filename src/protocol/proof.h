@@ -86,7 +86,7 @@ typedef struct gs_proof {
     gs_gkr_proof gkr;
     gs_batch_constraint_proof batch;
     gs_stacking_proof stacking;
-    gs_whir_proof whir;
+    gs_whir_subproof whir;
 } gs_proof;
 
 /* Releases every array and zeroes *p (p itself is caller storage). */

@@ -221,7 +221,7 @@ glstark_status gs_proof_decode(const uint8_t *bytes, size_t len, gs_proof *out, 
     if (st == GLSTARK_OK)
         st = decode_stacking(&rd, &out->stacking);
     if (st == GLSTARK_OK)
-        st = gs_whir_proof_decode(&rd, &out->whir);
+        st = gs_whir_subproof_decode(&rd, &out->whir);
     if (st == GLSTARK_OK && rd.pos != len)
         st = gs_rd_fail(&rd, rd.pos, "end of proof", "%zu trailing bytes after the WHIR proof", len - rd.pos);
     if (st != GLSTARK_OK)
@@ -313,7 +313,7 @@ glstark_status gs_proof_encode(const gs_proof *p, uint8_t **bytes, size_t *len, 
     for (uint32_t c = 0; c < s->num_commits; c++)
         write_ef_vec(&w, &s->stacking_openings[c]);
 
-    glstark_status st = gs_whir_proof_encode(&p->whir, &w);
+    glstark_status st = gs_whir_subproof_encode(&p->whir, &w);
     if (st != GLSTARK_OK || w.failed) {
         gs_writer_free(&w);
         if (st == GLSTARK_ERR_INVALID_ARGUMENT)

@@ -32,7 +32,7 @@ typedef struct gs_whir_round_queries {
     gs_digest *merkle_proofs;  /* [num_queries][merkle_depth], sibling digests bottom to top */
 } gs_whir_round_queries;
 
-typedef struct gs_whir_proof {
+typedef struct gs_whir_subproof {
     bb_t mu_pow_witness;
     uint32_t num_sumcheck_rounds;      /* nu * k */
     bb4_t *sumcheck_polys;             /* [num_sumcheck_rounds][2]: s(1), s(2) */
@@ -57,19 +57,19 @@ typedef struct gs_whir_proof {
 
     uint32_t final_poly_len;
     bb4_t *final_poly;                 /* coefficients, ascending */
-} gs_whir_proof;
+} gs_whir_subproof;
 
 /* Frees every array of p and zeroes it (p itself is caller storage). */
-void gs_whir_proof_free(gs_whir_proof *p);
+void gs_whir_subproof_free(gs_whir_subproof *p);
 
 /* Decodes a WhirProof at the reader's position. On failure returns
  * GLSTARK_ERR_MALFORMED (or OUT_OF_MEMORY) naming the field and byte offset,
  * and leaves *out freed. Mirrors OpenVM's `impl Decode for WhirProof`. */
-glstark_status gs_whir_proof_decode(gs_reader *rd, gs_whir_proof *out);
+glstark_status gs_whir_subproof_decode(gs_reader *rd, gs_whir_subproof *out);
 
 /* Appends OpenVM's `impl Encode for WhirProof` bytes of p to w. Fails with
  * INVALID_ARGUMENT on an unencodable shape (num_commits == 0, or
  * num_sumcheck_rounds not a multiple of nu). */
-glstark_status gs_whir_proof_encode(const gs_whir_proof *p, gs_writer *w);
+glstark_status gs_whir_subproof_encode(const gs_whir_subproof *p, gs_writer *w);
 
 #endif

@@ -23,7 +23,7 @@
 /* 2^k rows per query: k beyond this cannot come with any opened data. */
 #define WHIR_MAX_K 30u
 
-void gs_whir_proof_free(gs_whir_proof *p)
+void gs_whir_subproof_free(gs_whir_subproof *p)
 {
     if (!p)
         return;
@@ -55,7 +55,7 @@ void gs_whir_proof_free(gs_whir_proof *p)
     do {                                                                                           \
         glstark_status st_ = (x);                                                                  \
         if (st_ != GLSTARK_OK) {                                                                   \
-            gs_whir_proof_free(out);                                                               \
+            gs_whir_subproof_free(out);                                                               \
             return st_;                                                                            \
         }                                                                                          \
     } while (0)
@@ -63,7 +63,7 @@ void gs_whir_proof_free(gs_whir_proof *p)
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
         gs_rd_fail(rd, __VA_ARGS__);                                                               \
-        gs_whir_proof_free(out);                                                                   \
+        gs_whir_subproof_free(out);                                                                   \
         return GLSTARK_ERR_MALFORMED;                                                              \
     } while (0)
 
@@ -71,12 +71,12 @@ void gs_whir_proof_free(gs_whir_proof *p)
     do {                                                                                           \
         (dst) = gs_rd_calloc(rd, (n), sizeof *(dst), (what));                                      \
         if (!(dst)) {                                                                              \
-            gs_whir_proof_free(out);                                                               \
+            gs_whir_subproof_free(out);                                                               \
             return GLSTARK_ERR_OUT_OF_MEMORY;                                                      \
         }                                                                                          \
     } while (0)
 
-glstark_status gs_whir_proof_decode(gs_reader *rd, gs_whir_proof *out)
+glstark_status gs_whir_subproof_decode(gs_reader *rd, gs_whir_subproof *out)
 {
     memset(out, 0, sizeof *out);
     size_t at;
@@ -211,7 +211,7 @@ glstark_status gs_whir_proof_decode(gs_reader *rd, gs_whir_proof *out)
     return GLSTARK_OK;
 }
 
-glstark_status gs_whir_proof_encode(const gs_whir_proof *p, gs_writer *w)
+glstark_status gs_whir_subproof_encode(const gs_whir_subproof *p, gs_writer *w)
 {
     uint64_t nu = (uint64_t)p->num_codeword_commits + 1;
     if (p->num_sumcheck_rounds % nu != 0 || p->num_commits == 0)

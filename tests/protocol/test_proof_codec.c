@@ -145,7 +145,7 @@ static void walk_proof(const gs_proof *p, walk *w)
     for (uint32_t c = 0; c < s->num_commits; c++)
         for (uint32_t i = 0; i < s->stacking_openings[c].len; i++)
             push_ef(w, s->stacking_openings[c].v[i]);
-    const gs_whir_proof *h = &p->whir;
+    const gs_whir_subproof *h = &p->whir;
     push_f(w, h->mu_pow_witness);
     for (size_t i = 0; i < (size_t)h->num_sumcheck_rounds * 2; i++)
         push_ef(w, h->sumcheck_polys[i]);
