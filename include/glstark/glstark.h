@@ -4,5 +4,7 @@
 #define GLSTARK_H
 
 #include "glstark/status.h"
+#include "glstark/air.h"
+#include "glstark/airs.h"
 
 #endif
