@@ -31,23 +31,23 @@ typedef struct gs_trace_vdata {
     gs_digest *cached_commitments; /* [num_cached] */
 } gs_trace_vdata;
 
-typedef struct gs_gkr_layer_claims {
+typedef struct gs_proof_gkr_claims {
     bb4_t p_xi_0, p_xi_1, q_xi_0, q_xi_1; /* encoded in this order; observed p0, q0, p1, q1 */
-} gs_gkr_layer_claims;
+} gs_proof_gkr_claims;
 
-typedef struct gs_gkr_proof {
+typedef struct gs_proof_gkr {
     bb_t logup_pow_witness;
     bb4_t q0_claim;
     uint32_t num_layers;                  /* R = len(claims_per_layer) */
-    gs_gkr_layer_claims *claims_per_layer; /* [R] */
+    gs_proof_gkr_claims *claims_per_layer; /* [R] */
     /* sumcheck_polys: layer j = 1..R-1 has j rounds of [s(1), s(2), s(3)],
-     * stored flat; see gs_gkr_sumcheck_poly(). */
+     * stored flat; see gs_proof_gkr_sumcheck(). */
     bb4_t *sumcheck_polys;                /* [3 * R(R-1)/2] */
-} gs_gkr_proof;
+} gs_proof_gkr;
 
 /* The 3 evaluations of round `round` (0-based, < layer) of GKR layer
  * `layer` (1-based, < R): OpenVM's sumcheck_polys[layer-1][round]. */
-static inline bb4_t *gs_gkr_sumcheck_poly(const gs_gkr_proof *g, uint32_t layer, uint32_t round)
+static inline bb4_t *gs_proof_gkr_sumcheck(const gs_proof_gkr *g, uint32_t layer, uint32_t round)
 {
     size_t base = (size_t)(layer - 1) * layer / 2; /* rounds of layers 1..layer-1 */
     return g->sumcheck_polys + 3 * (base + round);
@@ -83,7 +83,7 @@ typedef struct gs_proof {
     gs_trace_vdata *trace_vdata;   /* [num_airs], vk order */
     uint32_t num_public_value_lists; /* OpenVM len(public_values); a valid proof has num_airs */
     struct gs_pv_list { uint32_t len; bb_t *v; } *public_values; /* [num_public_value_lists] */
-    gs_gkr_proof gkr;
+    gs_proof_gkr gkr;
     gs_batch_constraint_proof batch;
     gs_stacking_proof stacking;
     gs_whir_subproof whir;

@@ -108,7 +108,7 @@ static glstark_status decode_header(gs_reader *rd, gs_proof *p)
     return GLSTARK_OK;
 }
 
-static glstark_status decode_gkr(gs_reader *rd, gs_gkr_proof *g)
+static glstark_status decode_gkr(gs_reader *rd, gs_proof_gkr *g)
 {
     TRY(gs_rd_f(rd, &g->logup_pow_witness, "gkr_proof.logup_pow_witness"));
     TRY(gs_rd_ef(rd, &g->q0_claim, "gkr_proof.q0_claim"));
@@ -119,7 +119,7 @@ static glstark_status decode_gkr(gs_reader *rd, gs_gkr_proof *g)
     ALLOC(g->claims_per_layer, R, "claims_per_layer");
     g->num_layers = R;
     for (uint32_t j = 0; j < R; j++) {
-        gs_gkr_layer_claims *c = &g->claims_per_layer[j];
+        gs_proof_gkr_claims *c = &g->claims_per_layer[j];
         TRY(gs_rd_ef(rd, &c->p_xi_0, "gkr_proof.claims_per_layer[%u].p_xi_0", j));
         TRY(gs_rd_ef(rd, &c->p_xi_1, "gkr_proof.claims_per_layer[%u].p_xi_1", j));
         TRY(gs_rd_ef(rd, &c->q_xi_0, "gkr_proof.claims_per_layer[%u].q_xi_0", j));
@@ -132,7 +132,7 @@ static glstark_status decode_gkr(gs_reader *rd, gs_gkr_proof *g)
     ALLOC(g->sumcheck_polys, rounds * 3, "gkr sumcheck_polys");
     for (uint32_t layer = 1; layer < R; layer++)
         for (uint32_t k = 0; k < layer; k++)
-            TRY(gs_rd_ef_n(rd, gs_gkr_sumcheck_poly(g, layer, k), 3, "gkr_proof.sumcheck_polys[%u][%u]", layer - 1,
+            TRY(gs_rd_ef_n(rd, gs_proof_gkr_sumcheck(g, layer, k), 3, "gkr_proof.sumcheck_polys[%u][%u]", layer - 1,
                            k));
     return GLSTARK_OK;
 }
@@ -275,12 +275,12 @@ glstark_status gs_proof_encode(const gs_proof *p, uint8_t **bytes, size_t *len, 
         gs_wr_f_n(&w, p->public_values[a].v, p->public_values[a].len);
     }
 
-    const gs_gkr_proof *g = &p->gkr;
+    const gs_proof_gkr *g = &p->gkr;
     gs_wr_f(&w, g->logup_pow_witness);
     gs_wr_ef(&w, g->q0_claim);
     gs_wr_u32(&w, g->num_layers);
     for (uint32_t j = 0; j < g->num_layers; j++) {
-        const gs_gkr_layer_claims *c = &g->claims_per_layer[j];
+        const gs_proof_gkr_claims *c = &g->claims_per_layer[j];
         gs_wr_ef(&w, c->p_xi_0);
         gs_wr_ef(&w, c->p_xi_1);
         gs_wr_ef(&w, c->q_xi_0);

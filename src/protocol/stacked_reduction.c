@@ -536,13 +536,13 @@ void gs_stacking_proof_free(gs_stacking_proof *s)
     memset(s, 0, sizeof *s);
 }
 
-glstark_status gs_sred_prove(gs_engine *eng, gs_fs_channel *fs, gs_sred_params prm, const gs_sred_commit *commits,
+glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
                              uint32_t num_commits, const bb4_t *r, uint32_t r_len, gs_stacking_proof *proof,
                              bb4_t *u, gs_error *err)
 {
     memset(proof, 0, sizeof *proof);
     const size_t N = (size_t)1 << prm.l_skip;
-    bb4_t lambda = fs->sample_ext(fs->ctx);
+    bb4_t lambda = gs_fs_sample_ext(fs);
     gs_sred_prover p;
     glstark_status st = gs_sred_prover_init(&p, eng, prm, commits, num_commits, r, r_len, lambda, err);
     if (st)
@@ -570,17 +570,17 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs_channel *fs, gs_sred_params p
     if (st)
         goto fail;
     for (size_t i = 0; i < ncoef; i++)
-        fs->observe_ext(fs->ctx, proof->univariate_round_coeffs.v[i]);
-    u[0] = fs->sample_ext(fs->ctx);
+        gs_fs_observe_ext(fs, proof->univariate_round_coeffs.v[i]);
+    u[0] = gs_fs_sample_ext(fs);
     st = gs_sred_prover_fold_ple(&p, u[0], err);
     for (uint32_t j = 1; j <= prm.n_stack && !st; j++) {
         bb4_t *ev = proof->sumcheck_round_polys + 2 * (size_t)(j - 1);
         st = gs_sred_prover_round(&p, ev, err);
         if (st)
             break;
-        fs->observe_ext(fs->ctx, ev[0]);
-        fs->observe_ext(fs->ctx, ev[1]);
-        u[j] = fs->sample_ext(fs->ctx);
+        gs_fs_observe_ext(fs, ev[0]);
+        gs_fs_observe_ext(fs, ev[1]);
+        u[j] = gs_fs_sample_ext(fs);
         st = gs_sred_prover_fold(&p, u[j], err);
     }
     if (st)
@@ -596,7 +596,7 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs_channel *fs, gs_sred_params p
         for (uint32_t c = 0; c < num_commits && !st; c++) {
             memcpy(proof->stacking_openings[c].v, all + off, commits[c].width * sizeof(bb4_t));
             for (uint32_t i = 0; i < commits[c].width; i++)
-                fs->observe_ext(fs->ctx, all[off + i]);
+                gs_fs_observe_ext(fs, all[off + i]);
             off += commits[c].width;
         }
         free(all);
@@ -613,7 +613,7 @@ fail:
 
 /* ---- verifier ---- */
 
-glstark_status gs_sred_verify(gs_fs_channel *fs, const gs_stacking_proof *proof, gs_sred_params prm,
+glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred_params prm,
                               const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *claims,
                               const bb4_t *r, uint32_t r_len, bb4_t *u, gs_error *err)
 {
@@ -642,7 +642,7 @@ glstark_status gs_sred_verify(gs_fs_channel *fs, const gs_stacking_proof *proof,
                                 "stacked reduction: commit %u has %u openings, expected stacked width %u", c,
                                 proof->stacking_openings[c].len, commits[c].width);
 
-    bb4_t lambda = fs->sample_ext(fs->ctx);
+    bb4_t lambda = gs_fs_sample_ext(fs);
     bb4_t lambda2 = bb4_square(lambda);
 
     /* s_0 = Σ_k (t_k + λ t_k^rot)·λ^{2k} vs N·Σ_j c_{jN} */
@@ -661,15 +661,15 @@ glstark_status gs_sred_verify(gs_fs_channel *fs, const gs_stacking_proof *proof,
                             "stacked reduction: S0Mismatch (the round-0 polynomial's sum over D does not equal the "
                             "batched column claims)");
     for (uint32_t i = 0; i < proof->univariate_round_coeffs.len; i++)
-        fs->observe_ext(fs->ctx, proof->univariate_round_coeffs.v[i]);
-    u[0] = fs->sample_ext(fs->ctx);
+        gs_fs_observe_ext(fs, proof->univariate_round_coeffs.v[i]);
+    u[0] = gs_fs_sample_ext(fs);
     bb4_t claim = horner(proof->univariate_round_coeffs.v, proof->univariate_round_coeffs.len, u[0]);
     for (uint32_t j = 1; j <= prm.n_stack; j++) {
         bb4_t s1 = proof->sumcheck_round_polys[2 * (size_t)(j - 1)];
         bb4_t s2 = proof->sumcheck_round_polys[2 * (size_t)(j - 1) + 1];
-        fs->observe_ext(fs->ctx, s1);
-        fs->observe_ext(fs->ctx, s2);
-        u[j] = fs->sample_ext(fs->ctx);
+        gs_fs_observe_ext(fs, s1);
+        gs_fs_observe_ext(fs, s2);
+        u[j] = gs_fs_sample_ext(fs);
         claim = interp_quadratic(bb4_sub(claim, s1), s1, s2, u[j]);
     }
 
@@ -713,7 +713,7 @@ glstark_status gs_sred_verify(gs_fs_channel *fs, const gs_stacking_proof *proof,
         }
         for (uint32_t i = 0; i < cm->width; i++) {
             bb4_t q = proof->stacking_openings[c].v[i];
-            fs->observe_ext(fs->ctx, q);
+            gs_fs_observe_ext(fs, q);
             final_sum = bb4_add(final_sum, bb4_mul(coeff[col_off + i], q));
         }
         col_off += cm->width;

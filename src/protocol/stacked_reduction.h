@@ -25,17 +25,10 @@
 #include "engine/engine.h"
 #include "engine/reduction_ops.h"
 #include "field/ext4.h"
+#include "protocol/fs.h"
 #include "protocol/proof.h"
 #include "util/error.h"
 
-/* The Fiat–Shamir operations the reduction needs. A gs_transcript adapter
- * (gs_fs_from_transcript, src/protocol/verifier.c) or a scripted test
- * channel plugs in here. */
-typedef struct gs_fs_channel {
-    void *ctx;
-    void (*observe_ext)(void *ctx, bb4_t v);
-    bb4_t (*sample_ext)(void *ctx);
-} gs_fs_channel;
 
 /* One commitment's stacked matrix as the reduction sees it. */
 typedef struct gs_sred_commit {
@@ -91,7 +84,7 @@ void gs_sred_prover_free(gs_sred_prover *p);
 /* The whole reduction over a channel: fills proof (arrays allocated; free
  * with gs_proof_free's stacking part or gs_stacking_proof_free) and
  * u[0..n_stack]. */
-glstark_status gs_sred_prove(gs_engine *eng, gs_fs_channel *fs, gs_sred_params prm, const gs_sred_commit *commits,
+glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
                              uint32_t num_commits, const bb4_t *r, uint32_t r_len, gs_stacking_proof *proof,
                              bb4_t *u, gs_error *err);
 
@@ -103,7 +96,7 @@ void gs_stacking_proof_free(gs_stacking_proof *s);
  * need_rot). Checks the proof's shape against the commits, the round-0 sum
  * (S0Mismatch) and the final sum (FinalSumMismatch); GLSTARK_ERR_REJECTED
  * with a message naming the failed check. Writes u[0..n_stack]. */
-glstark_status gs_sred_verify(gs_fs_channel *fs, const gs_stacking_proof *proof, gs_sred_params prm,
+glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred_params prm,
                               const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *claims,
                               const bb4_t *r, uint32_t r_len, bb4_t *u, gs_error *err);
 

@@ -111,7 +111,7 @@ static void walk_proof(const gs_proof *p, walk *w)
     for (uint32_t a = 0; a < p->num_public_value_lists; a++)
         for (uint32_t i = 0; i < p->public_values[a].len; i++)
             push_f(w, p->public_values[a].v[i]);
-    const gs_gkr_proof *g = &p->gkr;
+    const gs_proof_gkr *g = &p->gkr;
     push_f(w, g->logup_pow_witness);
     push_ef(w, g->q0_claim);
     for (uint32_t j = 0; j < g->num_layers; j++) {
@@ -123,7 +123,7 @@ static void walk_proof(const gs_proof *p, walk *w)
     for (uint32_t layer = 1; layer < g->num_layers; layer++)
         for (uint32_t k = 0; k < layer; k++)
             for (int e = 0; e < 3; e++)
-                push_ef(w, gs_gkr_sumcheck_poly(g, layer, k)[e]);
+                push_ef(w, gs_proof_gkr_sumcheck(g, layer, k)[e]);
     const gs_batch_constraint_proof *b = &p->batch;
     for (uint32_t t = 0; t < b->num_traces; t++)
         push_ef(w, b->numerator_term_per_air[t]);

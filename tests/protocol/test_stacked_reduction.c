@@ -160,22 +160,25 @@ typedef struct script {
     int mismatch_at;     /* first mismatching observe, -1 none */
 } script;
 
-static void sc_observe(void *ctx, bb4_t v)
+static void sc_observe(void *ctx, bb_t v)
 {
     script *s = ctx;
     if (s->expect) {
-        if (s->oi >= s->nexpect || !bb4_eq(s->expect[s->oi], v))
+        size_t e = s->oi / 4;
+        if (e >= s->nexpect || s->expect[e].c[s->oi % 4] != v)
             if (s->mismatch_at < 0)
-                s->mismatch_at = (int)s->oi;
+                s->mismatch_at = (int)e;
     }
     s->oi++;
 }
 
-static bb4_t sc_sample(void *ctx)
+static bb_t sc_sample(void *ctx)
 {
     script *s = ctx;
-    cr_assert(s->si < s->nsamples, "more samples than recorded challenges");
-    return s->samples[s->si++];
+    cr_assert(s->si / 4 < s->nsamples, "more samples than recorded challenges");
+    bb_t v = s->samples[s->si / 4].c[s->si % 4];
+    s->si++;
+    return v;
 }
 
 /* The proof's stacking messages in observe order. */
@@ -306,7 +309,7 @@ static void prover_matches(const char *spec)
     size_t nexp;
     bb4_t *exp = stacking_observes(&proof.stacking, &nexp);
     script sc = {samples, v.n_stack + 2, 0, exp, nexp, 0, -1};
-    gs_fs_channel fs = {&sc, sc_observe, sc_sample};
+    gs_fs fs = {&sc, sc_observe, sc_sample};
     gs_stacking_proof sp;
     bb4_t u[64];
     glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){v.l_skip, v.n_stack}, L.commits, L.ncommits, v.r,
@@ -315,8 +318,8 @@ static void prover_matches(const char *spec)
     cr_assert_eq(sc.mismatch_at, -1, "%s: observed value %d differs from OpenVM's proof (%zu coefficients, then "
                                      "2 per round, then openings)",
                  spec, sc.mismatch_at, (size_t)proof.stacking.univariate_round_coeffs.len);
-    cr_assert_eq(sc.oi, nexp, "%s: %zu observes, OpenVM %zu", spec, sc.oi, nexp);
-    cr_assert_eq(sc.si, v.n_stack + 2);
+    cr_assert_eq(sc.oi, 4 * nexp, "%s: %zu observes, OpenVM %zu", spec, sc.oi / 4, nexp);
+    cr_assert_eq(sc.si, 4 * (v.n_stack + 2));
     for (uint32_t i = 0; i <= v.n_stack; i++)
         cr_assert(bb4_eq(u[i], v.u[i]));
     gs_stacking_proof_free(&sp);
@@ -338,7 +341,7 @@ static glstark_status run_verifier(const sred_vec *v, const layout *L, const gs_
     bb4_t samples[70];
     samples_of(v, samples);
     script sc = {samples, v->n_stack + 2, 0, NULL, 0, 0, -1};
-    gs_fs_channel fs = {&sc, sc_observe, sc_sample};
+    gs_fs fs = {&sc, sc_observe, sc_sample};
     return gs_sred_verify(&fs, sp, (gs_sred_params){v->l_skip, v->n_stack}, L->commits, L->ncommits, claims, v->r,
                           v->r_len, u, err);
 }
@@ -424,23 +427,23 @@ static bb4_t rnd_ef(uint64_t *s)
 
 typedef struct rnd_channel {
     uint64_t seed;
-    bb4_t *log;
+    bb_t *log;
     size_t n;
 } rnd_channel;
-static void rc_observe(void *ctx, bb4_t v)
+static void rc_observe(void *ctx, bb_t v)
 {
     rnd_channel *c = ctx;
     c->log[c->n++] = v;
 }
-static bb4_t rc_sample(void *ctx)
+static bb_t rc_sample(void *ctx)
 {
     rnd_channel *c = ctx;
     /* challenges depend on everything observed so far, like a transcript */
     uint64_t h = c->seed;
     for (size_t i = 0; i < c->n; i++)
-        h = h * 31 + c->log[i].c[0] + 7 * c->log[i].c[3];
+        h = h * 31 + c->log[i];
     c->seed = h;
-    return rnd_ef(&c->seed);
+    return rnd_f(&c->seed);
 }
 
 /* T̂(r) or T̂^rot(r) by definition (spec §4.1, §4.3): lifted for h < l. */
@@ -540,9 +543,9 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
         claims[2 * k + 1] = need ? opening_def(l, col_h[k], cols[k], 1, r) : bb4_zero();
     }
 
-    bb4_t plog[256], vlog[256];
+    bb_t plog[1024], vlog[1024];
     rnd_channel pc = {42, plog, 0}, vc = {42, vlog, 0};
-    gs_fs_channel pfs = {&pc, rc_observe, rc_sample}, vfs = {&vc, rc_observe, rc_sample};
+    gs_fs pfs = {&pc, rc_observe, rc_sample}, vfs = {&vc, rc_observe, rc_sample};
     gs_stacking_proof sp;
     bb4_t pu[8], vu[8];
     gs_sred_params prm = {l, n_stack};
@@ -551,7 +554,7 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
     cr_assert_eq(st, GLSTARK_OK, "verifier rejected the prover's proof: %s", err.msg);
     cr_assert_eq(pc.n, vc.n);
     for (size_t i = 0; i < pc.n; i++)
-        cr_assert(bb4_eq(plog[i], vlog[i]), "observe %zu differs between prover and verifier", i);
+        cr_assert_eq(plog[i], vlog[i], "observe %zu differs between prover and verifier", i);
     for (uint32_t i = 0; i <= n_stack; i++)
         cr_assert(bb4_eq(pu[i], vu[i]));
     /* a wrong rotation claim of the strided trace must be caught */
