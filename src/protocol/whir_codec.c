@@ -36,8 +36,8 @@ glstark_status gs_whir_params_check(const gs_whir_params *p, gs_error *err)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "whir params: domain 2^%u too small for %u rounds of k = %u", L + p->log_blowup,
                             p->num_rounds, p->k);
-    if (p->mu_pow_bits >= 31 || p->folding_pow_bits >= 31 || p->query_phase_pow_bits >= 31)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir params: proof-of-work bits must be below 31");
+    if (p->mu_pow_bits > 30 || p->folding_pow_bits > 30 || p->query_phase_pow_bits > 30)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir params: proof-of-work bits must be at most 30");
     return GLSTARK_OK;
 }
 
