@@ -15,11 +15,13 @@
 #include "engine/engine.h"
 
 typedef struct gs_whir_ops {
-    /* out[r] = Σ_c Σ_{j < widths[c]} coeffs[base_c + j] · mats[c][j·height + r] for r < height,
-     * where base_c = widths[0] + … + widths[c-1]: the μ-batching of all stacked columns
-     * (mats are column-major base-field matrices of the same height). out: EF vector. */
-    glstark_status (*batch_columns)(gs_engine *eng, const gs_buf *const *mats, const size_t *widths, size_t nmats,
-                                    size_t height, const bb4_t *coeffs, gs_buf *out);
+    /* out[r] = Σ_c Σ_{j < widths[c]} coeffs[base_c + j] · mats[c][offs[c] + j·height + r] for
+     * r < height, where base_c = widths[0] + … + widths[c-1]: the μ-batching of all stacked
+     * columns (mats are column-major base-field matrices of the same height, starting at element
+     * offs[c] of their buffers). out: EF vector. */
+    glstark_status (*batch_columns)(gs_engine *eng, const gs_buf *const *mats, const size_t *offs,
+                                    const size_t *widths, size_t nmats, size_t height, const bb4_t *coeffs,
+                                    gs_buf *out);
 
     /* In place on an EF vector of length 2^log_n (log_n ≥ l_skip): for every block of 2^l_skip
      * entries, the inverse DFT over g_{l_skip} followed by the subset-sum (zeta) transform over the
@@ -45,9 +47,8 @@ typedef struct gs_whir_ops {
     glstark_status (*eval_univariate)(gs_engine *eng, const gs_buf *g, size_t len, bb4_t z, bb4_t *out);
 
     /* RS-encodes the EF coefficient vector g[0..len) (len ≤ 2^log_n): zero-pads it to 2^log_n and
-     * evaluates it on the subgroup of g_{log_n} in natural order; writes the result as a
-     * column-major base-field matrix of 4 columns (column i = coefficient i of each value), the
-     * layout the Merkle tree hashes (leaf = H(c0, c1, c2, c3)). */
+     * evaluates it on the subgroup of g_{log_n} in natural order, into the EF vector codeword
+     * (one EF column, the layout the Merkle tree hashes with elem_deg 4: leaf = H(c0..c3)). */
     glstark_status (*encode_ext)(gs_engine *eng, const gs_buf *g, size_t len, unsigned log_n, gs_buf *codeword);
 
     /* w[b] += gamma0·eq_pt(z0, b) + Σ_q gammas[q]·eq_pt(zs[q], b) for b < 2^n, where

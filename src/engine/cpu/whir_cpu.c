@@ -21,8 +21,9 @@ static glstark_status oom(gs_engine *eng, const char *op)
     return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "whir %s: host scratch allocation failed", op);
 }
 
-static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mats, const size_t *widths, size_t nmats,
-                                        size_t height, const bb4_t *coeffs, gs_buf *out)
+static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mats, const size_t *offs,
+                                        const size_t *widths, size_t nmats, size_t height, const bb4_t *coeffs,
+                                        gs_buf *out)
 {
     glstark_status st = need(eng, out, height * sizeof(bb4_t), "batch_columns", "out");
     if (st)
@@ -32,9 +33,9 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
         o[r] = bb4_zero();
     size_t j0 = 0;
     for (size_t c = 0; c < nmats; c++) {
-        if ((st = need(eng, mats[c], widths[c] * height * sizeof(bb_t), "batch_columns", "matrix")))
+        if ((st = need(eng, mats[c], (offs[c] + widths[c] * height) * sizeof(bb_t), "batch_columns", "matrix")))
             return st;
-        const bb_t *m = mats[c]->host;
+        const bb_t *m = (const bb_t *)mats[c]->host + offs[c];
         for (size_t j = 0; j < widths[c]; j++) {
             bb4_t mu = coeffs[j0 + j];
             const bb_t *col = m + j * height;
@@ -220,24 +221,16 @@ static glstark_status cpu_encode_ext(gs_engine *eng, const gs_buf *g, size_t len
                             "whir encode_ext: %zu coefficients do not fit a 2^%u codeword", len, log_n);
     glstark_status st = need(eng, g, len * sizeof(bb4_t), "encode_ext", "g");
     if (!st)
-        st = need(eng, codeword, 4 * n * sizeof(bb_t), "encode_ext", "codeword");
+        st = need(eng, codeword, n * sizeof(bb4_t), "encode_ext", "codeword");
     if (st)
         return st;
-    bb4_t *a = malloc(n * sizeof(bb4_t));
+    bb4_t *a = codeword->host;
     bb_t *tw = malloc((n / 2 + 1) * sizeof(bb_t));
-    if (!a || !tw) {
-        free(a);
-        free(tw);
+    if (!tw)
         return oom(eng, "encode_ext");
-    }
-    memcpy(a, g->host, len * sizeof(bb4_t));
+    memmove(a, g->host, len * sizeof(bb4_t));
     memset(a + len, 0, (n - len) * sizeof(bb4_t));
     dft_ext(a, log_n, bb_two_adic_generator(log_n), tw);
-    bb_t *o = codeword->host;
-    for (size_t i = 0; i < n; i++)
-        for (int c = 0; c < 4; c++)
-            o[(size_t)c * n + i] = a[i].c[c];
-    free(a);
     free(tw);
     return GLSTARK_OK;
 }
