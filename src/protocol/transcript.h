@@ -14,6 +14,7 @@
 
 #include "field/babybear.h"
 #include "field/ext4.h"
+#include "hash/grind.h"
 #include "hash/poseidon2.h"
 #include "util/error.h"
 
@@ -48,7 +49,6 @@ bb4_t gs_transcript_sample_ext(gs_transcript *ts);
  * canonical value. */
 uint32_t gs_transcript_sample_bits(gs_transcript *ts, unsigned bits);
 
-#define GS_POW_MAX_BITS 30u
 
 /* Proof of work, verifier side: bits == 0 accepts without touching the
  * transcript; otherwise observe(w) then sample_bits(bits) == 0.
@@ -56,25 +56,6 @@ uint32_t gs_transcript_sample_bits(gs_transcript *ts, unsigned bits);
  * transcript has still advanced, as in the Rust code), or
  * GLSTARK_ERR_INVALID_ARGUMENT (bits > 30 or w >= p; transcript untouched). */
 glstark_status gs_transcript_check_witness(gs_transcript *ts, unsigned bits, uint32_t w, gs_error *err);
-
-/* A grinder finds the SMALLEST w in [0, p) such that, starting from the
- * sponge state st with absorb_idx pending observes, writing w into cell
- * absorb_idx and permuting gives canonical(st'[7]) & (2^bits - 1) == 0.
- * (That is exactly check_witness on a copy of the transcript: either the
- * observe fills the rate and permutes, or the following sample does.)
- * bits is 1..30. Returns GLSTARK_OK with *w set, or a status. GPU engines
- * plug in through the hash family (src/engine/hash_ops.h: grind). */
-typedef glstark_status (*gs_grind_fn)(void *ctx, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx,
-                                      unsigned bits, uint32_t *w, gs_error *err);
-
-/* The CPU reference grinder: ctx may be NULL (one thread) or point to an
- * unsigned thread count. Searches ordered batches of candidates; within the
- * first batch holding a valid witness it returns the minimum. */
-glstark_status gs_grind_cpu(void *ctx, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
-                            uint32_t *w, gs_error *err);
-
-/* Does w pass for this sponge state (no transcript change)? */
-int gs_pow_witness_ok(const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits, uint32_t w);
 
 /* Proof of work, prover side: bits == 0 returns w = 0 with no transcript op.
  * Otherwise finds the smallest witness with fn (NULL: gs_grind_cpu with ctx),
