@@ -29,6 +29,11 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH]);
  * each state; laid out so the compiler can vectorise across states. */
 void gs_poseidon2_permute_batch(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
 
+/* The plain-C version gs_poseidon2_permute_batch falls back to when the CPU
+ * has no SIMD path (x86-64 with AVX2 takes an intrinsics path). Exposed so
+ * tests cover both on any machine. */
+void gs_poseidon2_permute_batch_portable(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
+
 /* PaddingFreeSponge<Perm, 16, 8, 8>: overwrite the rate with each block of up
  * to 8 inputs (a short last block leaves the other rate cells as they were),
  * permute after every block, output cells 0..7. n == 0 gives zeros. */

@@ -2,6 +2,7 @@
  * (tests/data/poseidon2_kat.txt, converted from poseidon2_kat.json) and
  * Plonky3's repository KAT (tests/data/poseidon2_babybear16_constants.txt). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 
 #include "hash/poseidon2.h"
 #include "hash/poseidon2_constants.h"
@@ -113,11 +114,17 @@ Test(poseidon2, openvm_kat_file)
             for (int i = 0; i < 16; i++)
                 for (int k = 0; k < GS_P2_LANES; k++)
                     b[i][k] = bb_from_canonical(k == 3 ? l.v[i] : (l.v[i] + (uint32_t)k) % BB_P);
+            bb_t b2[16][GS_P2_LANES];
+            memcpy(b2, b, sizeof b);
             gs_poseidon2_permute_batch(b);
-            bb_t col[16];
-            for (int i = 0; i < 16; i++)
+            gs_poseidon2_permute_batch_portable(b2);
+            bb_t col[16], col2[16];
+            for (int i = 0; i < 16; i++) {
                 col[i] = b[i][3];
+                col2[i] = b2[i][3];
+            }
             expect_canonical(col, l.v + 16, 16, "batched permutation lane 3");
+            expect_canonical(col2, l.v + 16, 16, "portable batched permutation lane 3");
             perms++;
         } else if (strcmp(l.key, "hash") == 0) {
             size_t n = l.v[0];
@@ -181,4 +188,66 @@ Test(poseidon2, hash_partial_block_keeps_rate)
     static const uint32_t want[8] = {1745697958, 1883316607, 1528744214, 380958910,
                                      1655787167, 942789063,  1311515673, 484056006};
     expect_canonical(out, want, 8, "H([1..5])");
+}
+
+/* Every lane of both batched versions equals the scalar permutation, on
+ * random states including the extreme values 0 and p - 1. */
+Test(poseidon2, batched_equals_scalar_random)
+{
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    printf("batched_equals_scalar_random: seed 0x%llx\n", (unsigned long long)seed);
+    for (int trial = 0; trial < 200; trial++) {
+        bb_t a[16][GS_P2_LANES], b[16][GS_P2_LANES], ref[GS_P2_LANES][16];
+        for (int l = 0; l < GS_P2_LANES; l++)
+            for (int i = 0; i < 16; i++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                uint32_t v = (uint32_t)((seed >> 33) % BB_P);
+                if (trial % 3 == 1 && (v & 1))
+                    v = BB_P - 1;
+                else if (trial % 3 == 2 && (v & 1))
+                    v = 0;
+                a[i][l] = b[i][l] = ref[l][i] = bb_from_canonical(v);
+            }
+        gs_poseidon2_permute_batch(a);
+        gs_poseidon2_permute_batch_portable(b);
+        for (int l = 0; l < GS_P2_LANES; l++) {
+            gs_poseidon2_permute(ref[l]);
+            for (int i = 0; i < 16; i++) {
+                cr_assert_eq(a[i][l], ref[l][i], "trial %d lane %d cell %d (dispatching batch)", trial, l, i);
+                cr_assert_eq(b[i][l], ref[l][i], "trial %d lane %d cell %d (portable batch)", trial, l, i);
+            }
+        }
+    }
+}
+
+/* glsl/poseidon2_constants.glsl (same generator) holds the same words as
+ * the C table, in the order initial (64), internal (13), terminal (64). */
+Test(poseidon2, glsl_constants_match_c_table)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../../glsl/poseidon2_constants.glsl", GLSTARK_TEST_DATA);
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "cannot open %s", path);
+    uint32_t words[200];
+    size_t n = 0;
+    char buf[4096];
+    while (fgets(buf, sizeof buf, f)) {
+        if (strncmp(buf, "//", 2) == 0)
+            continue;
+        for (char *p = strstr(buf, "0x"); p; p = strstr(p, "0x")) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 16);
+            cr_assert(n < 200);
+            words[n++] = (uint32_t)v;
+            p = end;
+        }
+    }
+    fclose(f);
+    cr_assert_eq(n, 64 + 13 + 64);
+    for (int i = 0; i < 64; i++) {
+        cr_expect_eq(words[i], gs_p2_rc_initial[i / 16][i % 16]);
+        cr_expect_eq(words[77 + i], gs_p2_rc_terminal[i / 16][i % 16]);
+    }
+    for (int i = 0; i < 13; i++)
+        cr_expect_eq(words[64 + i], gs_p2_rc_internal[i]);
 }

@@ -83,9 +83,46 @@ static bb_t *twiddles_new(unsigned log_n, int inverse, unsigned threads)
 
 /* ------------------------------------------------------------ column steps */
 
-/* Bit-reversal permutation of a[0..n), handling the pairs whose smaller index
- * lies in [i0, i1). If scale != 0 every element is also multiplied by it. */
-static void bitrev_range(bb_t *a, unsigned log_n, size_t i0, size_t i1, bb_t scale)
+/* Bit reversal, tiled for the cache: write an index of log_n >= 2*TB bits as
+ * (A, M, B) with TB-bit A (high) and B (low); its reverse is
+ * (rev B, rev M, rev A). For one middle value M, the 2^TB x 2^TB elements
+ * (A, M, B) map onto (rev B, rev M, rev A): both sides touch only 2^TB cache
+ * lines, each read in full. Work is split over M. */
+#define GS_BITREV_TB 4
+
+/* In-place permutation of the tiles with middle value in [m0, m1) (each pair
+ * of tiles M, rev M handled once, by the smaller). If scale != 0 every
+ * element is also multiplied by it. */
+static void bitrev_tiles(bb_t *a, unsigned log_n, size_t m0, size_t m1, bb_t scale)
+{
+    const unsigned t = GS_BITREV_TB, mb = log_n - 2 * t;
+    const size_t T = (size_t)1 << t;
+    for (size_t m = m0; m < m1; m++) {
+        size_t mr = bitrev(m, mb);
+        if (mr < m)
+            continue;
+        for (size_t A = 0; A < T; A++) {
+            size_t ra = bitrev(A, t);
+            for (size_t B = 0; B < T; B++) {
+                size_t i = (A << (log_n - t)) | (m << t) | B;
+                size_t j = (bitrev(B, t) << (log_n - t)) | (mr << t) | ra;
+                /* tiles M < rev M: every pair once; the self-paired tile
+                 * M == rev M: only the pairs with i < j */
+                if (m < mr || i < j) {
+                    bb_t x = a[i], y = a[j];
+                    a[i] = scale ? bb_mul(y, scale) : y;
+                    a[j] = scale ? bb_mul(x, scale) : x;
+                } else if (i == j && scale) {
+                    a[i] = bb_mul(a[i], scale);
+                }
+            }
+        }
+    }
+}
+
+/* Plain version for short columns (log_n < 2*TB): all pairs with the smaller
+ * index in [i0, i1). */
+static void bitrev_plain(bb_t *a, unsigned log_n, size_t i0, size_t i1, bb_t scale)
 {
     for (size_t i = i0; i < i1; i++) {
         size_t r = bitrev(i, log_n);
@@ -99,21 +136,81 @@ static void bitrev_range(bb_t *a, unsigned log_n, size_t i0, size_t i1, bb_t sca
     }
 }
 
+/* Work units of the bit reversal of a 2^log_n column (tiles or elements). */
+static size_t bitrev_units(unsigned log_n)
+{
+    return log_n >= 2 * GS_BITREV_TB ? (size_t)1 << (log_n - 2 * GS_BITREV_TB) : (size_t)1 << log_n;
+}
+
+static void bitrev_range(bb_t *a, unsigned log_n, size_t u0, size_t u1, bb_t scale)
+{
+    if (log_n >= 2 * GS_BITREV_TB)
+        bitrev_tiles(a, log_n, u0, u1, scale);
+    else
+        bitrev_plain(a, log_n, u0, u1, scale);
+}
+
+/* Two DIT layers (half-sizes h and 2h) over an array of n. */
+static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw)
+{
+    if (h == 1) { /* twiddles 1, 1, 1, w_4: one multiplication per quad */
+        bb_t w4 = tw[3];
+        for (size_t s = 0; s < n; s += 4) {
+            bb_t y0 = bb_add(a[s], a[s + 1]), y1 = bb_sub(a[s], a[s + 1]);
+            bb_t y2 = bb_add(a[s + 2], a[s + 3]), z3 = bb_mul(bb_sub(a[s + 2], a[s + 3]), w4);
+            a[s] = bb_add(y0, y2);
+            a[s + 2] = bb_sub(y0, y2);
+            a[s + 1] = bb_add(y1, z3);
+            a[s + 3] = bb_sub(y1, z3);
+        }
+        return;
+    }
+    const bb_t *w1 = tw + h, *w2 = tw + 2 * h, *w3 = tw + 3 * h;
+    for (size_t s = 0; s < n; s += 4 * h) {
+        bb_t *p0 = a + s, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
+        for (size_t t = 0; t < h; t++) {
+            bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
+            bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
+            bb_t y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
+            bb_t y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
+            bb_t z2 = bb_mul(y2, w2[t]), z3 = bb_mul(y3, w3[t]);
+            p0[t] = bb_add(y0, z2);
+            p2[t] = bb_sub(y0, z2);
+            p1[t] = bb_add(y1, z3);
+            p3[t] = bb_sub(y1, z3);
+        }
+    }
+}
+
+/* One DIT layer of half-size h over an array of n. */
+static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw)
+{
+    const bb_t *w = tw + h;
+    for (size_t s = 0; s < n; s += 2 * h) {
+        bb_t *x = a + s, *y = a + s + h;
+        if (h == 1) {
+            bb_t u = x[0], v = y[0];
+            x[0] = bb_add(u, v);
+            y[0] = bb_sub(u, v);
+            continue;
+        }
+        for (size_t t = 0; t < h; t++) {
+            bb_t u = x[t], v = bb_mul(y[t], w[t]);
+            x[t] = bb_add(u, v);
+            y[t] = bb_sub(u, v);
+        }
+    }
+}
+
 /* DIT layers with half-sizes h = 2^lo .. 2^(hi-1) on one block of 2^hi. */
 static void dit_block(bb_t *a, unsigned lo, unsigned hi, const bb_t *tw)
 {
     size_t n = (size_t)1 << hi;
-    for (size_t h = (size_t)1 << lo; h < n; h *= 2) {
-        const bb_t *w = tw + h;
-        for (size_t s = 0; s < n; s += 2 * h) {
-            bb_t *x = a + s, *y = a + s + h;
-            for (size_t t = 0; t < h; t++) {
-                bb_t u = x[t], v = bb_mul(y[t], w[t]);
-                x[t] = bb_add(u, v);
-                y[t] = bb_sub(u, v);
-            }
-        }
-    }
+    unsigned l = lo;
+    for (; l + 1 < hi; l += 2)
+        dit_pass4(a, n, (size_t)1 << l, tw);
+    if (l < hi)
+        dit_pass2(a, n, (size_t)1 << l, tw);
 }
 
 /* One radix-2 layer of half-size h over butterflies [k0, k1) of n/2. */
@@ -173,7 +270,7 @@ static void dit_serial(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw)
 
 static void dft_serial(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale)
 {
-    bitrev_range(a, log_n, 0, (size_t)1 << log_n, scale);
+    bitrev_range(a, log_n, 0, bitrev_units(log_n), scale);
     dit_serial(a, log_n, 0, tw);
 }
 
@@ -236,7 +333,7 @@ static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, u
 static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads)
 {
     par_ctx c = {a, log_n, 0, 0, tw, scale, 0};
-    gs_parallel_for(threads, (size_t)1 << log_n, par_bitrev, &c);
+    gs_parallel_for(threads, bitrev_units(log_n), par_bitrev, &c);
     dit_parallel(a, log_n, 0, tw, threads);
 }
 
@@ -456,12 +553,35 @@ static void rs_build_message(rs_ctx *c, uint32_t col, bb_t *msg)
         rs_block(msg + s, l, c->tw_small, c->small_scale);
 }
 
-/* dst[i] = msg[rev_L(i >> b)]: the bit-reversed, zero-padded message after
- * its first b (copy-only) DIT layers. */
-static void rs_gather(bb_t *dst, const bb_t *msg, unsigned L, unsigned b, size_t i0, size_t i1)
+/* dst[i] = msg[rev_L(i >> b)] for every i < 2^(L+b): the bit-reversed,
+ * zero-padded message after its first b (copy-only) DIT layers. Work units
+ * are the middle values M of the tiled bit reversal (see bitrev_tiles), or
+ * single indices j < 2^L when L < 2*TB. */
+static void rs_gather(bb_t *dst, const bb_t *msg, unsigned L, unsigned b, size_t u0, size_t u1)
 {
-    for (size_t i = i0; i < i1; i++)
-        dst[i] = msg[bitrev(i >> b, L)];
+    const size_t rep = (size_t)1 << b;
+    if (L < 2 * GS_BITREV_TB) {
+        for (size_t j = u0; j < u1; j++) {
+            bb_t v = msg[bitrev(j, L)];
+            for (size_t s = 0; s < rep; s++)
+                dst[(j << b) + s] = v;
+        }
+        return;
+    }
+    const unsigned t = GS_BITREV_TB, mb = L - 2 * t;
+    const size_t T = (size_t)1 << t;
+    for (size_t m = u0; m < u1; m++) {
+        size_t mr = bitrev(m, mb);
+        for (size_t A = 0; A < T; A++) {
+            const bb_t *src = msg + (mr << t) + bitrev(A, t);
+            bb_t *d = dst + ((((A << (L - t)) | (m << t))) << b);
+            for (size_t B = 0; B < T; B++) {
+                bb_t v = src[bitrev(B, t) << (L - t)];
+                for (size_t s = 0; s < rep; s++)
+                    d[(B << b) + s] = v;
+            }
+        }
+    }
 }
 
 static void rs_columns_serial(void *v, size_t b, size_t e, unsigned w)
@@ -473,7 +593,7 @@ static void rs_columns_serial(void *v, size_t b, size_t e, unsigned w)
     for (size_t i = b; i < e; i++) {
         bb_t *dst = c->cw + i * N;
         rs_build_message(c, c->col_begin + (uint32_t)i, msg);
-        rs_gather(dst, msg, c->L, c->log_blowup, 0, N);
+        rs_gather(dst, msg, c->L, c->log_blowup, 0, bitrev_units(c->L));
         dit_serial(dst, logN, c->log_blowup, c->tw);
     }
 }
@@ -518,7 +638,7 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
             rs_build_message(&c, col_begin + (uint32_t)i, scratch[0]);
             c.msg = scratch[0];
             c.dst = c.cw + i * N;
-            gs_parallel_for(threads, N, rs_gather_par, &c);
+            gs_parallel_for(threads, bitrev_units(L), rs_gather_par, &c);
             dit_parallel(c.dst, logN, log_blowup, tw, threads);
         }
     }
