@@ -4,6 +4,7 @@
 #include "engine/dft_ops.h"
 #include "engine/hash_ops.h"
 #include "engine/reduction_ops.h"
+#include "engine/whir_ops.h"
 
 extern const gs_hash_ops gs_cpu_hash_ops;
 
@@ -12,4 +13,5 @@ void gs_cpu_engine_attach_families(gs_engine *eng)
     eng->dft = &gs_cpu_dft_ops;
     eng->hash = &gs_cpu_hash_ops;
     eng->reduction = &gs_cpu_reduction_ops;
+    eng->whir = &gs_cpu_whir_ops;
 }
