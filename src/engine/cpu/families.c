@@ -1,8 +1,9 @@
 /* Wires the CPU engine's family implementations into the engine.
  * Each family adds one line here when it lands. */
 #include "engine/cpu/cpu_engine.h"
+#include "engine/gkr_ops.h"
 
 void gs_cpu_engine_attach_families(gs_engine *eng)
 {
-    (void)eng;
+    eng->gkr = &gs_cpu_gkr_ops;
 }
