@@ -2,8 +2,10 @@
  * Each family adds one line here when it lands. */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/gkr_ops.h"
+#include "engine/zerocheck_ops.h"
 
 void gs_cpu_engine_attach_families(gs_engine *eng)
 {
     eng->gkr = &gs_cpu_gkr_ops;
+    eng->zerocheck = &gs_cpu_zerocheck_ops;
 }
