@@ -38,12 +38,12 @@ static gs_buf *upload(gs_engine *eng, const uint32_t *cols, size_t n)
 }
 
 /* Fibonacci with a = 0, b = 1 and 2^log_n rows: the AIR's own definition. */
-static void fib_spec(spec *s, uint32_t log_n)
+static void fib_spec_l(spec *s, uint32_t log_n, uint32_t l_skip)
 {
     gs_error err;
     memset(s, 0, sizeof(*s));
     cr_assert_eq(gs_cpu_engine_create(1, &s->eng, &err), GLSTARK_OK);
-    s->M = 1, s->l_skip = 2, s->D = 3, s->n_logup = 0, s->R = 0;
+    s->M = 1, s->l_skip = l_skip, s->D = 3, s->n_logup = 0, s->R = 0;
     size_t n = (size_t)1 << log_n;
     uint32_t *cols = malloc(2 * n * sizeof(uint32_t));
     uint64_t a = 0, b = 1;
@@ -65,6 +65,8 @@ static void fib_spec(spec *s, uint32_t log_n)
     gs_zc_trace tr = {&s->dags[0], log_n, 1, s->parts[0], s->widths, s->publics[0], 3};
     s->traces[0] = tr;
 }
+
+static void fib_spec(spec *s, uint32_t log_n) { fib_spec_l(s, log_n, 2); }
 
 /* interactions-small, sorted: trace 0 = air 1 (height 8), trace 1 = air 0 (height 4). */
 static void ix_spec(spec *s)
@@ -165,13 +167,15 @@ static void run_prover(spec *s, const char *log)
     cr_assert(r.first_bad < 0, "batch transcript differs from OpenVM at %s", r.bad_what);
     cr_assert_eq(r.pos, (size_t)replay_find(&r, "stacking.lambda"), "batch stage ended at op %zu", r.pos);
     cr_assert(bb4_eq(rr[0], replay_ext(&r, "batch.r[0] (univariate round)")));
-    cr_assert_eq(pf.n_uni, 13);
+    cr_assert_eq(pf.n_uni, (s->D + 1) * ((1u << s->l_skip) - 1) + 1);
     gs_batch_proof_free(&pf);
     replay_free(&r);
 }
 
 Test(zerocheck, prover_matches_openvm_fib_n4) { spec s; fib_spec(&s, 4); run_prover(&s, "fib-small_n4.transcript.txt"); spec_fini(&s); }
 Test(zerocheck, prover_matches_openvm_fib_n10) { spec s; fib_spec(&s, 10); run_prover(&s, "fib-small_n10.transcript.txt"); spec_fini(&s); }
+/* production parameters: l_skip 4, so round 0 has 61 coefficients */
+Test(zerocheck, prover_matches_openvm_fib_app18_n10) { spec s; fib_spec_l(&s, 10, 4); run_prover(&s, "fib-app18_n10.transcript.txt"); spec_fini(&s); }
 Test(zerocheck, prover_matches_openvm_interactions_small) { spec s; ix_spec(&s); run_prover(&s, "interactions-small.transcript.txt"); spec_fini(&s); }
 
 /* OpenVM's batch sub-proof, read from the log in its transcript order. */
@@ -269,4 +273,5 @@ static void run_verifier(spec *s, const char *log)
 
 Test(zerocheck, verifier_openvm_fib_n4) { spec s; fib_spec(&s, 4); run_verifier(&s, "fib-small_n4.transcript.txt"); spec_fini(&s); }
 Test(zerocheck, verifier_openvm_fib_n10) { spec s; fib_spec(&s, 10); run_verifier(&s, "fib-small_n10.transcript.txt"); spec_fini(&s); }
+Test(zerocheck, verifier_openvm_fib_app18_n10) { spec s; fib_spec_l(&s, 10, 4); run_verifier(&s, "fib-app18_n10.transcript.txt"); spec_fini(&s); }
 Test(zerocheck, verifier_openvm_interactions_small) { spec s; ix_spec(&s); run_verifier(&s, "interactions-small.transcript.txt"); spec_fini(&s); }
