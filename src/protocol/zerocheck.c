@@ -198,6 +198,17 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         eng->host_syncs++;
     }
 
+    /* The λ- and ξ-weighted constraint sums vanish on D for a satisfying
+     * trace; refuse before any prover message is observed otherwise. */
+    for (uint32_t t = 0; t < M; t++)
+        for (uint32_t k = 0; k < N; k++)
+            if (!bb4_is_zero(r0out[3 * (size_t)(N + n_pts) * t + 3 * (size_t)k])) {
+                st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
+                                  "batch prover: the constraints of trace %u (sorted order) do not vanish on its rows "
+                                  "(skip-domain point %u); run the constraint checker to find the row",
+                                  t, k);
+                goto done;
+            }
     /* T8: per-trace LogUp sums from the values on D */
     {
         bb4_t eqs[256];

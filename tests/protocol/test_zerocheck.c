@@ -275,3 +275,71 @@ Test(zerocheck, verifier_openvm_fib_n4) { spec s; fib_spec(&s, 4); run_verifier(
 Test(zerocheck, verifier_openvm_fib_n10) { spec s; fib_spec(&s, 10); run_verifier(&s, "fib-small_n10.transcript.txt"); spec_fini(&s); }
 Test(zerocheck, verifier_openvm_fib_app18_n10) { spec s; fib_spec_l(&s, 10, 4); run_verifier(&s, "fib-app18_n10.transcript.txt"); spec_fini(&s); }
 Test(zerocheck, verifier_openvm_interactions_small) { spec s; ix_spec(&s); run_verifier(&s, "interactions-small.transcript.txt"); spec_fini(&s); }
+
+/* A trace that violates a constraint is refused (round-0 degree too high). */
+Test(zerocheck, prover_refuses_unsatisfied_trace)
+{
+    spec s;
+    fib_spec(&s, 4);
+    bb_t *h = (bb_t *)s.mats[0]->host;
+    h[16 + 7] = bb_add(h[16 + 7], bb_one()); /* column 1, row 7 */
+    replay r;
+    cr_assert_eq(replay_load(&r, "fib-small_n4.transcript.txt"), 0);
+    bb4_t xi[32], pc, qc, rr[32];
+    logup_stage(&s, &r, xi, 1, &pc, &qc);
+    gs_fs fs = replay_fs(&r);
+    gs_batch_proof pf;
+    gs_error err;
+    glstark_status st = gs_batch_prove(s.eng, &fs, s.traces, s.M, s.l_skip, s.D, s.n_logup, xi, bb4_zero(), &pf, rr, &err);
+    cr_assert_eq(st, GLSTARK_ERR_UNSATISFIED, "status %d: %s", st, err.msg);
+    cr_assert(strlen(err.msg) > 0);
+    replay_free(&r);
+    spec_fini(&s);
+}
+
+/* Unbalanced LogUp interactions are refused by the GKR prover. */
+Test(zerocheck, gkr_refuses_unbalanced_interactions)
+{
+    spec s;
+    ix_spec(&s);
+    bb_t *h = (bb_t *)s.mats[1]->host;
+    h[1] = bb_add(h[1], bb_one()); /* air 0 count column, row 1 */
+    gs_buf *p, *q;
+    cr_assert_eq(gs_buf_create(s.eng, 16 * sizeof(bb4_t), &p), GLSTARK_OK);
+    cr_assert_eq(gs_buf_create(s.eng, 16 * sizeof(bb4_t), &q), GLSTARK_OK);
+    bb4_t alpha = bb4_from_base(bb_from_u32(1234567)), beta = bb4_from_base(bb_from_u32(7654321));
+    cr_assert_eq(s.eng->gkr->input_layer(s.eng, s.traces, 2, s.slots, 2, alpha, beta, 16, p, q), GLSTARK_OK);
+    replay r;
+    cr_assert_eq(replay_load(&r, "interactions-small.transcript.txt"), 0);
+    gs_fs fs = replay_fs(&r);
+    gs_gkr_proof pf;
+    bb4_t xi[4];
+    gs_error err;
+    cr_assert_eq(gs_gkr_prove(s.eng, &fs, p, q, 4, &pf, xi, &err), GLSTARK_ERR_UNSATISFIED);
+    /* slots past the leaf count are an argument error, not a crash */
+    uint64_t bad[2] = {0, 13};
+    cr_assert_eq(s.eng->gkr->input_layer(s.eng, s.traces, 2, bad, 2, alpha, beta, 16, p, q), GLSTARK_ERR_INVALID_ARGUMENT);
+    /* bad parameters */
+    cr_assert_eq(gs_gkr_prove(s.eng, &fs, p, q, 0, &pf, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_batch_proof bp;
+    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 0, 2, 3, 2, xi, beta, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 2, 2, 0, 2, xi, beta, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_buf_destroy(p);
+    gs_buf_destroy(q);
+    replay_free(&r);
+    spec_fini(&s);
+}
+
+/* The DAG checker rejects malformed node arrays. */
+Test(zerocheck, dag_check_rejects_malformed)
+{
+    gs_cdag d = fib_dag();
+    uint32_t w[1] = {2};
+    cr_assert_eq(gs_cdag_check(&d, w, 1, 3), 0);
+    cr_assert_neq(gs_cdag_check(&d, w, 1, 2), 0); /* public 2 out of range */
+    uint32_t w1[1] = {1};
+    cr_assert_neq(gs_cdag_check(&d, w1, 1, 3), 0); /* column 1 out of range */
+    gs_cnode bad[2] = {{GS_CN_ADD, 0, 0, 0, 1, 0}, {GS_CN_CONST, 0, 0, 0, 0, 0}};
+    gs_cdag db = {bad, 2, NULL, 0, NULL, 0, 1, 0, 0, 0};
+    cr_assert_neq(gs_cdag_check(&db, w, 1, 0), 0); /* forward reference */
+}
