@@ -37,9 +37,10 @@ typedef struct gs_zerocheck_ops {
     /* Round 0: for each point p < n_pts with Lagrange weights
      * lw[p*N + k] = L_{ω^k}(z_p) (base field, N = 2^l_skip), writes
      * out[3p + {0,1,2}] = sum_x e[x] * (zc, p, q)(column PLEs at (z_p, x)),
-     * x < 2^ñ (e is an EF buffer of 2^ñ entries). */
+     * x < 2^ñ (e is an EF buffer of 2^ñ entries). With d_points set, the
+     * first N points are D itself (z_k = ω^k; their weights are not read). */
     glstark_status (*round0)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb_t *lw, size_t n_pts,
-                             const gs_buf *e, const gs_zc_weights *w, bb4_t *out);
+                             int d_points, const gs_buf *e, const gs_zc_weights *w, bb4_t *out);
     /* Folds Z at r_0: tables (gs_zc_table_cols(t) x 2^ñ EF) get
      * sum_k col[xN + k] lw[k] with lw[k] = L_{ω^k}(r_0). */
     glstark_status (*fold_ple)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,

@@ -1,5 +1,7 @@
 #include "protocol/sc_poly.h"
 
+#include <stdlib.h>
+
 bb4_t gs_eq1(bb4_t a, bb4_t b)
 {
     /* 1 - a - b + 2ab */
@@ -105,4 +107,38 @@ bb4_t gs_horner(const bb4_t *c, size_t n, bb4_t x)
     for (size_t i = n; i-- > 0;)
         acc = bb4_add(bb4_mul(acc, x), c[i]);
     return acc;
+}
+
+int gs_interp_coeffs(const bb_t *xs, const bb4_t *ys, size_t stride, size_t n, bb4_t *c)
+{
+    bb_t *P = malloc((n + 1) * sizeof(bb_t)), *Q = malloc((n + 1) * sizeof(bb_t));
+    if (!P || !Q) {
+        free(P), free(Q);
+        return -1;
+    }
+    /* P(Z) = prod (Z - x_j) */
+    P[0] = bb_one();
+    for (size_t j = 0; j < n; j++) {
+        P[j + 1] = P[j];
+        for (size_t k = j; k > 0; k--)
+            P[k] = bb_sub(P[k - 1], bb_mul(xs[j], P[k]));
+        P[0] = bb_neg(bb_mul(xs[j], P[0]));
+    }
+    for (size_t k = 0; k < n; k++)
+        c[k] = bb4_zero();
+    for (size_t i = 0; i < n; i++) {
+        bb_t w = bb_one();
+        for (size_t j = 0; j < n; j++)
+            if (j != i)
+                w = bb_mul(w, bb_sub(xs[i], xs[j]));
+        /* Q = P / (Z - x_i), synthetic division from the top */
+        Q[n - 1] = P[n];
+        for (size_t k = n - 1; k > 0; k--)
+            Q[k - 1] = bb_add(P[k], bb_mul(xs[i], Q[k]));
+        bb4_t f = bb4_mul_base(ys[i * stride], bb_inv(w));
+        for (size_t k = 0; k < n; k++)
+            c[k] = bb4_add(c[k], bb4_mul_base(f, Q[k]));
+    }
+    free(P), free(Q);
+    return 0;
 }

@@ -31,4 +31,9 @@ bb4_t gs_interp_0n(const bb4_t *s, size_t n, bb4_t x);
 /* Horner evaluation of sum c[i] x^i. */
 bb4_t gs_horner(const bb4_t *c, size_t n, bb4_t x);
 
+
+
+/* Coefficients c[0..n) of the polynomial of degree < n through (xs[i], ys[i*stride]),
+ * xs distinct base-field points. O(n^2). Returns -1 on allocation failure. */
+int gs_interp_coeffs(const bb_t *xs, const bb4_t *ys, size_t stride, size_t n, bb4_t *c);
 #endif

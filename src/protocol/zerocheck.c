@@ -112,8 +112,8 @@ typedef struct trace_state {
 } trace_state;
 
 glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip,
-                              uint32_t D, uint32_t n_logup, const bb4_t *xi, bb4_t beta, gs_batch_proof *out,
-                              bb4_t *r, gs_error *err)
+                              uint32_t D, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
+                              gs_batch_proof *out, bb4_t *r, gs_error *err)
 {
     if (!eng->zerocheck || !eng->gkr)
         return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "batch prover: engine '%s' lacks the zerocheck or gkr family",
@@ -129,26 +129,35 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     if (st)
         return st;
     const uint32_t N = 1u << l_skip, n_max = shape.n_max;
-    uint32_t n_pts = 1;
-    while (n_pts < shape.n_uni)
-        n_pts <<= 1;
     size_t total_inter = gs_batch_total_interactions(traces, M);
     uint32_t max_cons = 0;
     for (uint32_t t = 0; t < M; t++)
         if (traces[t].dag->n_constraints > max_cons)
             max_cons = traces[t].dag->n_constraints;
 
+    /* Round 0 per trace t of degree d (spec §6.3): the constraint sum
+     * sp_zc = q (Z^N - 1) with q interpolated from d-1 cosets g^i D, and the
+     * LogUp sums sp_p, sp_q interpolated from d cosets (i = 1..), g = 31. */
+    const uint32_t max_cos = D;
+    const size_t n_cpts = (size_t)max_cos * N;      /* coset points */
+    const size_t n_all = N + n_cpts;                /* with D in front */
+    const size_t plen = (size_t)(D + 2) * N;        /* room for every product */
     trace_state *ts = calloc(M, sizeof(*ts));
     bb4_t *lpow = calloc(max_cons + 1, sizeof(bb4_t));
     bb4_t *eq3b = calloc(total_inter + 1, sizeof(bb4_t));
-    bb_t *lw = calloc((size_t)(N + n_pts) * N, sizeof(bb_t));
-    bb4_t *r0out = calloc(3 * (size_t)(N + n_pts) * M, sizeof(bb4_t));
-    bb4_t *s0 = calloc(n_pts, sizeof(bb4_t));
+    bb_t *lw = calloc(n_all * N, sizeof(bb_t));
+    bb_t *xs = calloc(n_cpts, sizeof(bb_t));
+    bb4_t *r0out = calloc(3 * n_all, sizeof(bb4_t));
+    bb4_t *vals = calloc(n_cpts, sizeof(bb4_t));
+    bb4_t *cf = calloc(plen, sizeof(bb4_t));
+    /* per trace: eq#·sp_p, eq#·sp_q, sp_zc (coefficients) */
+    bb4_t *polys = calloc(3 * plen * M, sizeof(bb4_t));
+    bb4_t *s0 = calloc(2 * plen, sizeof(bb4_t));
     bb4_t *mupow = calloc(3 * (size_t)M, sizeof(bb4_t));
     bb4_t *lw4 = calloc(N, sizeof(bb4_t));
     bb4_t *rbuf = calloc(3 * (size_t)(D + 1), sizeof(bb4_t));
     gs_buf *eqb = NULL;
-    if (!ts || !lpow || !eq3b || !lw || !r0out || !s0 || !mupow || !lw4 || !rbuf) {
+    if (!ts || !lpow || !eq3b || !lw || !xs || !r0out || !vals || !cf || !polys || !s0 || !mupow || !lw4 || !rbuf) {
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
         goto done;
     }
@@ -164,67 +173,132 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         lpow[i] = bb4_mul(lpow[i - 1], lambda);
     gs_batch_eq3b(traces, M, l_skip, n_logup, xi, eq3b);
 
-    /* round-0 evaluation points: D itself (one-hot weights), then the coset
-     * g * <w_n> of size n_pts, g = 31 (disjoint from D). */
-    for (uint32_t k = 0; k < N; k++)
-        lw[(size_t)k * N + k] = bb_one();
-    bb_t wn = bb_two_adic_generator(__builtin_ctz(n_pts)), g = bb_from_u32(31);
+    /* points: D (weights unused), then g^i w^k for i = 1..D, k < N */
+    const bb_t omega = bb_two_adic_generator(l_skip), g = bb_from_u32(31);
     {
-        bb_t z = g;
         bb4_t wts[256];
-        for (uint32_t j = 0; j < n_pts; j++) {
-            gs_lagrange_d(l_skip, bb4_from_base(z), wts);
-            for (uint32_t k = 0; k < N; k++)
-                lw[(size_t)(N + j) * N + k] = wts[k].c[0];
-            z = bb_mul(z, wn);
+        bb_t gi = g;
+        for (uint32_t i = 0; i < max_cos; i++) {
+            bb_t z = gi;
+            for (uint32_t k = 0; k < N; k++) {
+                xs[(size_t)i * N + k] = z;
+                gs_lagrange_d(l_skip, bb4_from_base(z), wts);
+                for (uint32_t j = 0; j < N; j++)
+                    lw[(N + (size_t)i * N + k) * N + j] = wts[j].c[0];
+                z = bb_mul(z, omega);
+            }
+            gi = bb_mul(gi, g);
+        }
+    }
+    /* eq#(Z) coefficients (1/N) sum_k eq_H(xi_<l, k) w^-kj, and eq_D(xi_0, Z)'s */
+    bb4_t esh_c[256], ezc_c[256];
+    {
+        bb4_t eqs[256];
+        gs_eq_table(xi, l_skip, eqs);
+        bb_t ninv = bb_inv(bb_from_u32(N)), winv = bb_inv(omega);
+        for (uint32_t j = 0; j < N; j++) {
+            bb4_t acc = bb4_zero();
+            bb_t step = bb_pow(winv, j), pw = bb_one();
+            for (uint32_t k = 0; k < N; k++) {
+                acc = bb4_add(acc, bb4_mul_base(eqs[k], pw));
+                pw = bb_mul(pw, step);
+            }
+            esh_c[j] = bb4_mul_base(acc, ninv);
+            ezc_c[j] = bb4_mul_base(j == 0 ? bb4_one() : bb4_pow(xi[0], N - j), ninv);
         }
     }
 
     size_t ei = 0;
     for (uint32_t t = 0; t < M; t++) {
         const gs_zc_trace *tr = &traces[t];
+        const gs_cdag *dg = tr->dag;
         ts[t].nt = ntilde(tr, l_skip);
         ts[t].ncols = gs_zc_table_cols(tr);
         ts[t].w.lambda_pows = lpow;
         ts[t].w.beta = beta;
         ts[t].w.eq3b = eq3b + ei;
         ts[t].w.norm = tr->log_height < l_skip ? bb_inv(bb_from_u32(1u << (l_skip - tr->log_height))) : bb_one();
-        ei += tr->dag->n_interactions;
-        if (eng->gkr->eq_table(eng, xi + l_skip, ts[t].nt, eqb) ||
-            ops->round0(eng, tr, l_skip, lw, N + n_pts, eqb, &ts[t].w, r0out + 3 * (size_t)(N + n_pts) * t)) {
-            st = eng_fail(eng, err, "round 0 evaluation");
+        ei += dg->n_interactions;
+        uint32_t d = dg->max_degree ? dg->max_degree : 1;
+        if (d > D) {
+            st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                              "batch prover: trace %u has constraint degree %u above the system's maximum %u", t, d, D);
             goto done;
         }
-        eng->host_syncs++;
-    }
-
-    /* The λ- and ξ-weighted constraint sums vanish on D for a satisfying
-     * trace; refuse before any prover message is observed otherwise. */
-    for (uint32_t t = 0; t < M; t++)
-        for (uint32_t k = 0; k < N; k++)
-            if (!bb4_is_zero(r0out[3 * (size_t)(N + n_pts) * t + 3 * (size_t)k])) {
-                st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
-                                  "batch prover: the constraints of trace %u (sorted order) do not vanish on its rows "
-                                  "(skip-domain point %u); run the constraint checker to find the row",
-                                  t, k);
+        uint32_t cos_zc = dg->n_constraints && d >= 2 ? d - 1 : 0;
+        uint32_t cos_pq = dg->n_interactions ? d : 0;
+        uint32_t cos = cos_zc > cos_pq ? cos_zc : cos_pq;
+        size_t n_pts = (check_rows ? N : 0) + (size_t)cos * N;
+        const bb_t *lwt = check_rows ? lw : lw + (size_t)N * N;
+        bb4_t *o = r0out;
+        if (n_pts) {
+            if (eng->gkr->eq_table(eng, xi + l_skip, ts[t].nt, eqb) ||
+                ops->round0(eng, tr, l_skip, lwt, n_pts, check_rows, eqb, &ts[t].w, r0out)) {
+                st = eng_fail(eng, err, "round 0 evaluation");
                 goto done;
             }
-    /* T8: per-trace LogUp sums from the values on D */
-    {
-        bb4_t eqs[256];
-        gs_eq_table(xi, l_skip, eqs);
-        for (uint32_t t = 0; t < M; t++) {
-            const bb4_t *o = r0out + 3 * (size_t)(N + n_pts) * t;
-            bb4_t sp = bb4_zero(), sq = bb4_zero();
-            for (uint32_t k = 0; k < N; k++) {
-                sp = bb4_add(sp, bb4_mul(eqs[k], o[3 * k + 1]));
-                sq = bb4_add(sq, bb4_mul(eqs[k], o[3 * k + 2]));
-            }
-            out->sum_p[t] = sp;
-            out->sum_q[t] = sq;
-            gs_fs_observe_ext(fs, sp);
-            gs_fs_observe_ext(fs, sq);
+            eng->host_syncs++;
         }
+        if (check_rows) {
+            /* the λ- and ξ-weighted constraint sums vanish on D for a
+             * satisfying trace: refuse before any prover message is observed */
+            for (uint32_t k = 0; k < N; k++)
+                if (!bb4_is_zero(r0out[3 * (size_t)k])) {
+                    st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
+                                      "batch prover: the constraints of trace %u (sorted order) do not vanish on its rows "
+                                      "(skip-domain point %u); run the constraint checker to find the row",
+                                      t, k);
+                    goto done;
+                }
+            o = r0out + 3 * (size_t)N;
+        }
+        bb4_t *pp = polys + 3 * plen * t, *pq = pp + plen, *pz = pq + plen;
+        if (cos_zc) {
+            size_t n = (size_t)cos_zc * N;
+            bb_t gi = g;
+            for (uint32_t i = 0; i < cos_zc; i++) {
+                /* z^N - 1 is constant on a coset: g^(iN) - 1 */
+                bb_t inv = bb_inv(bb_sub(bb_pow(gi, N), bb_one()));
+                for (uint32_t k = 0; k < N; k++)
+                    vals[(size_t)i * N + k] = bb4_mul_base(o[3 * ((size_t)i * N + k)], inv);
+                gi = bb_mul(gi, g);
+            }
+            if (gs_interp_coeffs(xs, vals, 1, n, cf)) {
+                st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
+                goto done;
+            }
+            for (size_t k = 0; k < n; k++) {
+                pz[k + N] = bb4_add(pz[k + N], cf[k]);
+                pz[k] = bb4_sub(pz[k], cf[k]);
+            }
+        }
+        if (cos_pq) {
+            size_t n = (size_t)cos_pq * N;
+            for (int which = 1; which <= 2; which++) {
+                if (gs_interp_coeffs(xs, o + which, 3, n, cf)) {
+                    st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
+                    goto done;
+                }
+                bb4_t *dst = which == 1 ? pp : pq;
+                for (size_t a = 0; a < N; a++)
+                    for (size_t k = 0; k < n; k++)
+                        dst[a + k] = bb4_add(dst[a + k], bb4_mul(esh_c[a], cf[k]));
+            }
+        }
+        /* T8 values: sum over D of eq#·sp = N · sum_k coeff_{kN} */
+        bb4_t sp = bb4_zero(), sq = bb4_zero();
+        for (size_t k = 0; k < plen; k += N) {
+            sp = bb4_add(sp, pp[k]);
+            sq = bb4_add(sq, pq[k]);
+        }
+        out->sum_p[t] = bb4_mul_base(sp, bb_from_u32(N));
+        out->sum_q[t] = bb4_mul_base(sq, bb_from_u32(N));
+    }
+
+    /* T8 */
+    for (uint32_t t = 0; t < M; t++) {
+        gs_fs_observe_ext(fs, out->sum_p[t]);
+        gs_fs_observe_ext(fs, out->sum_q[t]);
     }
     /* T9 */
     bb4_t mu = gs_fs_sample_ext(fs);
@@ -235,40 +309,27 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             pw = bb4_mul(pw, mu);
         }
     }
-    /* s_0 on the coset, then its coefficients */
+    /* s_0 = sum_t mu^2t eq#·sp_p + mu^(2t+1) eq#·sp_q + eq_D(xi_0,·) sum_t mu^(2M+t) sp_zc */
     {
-        bb_t z = g;
-        for (uint32_t j = 0; j < n_pts; j++) {
-            bb4_t zz = bb4_from_base(z);
-            bb4_t esh = gs_eq_sharp(l_skip, xi, zz), ezc = gs_eq_uni(l_skip, xi[0], zz);
-            bb4_t lg = bb4_zero(), zc = bb4_zero();
-            for (uint32_t t = 0; t < M; t++) {
-                const bb4_t *o = r0out + 3 * (size_t)(N + n_pts) * t + 3 * (size_t)(N + j);
-                lg = bb4_add(lg, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2])));
-                zc = bb4_add(zc, bb4_mul(mupow[2 * M + t], o[0]));
+        bb4_t *zc = s0 + plen;
+        for (uint32_t t = 0; t < M; t++) {
+            const bb4_t *pp = polys + 3 * plen * t, *pq = pp + plen, *pz = pq + plen;
+            for (size_t k = 0; k < plen; k++) {
+                s0[k] = bb4_add(s0[k], bb4_add(bb4_mul(mupow[2 * t], pp[k]), bb4_mul(mupow[2 * t + 1], pq[k])));
+                zc[k] = bb4_add(zc[k], bb4_mul(mupow[2 * M + t], pz[k]));
             }
-            s0[j] = bb4_add(bb4_mul(esh, lg), bb4_mul(ezc, zc));
-            z = bb_mul(z, wn);
         }
-        /* a_k = g^-k / n * sum_j v_j w_n^(-jk) */
-        bb_t winv = bb_inv(wn), ginv = bb_inv(g), ninv = bb_inv(bb_from_u32(n_pts));
-        bb_t gk = ninv;
-        for (uint32_t k = 0; k < n_pts; k++) {
-            bb4_t acc = bb4_zero();
-            bb_t step = bb_pow(winv, k), wpow = bb_one();
-            for (uint32_t j = 0; j < n_pts; j++) {
-                acc = bb4_add(acc, bb4_mul_base(s0[j], wpow));
-                wpow = bb_mul(wpow, step);
-            }
-            acc = bb4_mul_base(acc, gk);
-            gk = bb_mul(gk, ginv);
+        for (size_t a = 0; a < N; a++)
+            for (size_t k = 0; k + a < plen; k++)
+                s0[a + k] = bb4_add(s0[a + k], bb4_mul(ezc_c[a], zc[k]));
+        for (size_t k = 0; k < plen; k++) {
             if (k < shape.n_uni)
-                out->uni[k] = acc;
-            else if (!bb4_is_zero(acc)) {
+                out->uni[k] = s0[k];
+            else if (!bb4_is_zero(s0[k])) {
                 st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
-                                  "batch prover: the round-0 polynomial has degree >= %u (coefficient %u nonzero); a constraint "
-                                  "does not hold on the trace or an AIR exceeds the maximum constraint degree %u",
-                                  shape.n_uni, k, D);
+                                  "batch prover: the round-0 polynomial has degree >= %u (coefficient %zu nonzero); a "
+                                  "constraint does not hold on the trace or an AIR exceeds its declared degree",
+                                  shape.n_uni, k);
                 goto done;
             }
         }
@@ -410,7 +471,8 @@ done:
         for (uint32_t t = 0; t < M; t++)
             gs_buf_destroy(ts[t].tables);
     gs_buf_destroy(eqb);
-    free(ts), free(lpow), free(eq3b), free(lw), free(r0out), free(s0), free(mupow), free(lw4), free(rbuf);
+    free(ts), free(lpow), free(eq3b), free(lw), free(xs), free(r0out), free(vals), free(cf), free(polys), free(s0);
+    free(mupow), free(lw4), free(rbuf);
     if (st)
         gs_batch_proof_free(out);
     return st;

@@ -154,22 +154,25 @@ static void logup_stage(spec *s, replay *r, bb4_t *xi, int prover, bb4_t *pc, bb
 
 static void run_prover(spec *s, const char *log)
 {
-    replay r;
-    cr_assert_eq(replay_load(&r, log), 0);
-    bb4_t xi[32], pc, qc, rr[32];
-    logup_stage(s, &r, xi, 1, &pc, &qc);
-    gs_fs fs = replay_fs(&r);
-    gs_batch_proof pf;
-    gs_error err;
-    glstark_status st = gs_batch_prove(s->eng, &fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi,
-                                       replay_ext(&r, "gkr.beta_logup"), &pf, rr, &err);
-    cr_assert_eq(st, GLSTARK_OK, "%s", err.msg);
-    cr_assert(r.first_bad < 0, "batch transcript differs from OpenVM at %s", r.bad_what);
-    cr_assert_eq(r.pos, (size_t)replay_find(&r, "stacking.lambda"), "batch stage ended at op %zu", r.pos);
-    cr_assert(bb4_eq(rr[0], replay_ext(&r, "batch.r[0] (univariate round)")));
-    cr_assert_eq(pf.n_uni, (s->D + 1) * ((1u << s->l_skip) - 1) + 1);
-    gs_batch_proof_free(&pf);
-    replay_free(&r);
+    /* with and without the row check: identical messages */
+    for (int check = 1; check >= 0; check--) {
+        replay r;
+        cr_assert_eq(replay_load(&r, log), 0);
+        bb4_t xi[32], pc, qc, rr[32];
+        logup_stage(s, &r, xi, 1, &pc, &qc);
+        gs_fs fs = replay_fs(&r);
+        gs_batch_proof pf;
+        gs_error err;
+        glstark_status st = gs_batch_prove(s->eng, &fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi,
+                                           replay_ext(&r, "gkr.beta_logup"), check, &pf, rr, &err);
+        cr_assert_eq(st, GLSTARK_OK, "%s", err.msg);
+        cr_assert(r.first_bad < 0, "batch transcript differs from OpenVM at %s", r.bad_what);
+        cr_assert_eq(r.pos, (size_t)replay_find(&r, "stacking.lambda"), "batch stage ended at op %zu", r.pos);
+        cr_assert(bb4_eq(rr[0], replay_ext(&r, "batch.r[0] (univariate round)")));
+        cr_assert_eq(pf.n_uni, (s->D + 1) * ((1u << s->l_skip) - 1) + 1);
+        gs_batch_proof_free(&pf);
+        replay_free(&r);
+    }
 }
 
 Test(zerocheck, prover_matches_openvm_fib_n4) { spec s; fib_spec(&s, 4); run_prover(&s, "fib-small_n4.transcript.txt"); spec_fini(&s); }
@@ -290,7 +293,7 @@ Test(zerocheck, prover_refuses_unsatisfied_trace)
     gs_fs fs = replay_fs(&r);
     gs_batch_proof pf;
     gs_error err;
-    glstark_status st = gs_batch_prove(s.eng, &fs, s.traces, s.M, s.l_skip, s.D, s.n_logup, xi, bb4_zero(), &pf, rr, &err);
+    glstark_status st = gs_batch_prove(s.eng, &fs, s.traces, s.M, s.l_skip, s.D, s.n_logup, xi, bb4_zero(), 1, &pf, rr, &err);
     cr_assert_eq(st, GLSTARK_ERR_UNSATISFIED, "status %d: %s", st, err.msg);
     cr_assert(strlen(err.msg) > 0);
     replay_free(&r);
@@ -322,8 +325,8 @@ Test(zerocheck, gkr_refuses_unbalanced_interactions)
     /* bad parameters */
     cr_assert_eq(gs_gkr_prove(s.eng, &fs, p, q, 0, &pf, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_batch_proof bp;
-    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 0, 2, 3, 2, xi, beta, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 2, 2, 0, 2, xi, beta, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 0, 2, 3, 2, xi, beta, 1, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 2, 2, 0, 2, xi, beta, 1, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_buf_destroy(p);
     gs_buf_destroy(q);
     replay_free(&r);

@@ -1,5 +1,6 @@
 /* CPU engine: the batch-constraint sumcheck kernels (src/engine/zerocheck_ops.h). */
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/parallel.h"
 #include "engine/cpu/zc_rows.h"
 #include "engine/zerocheck_ops.h"
 
@@ -47,14 +48,30 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
     o[2] = q;
 }
 
-static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb_t *lw, size_t n_pts,
-                                 const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
+typedef struct r0_ctx {
+    const gs_zc_trace *t;
+    uint32_t l_skip;
+    const bb_t *lw;
+    size_t n_pts;
+    int d_points;
+    const bb4_t *E;
+    const gs_zc_weights *w;
+    bb4_t *acc; /* per part: 3 * n_pts */
+    int oom;
+} r0_ctx;
+
+static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
+    r0_ctx *cx = vctx;
+    const gs_zc_trace *t = cx->t;
     const gs_cdag *d = t->dag;
-    size_t N = (size_t)1 << l_skip, H = (size_t)1 << t->log_height;
-    size_t rows = lifted_rows(t, l_skip), nx = rows / N;
-    size_t ncols = gs_zc_table_cols(t);
-    const bb4_t *E = (const bb4_t *)e->host;
+    size_t N = (size_t)1 << cx->l_skip, H = (size_t)1 << t->log_height;
+    size_t ncols = gs_zc_table_cols(t), n_pts = cx->n_pts;
+    bb4_t *out = cx->acc + 3 * n_pts * part;
+    for (size_t i = 0; i < 3 * n_pts; i++)
+        out[i] = bb4_zero();
+    if (lo >= hi)
+        return;
     /* block[c*N + k]: value of table column c at row xN + k */
     bb_t *block = malloc(ncols * N * sizeof(bb_t));
     bb_t *vals = malloc(ncols * sizeof(bb_t));
@@ -62,16 +79,15 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
     const bb_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
     if (!block || !vals || !nodes || !cols) {
         free(block), free(vals), free(nodes), free(cols);
-        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: scratch allocation failed");
+        cx->oom = 1;
+        return;
     }
     size_t off = 3;
     for (uint32_t p = 0; p < t->n_parts; p++) {
         cols[p] = vals + off;
         off += 2 * (size_t)t->part_widths[p];
     }
-    for (size_t i = 0; i < 3 * n_pts; i++)
-        out[i] = bb4_zero();
-    for (size_t x = 0; x < nx; x++) {
+    for (size_t x = lo; x < hi; x++) {
         for (size_t k = 0; k < N; k++) {
             size_t r = (x * N + k) & (H - 1), nr = (r + 1) & (H - 1);
             block[0 * N + k] = r == 0 ? bb_one() : 0;
@@ -88,22 +104,56 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
             }
         }
         for (size_t pt = 0; pt < n_pts; pt++) {
-            const bb_t *wt = lw + pt * N;
-            for (size_t c = 0; c < ncols; c++) {
-                bb_t acc = 0;
-                for (size_t k = 0; k < N; k++)
-                    acc = bb_add(acc, bb_mul(wt[k], block[c * N + k]));
-                vals[c] = acc;
+            if (cx->d_points && pt < N) {
+                /* a point of D: the row's own values */
+                for (size_t c = 0; c < ncols; c++)
+                    vals[c] = block[c * N + pt];
+            } else {
+                const bb_t *wt = cx->lw + pt * N;
+                for (size_t c = 0; c < ncols; c++) {
+                    const bb_t *b = block + c * N;
+                    bb_t acc = 0;
+                    for (size_t k = 0; k < N; k++)
+                        acc = bb_add(acc, bb_mul(wt[k], b[k]));
+                    vals[c] = acc;
+                }
             }
             gs_cdag_env_base env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
             gs_cdag_eval_base(d, &env, nodes);
             bb4_t o[3];
-            combine_base(d, nodes, w, o);
+            combine_base(d, nodes, cx->w, o);
             for (int i = 0; i < 3; i++)
-                out[3 * pt + i] = bb4_add(out[3 * pt + i], bb4_mul(E[x], o[i]));
+                out[3 * pt + i] = bb4_add(out[3 * pt + i], bb4_mul(cx->E[x], o[i]));
         }
     }
     free(block), free(vals), free(nodes), free(cols);
+}
+
+static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb_t *lw, size_t n_pts,
+                                 int d_points, const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
+{
+    size_t N = (size_t)1 << l_skip;
+    size_t nx = lifted_rows(t, l_skip) / N;
+    if (d_points && n_pts < N)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "zerocheck round 0: %zu points cannot start with the %zu points of D", n_pts, N);
+    unsigned parts = gs_cpu_parts(eng, nx);
+    r0_ctx cx = {t, l_skip, lw, n_pts, d_points, (const bb4_t *)e->host, w, NULL, 0};
+    cx.acc = malloc((size_t)parts * 3 * n_pts * sizeof(bb4_t));
+    if (!cx.acc)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: accumulator allocation failed");
+    gs_cpu_parallel_for(parts, nx, r0_slice, &cx);
+    if (cx.oom) {
+        free(cx.acc);
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: scratch allocation failed");
+    }
+    for (size_t i = 0; i < 3 * n_pts; i++) {
+        bb4_t s = bb4_zero();
+        for (unsigned p = 0; p < parts; p++)
+            s = bb4_add(s, cx.acc[3 * n_pts * p + i]);
+        out[i] = s;
+    }
+    free(cx.acc);
     return GLSTARK_OK;
 }
 
