@@ -42,7 +42,8 @@ static void fib_spec_l(spec *s, uint32_t log_n, uint32_t l_skip)
 {
     gs_error err;
     memset(s, 0, sizeof(*s));
-    cr_assert_eq(gs_cpu_engine_create(1, &s->eng, &err), GLSTARK_OK);
+    /* three threads: uneven slices of the round-0 and multilinear loops */
+    cr_assert_eq(gs_cpu_engine_create(3, &s->eng, &err), GLSTARK_OK);
     s->M = 1, s->l_skip = l_skip, s->D = 3, s->n_logup = 0, s->R = 0;
     size_t n = (size_t)1 << log_n;
     uint32_t *cols = malloc(2 * n * sizeof(uint32_t));

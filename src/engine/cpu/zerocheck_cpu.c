@@ -199,52 +199,107 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     return GLSTARK_OK;
 }
 
-static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
-                                    const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out)
+typedef struct mle_ctx {
+    const gs_zc_trace *t;
+    const bb4_t *T;
+    size_t stride, n_x;
+    const bb4_t *E;
+    const gs_zc_weights *w;
+    bb4_t *acc; /* per part: 3 * n_x */
+    int oom;
+} mle_ctx;
+
+static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
+    mle_ctx *cx = vctx;
+    const gs_zc_trace *t = cx->t;
     const gs_cdag *d = t->dag;
-    size_t ncols = gs_zc_table_cols(t);
-    const bb4_t *T = (const bb4_t *)tables->host;
+    size_t ncols = gs_zc_table_cols(t), n_x = cx->n_x, stride = cx->stride;
+    bb4_t *out = cx->acc + 3 * n_x * part;
+    for (size_t i = 0; i < 3 * n_x; i++)
+        out[i] = bb4_zero();
+    if (lo >= hi)
+        return;
     bb4_t *vals = malloc(ncols * sizeof(bb4_t)), *dv = malloc(ncols * sizeof(bb4_t));
     bb4_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb4_t));
     const bb4_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
     if (!vals || !dv || !nodes || !cols) {
         free(vals), free(dv), free(nodes), free(cols);
-        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");
+        cx->oom = 1;
+        return;
     }
     size_t off = 3;
     for (uint32_t p = 0; p < t->n_parts; p++) {
         cols[p] = vals + off;
         off += 2 * (size_t)t->part_widths[p];
     }
-    for (size_t i = 0; i < 3 * n_x; i++)
-        out[i] = bb4_zero();
+    for (size_t a = lo; a < hi; a++) {
+        for (size_t c = 0; c < ncols; c++) {
+            vals[c] = cx->T[c * stride + 2 * a];
+            dv[c] = bb4_sub(cx->T[c * stride + 2 * a + 1], vals[c]);
+        }
+        for (size_t X = 1; X <= n_x; X++) {
+            for (size_t c = 0; c < ncols; c++)
+                vals[c] = bb4_add(vals[c], dv[c]);
+            gs_cdag_env_ext env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
+            gs_cdag_eval_ext(d, &env, nodes);
+            bb4_t o[3];
+            combine_ext(d, nodes, cx->w, o);
+            for (int i = 0; i < 3; i++)
+                out[3 * (X - 1) + i] = bb4_add(out[3 * (X - 1) + i], bb4_mul(cx->E[a], o[i]));
+        }
+    }
+    free(vals), free(dv), free(nodes), free(cols);
+}
+
+static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
+                                    const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out)
+{
+    const gs_cdag *d = t->dag;
+    size_t ncols = gs_zc_table_cols(t);
+    const bb4_t *T = (const bb4_t *)tables->host;
     if (m == 1) {
+        /* evaluation at the fully bound point (row 0) */
+        bb4_t *vals = malloc(ncols * sizeof(bb4_t));
+        bb4_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb4_t));
+        const bb4_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
+        if (!vals || !nodes || !cols) {
+            free(vals), free(nodes), free(cols);
+            return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");
+        }
+        size_t off = 3;
+        for (uint32_t p = 0; p < t->n_parts; p++) {
+            cols[p] = vals + off;
+            off += 2 * (size_t)t->part_widths[p];
+        }
         for (size_t c = 0; c < ncols; c++)
             vals[c] = T[c * stride];
         gs_cdag_env_ext env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
         gs_cdag_eval_ext(d, &env, nodes);
         combine_ext(d, nodes, w, out);
-    } else {
-        const bb4_t *E = (const bb4_t *)eq->host;
-        for (size_t a = 0; a < m / 2; a++) {
-            for (size_t c = 0; c < ncols; c++) {
-                vals[c] = T[c * stride + 2 * a];
-                dv[c] = bb4_sub(T[c * stride + 2 * a + 1], vals[c]);
-            }
-            for (size_t X = 1; X <= n_x; X++) {
-                for (size_t c = 0; c < ncols; c++)
-                    vals[c] = bb4_add(vals[c], dv[c]);
-                gs_cdag_env_ext env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
-                gs_cdag_eval_ext(d, &env, nodes);
-                bb4_t o[3];
-                combine_ext(d, nodes, w, o);
-                for (int i = 0; i < 3; i++)
-                    out[3 * (X - 1) + i] = bb4_add(out[3 * (X - 1) + i], bb4_mul(E[a], o[i]));
-            }
-        }
+        for (size_t i = 3; i < 3 * n_x; i++)
+            out[i] = bb4_zero();
+        free(vals), free(nodes), free(cols);
+        return GLSTARK_OK;
     }
-    free(vals), free(dv), free(nodes), free(cols);
+    size_t half = m / 2;
+    unsigned parts = gs_cpu_parts(eng, half);
+    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, w, NULL, 0};
+    cx.acc = malloc((size_t)parts * 3 * n_x * sizeof(bb4_t));
+    if (!cx.acc)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: accumulator allocation failed");
+    gs_cpu_parallel_for(parts, half, mle_slice, &cx);
+    if (cx.oom) {
+        free(cx.acc);
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");
+    }
+    for (size_t i = 0; i < 3 * n_x; i++) {
+        bb4_t sum = bb4_zero();
+        for (unsigned p = 0; p < parts; p++)
+            sum = bb4_add(sum, cx.acc[3 * n_x * p + i]);
+        out[i] = sum;
+    }
+    free(cx.acc);
     return GLSTARK_OK;
 }
 
