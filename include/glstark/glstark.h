@@ -4,5 +4,6 @@
 #define GLSTARK_H
 
 #include "glstark/status.h"
+#include "glstark/hash.h"
 
 #endif
