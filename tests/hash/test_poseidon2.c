@@ -218,6 +218,22 @@ Test(poseidon2, batched_equals_scalar_random)
                 cr_assert_eq(b[i][l], ref[l][i], "trial %d lane %d cell %d (portable batch)", trial, l, i);
             }
         }
+        /* every SIMD implementation this CPU has */
+        for (int impl = GS_P2_IMPL_AVX2; impl <= GS_P2_IMPL_AVX512; impl++) {
+            bb_t c[16][GS_P2_LANES];
+            for (int l = 0; l < GS_P2_LANES; l++)
+                for (int i = 0; i < 16; i++)
+                    c[i][l] = b[i][l]; /* b = permute(input): permute again and compare */
+            bb_t want[16][GS_P2_LANES];
+            memcpy(want, c, sizeof c);
+            gs_poseidon2_permute_batch_portable(want);
+            if (!gs_poseidon2_permute_batch_with((gs_p2_impl)impl, c)) {
+                if (trial == 0)
+                    printf("batched implementation %d is not available on this CPU\n", impl);
+                continue;
+            }
+            cr_assert_eq(memcmp(c, want, sizeof c), 0, "trial %d: implementation %d differs", trial, impl);
+        }
     }
 }
 
