@@ -15,7 +15,7 @@
 #define L GS_P2_LANES
 #define D GS_DIGEST_LEN
 
-typedef bb_t lanes_t[GS_P2_WIDTH][L]; /* a batch of 8 sponge states, cell-major */
+typedef bb_t lanes_t[GS_P2_WIDTH][L]; /* a batch of L sponge states, cell-major */
 
 glstark_status gs_merkle_check_shape(size_t height, size_t width, unsigned elem_deg, unsigned log_k,
                                      unsigned *depth, gs_error *err)
