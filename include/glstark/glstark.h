@@ -4,6 +4,9 @@
 #define GLSTARK_H
 
 #include "glstark/status.h"
+#include "glstark/device.h"
+#include "glstark/air.h"
+#include "glstark/airs.h"
 #include "glstark/hash.h"
 
 #endif
