@@ -321,3 +321,63 @@ Test(gles_device, two_devices_in_one_process)
     gs_buf_destroy(buf);
     gs_engine_destroy(b);
 }
+
+typedef struct log_capture {
+    int count;
+    char last[512];
+} log_capture;
+
+static void capture_log(void *user, glstark_log_level level, const char *msg)
+{
+    log_capture *c = user;
+    if (level >= GLSTARK_LOG_WARN) {
+        c->count++;
+        snprintf(c->last, sizeof c->last, "%s", msg);
+    }
+}
+
+/* A GL error becomes GLSTARK_ERR_GPU with the GL code, and in debug builds
+ * the driver's KHR_debug message reaches the library log. */
+Test(gles_device, gl_errors_and_debug_log)
+{
+    clear_path_env();
+    log_capture cap = {0, ""};
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.log = capture_log;
+    o.log_user = &cap;
+    gs_engine *eng = tu_engine(&o);
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, 256, &b));
+    /* Offset 3 violates every SSBO offset alignment: GL_INVALID_VALUE. */
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, b->gl_name, 3, 16);
+    gs_error err;
+    gs_error_clear(&err);
+    cr_assert_eq(gs_gl_check(dev, &err, "misaligned bind"), GLSTARK_ERR_GPU);
+    cr_assert(strstr(err.msg, "misaligned bind") && strstr(err.msg, "0x0501"), "%s", err.msg);
+    cr_assert_eq(gs_gl_check(dev, &err, "after"), GLSTARK_OK, "errors are drained once reported");
+#if defined(GLSTARK_DEBUG_BUILD)
+    if (dev->has_debug) {
+        cr_assert_geq(cap.count, 1, "KHR_debug message expected in the log");
+        cr_log_info("debug log: %s", cap.last);
+    }
+#endif
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+}
+
+/* Once a reset was seen, every later check reports the lost context. */
+Test(gles_device, lost_context_is_an_error_not_a_crash)
+{
+    clear_path_env();
+    gs_engine *eng = tu_engine(NULL);
+    gs_gl_device *dev = gs_gles_device(eng);
+    cr_assert_eq(gs_gl_check(dev, &eng->err, "healthy"), GLSTARK_OK);
+    dev->context_lost = 1; /* what gs_gl_check records when the driver reports a reset */
+    gs_buf *b = NULL;
+    cr_assert_eq(gs_buf_create(eng, 64, &b), GLSTARK_ERR_CONTEXT_LOST);
+    cr_assert(strstr(eng->err.msg, "open a new one") != NULL, "%s", eng->err.msg);
+    cr_assert_eq(gs_engine_finish(eng), GLSTARK_ERR_CONTEXT_LOST);
+    gs_engine_destroy(eng);
+}
