@@ -2,6 +2,7 @@
  * copies, fills, and the explicit sync point. */
 #include "engine/gles/gles_engine.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,13 +180,16 @@ glstark_status gs_gles_field_op(gs_engine *eng, int op, const gs_buf *a, const g
                             "field op %s: %zu elements do not fit the buffers (%zu, %zu, %zu bytes)",
                             gs_field_op_name(op), n, a->size, uses_b ? b->size : 0, out->size);
     gs_gl_program *prog;
-    glstark_status st = gs_gl_program_get(dev, "field_test.comp", NULL, &prog, &eng->err);
+    char defines[32];
+    snprintf(defines, sizeof defines, "GS_OP %d", op);
+    glstark_status st = gs_gl_program_get(dev, "field_test.comp", defines, &prog, &eng->err);
     if (st)
         return st;
     GLuint p = gs_gl_program_name(prog);
     glUseProgram(p);
-    glUniform1ui(glGetUniformLocation(p, "gs_op"), (GLuint)op);
-    glUniform1ui(glGetUniformLocation(p, "gs_param"), param);
+    GLint loc = glGetUniformLocation(p, "gs_param");
+    if (loc >= 0)
+        glUniform1ui(loc, param);
     uint64_t chunk = gs_gl_chunk_elems(dev, 4 * wa);
     uint64_t cb = gs_gl_chunk_elems(dev, 4 * wb);
     if (cb < chunk)
