@@ -112,6 +112,37 @@ Test(gles_device, opens_through_gbm_or_explains)
     glstark_device_destroy(dev);
 }
 
+/* Mesa's GBM accepts any file descriptor and falls back to its software
+ * (kms_swrast) driver when the node is not a GPU, so /dev/null exercises the
+ * whole GBM path (dlopen, gbm_create_device, EGL on GBM, context, software
+ * detection) on machines without /dev/dri. Other GBM stacks may refuse it. */
+Test(gles_device, gbm_path_on_a_non_gpu_node)
+{
+    clear_path_env();
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.platform = GLSTARK_PLATFORM_GBM;
+    o.drm_node = "/dev/null";
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
+    if (st == GLSTARK_ERR_NO_DEVICE) {
+        cr_assert(strstr(msg, "gbm /dev/null") || strstr(msg, "libgbm"), "%s", msg);
+        cr_skip_test("this GBM stack refuses /dev/null: %s", msg);
+    }
+    cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+    check_opened(dev, GLSTARK_PLATFORM_GBM);
+    cr_assert_str_eq(glstark_device_platform_path(dev), "gbm /dev/null");
+    cr_assert_eq(glstark_device_is_software(dev), 1, "renderer '%s' on /dev/null must be software",
+                 glstark_device_renderer(dev));
+    cr_assert_eq(glstark_device_self_check(dev, 7, 256), GLSTARK_OK, "%s", glstark_device_last_error(dev));
+    glstark_device_destroy(dev);
+    /* And the same node with software refused gives the documented error. */
+    o.require_hw = 1;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_NO_DEVICE);
+    cr_assert(strstr(msg, "gbm /dev/null") && strstr(msg, "software renderer"), "%s", msg);
+}
+
 Test(gles_device, forced_missing_drm_node_lists_the_path)
 {
     clear_path_env();
