@@ -194,6 +194,12 @@ glstark_status gs_gles_field_op(gs_engine *eng, int op, const gs_buf *a, const g
     uint64_t cb = gs_gl_chunk_elems(dev, 4 * wb);
     if (cb < chunk)
         chunk = cb;
+    /* a, b and out advance by chunk elements of different sizes: a chunk
+     * that is a multiple of the alignment (in elements) keeps every
+     * binding offset aligned whatever the element size. */
+    uint64_t align = dev->caps.binding_offset_align;
+    if (chunk > align)
+        chunk -= chunk % align;
     if (b == NULL)
         b = a; /* unary ops still need the binding to exist */
     for (uint64_t i = 0; i < n; i += chunk) {
