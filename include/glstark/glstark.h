@@ -4,5 +4,8 @@
 #define GLSTARK_H
 
 #include "glstark/status.h"
+#include "glstark/device.h"
+#include "glstark/air.h"
+#include "glstark/airs.h"
 
 #endif

@@ -2,8 +2,12 @@
  * Each family adds one line here when it lands. */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/dft_ops.h"
+#include "engine/hash_ops.h"
+
+extern const gs_hash_ops gs_cpu_hash_ops;
 
 void gs_cpu_engine_attach_families(gs_engine *eng)
 {
     eng->dft = &gs_cpu_dft_ops;
+    eng->hash = &gs_cpu_hash_ops;
 }

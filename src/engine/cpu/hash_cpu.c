@@ -1,0 +1,56 @@
+/* The CPU engine's hash family: the src/hash reference code on host buffers. */
+#include "engine/cpu/cpu_engine.h"
+#include "engine/hash_ops.h"
+#include "hash/grind.h"
+
+static unsigned cpu_threads(gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->threads; }
+
+static glstark_status cpu_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height, size_t width,
+                                        unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree)
+{
+    unsigned depth;
+    glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, &eng->err);
+    if (st)
+        return st;
+    gs_buf *dg = NULL;
+    st = gs_buf_create(eng, gs_merkle_digest_words(height, log_k) * sizeof(bb_t), &dg);
+    if (st)
+        return st;
+    st = gs_merkle_build((const bb_t *)mat->host + mat_off, height, width, elem_deg, log_k, cpu_threads(eng),
+                         (bb_t *)dg->host, &eng->err);
+    if (st) {
+        gs_buf_destroy(dg);
+        return st;
+    }
+    *tree = (gs_merkle_dev){dg, height, width, elem_deg, log_k, depth};
+    return GLSTARK_OK;
+}
+
+static glstark_status cpu_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                      const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
+{
+    size_t row_words = ((size_t)1 << tree->log_k) * tree->width * tree->elem_deg;
+    for (size_t q = 0; q < n; q++) {
+        glstark_status st = gs_merkle_open((const bb_t *)mat->host + mat_off, tree->height, tree->width,
+                                           tree->elem_deg, tree->log_k, (const bb_t *)tree->digests->host,
+                                           indices[q], rows_out ? rows_out + q * row_words : NULL,
+                                           proofs_out ? proofs_out + q * tree->depth * GS_DIGEST_LEN : NULL,
+                                           &eng->err);
+        if (st)
+            return st;
+    }
+    return GLSTARK_OK;
+}
+
+static glstark_status cpu_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
+                                uint32_t *witness)
+{
+    unsigned threads = cpu_threads(eng);
+    return gs_grind_cpu(&threads, st, absorb_idx, bits, witness, &eng->err);
+}
+
+const gs_hash_ops gs_cpu_hash_ops = {
+    .merkle_commit = cpu_merkle_commit,
+    .merkle_open = cpu_merkle_open,
+    .grind = cpu_grind,
+};

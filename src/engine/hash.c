@@ -1,0 +1,110 @@
+/* Argument checking for the hash family (src/engine/hash_ops.h), shared by all engines. */
+#include "engine/hash_ops.h"
+
+#include <string.h>
+
+static glstark_status need_family(gs_engine *eng, const char *what)
+{
+    if (!eng->hash)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "%s: the %s engine has no hash family yet; use the cpu engine", what, eng->core->name);
+    return GLSTARK_OK;
+}
+
+static glstark_status check_matrix(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height, size_t width,
+                                   unsigned elem_deg, unsigned log_k, unsigned *depth, const char *what)
+{
+    glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, depth, &eng->err);
+    if (st) {
+        gs_error_prefix(&eng->err, "%s: ", what);
+        return st;
+    }
+    if (!mat || mat->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: the matrix buffer is missing or belongs to another engine", what);
+    /* height, width <= 2^30 and 2^32 / deg: the product fits in 64 bits. */
+    uint64_t words = (uint64_t)height * width * elem_deg;
+    if (mat_off > mat->size / sizeof(bb_t) || words > mat->size / sizeof(bb_t) - mat_off)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: a %zu x %zu matrix of degree-%u entries at word %zu does not fit in the %zu-byte buffer",
+                            what, height, width, elem_deg, mat_off, mat->size);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_engine_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height,
+                                       size_t width, unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree)
+{
+    memset(tree, 0, sizeof *tree);
+    unsigned depth;
+    glstark_status st = need_family(eng, "merkle commit");
+    if (!st)
+        st = check_matrix(eng, mat, mat_off, height, width, elem_deg, log_k, &depth, "merkle commit");
+    if (st)
+        return st;
+    st = eng->hash->merkle_commit(eng, mat, mat_off, height, width, elem_deg, log_k, tree);
+    if (st)
+        gs_merkle_dev_release(tree);
+    return st;
+}
+
+glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN])
+{
+    if (!tree->digests)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "merkle root: the tree has not been built");
+    size_t s = tree->height >> tree->log_k;
+    size_t off = gs_merkle_layer_offset(s, tree->depth) * GS_DIGEST_LEN * sizeof(bb_t);
+    return gs_buf_read(tree->digests, off, root, GS_DIGEST_LEN * sizeof(bb_t));
+}
+
+glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                     const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
+{
+    unsigned depth;
+    glstark_status st = need_family(eng, "merkle open");
+    if (!st)
+        st = check_matrix(eng, mat, mat_off, tree->height, tree->width, tree->elem_deg, tree->log_k, &depth,
+                          "merkle open");
+    if (st)
+        return st;
+    if (!tree->digests || depth != tree->depth)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle open: the tree has not been built or its shape fields were changed");
+    size_t s = tree->height >> tree->log_k;
+    for (size_t q = 0; q < n; q++)
+        if (indices[q] >= s)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "merkle open: query %zu has index %u; the tree has %zu query positions", q,
+                                indices[q], s);
+    return eng->hash->merkle_open(eng, mat, mat_off, tree, indices, n, rows_out, proofs_out);
+}
+
+void gs_merkle_dev_release(gs_merkle_dev *tree)
+{
+    if (!tree)
+        return;
+    gs_buf_destroy(tree->digests);
+    memset(tree, 0, sizeof *tree);
+}
+
+glstark_status gs_engine_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
+                               uint32_t *witness)
+{
+    glstark_status s = need_family(eng, "grind");
+    if (s)
+        return s;
+    if (bits < 1 || bits > 30 || absorb_idx >= GS_P2_RATE)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "grind: %u bits with absorb index %u; need 1..30 bits and an index below %u", bits,
+                            absorb_idx, GS_P2_RATE);
+    return eng->hash->grind(eng, st, absorb_idx, bits, witness);
+}
+
+glstark_status gs_engine_grind_fn(void *ctx, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
+                                  uint32_t *witness, gs_error *err)
+{
+    gs_engine *eng = ctx;
+    glstark_status s = gs_engine_grind(eng, st, absorb_idx, bits, witness);
+    if (s && err && err != &eng->err)
+        *err = eng->err;
+    return s;
+}

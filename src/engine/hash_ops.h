@@ -1,0 +1,65 @@
+/* Engine family "hash": Poseidon2 row hashing into the SWIRL Merkle tree, Merkle
+ * openings, and proof-of-work grinding.
+ *
+ * The matrix and the digest layers live in engine buffers; only roots,
+ * opened rows and paths (small) come back to the host. Layouts are exactly
+ * those of src/hash/merkle.h, so every engine produces identical bytes:
+ *  - matrix: column-major Montgomery bb_t, entry (c, r) = elem_deg words at
+ *    element mat_off + (c*height + r)*elem_deg;
+ *  - digests buffer: (2S - 1) * 8 words, layers bottom first, layer j at digest
+ *    gs_merkle_layer_offset(S, j), root last, S = height >> log_k. */
+#ifndef GS_ENGINE_HASH_OPS_H
+#define GS_ENGINE_HASH_OPS_H
+
+#include "engine/engine.h"
+#include "hash/merkle.h"
+#include "hash/poseidon2.h"
+
+/* A Merkle tree whose digest layers an engine holds. */
+typedef struct gs_merkle_dev {
+    gs_buf *digests;   /* owned; gs_merkle_dev_release frees it */
+    size_t height;     /* N rows */
+    size_t width;      /* columns */
+    unsigned elem_deg; /* 1 (base field) or 4 (extension) */
+    unsigned log_k;    /* rows per query = 2^log_k */
+    unsigned depth;    /* log2(N) - log_k = digests per opening proof */
+} gs_merkle_dev;
+
+typedef struct gs_hash_ops {
+    /* Allocates tree->digests and builds every layer from the matrix in mat.
+     * Arguments are checked by the wrapper (gs_engine_merkle_commit). */
+    glstark_status (*merkle_commit)(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height, size_t width,
+                                    unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree);
+    /* For each of n query indices (checked < S by the wrapper): the K opened
+     * rows into rows_out + q*K*width*elem_deg and the path into
+     * proofs_out + q*depth*8 (host arrays; either may be NULL). mat is the
+     * buffer the tree was committed from. */
+    glstark_status (*merkle_open)(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                  const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out);
+    /* Smallest w in [0, p) with canonical(permute(st with cell absorb_idx := w)[7])
+     * divisible by 2^bits (bits 1..30, absorb_idx < 8; checked by the wrapper).
+     * A GPU searches ordered batches and returns the minimum of the first
+     * batch that holds a valid witness. */
+    glstark_status (*grind)(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
+                            uint32_t *witness);
+} gs_hash_ops;
+
+/* Checked wrappers (src/engine/hash.c). They return GLSTARK_ERR_UNSUPPORTED
+ * when the engine has no hash family and leave the message in eng->err. */
+glstark_status gs_engine_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height,
+                                       size_t width, unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree);
+/* Reads the root (8 Montgomery words) back to the host. */
+glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN]);
+glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                     const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out);
+void gs_merkle_dev_release(gs_merkle_dev *tree);
+glstark_status gs_engine_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
+                               uint32_t *witness);
+
+/* Same shape as gs_grind_fn (src/protocol/transcript.h) with ctx = the
+ * gs_engine: pass it to gs_transcript_grind to grind on an engine. Copies
+ * the engine's error into err on failure. */
+glstark_status gs_engine_grind_fn(void *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
+                                  uint32_t *witness, gs_error *err);
+
+#endif

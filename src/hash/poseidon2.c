@@ -1,0 +1,371 @@
+/* Poseidon2-16 over BabyBear (spec: commitment-layer.md section 3).
+ *
+ * permute(s): ME; 4 x {add RC, x^7 on all cells, ME};
+ *             13 x {add RC to cell 0, x^7 on cell 0, MI};
+ *             4 x {add RC, x^7 on all cells, ME}.
+ * ME = Plonky3's MDSMat4 on each group of 4 cells, then add the column sums
+ * of the 4 groups. MI = all-ones matrix + diag(V) in true field values. */
+#include "hash/poseidon2.h"
+
+#include <string.h>
+
+#include "hash/poseidon2_constants.h"
+
+/* x * 2^-k for 1 <= k <= 31, in Montgomery form: the Montgomery reduction
+ * of x * 2^(32-k) divides by 2^32, leaving x * 2^-k (x < 2^31, so the
+ * shifted value stays below 2^32 * p as the reduction requires). */
+static inline bb_t div_2exp(bb_t x, unsigned k) { return bb_monty_reduce((uint64_t)x << (32 - k)); }
+
+static inline bb_t sbox(bb_t x)
+{
+    bb_t x2 = bb_mul(x, x);
+    bb_t x3 = bb_mul(x2, x);
+    bb_t x4 = bb_mul(x2, x2);
+    return bb_mul(x3, x4);
+}
+
+/* M4(x) = (2x0+3x1+x2+x3, x0+2x1+3x2+x3, x0+x1+2x2+3x3, 3x0+x1+x2+2x3);
+ * with s = x0+x1+x2+x3 each output is s + x_i + 2 x_(i+1). */
+static inline void mat4(bb_t *x)
+{
+    bb_t s = bb_add(bb_add(x[0], x[1]), bb_add(x[2], x[3]));
+    bb_t y0 = bb_add(bb_add(s, x[0]), bb_double(x[1]));
+    bb_t y1 = bb_add(bb_add(s, x[1]), bb_double(x[2]));
+    bb_t y2 = bb_add(bb_add(s, x[2]), bb_double(x[3]));
+    bb_t y3 = bb_add(bb_add(s, x[3]), bb_double(x[0]));
+    x[0] = y0;
+    x[1] = y1;
+    x[2] = y2;
+    x[3] = y3;
+}
+
+static inline void external_layer(bb_t st[16])
+{
+    for (int b = 0; b < 4; b++)
+        mat4(st + 4 * b);
+    for (int c = 0; c < 4; c++) {
+        bb_t t = bb_add(bb_add(st[c], st[4 + c]), bb_add(st[8 + c], st[12 + c]));
+        st[c] = bb_add(st[c], t);
+        st[4 + c] = bb_add(st[4 + c], t);
+        st[8 + c] = bb_add(st[8 + c], t);
+        st[12 + c] = bb_add(st[12 + c], t);
+    }
+}
+
+/* y_i = S + V_i s_i with
+ * V = [-2, 1, 2, 1/2, 3, 4, -1/2, -3, -4, 1/2^8, 1/4, 1/8, 1/2^27, -1/2^8, -1/16, -1/2^27]. */
+static inline void internal_layer(bb_t st[16])
+{
+    bb_t s = st[0];
+    for (int i = 1; i < 16; i++)
+        s = bb_add(s, st[i]);
+    bb_t d[16];
+    d[0] = bb_neg(bb_double(st[0]));
+    d[1] = st[1];
+    d[2] = bb_double(st[2]);
+    d[3] = bb_halve(st[3]);
+    d[4] = bb_add(bb_double(st[4]), st[4]);
+    d[5] = bb_double(bb_double(st[5]));
+    d[6] = bb_neg(bb_halve(st[6]));
+    d[7] = bb_neg(bb_add(bb_double(st[7]), st[7]));
+    d[8] = bb_neg(bb_double(bb_double(st[8])));
+    d[9] = div_2exp(st[9], 8);
+    d[10] = div_2exp(st[10], 2);
+    d[11] = div_2exp(st[11], 3);
+    d[12] = div_2exp(st[12], 27);
+    d[13] = bb_neg(div_2exp(st[13], 8));
+    d[14] = bb_neg(div_2exp(st[14], 4));
+    d[15] = bb_neg(div_2exp(st[15], 27));
+    for (int i = 0; i < 16; i++)
+        st[i] = bb_add(s, d[i]);
+}
+
+void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH])
+{
+    external_layer(st);
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++)
+            st[i] = sbox(bb_add(st[i], gs_p2_rc_initial[r][i]));
+        external_layer(st);
+    }
+    for (int r = 0; r < 13; r++) {
+        st[0] = sbox(bb_add(st[0], gs_p2_rc_internal[r]));
+        internal_layer(st);
+    }
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++)
+            st[i] = sbox(bb_add(st[i], gs_p2_rc_terminal[r][i]));
+        external_layer(st);
+    }
+}
+
+/* Montgomery forms of the internal diagonal's non-trivial entries, as
+ * multipliers: 1/2, -1/2, 1/2^8, 1/4, 1/8, 1/2^27, -1/2^8, -1/16, -1/2^27
+ * times R (checked against bb_from_canonical in tests/hash/test_poseidon2.c
+ * through the KATs). Computed from R = 2^32 mod p: (2^-k)*R = 2^(32-k). */
+#define MONT_2POW(e) ((uint32_t)(((uint64_t)1 << (e)) % BB_P))
+
+#if defined(__x86_64__) && defined(__GNUC__) && GS_P2_LANES == 8 && !defined(GLSTARK_NO_AVX2)
+/* AVX2 version of the batched permutation, chosen at run time when the CPU
+ * has AVX2 (the library itself is built for baseline x86-64). One __m256i
+ * holds one cell of all 8 states. The Montgomery product needs only the high
+ * halves of a*b and q*p (their low halves agree), taken from 32x32->64
+ * multiplies of even lanes; odd lanes are shifted down first. */
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
+#define AVX2_FN static inline __attribute__((target("avx2"), always_inline))
+
+AVX2_FN __m256i x_add(__m256i a, __m256i b)
+{
+    __m256i s = _mm256_add_epi32(a, b);
+    return _mm256_min_epu32(s, _mm256_sub_epi32(s, _mm256_set1_epi32((int)BB_P)));
+}
+
+AVX2_FN __m256i x_sub(__m256i a, __m256i b)
+{
+    __m256i d = _mm256_sub_epi32(a, b);
+    return _mm256_min_epu32(d, _mm256_add_epi32(d, _mm256_set1_epi32((int)BB_P)));
+}
+
+AVX2_FN __m256i x_mul(__m256i a, __m256i b)
+{
+    const __m256i p = _mm256_set1_epi32((int)BB_P), mu = _mm256_set1_epi32((int)BB_MU);
+    __m256i pe = _mm256_mul_epu32(a, b);
+    __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+    __m256i qpe = _mm256_mul_epu32(_mm256_mul_epu32(pe, mu), p);
+    __m256i qpo = _mm256_mul_epu32(_mm256_mul_epu32(po, mu), p);
+    __m256i ph = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
+    __m256i qh = _mm256_blend_epi32(_mm256_srli_epi64(qpe, 32), qpo, 0xAA);
+    __m256i d = _mm256_sub_epi32(ph, qh);
+    return _mm256_min_epu32(d, _mm256_add_epi32(d, p));
+}
+
+AVX2_FN __m256i x_sbox(__m256i x)
+{
+    __m256i x2 = x_mul(x, x);
+    __m256i x3 = x_mul(x2, x);
+    __m256i x4 = x_mul(x2, x2);
+    return x_mul(x3, x4);
+}
+
+AVX2_FN void x_external(__m256i *x)
+{
+    for (int b = 0; b < 4; b++) {
+        __m256i *y = x + 4 * b;
+        __m256i x0 = y[0], x1 = y[1], x2 = y[2], x3 = y[3];
+        __m256i s = x_add(x_add(x0, x1), x_add(x2, x3));
+        y[0] = x_add(x_add(s, x0), x_add(x1, x1));
+        y[1] = x_add(x_add(s, x1), x_add(x2, x2));
+        y[2] = x_add(x_add(s, x2), x_add(x3, x3));
+        y[3] = x_add(x_add(s, x3), x_add(x0, x0));
+    }
+    for (int c = 0; c < 4; c++) {
+        __m256i t = x_add(x_add(x[c], x[4 + c]), x_add(x[8 + c], x[12 + c]));
+        x[c] = x_add(x[c], t);
+        x[4 + c] = x_add(x[4 + c], t);
+        x[8 + c] = x_add(x[8 + c], t);
+        x[12 + c] = x_add(x[12 + c], t);
+    }
+}
+
+#define XC(v) _mm256_set1_epi32((int)(v))
+
+AVX2_FN void x_internal(__m256i *x)
+{
+    __m256i s = x_add(x_add(x_add(x[0], x[1]), x_add(x[2], x[3])), x_add(x_add(x[4], x[5]), x_add(x[6], x[7])));
+    s = x_add(s, x_add(x_add(x_add(x[8], x[9]), x_add(x[10], x[11])),
+                       x_add(x_add(x[12], x[13]), x_add(x[14], x[15]))));
+    __m256i d2 = x_add(x[2], x[2]), d4 = x_add(x[4], x[4]), d5 = x_add(x[5], x[5]), d7 = x_add(x[7], x[7]),
+            d8 = x_add(x[8], x[8]);
+    x[0] = x_sub(s, x_add(x[0], x[0]));
+    x[1] = x_add(s, x[1]);
+    x[2] = x_add(s, d2);
+    x[3] = x_add(s, x_mul(x[3], XC(MONT_2POW(31))));
+    x[4] = x_add(s, x_add(d4, x[4]));
+    x[5] = x_add(s, x_add(d5, d5));
+    x[6] = x_sub(s, x_mul(x[6], XC(MONT_2POW(31))));
+    x[7] = x_sub(s, x_add(d7, x[7]));
+    x[8] = x_sub(s, x_add(d8, d8));
+    x[9] = x_add(s, x_mul(x[9], XC(MONT_2POW(24))));
+    x[10] = x_add(s, x_mul(x[10], XC(MONT_2POW(30))));
+    x[11] = x_add(s, x_mul(x[11], XC(MONT_2POW(29))));
+    x[12] = x_add(s, x_mul(x[12], XC(MONT_2POW(5))));
+    x[13] = x_sub(s, x_mul(x[13], XC(MONT_2POW(24))));
+    x[14] = x_sub(s, x_mul(x[14], XC(MONT_2POW(28))));
+    x[15] = x_sub(s, x_mul(x[15], XC(MONT_2POW(5))));
+}
+
+__attribute__((target("avx2"))) static void permute_batch_avx2(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
+{
+    __m256i x[16];
+    for (int i = 0; i < 16; i++)
+        x[i] = _mm256_loadu_si256((const __m256i *)st[i]);
+    x_external(x);
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++)
+            x[i] = x_sbox(x_add(x[i], XC(gs_p2_rc_initial[r][i])));
+        x_external(x);
+    }
+    for (int r = 0; r < 13; r++) {
+        x[0] = x_sbox(x_add(x[0], XC(gs_p2_rc_internal[r])));
+        x_internal(x);
+    }
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++)
+            x[i] = x_sbox(x_add(x[i], XC(gs_p2_rc_terminal[r][i])));
+        x_external(x);
+    }
+    for (int i = 0; i < 16; i++)
+        _mm256_storeu_si256((__m256i *)st[i], x[i]);
+}
+#endif
+
+/* Portable version: GS_P2_LANES states side by side (cell-major), every step
+ * a loop over lanes with no data-dependent branches. */
+#define NL GS_P2_LANES
+typedef bb_t lane_t[NL];
+
+static inline uint32_t lane_mont(uint32_t a, uint32_t b)
+{
+    /* Montgomery product via the high halves only: q*p agrees with a*b in
+     * the low 32 bits, so (a*b - q*p) / 2^32 = hi(a*b) - hi(q*p) (+p if negative). */
+    uint64_t x = (uint64_t)a * b;
+    uint32_t q = (uint32_t)x * BB_MU;
+    uint64_t qp = (uint64_t)q * BB_P;
+    uint32_t xh = (uint32_t)(x >> 32), qh = (uint32_t)(qp >> 32);
+    uint32_t r = xh - qh;
+    return xh < qh ? r + BB_P : r;
+}
+
+static inline uint32_t lane_add(uint32_t a, uint32_t b)
+{
+    uint32_t s = a + b, m = s - BB_P;
+    return m < s ? m : s; /* unsigned min(s, s - p) */
+}
+
+static inline uint32_t lane_sub(uint32_t a, uint32_t b)
+{
+    uint32_t d = a - b, m = d + BB_P;
+    return m < d ? m : d; /* unsigned min(d, d + p) */
+}
+
+static inline void sbox_lanes(lane_t x)
+{
+    for (int l = 0; l < NL; l++) {
+        uint32_t x2 = lane_mont(x[l], x[l]);
+        uint32_t x3 = lane_mont(x2, x[l]);
+        uint32_t x4 = lane_mont(x2, x2);
+        x[l] = lane_mont(x3, x4);
+    }
+}
+
+static inline void external_lanes(lane_t *st)
+{
+    for (int b = 0; b < 4; b++) {
+        lane_t *x = st + 4 * b;
+        for (int l = 0; l < NL; l++) {
+            uint32_t x0 = x[0][l], x1 = x[1][l], x2 = x[2][l], x3 = x[3][l];
+            uint32_t s = lane_add(lane_add(x0, x1), lane_add(x2, x3));
+            x[0][l] = lane_add(lane_add(s, x0), lane_add(x1, x1));
+            x[1][l] = lane_add(lane_add(s, x1), lane_add(x2, x2));
+            x[2][l] = lane_add(lane_add(s, x2), lane_add(x3, x3));
+            x[3][l] = lane_add(lane_add(s, x3), lane_add(x0, x0));
+        }
+    }
+    for (int c = 0; c < 4; c++)
+        for (int l = 0; l < NL; l++) {
+            uint32_t t = lane_add(lane_add(st[c][l], st[4 + c][l]), lane_add(st[8 + c][l], st[12 + c][l]));
+            st[c][l] = lane_add(st[c][l], t);
+            st[4 + c][l] = lane_add(st[4 + c][l], t);
+            st[8 + c][l] = lane_add(st[8 + c][l], t);
+            st[12 + c][l] = lane_add(st[12 + c][l], t);
+        }
+}
+
+static inline void internal_lanes(lane_t *st)
+{
+    for (int l = 0; l < NL; l++) {
+        uint32_t s = st[0][l];
+        for (int i = 1; i < 16; i++)
+            s = lane_add(s, st[i][l]);
+        uint32_t v0 = st[0][l], v2 = st[2][l], v4 = st[4][l], v5 = st[5][l], v7 = st[7][l], v8 = st[8][l];
+        uint32_t d2 = lane_add(v2, v2), d4 = lane_add(v4, v4), d5 = lane_add(v5, v5), d7 = lane_add(v7, v7),
+                 d8 = lane_add(v8, v8);
+        st[0][l] = lane_sub(s, lane_add(v0, v0));
+        st[1][l] = lane_add(s, st[1][l]);
+        st[2][l] = lane_add(s, d2);
+        st[3][l] = lane_add(s, lane_mont(st[3][l], MONT_2POW(31)));
+        st[4][l] = lane_add(s, lane_add(d4, v4));
+        st[5][l] = lane_add(s, lane_add(d5, d5));
+        st[6][l] = lane_sub(s, lane_mont(st[6][l], MONT_2POW(31)));
+        st[7][l] = lane_sub(s, lane_add(d7, v7));
+        st[8][l] = lane_sub(s, lane_add(d8, d8));
+        st[9][l] = lane_add(s, lane_mont(st[9][l], MONT_2POW(24)));
+        st[10][l] = lane_add(s, lane_mont(st[10][l], MONT_2POW(30)));
+        st[11][l] = lane_add(s, lane_mont(st[11][l], MONT_2POW(29)));
+        st[12][l] = lane_add(s, lane_mont(st[12][l], MONT_2POW(5)));
+        st[13][l] = lane_sub(s, lane_mont(st[13][l], MONT_2POW(24)));
+        st[14][l] = lane_sub(s, lane_mont(st[14][l], MONT_2POW(28)));
+        st[15][l] = lane_sub(s, lane_mont(st[15][l], MONT_2POW(5)));
+    }
+}
+
+void gs_poseidon2_permute_batch_portable(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
+{
+    lane_t *s = st;
+    external_lanes(s);
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++) {
+            for (int l = 0; l < NL; l++)
+                s[i][l] = lane_add(s[i][l], gs_p2_rc_initial[r][i]);
+            sbox_lanes(s[i]);
+        }
+        external_lanes(s);
+    }
+    for (int r = 0; r < 13; r++) {
+        for (int l = 0; l < NL; l++)
+            s[0][l] = lane_add(s[0][l], gs_p2_rc_internal[r]);
+        sbox_lanes(s[0]);
+        internal_lanes(s);
+    }
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++) {
+            for (int l = 0; l < NL; l++)
+                s[i][l] = lane_add(s[i][l], gs_p2_rc_terminal[r][i]);
+            sbox_lanes(s[i]);
+        }
+        external_lanes(s);
+    }
+}
+
+void gs_poseidon2_permute_batch(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
+{
+#ifdef HAVE_AVX2_PATH
+    if (__builtin_cpu_supports("avx2")) {
+        permute_batch_avx2(st);
+        return;
+    }
+#endif
+    gs_poseidon2_permute_batch_portable(st);
+}
+
+void gs_poseidon2_hash(const bb_t *in, size_t n, bb_t out[GS_DIGEST_LEN])
+{
+    bb_t st[GS_P2_WIDTH] = {0};
+    for (size_t off = 0; off < n; off += GS_P2_RATE) {
+        size_t m = n - off < GS_P2_RATE ? n - off : GS_P2_RATE;
+        memcpy(st, in + off, m * sizeof(bb_t));
+        gs_poseidon2_permute(st);
+    }
+    memcpy(out, st, GS_DIGEST_LEN * sizeof(bb_t));
+}
+
+void gs_poseidon2_compress(const bb_t left[GS_DIGEST_LEN], const bb_t right[GS_DIGEST_LEN],
+                           bb_t out[GS_DIGEST_LEN])
+{
+    bb_t st[GS_P2_WIDTH];
+    memcpy(st, left, GS_DIGEST_LEN * sizeof(bb_t));
+    memcpy(st + GS_DIGEST_LEN, right, GS_DIGEST_LEN * sizeof(bb_t));
+    gs_poseidon2_permute(st);
+    memcpy(out, st, GS_DIGEST_LEN * sizeof(bb_t));
+}

@@ -1,0 +1,46 @@
+/* Poseidon2-16 over BabyBear as configured by OpenVM stark-sdk
+ * (Plonky3 0.4.3 default_babybear_poseidon2_16): x^7 S-box, an initial
+ * external linear layer, 4 full + 13 partial + 4 full rounds.
+ * Spec: commitment-layer.md section 3.
+ *
+ * All state is bb_t in Montgomery form (src/field/babybear.h); callers
+ * convert canonical values at their boundaries. No global mutable state:
+ * the round constants are a generated const table (poseidon2_constants.h). */
+#ifndef GS_HASH_POSEIDON2_H
+#define GS_HASH_POSEIDON2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/babybear.h"
+
+#define GS_P2_WIDTH 16
+#define GS_P2_RATE 8
+#define GS_DIGEST_LEN 8 /* digest = 8 field elements */
+
+/* Number of states gs_poseidon2_permute_batch works on side by side. */
+#define GS_P2_LANES 8
+
+/* The permutation, in place. */
+void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH]);
+
+/* GS_P2_LANES independent permutations in structure-of-arrays layout:
+ * st[i][l] is cell i of state l. Same result as gs_poseidon2_permute on
+ * each state; laid out so the compiler can vectorise across states. */
+void gs_poseidon2_permute_batch(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
+
+/* The plain-C version gs_poseidon2_permute_batch falls back to when the CPU
+ * has no SIMD path (x86-64 with AVX2 takes an intrinsics path). Exposed so
+ * tests cover both on any machine. */
+void gs_poseidon2_permute_batch_portable(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
+
+/* PaddingFreeSponge<Perm, 16, 8, 8>: overwrite the rate with each block of up
+ * to 8 inputs (a short last block leaves the other rate cells as they were),
+ * permute after every block, output cells 0..7. n == 0 gives zeros. */
+void gs_poseidon2_hash(const bb_t *in, size_t n, bb_t out[GS_DIGEST_LEN]);
+
+/* TruncatedPermutation: first 8 cells of permute(left || right). */
+void gs_poseidon2_compress(const bb_t left[GS_DIGEST_LEN], const bb_t right[GS_DIGEST_LEN],
+                           bb_t out[GS_DIGEST_LEN]);
+
+#endif

@@ -1,0 +1,253 @@
+/* Poseidon2-16, sponge hash and compression against OpenVM's vectors
+ * (tests/data/poseidon2_kat.txt, converted from poseidon2_kat.json) and
+ * Plonky3's repository KAT (tests/data/poseidon2_babybear16_constants.txt). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include "hash/poseidon2.h"
+#include "hash/poseidon2_constants.h"
+#include "kat_reader.h"
+
+static void to_mont(bb_t *dst, const uint32_t *src, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        dst[i] = bb_from_canonical(src[i]);
+}
+
+static void expect_canonical(const bb_t *got, const uint32_t *want, size_t n, const char *what)
+{
+    for (size_t i = 0; i < n; i++)
+        cr_expect_eq(bb_to_canonical(got[i]), want[i], "%s: cell %zu is %u, expected %u", what, i,
+                     bb_to_canonical(got[i]), want[i]);
+}
+
+/* Reads one SECTION of the constants file into v; returns the count. */
+static size_t read_section(const char *name, uint32_t *v, size_t cap)
+{
+    FILE *f = kat_open("poseidon2_babybear16_constants.txt");
+    size_t n = 0;
+    int in = 0;
+    char buf[8192];
+    while (fgets(buf, sizeof buf, f)) {
+        if (buf[0] == '#' || buf[0] == '\n')
+            continue;
+        if (strncmp(buf, "SECTION ", 8) == 0) {
+            char nm[64];
+            cr_assert(sscanf(buf + 8, "%63s", nm) == 1);
+            in = strcmp(nm, name) == 0;
+            continue;
+        }
+        if (!in)
+            continue;
+        char *p = buf, *end;
+        for (;;) {
+            unsigned long x = strtoul(p, &end, 10);
+            if (end == p)
+                break;
+            cr_assert(n < cap);
+            v[n++] = (uint32_t)x;
+            p = end;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+Test(poseidon2, constants_header_matches_constants_file)
+{
+    uint32_t v[64];
+    cr_assert_eq(read_section("EXTERNAL_INITIAL", v, 64), 64);
+    for (int i = 0; i < 64; i++)
+        cr_expect_eq(gs_p2_rc_initial[i / 16][i % 16], bb_from_canonical(v[i]), "initial rc %d", i);
+    cr_assert_eq(read_section("INTERNAL", v, 64), 13);
+    for (int i = 0; i < 13; i++)
+        cr_expect_eq(gs_p2_rc_internal[i], bb_from_canonical(v[i]), "internal rc %d", i);
+    cr_assert_eq(read_section("EXTERNAL_TERMINAL", v, 64), 64);
+    for (int i = 0; i < 64; i++)
+        cr_expect_eq(gs_p2_rc_terminal[i / 16][i % 16], bb_from_canonical(v[i]), "terminal rc %d", i);
+}
+
+/* poseidon2.c applies the internal diagonal as small multiples and
+ * divisions by powers of two; check the constants file's diagonal is
+ * exactly those values (the KATs then check the code). */
+Test(poseidon2, internal_diagonal_values)
+{
+    uint32_t v[16];
+    cr_assert_eq(read_section("INTERNAL_DIAG", v, 16), 16);
+    bb_t two = bb_from_canonical(2);
+    bb_t inv2 = bb_inv(two);
+    bb_t want[16] = {
+        bb_neg(two), bb_one(), two, inv2, bb_from_canonical(3), bb_from_canonical(4), bb_neg(inv2),
+        bb_neg(bb_from_canonical(3)), bb_neg(bb_from_canonical(4)), bb_pow(inv2, 8), bb_pow(inv2, 2),
+        bb_pow(inv2, 3), bb_pow(inv2, 27), bb_neg(bb_pow(inv2, 8)), bb_neg(bb_pow(inv2, 4)),
+        bb_neg(bb_pow(inv2, 27)),
+    };
+    for (int i = 0; i < 16; i++)
+        cr_expect_eq(bb_from_canonical(v[i]), want[i], "diag %d", i);
+}
+
+Test(poseidon2, plonky3_repository_kat)
+{
+    uint32_t in[16], out[16];
+    cr_assert_eq(read_section("KAT_INPUT", in, 16), 16);
+    cr_assert_eq(read_section("KAT_OUTPUT", out, 16), 16);
+    bb_t st[16];
+    to_mont(st, in, 16);
+    gs_poseidon2_permute(st);
+    expect_canonical(st, out, 16, "test_default_babybear_poseidon2_width_16");
+}
+
+Test(poseidon2, openvm_kat_file)
+{
+    FILE *f = kat_open("poseidon2_kat.txt");
+    kat_line l;
+    int perms = 0, hashes = 0, compresses = 0, others = 0;
+    while (kat_next(f, &l)) {
+        if (strcmp(l.key, "perm") == 0) {
+            cr_assert_eq(l.n, 32);
+            bb_t st[16];
+            to_mont(st, l.v, 16);
+            gs_poseidon2_permute(st);
+            expect_canonical(st, l.v + 16, 16, "permutation");
+            /* The batched permutation must agree lane by lane. */
+            bb_t b[16][GS_P2_LANES];
+            for (int i = 0; i < 16; i++)
+                for (int k = 0; k < GS_P2_LANES; k++)
+                    b[i][k] = bb_from_canonical(k == 3 ? l.v[i] : (l.v[i] + (uint32_t)k) % BB_P);
+            bb_t b2[16][GS_P2_LANES];
+            memcpy(b2, b, sizeof b);
+            gs_poseidon2_permute_batch(b);
+            gs_poseidon2_permute_batch_portable(b2);
+            bb_t col[16], col2[16];
+            for (int i = 0; i < 16; i++) {
+                col[i] = b[i][3];
+                col2[i] = b2[i][3];
+            }
+            expect_canonical(col, l.v + 16, 16, "batched permutation lane 3");
+            expect_canonical(col2, l.v + 16, 16, "portable batched permutation lane 3");
+            perms++;
+        } else if (strcmp(l.key, "hash") == 0) {
+            size_t n = l.v[0];
+            cr_assert_eq(l.n, 1 + n + 8);
+            bb_t in[KAT_MAX_VALS], out[8];
+            to_mont(in, l.v + 1, n);
+            gs_poseidon2_hash(in, n, out);
+            char what[64];
+            snprintf(what, sizeof what, "sponge hash of %zu elements", n);
+            expect_canonical(out, l.v + 1 + n, 8, what);
+            hashes++;
+        } else if (strcmp(l.key, "compress") == 0) {
+            cr_assert_eq(l.n, 24);
+            bb_t a[8], b[8], out[8];
+            to_mont(a, l.v, 8);
+            to_mont(b, l.v + 8, 8);
+            gs_poseidon2_compress(a, b, out);
+            expect_canonical(out, l.v + 16, 8, "compress");
+            compresses++;
+        } else if (strcmp(l.key, "perm_iota_halves") == 0) {
+            cr_assert_eq(l.n, 16);
+            bb_t st[16];
+            for (uint32_t i = 0; i < 16; i++)
+                st[i] = bb_from_canonical(i);
+            gs_poseidon2_permute(st);
+            expect_canonical(st, l.v, 16, "compress_with_capacity(0..7, 8..15)");
+            others++;
+        } else if (strcmp(l.key, "tree4_iota") == 0) {
+            cr_assert_eq(l.n, 8);
+            bb_t leaf[4][8], n01[8], n23[8], root[8];
+            for (uint32_t i = 0; i < 32; i++)
+                leaf[i / 8][i % 8] = bb_from_canonical(i);
+            gs_poseidon2_compress(leaf[0], leaf[1], n01);
+            gs_poseidon2_compress(leaf[2], leaf[3], n23);
+            gs_poseidon2_compress(n01, n23, root);
+            expect_canonical(root, l.v, 8, "tree_compress of 4 digests");
+            others++;
+        } else {
+            cr_assert_fail("unknown KAT line '%s'", l.key);
+        }
+    }
+    fclose(f);
+    cr_expect_eq(perms, 4);
+    cr_expect_eq(hashes, 8);
+    cr_expect_eq(compresses, 2);
+    cr_expect_eq(others, 2);
+}
+
+/* Model-derived vectors of kat-commitment.md D1 that are not in the OpenVM file. */
+Test(poseidon2, hash_partial_block_keeps_rate)
+{
+    /* H([1..5]) is the first 8 cells of perm([1,2,3,4,5,0,0,0, 0 x 8]): a
+     * short only block leaves the zero initial cells in place. */
+    bb_t in[5], out[8], st[16] = {0};
+    for (uint32_t i = 0; i < 5; i++)
+        in[i] = st[i] = bb_from_canonical(i + 1);
+    gs_poseidon2_hash(in, 5, out);
+    gs_poseidon2_permute(st);
+    for (int i = 0; i < 8; i++)
+        cr_expect_eq(out[i], st[i]);
+    static const uint32_t want[8] = {1745697958, 1883316607, 1528744214, 380958910,
+                                     1655787167, 942789063,  1311515673, 484056006};
+    expect_canonical(out, want, 8, "H([1..5])");
+}
+
+/* Every lane of both batched versions equals the scalar permutation, on
+ * random states including the extreme values 0 and p - 1. */
+Test(poseidon2, batched_equals_scalar_random)
+{
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    printf("batched_equals_scalar_random: seed 0x%llx\n", (unsigned long long)seed);
+    for (int trial = 0; trial < 200; trial++) {
+        bb_t a[16][GS_P2_LANES], b[16][GS_P2_LANES], ref[GS_P2_LANES][16];
+        for (int l = 0; l < GS_P2_LANES; l++)
+            for (int i = 0; i < 16; i++) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                uint32_t v = (uint32_t)((seed >> 33) % BB_P);
+                if (trial % 3 == 1 && (v & 1))
+                    v = BB_P - 1;
+                else if (trial % 3 == 2 && (v & 1))
+                    v = 0;
+                a[i][l] = b[i][l] = ref[l][i] = bb_from_canonical(v);
+            }
+        gs_poseidon2_permute_batch(a);
+        gs_poseidon2_permute_batch_portable(b);
+        for (int l = 0; l < GS_P2_LANES; l++) {
+            gs_poseidon2_permute(ref[l]);
+            for (int i = 0; i < 16; i++) {
+                cr_assert_eq(a[i][l], ref[l][i], "trial %d lane %d cell %d (dispatching batch)", trial, l, i);
+                cr_assert_eq(b[i][l], ref[l][i], "trial %d lane %d cell %d (portable batch)", trial, l, i);
+            }
+        }
+    }
+}
+
+/* glsl/poseidon2_constants.glsl (same generator) holds the same words as
+ * the C table, in the order initial (64), internal (13), terminal (64). */
+Test(poseidon2, glsl_constants_match_c_table)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../../glsl/poseidon2_constants.glsl", GLSTARK_TEST_DATA);
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "cannot open %s", path);
+    uint32_t words[200];
+    size_t n = 0;
+    char buf[4096];
+    while (fgets(buf, sizeof buf, f)) {
+        if (strncmp(buf, "//", 2) == 0)
+            continue;
+        for (char *p = strstr(buf, "0x"); p; p = strstr(p, "0x")) {
+            char *end;
+            unsigned long v = strtoul(p, &end, 16);
+            cr_assert(n < 200);
+            words[n++] = (uint32_t)v;
+            p = end;
+        }
+    }
+    fclose(f);
+    cr_assert_eq(n, 64 + 13 + 64);
+    for (int i = 0; i < 64; i++) {
+        cr_expect_eq(words[i], gs_p2_rc_initial[i / 16][i % 16]);
+        cr_expect_eq(words[77 + i], gs_p2_rc_terminal[i / 16][i % 16]);
+    }
+    for (int i = 0; i < 13; i++)
+        cr_expect_eq(words[64 + i], gs_p2_rc_internal[i]);
+}
