@@ -13,9 +13,7 @@
 #include "engine/cpu/cpu_engine.h"
 #include "engine/dft_ops.h"
 #include "protocol/stacking.h"
-#ifdef GS_BENCH_HAVE_MERKLE
 #include "engine/hash_ops.h"
-#endif
 
 static double now_s(void)
 {
@@ -120,7 +118,6 @@ int main(int argc, char **argv)
            l_skip + n_stack, lay.width, l_skip + n_stack + log_blowup, lay.width,
            (double)N * lay.width * 4 / 1048576.0);
     printf("  rs_code_matrix: %8.1f ms  (cpu %8.1f ms)\n", t_rs * 1e3, c_rs * 1e3);
-#ifdef GS_BENCH_HAVE_MERKLE
     gs_merkle_dev tree;
     memset(&tree, 0, sizeof tree);
     t0 = now_s();
@@ -131,10 +128,6 @@ int main(int argc, char **argv)
     printf("  merkle_tree:    %8.1f ms  (cpu %8.1f ms)\n", t_mt * 1e3, c_mt * 1e3);
     printf("  total:          %8.1f ms\n", (t_rs + t_mt) * 1e3);
     gs_merkle_dev_release(&tree);
-#else
-    (void)log_k;
-    printf("  merkle_tree:    (not built: the hash family has not landed in this tree)\n");
-#endif
     gs_buf_destroy(cw);
     gs_buf_destroy(tb);
     gs_stack_layout_free(&lay);
