@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "airs/keccak.h"
+#include "glstark/airs.h"
 #include "hash/merkle.h"
 #include "protocol/stacked_commit.h"
 
@@ -195,6 +197,61 @@ Test(stacked_commit, fib_small_n4) { check_commit("fib-small_n4", 3); }
 Test(stacked_commit, fib_small_n10) { check_commit("fib-small_n10", 2); }
 Test(stacked_commit, interactions_small) { check_commit("interactions-small", 2); }
 Test(stacked_commit, fib_app18_n10) { check_commit("fib-app18_n10", 2); }
+
+/* keccak-app21_p16: Plonky3's KeccakAir trace of 16 permutations (inputs
+ * from StdRng seed 42), app params for 2^21: l_skip 4, n_stack 17, k 4. The
+ * trace (2633 x 2^9) stacks into one column; the codeword has 2^22 rows. */
+Test(stacked_commit, keccak_app21_p16, .timeout = 300)
+{
+    char *txt = slurp("keccak_inputs_seed42_n16.txt"), *p = txt;
+    uint64_t inputs[16][25];
+    size_t n = 0;
+    while (n < 16 * 25 && *p) {
+        while (*p && (*p < '0' || *p > '9'))
+            p++;
+        if (!*p)
+            break;
+        inputs[n / 25][n % 25] = strtoull(p, &p, 10);
+        n++;
+    }
+    free(txt);
+    cr_assert_eq(n, 16u * 25u);
+    size_t h = glstark_keccak_trace_height(16), cells = (size_t)GS_KC_WIDTH * h;
+    cr_assert_eq(h, 512u);
+    bb_t *trace = malloc(cells * sizeof *trace);
+    cr_assert_eq(gs_keccak_trace_mont((const uint64_t(*)[25])inputs, 16, trace), GLSTARK_OK);
+
+    char *js = slurp("openvm/keccak-app21_p16.json");
+    uint64_t *v;
+    cr_assert_eq(json_ints(strstr(js, "\"common_main_commit\":"), &v, NULL), 8u);
+    const char *prm_s = strstr(js, "\"params\":");
+    gs_stacked_params prm = {(unsigned)json_num(prm_s, "l_skip"), (unsigned)json_num(prm_s, "n_stack"),
+                             (unsigned)json_num(prm_s, "log_blowup"),
+                             (unsigned)json_num(strstr(prm_s, "\"whir\":"), "k")};
+    cr_assert(prm.l_skip == 4 && prm.n_stack == 17 && prm.log_blowup == 1 && prm.k_whir == 4);
+
+    gs_engine *eng = mk_engine(0);
+    gs_buf *b = NULL;
+    cr_assert_eq(gs_buf_create(eng, cells * sizeof(bb_t), &b), GLSTARK_OK);
+    gs_buf_write(b, 0, trace, cells * sizeof(bb_t));
+    gs_commit_trace tr = {b, 0, GS_KC_WIDTH, h};
+    gs_stacked_commit_data d;
+    cr_assert_eq(gs_stacked_commit(eng, &tr, 1, &prm, &d), GLSTARK_OK, "%s", eng->err.msg);
+    cr_assert_eq(d.layout.width, 1u);
+    uint32_t root[8];
+    bb_array_to_canonical(root, d.root, 8);
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(root[i], (uint32_t)v[i], "keccak root word %d is %u, OpenVM has %u", i, root[i],
+                     (uint32_t)v[i]);
+    printf("keccak-app21_p16 commit: rs_code_matrix %.1f ms, merkle_tree %.1f ms\n", d.rs_code_matrix_s * 1e3,
+           d.merkle_tree_s * 1e3);
+    gs_stacked_commit_release(&d);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+    free(v);
+    free(js);
+    free(trace);
+}
 
 Test(stacked_commit, bad_input_gives_status)
 {
