@@ -54,6 +54,13 @@ glstark_status gs_stacked_commit(gs_engine *eng, const gs_commit_trace *traces, 
         goto out;
     }
     size_t N = (size_t)1 << (L + params->log_blowup);
+    if (params->keep_stacked_matrix) {
+        size_t H = (size_t)1 << L;
+        if ((st = gs_buf_create(eng, H * out->layout.width * sizeof(bb_t), &out->matrix)))
+            goto out;
+        if ((st = gs_stack_matrix(eng, &out->layout, refs, 0, out->layout.width, out->matrix, 0)))
+            goto out;
+    }
     double t0 = now_s();
     if ((st = gs_buf_create(eng, N * out->layout.width * sizeof(bb_t), &out->codeword)))
         goto out;
@@ -91,6 +98,8 @@ void gs_stacked_commit_release(gs_stacked_commit_data *d)
     if (!d)
         return;
     gs_stack_layout_free(&d->layout);
+    gs_buf_destroy(d->matrix);
+    d->matrix = NULL;
     gs_buf_destroy(d->codeword);
     d->codeword = NULL;
     gs_merkle_dev_release(&d->tree);

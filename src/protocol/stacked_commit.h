@@ -17,11 +17,14 @@ typedef struct gs_stacked_params {
     unsigned n_stack;    /* stacked height 2^(l_skip + n_stack) */
     unsigned log_blowup; /* codeword height 2^(l_skip + n_stack + log_blowup) */
     unsigned k_whir;     /* 2^k_whir codeword rows per Merkle query leaf */
+    unsigned keep_stacked_matrix; /* 1: also keep Q itself (the prover's stacked
+                                     reduction and WHIR read it); 0: codeword only */
 } gs_stacked_params;
 
 static inline gs_stacked_params gs_stacked_params_from_system(const gs_system_params *p)
 {
-    gs_stacked_params r = {(unsigned)p->l_skip, (unsigned)p->n_stack, (unsigned)p->log_blowup, (unsigned)p->whir.k};
+    gs_stacked_params r = {(unsigned)p->l_skip, (unsigned)p->n_stack, (unsigned)p->log_blowup, (unsigned)p->whir.k,
+                           1};
     return r;
 }
 
@@ -37,6 +40,8 @@ typedef struct gs_stacked_commit_data {
     gs_stacked_params params;
     bb_t root[GS_DIGEST_LEN]; /* Montgomery form, like every bb_t */
     gs_stack_layout layout;
+    gs_buf *matrix;           /* Q: layout.width columns of 2^L, column-major; owned; NULL unless
+                                 params.keep_stacked_matrix (gs_whir_commit_data.matrix) */
     gs_buf *codeword;         /* layout.width columns of 2^(L + log_blowup), column-major; owned */
     gs_merkle_dev tree;       /* digest layers; owned */
     double rs_code_matrix_s;  /* wall time of the two phases (OpenVM's span names) */

@@ -160,7 +160,27 @@ static void check_commit(const char *name, unsigned threads)
         tr[i] = (gs_commit_trace){b, 0, k.width[t], k.height[t]};
     }
     gs_stacked_commit_data d;
+    k.prm.keep_stacked_matrix = threads != 1;
     cr_assert_eq(gs_stacked_commit(eng, tr, k.ntraces, &k.prm, &d), GLSTARK_OK, "%s: %s", name, eng->err.msg);
+    if (k.prm.keep_stacked_matrix) { /* Q holds every trace value where the layout says */
+        size_t H = (size_t)1 << (k.prm.l_skip + k.prm.n_stack);
+        bb_t *q = malloc(H * d.layout.width * sizeof *q), *col = NULL;
+        cr_assert_eq(gs_buf_read(d.matrix, 0, q, H * d.layout.width * sizeof *q), GLSTARK_OK);
+        for (size_t i = 0; i < d.layout.nslices; i++) {
+            const gs_stack_slice *sl = &d.layout.slices[i];
+            size_t h = (size_t)1 << sl->log_height;
+            size_t stride = sl->log_height >= k.prm.l_skip ? 1 : (size_t)1 << (k.prm.l_skip - sl->log_height);
+            col = realloc(col, h * sizeof *col);
+            gs_buf_read(tr[sl->trace].buf, sl->trace_col * h * sizeof(bb_t), col, h * sizeof *col);
+            for (size_t r = 0; r < h; r++)
+                cr_assert_eq(q[sl->stacked_col * H + sl->row + r * stride], col[r], "%s: Q slice %zu row %zu", name,
+                             i, r);
+        }
+        free(col);
+        free(q);
+    } else {
+        cr_assert_null(d.matrix);
+    }
     uint32_t root[8];
     bb_array_to_canonical(root, d.root, 8);
     for (int i = 0; i < 8; i++)
@@ -227,7 +247,7 @@ Test(stacked_commit, keccak_app21_p16, .timeout = 300)
     const char *prm_s = strstr(js, "\"params\":");
     gs_stacked_params prm = {(unsigned)json_num(prm_s, "l_skip"), (unsigned)json_num(prm_s, "n_stack"),
                              (unsigned)json_num(prm_s, "log_blowup"),
-                             (unsigned)json_num(strstr(prm_s, "\"whir\":"), "k")};
+                             (unsigned)json_num(strstr(prm_s, "\"whir\":"), "k"), 0};
     cr_assert(prm.l_skip == 4 && prm.n_stack == 17 && prm.log_blowup == 1 && prm.k_whir == 4);
 
     gs_engine *eng = mk_engine(0);
@@ -259,7 +279,7 @@ Test(stacked_commit, bad_input_gives_status)
     gs_buf *b = NULL;
     cr_assert_eq(gs_buf_create(eng, 64 * sizeof(bb_t), &b), GLSTARK_OK);
     gs_buf_fill_u32(b, 0, 64, 0);
-    gs_stacked_params prm = {2, 2, 1, 2};
+    gs_stacked_params prm = {2, 2, 1, 2, 1};
     gs_stacked_commit_data d;
     gs_commit_trace ok = {b, 0, 2, 16};
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, &prm, &d), GLSTARK_OK, "%s", eng->err.msg);
@@ -276,7 +296,7 @@ Test(stacked_commit, bad_input_gives_status)
     cr_assert_eq(gs_stacked_commit(eng, NULL, 0, &prm, &d), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_commit_trace unsorted[2] = {{b, 0, 1, 4}, {b, 0, 1, 16}};
     cr_assert_eq(gs_stacked_commit(eng, unsorted, 2, &prm, &d), GLSTARK_ERR_INVALID_ARGUMENT);
-    gs_stacked_params bad_k = {2, 2, 1, 6}, bad_l = {10, 10, 10, 2};
+    gs_stacked_params bad_k = {2, 2, 1, 6, 0}, bad_l = {10, 10, 10, 2, 0};
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, &bad_k, &d), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, &bad_l, &d), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, NULL, &d), GLSTARK_ERR_INVALID_ARGUMENT);
