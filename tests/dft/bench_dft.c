@@ -84,6 +84,24 @@ int main(int argc, char **argv)
         return 1;
     }
     printf("cpu engine, %u threads\n", ((gs_cpu_state *)eng->impl)->threads);
+    { /* reference: host copy bandwidth (read + write counted once, as for the DFT) */
+        size_t bytes = (size_t)64 << 20;
+        char *a = malloc(bytes), *b = malloc(bytes);
+        if (!a || !b)
+            return 1;
+        memset(a, 1, bytes);
+        memset(b, 2, bytes);
+        double best = 1e30;
+        for (int rep = 0; rep < 3; rep++) {
+            double t0 = now_s();
+            memcpy(b, a, bytes);
+            double t = now_s() - t0;
+            best = t < best ? t : best;
+        }
+        printf("memcpy 64 MiB: %.1f MB/s (one thread)\n", (double)bytes / best / 1e6 + (double)(b[7] - 1));
+        free(a);
+        free(b);
+    }
     struct {
         unsigned log_n;
         size_t ncols;
