@@ -2,12 +2,14 @@
  * the stacked matrix, and the fused RS encoding (dft_ops.h has the
  * definitions these functions implement).
  *
- * Algorithm. Natural order in and out: bit-reverse permutation, then
- * decimation-in-time butterfly layers. Layers whose butterflies stay inside a
- * 2^GS_DFT_BLOCK_LOG block (16 KiB) run block by block so they stay in L1;
- * the remaining layers are done two at a time (radix 4) to halve the passes
- * over memory. Twiddles: tw[h + t] = w_(2h)^t for every half-size h, so each
- * layer reads a contiguous table.
+ * Algorithm. Natural order in and out: bit-reverse permutation (tiled so
+ * both sides of each swap use whole cache lines), then decimation-in-time
+ * butterfly layers, two at a time (radix 4). Layers whose butterflies stay
+ * inside a 2^GS_DFT_BLOCK_LOG block (16 KiB) run block by block so they stay
+ * in L1. Twiddles: tw[h + t] = w_(2h)^t for every half-size h, so each layer
+ * reads a contiguous table. Runs of 8 butterflies use AVX2 when the CPU has
+ * it (dft_simd.c); the arithmetic is exact, so every path gives the same
+ * bits.
  *
  * RS encoding uses that the zero-padded message is zero above 2^L: after
  * bit reversal the nonzero entries sit at multiples of 2^log_blowup, so the
