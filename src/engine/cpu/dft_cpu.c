@@ -163,6 +163,8 @@ static void bitrev_range(bb_t *a, unsigned log_n, size_t u0, size_t u1, bb_t sca
 /* Two DIT layers (half-sizes h and 2h) over an array of n. */
 static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
 {
+    if (simd && h <= 4 && gs_dft_pass4_small_simd(a, n, h, tw))
+        return;
     if (h == 1) { /* twiddles 1, 1, 1, w_4: one multiplication per quad */
         bb_t w4 = tw[3];
         for (size_t s = 0; s < n; s += 4) {

@@ -65,7 +65,72 @@ __attribute__((target("avx2"))) static size_t run4_avx2(bb_t *p0, bb_t *p1, bb_t
     return t;
 }
 
+/* The first radix-4 passes (half-sizes 1, 2, 4) have runs shorter than a
+ * vector; these versions shuffle whole groups into lanes instead. */
+__attribute__((target("avx2"))) static void small_h1(bb_t *a, size_t n, const bb_t *tw)
+{
+    /* two groups of 4 per vector; twiddles 1, 1 then (1, w_4) */
+    const __m256i t2 = _mm256_setr_epi32((int)bb_one(), (int)tw[3], (int)bb_one(), (int)tw[3], (int)bb_one(),
+                                         (int)tw[3], (int)bb_one(), (int)tw[3]);
+    for (size_t s = 0; s < n; s += 8) {
+        __m256i v = LD(a + s);
+        __m256i x = _mm256_shuffle_epi32(v, 0xA0), y = _mm256_shuffle_epi32(v, 0xF5); /* [0,0,2,2], [1,1,3,3] */
+        __m256i u = _mm256_blend_epi32(v_add(x, y), v_sub(x, y), 0xAA);              /* y0 y1 y2 y3 */
+        __m256i x2 = _mm256_shuffle_epi32(u, 0x44), y2 = _mm256_shuffle_epi32(u, 0xEE); /* [0,1,0,1], [2,3,2,3] */
+        y2 = v_mul(y2, t2);
+        ST(a + s, _mm256_blend_epi32(v_add(x2, y2), v_sub(x2, y2), 0xCC));
+    }
+}
+
+__attribute__((target("avx2"))) static void small_h2(bb_t *a, size_t n, const bb_t *tw)
+{
+    /* one group of 8 per vector: [p0 p1 | p2 p3], two elements each */
+    const bb_t *w1 = tw + 2, *w2 = tw + 4, *w3 = tw + 6;
+    const __m256i t1 = _mm256_setr_epi32((int)w1[0], (int)w1[1], (int)w1[0], (int)w1[1], (int)w1[0], (int)w1[1],
+                                         (int)w1[0], (int)w1[1]);
+    const __m256i t23 = _mm256_setr_epi32((int)w2[0], (int)w2[1], (int)w3[0], (int)w3[1], (int)w2[0], (int)w2[1],
+                                          (int)w3[0], (int)w3[1]);
+    for (size_t s = 0; s < n; s += 8) {
+        __m256i v = LD(a + s);
+        __m256i x = _mm256_shuffle_epi32(v, 0x44), y = v_mul(_mm256_shuffle_epi32(v, 0xEE), t1);
+        __m256i u = _mm256_blend_epi32(v_add(x, y), v_sub(x, y), 0xCC);      /* [y0 y1 | y2 y3] */
+        __m256i x2 = _mm256_permute2x128_si256(u, u, 0x00);                    /* [y0 y1 | y0 y1] */
+        __m256i y2 = v_mul(_mm256_permute2x128_si256(u, u, 0x11), t23);      /* [y2 y3 | y2 y3] */
+        ST(a + s, _mm256_blend_epi32(v_add(x2, y2), v_sub(x2, y2), 0xF0));
+    }
+}
+
+__attribute__((target("avx2"))) static void small_h4(bb_t *a, size_t n, const bb_t *tw)
+{
+    /* one group of 16 per two vectors: [p0 | p1], [p2 | p3], four elements each */
+    const __m128i w1 = _mm_loadu_si128((const __m128i *)(const void *)(tw + 4));
+    const __m256i t1 = _mm256_set_m128i(w1, w1);
+    const __m256i t23 = LD(tw + 8); /* [w2 | w3] */
+    for (size_t s = 0; s < n; s += 16) {
+        __m256i v0 = LD(a + s), v1 = LD(a + s + 8);
+        __m256i x = _mm256_permute2x128_si256(v0, v1, 0x20), y = _mm256_permute2x128_si256(v0, v1, 0x31);
+        y = v_mul(y, t1);
+        __m256i lo = v_add(x, y), hi = v_sub(x, y); /* [y0 | y2], [y1 | y3] */
+        __m256i x2 = _mm256_permute2x128_si256(lo, hi, 0x20); /* [y0 | y1] */
+        __m256i y2 = v_mul(_mm256_permute2x128_si256(lo, hi, 0x31), t23); /* [y2 w2 | y3 w3] */
+        ST(a + s, v_add(x2, y2));
+        ST(a + s + 8, v_sub(x2, y2));
+    }
+}
+
 int gs_dft_simd_available(void) { return __builtin_cpu_supports("avx2"); }
+
+int gs_dft_pass4_small_simd(bb_t *a, size_t n, size_t h, const bb_t *tw)
+{
+    if (n < 16)
+        return 0;
+    switch (h) {
+    case 1: small_h1(a, n, tw); return 1;
+    case 2: small_h2(a, n, tw); return 1;
+    case 4: small_h4(a, n, tw); return 1;
+    default: return 0;
+    }
+}
 
 size_t gs_dft_run2_simd(bb_t *x, bb_t *y, const bb_t *w, size_t t0, size_t stop)
 {
@@ -81,6 +146,12 @@ size_t gs_dft_run4_simd(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w1, 
 #else /* no vector path on this target */
 
 int gs_dft_simd_available(void) { return 0; }
+
+int gs_dft_pass4_small_simd(bb_t *a, size_t n, size_t h, const bb_t *tw)
+{
+    (void)a, (void)n, (void)h, (void)tw;
+    return 0;
+}
 
 size_t gs_dft_run2_simd(bb_t *x, bb_t *y, const bb_t *w, size_t t0, size_t stop)
 {

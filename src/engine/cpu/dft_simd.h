@@ -22,4 +22,9 @@ size_t gs_dft_run2_simd(bb_t *x, bb_t *y, const bb_t *w, size_t t0, size_t stop)
 size_t gs_dft_run4_simd(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w1, const bb_t *w2, const bb_t *w3,
                         size_t t0, size_t stop);
 
+/* Both layers of a radix-4 pass with half-size h in {1, 2, 4} over the whole
+ * array of n (a power of two >= 16), twiddle table tw as in dft_cpu.c.
+ * Returns 0 (and does nothing) for other h or n. */
+int gs_dft_pass4_small_simd(bb_t *a, size_t n, size_t h, const bb_t *tw);
+
 #endif
