@@ -39,7 +39,13 @@
  *  2. DIT layers b .. L+b-1 in place on the column (natural-order output);
  *     on a GPU: passes of <= 8 levels (e.g. 2^22: 3 passes), each pass one
  *     dispatch over a column (16 MiB at 2^22; at most 128 MiB at 2^25).
- * The twiddle of half-size h at position t is w_(2h)^t. */
+ * The twiddle of half-size h at position t is w_(2h)^t.
+ * Reading the traces within the binding limit: the slices of one stacked
+ * column are consecutive columns of one trace, then of the next trace, and
+ * so on (the layout fills columns in order), so step 1 can run as one
+ * dispatch per (stacked column, trace) run, binding only that run of trace
+ * columns (at most 2^L values, e.g. 8 MiB for L = 21), however large the
+ * whole trace buffer is (keccakf: 345 MB). */
 #ifndef GS_ENGINE_DFT_OPS_H
 #define GS_ENGINE_DFT_OPS_H
 
