@@ -145,7 +145,6 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     trace_state *ts = calloc(M, sizeof(*ts));
     bb4_t *lpow = calloc(max_cons + 1, sizeof(bb4_t));
     bb4_t *eq3b = calloc(total_inter + 1, sizeof(bb4_t));
-    bb_t *lw = calloc(n_all * N, sizeof(bb_t));
     bb_t *xs = calloc(n_cpts, sizeof(bb_t));
     bb4_t *r0out = calloc(3 * n_all, sizeof(bb4_t));
     bb4_t *vals = calloc(n_cpts, sizeof(bb4_t));
@@ -157,7 +156,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     bb4_t *lw4 = calloc(N, sizeof(bb4_t));
     bb4_t *rbuf = calloc(3 * (size_t)(D + 1), sizeof(bb4_t));
     gs_buf *eqb = NULL;
-    if (!ts || !lpow || !eq3b || !lw || !xs || !r0out || !vals || !cf || !polys || !s0 || !mupow || !lw4 || !rbuf) {
+    if (!ts || !lpow || !eq3b || !xs || !r0out || !vals || !cf || !polys || !s0 || !mupow || !lw4 || !rbuf) {
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
         goto done;
     }
@@ -173,18 +172,14 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         lpow[i] = bb4_mul(lpow[i - 1], lambda);
     gs_batch_eq3b(traces, M, l_skip, n_logup, xi, eq3b);
 
-    /* points: D (weights unused), then g^i w^k for i = 1..D, k < N */
+    /* the coset points g^i w^k, i = 1..D, k < N, in the kernel's order */
     const bb_t omega = bb_two_adic_generator(l_skip), g = bb_from_u32(31);
     {
-        bb4_t wts[256];
         bb_t gi = g;
         for (uint32_t i = 0; i < max_cos; i++) {
             bb_t z = gi;
             for (uint32_t k = 0; k < N; k++) {
                 xs[(size_t)i * N + k] = z;
-                gs_lagrange_d(l_skip, bb4_from_base(z), wts);
-                for (uint32_t j = 0; j < N; j++)
-                    lw[(N + (size_t)i * N + k) * N + j] = wts[j].c[0];
                 z = bb_mul(z, omega);
             }
             gi = bb_mul(gi, g);
@@ -229,11 +224,10 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         uint32_t cos_pq = dg->n_interactions ? d : 0;
         uint32_t cos = cos_zc > cos_pq ? cos_zc : cos_pq;
         size_t n_pts = (check_rows ? N : 0) + (size_t)cos * N;
-        const bb_t *lwt = check_rows ? lw : lw + (size_t)N * N;
         bb4_t *o = r0out;
         if (n_pts) {
             if (eng->gkr->eq_table(eng, xi + l_skip, ts[t].nt, eqb) ||
-                ops->round0(eng, tr, l_skip, lwt, n_pts, check_rows, eqb, &ts[t].w, r0out)) {
+                ops->round0(eng, tr, l_skip, cos, check_rows, eqb, &ts[t].w, r0out)) {
                 st = eng_fail(eng, err, "round 0 evaluation");
                 goto done;
             }
@@ -471,7 +465,7 @@ done:
         for (uint32_t t = 0; t < M; t++)
             gs_buf_destroy(ts[t].tables);
     gs_buf_destroy(eqb);
-    free(ts), free(lpow), free(eq3b), free(lw), free(xs), free(r0out), free(vals), free(cf), free(polys), free(s0);
+    free(ts), free(lpow), free(eq3b), free(xs), free(r0out), free(vals), free(cf), free(polys), free(s0);
     free(mupow), free(lw4), free(rbuf);
     if (st)
         gs_batch_proof_free(out);

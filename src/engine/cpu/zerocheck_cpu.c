@@ -48,12 +48,40 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
     o[2] = q;
 }
 
+/* Size-N radix-2 NTT in place (natural order in and out): v[m] <- sum_j v[j] w^(jm),
+ * tw[k] = w^k for k < N/2. */
+static void ntt_small(bb_t *v, size_t N, const bb_t *tw, size_t logn)
+{
+    for (size_t i = 1, j = 0; i < N; i++) {
+        size_t bit = N >> 1;
+        for (; j & bit; bit >>= 1)
+            j ^= bit;
+        j ^= bit;
+        if (i < j) {
+            bb_t t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+    }
+    for (size_t s = 1; s <= logn; s++) {
+        size_t len = (size_t)1 << s, half = len >> 1, step = N >> s;
+        for (size_t i = 0; i < N; i += len)
+            for (size_t k = 0; k < half; k++) {
+                bb_t u = v[i + k], x = bb_mul(v[i + k + half], tw[k * step]);
+                v[i + k] = bb_add(u, x);
+                v[i + k + half] = bb_sub(u, x);
+            }
+    }
+}
+
 typedef struct r0_ctx {
     const gs_zc_trace *t;
     uint32_t l_skip;
-    const bb_t *lw;
+    uint32_t n_cos;
     size_t n_pts;
     int d_points;
+    const bb_t *tw_fwd, *tw_inv; /* N/2 twiddles of w and w^-1 */
+    const bb_t *scale;           /* n_cos x N: g^(ij) / N */
     const bb4_t *E;
     const gs_zc_weights *w;
     bb4_t *acc; /* per part: 3 * n_pts */
@@ -67,56 +95,57 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     const gs_cdag *d = t->dag;
     size_t N = (size_t)1 << cx->l_skip, H = (size_t)1 << t->log_height;
     size_t ncols = gs_zc_table_cols(t), n_pts = cx->n_pts;
+    size_t d0 = cx->d_points ? N : 0;
     bb4_t *out = cx->acc + 3 * n_pts * part;
     for (size_t i = 0; i < 3 * n_pts; i++)
         out[i] = bb4_zero();
     if (lo >= hi)
         return;
-    /* block[c*N + k]: value of table column c at row xN + k */
-    bb_t *block = malloc(ncols * N * sizeof(bb_t));
-    bb_t *vals = malloc(ncols * sizeof(bb_t));
+    /* pv[pt * ncols + c]: table column c at evaluation point pt */
+    bb_t *pv = malloc(ncols * n_pts * sizeof(bb_t));
+    bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
     bb_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb_t));
     const bb_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
-    if (!block || !vals || !nodes || !cols) {
-        free(block), free(vals), free(nodes), free(cols);
+    if (!pv || !coef || !nodes || !cols) {
+        free(pv), free(coef), free(nodes), free(cols);
         cx->oom = 1;
         return;
     }
-    size_t off = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++) {
-        cols[p] = vals + off;
-        off += 2 * (size_t)t->part_widths[p];
-    }
     for (size_t x = lo; x < hi; x++) {
-        for (size_t k = 0; k < N; k++) {
-            size_t r = (x * N + k) & (H - 1), nr = (r + 1) & (H - 1);
-            block[0 * N + k] = r == 0 ? bb_one() : 0;
-            block[1 * N + k] = r == H - 1 ? bb_one() : 0;
-            block[2 * N + k] = r == H - 1 ? 0 : bb_one();
-            size_t c0 = 3;
-            for (uint32_t p = 0; p < t->n_parts; p++) {
-                const bb_t *m = (const bb_t *)t->parts[p]->host;
-                for (uint32_t c = 0; c < t->part_widths[p]; c++) {
-                    block[(c0 + 2 * c) * N + k] = m[(size_t)c * H + r];
-                    block[(c0 + 2 * c + 1) * N + k] = m[(size_t)c * H + nr];
+        /* one column's N values on D -> its values at every point */
+        for (size_t c = 0; c < ncols; c++) {
+            for (size_t k = 0; k < N; k++) {
+                size_t r = (x * N + k) & (H - 1);
+                bb_t v;
+                if (c < 3)
+                    v = (c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1) ? bb_one() : 0;
+                else {
+                    size_t cc = c - 3, pidx = 0;
+                    while (cc >= 2 * (size_t)t->part_widths[pidx])
+                        cc -= 2 * (size_t)t->part_widths[pidx++];
+                    size_t row = cc & 1 ? (r + 1) & (H - 1) : r;
+                    v = ((const bb_t *)t->parts[pidx]->host)[(cc >> 1) * H + row];
                 }
-                c0 += 2 * (size_t)t->part_widths[p];
+                coef[k] = v;
+                if (d0)
+                    pv[k * ncols + c] = v;
+            }
+            ntt_small(coef, N, cx->tw_inv, cx->l_skip); /* N * coefficients */
+            for (uint32_t i = 0; i < cx->n_cos; i++) {
+                const bb_t *sc = cx->scale + (size_t)i * N;
+                for (size_t j = 0; j < N; j++)
+                    tmp[j] = bb_mul(coef[j], sc[j]);
+                ntt_small(tmp, N, cx->tw_fwd, cx->l_skip);
+                for (size_t k = 0; k < N; k++)
+                    pv[(d0 + (size_t)i * N + k) * ncols + c] = tmp[k];
             }
         }
         for (size_t pt = 0; pt < n_pts; pt++) {
-            if (cx->d_points && pt < N) {
-                /* a point of D: the row's own values */
-                for (size_t c = 0; c < ncols; c++)
-                    vals[c] = block[c * N + pt];
-            } else {
-                const bb_t *wt = cx->lw + pt * N;
-                for (size_t c = 0; c < ncols; c++) {
-                    const bb_t *b = block + c * N;
-                    bb_t acc = 0;
-                    for (size_t k = 0; k < N; k++)
-                        acc = bb_add(acc, bb_mul(wt[k], b[k]));
-                    vals[c] = acc;
-                }
+            const bb_t *vals = pv + pt * ncols;
+            size_t off = 3;
+            for (uint32_t p = 0; p < t->n_parts; p++) {
+                cols[p] = vals + off;
+                off += 2 * (size_t)t->part_widths[p];
             }
             gs_cdag_env_base env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
             gs_cdag_eval_base(d, &env, nodes);
@@ -126,32 +155,55 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                 out[3 * pt + i] = bb4_add(out[3 * pt + i], bb4_mul(cx->E[x], o[i]));
         }
     }
-    free(block), free(vals), free(nodes), free(cols);
+    free(pv), free(coef), free(nodes), free(cols);
 }
 
-static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb_t *lw, size_t n_pts,
-                                 int d_points, const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
+static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
+                                 const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
 {
     size_t N = (size_t)1 << l_skip;
     size_t nx = lifted_rows(t, l_skip) / N;
-    if (d_points && n_pts < N)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "zerocheck round 0: %zu points cannot start with the %zu points of D", n_pts, N);
+    size_t n_pts = (d_points ? N : 0) + (size_t)n_cos * N;
+    if (n_pts == 0)
+        return GLSTARK_OK;
+    bb_t *tw = malloc((N + (size_t)n_cos * N) * sizeof(bb_t));
+    if (!tw)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: twiddle allocation failed");
+    bb_t *tw_inv = tw + N / 2, *scale = tw + N;
+    bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
+    for (size_t k = 0; k < N / 2; k++) {
+        tw[k] = a;
+        tw_inv[k] = b;
+        a = bb_mul(a, om);
+        b = bb_mul(b, omi);
+    }
+    bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
+    for (uint32_t i = 0; i < n_cos; i++) {
+        bb_t s = ninv;
+        for (size_t j = 0; j < N; j++) {
+            scale[(size_t)i * N + j] = s;
+            s = bb_mul(s, gi);
+        }
+        gi = bb_mul(gi, g);
+    }
     unsigned parts = gs_cpu_parts(eng, nx);
-    r0_ctx cx = {t, l_skip, lw, n_pts, d_points, (const bb4_t *)e->host, w, NULL, 0};
+    r0_ctx cx = {t, l_skip, n_cos, n_pts, d_points, tw, tw_inv, scale, (const bb4_t *)e->host, w, NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_pts * sizeof(bb4_t));
-    if (!cx.acc)
+    if (!cx.acc) {
+        free(tw);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: accumulator allocation failed");
+    }
     gs_cpu_parallel_for(parts, nx, r0_slice, &cx);
+    free(tw);
     if (cx.oom) {
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: scratch allocation failed");
     }
     for (size_t i = 0; i < 3 * n_pts; i++) {
-        bb4_t s = bb4_zero();
+        bb4_t sum = bb4_zero();
         for (unsigned p = 0; p < parts; p++)
-            s = bb4_add(s, cx.acc[3 * n_pts * p + i]);
-        out[i] = s;
+            sum = bb4_add(sum, cx.acc[3 * n_pts * p + i]);
+        out[i] = sum;
     }
     free(cx.acc);
     return GLSTARK_OK;
