@@ -101,7 +101,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         out[i] = bb4_zero();
     if (lo >= hi)
         return;
-    /* pv[pt * ncols + c]: table column c at evaluation point pt */
+    /* pv[c * n_pts + pt]: table column c at evaluation point pt */
     bb_t *pv = malloc(ncols * n_pts * sizeof(bb_t));
     bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
     bb_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb_t));
@@ -111,25 +111,37 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         cx->oom = 1;
         return;
     }
+    /* table column c >= 3 reads colsrc[c] at row r (+1 for rotated columns) */
+    const bb_t **colsrc = malloc(ncols * sizeof(*colsrc));
+    if (!colsrc) {
+        free(pv), free(coef), free(nodes), free(cols);
+        cx->oom = 1;
+        return;
+    }
+    {
+        size_t c = 3;
+        for (uint32_t p = 0; p < t->n_parts; p++)
+            for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
+                colsrc[c] = colsrc[c + 1] = (const bb_t *)t->parts[p]->host + (size_t)j * H;
+    }
     for (size_t x = lo; x < hi; x++) {
         /* one column's N values on D -> its values at every point */
         for (size_t c = 0; c < ncols; c++) {
-            for (size_t k = 0; k < N; k++) {
-                size_t r = (x * N + k) & (H - 1);
-                bb_t v;
-                if (c < 3)
-                    v = (c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1) ? bb_one() : 0;
-                else {
-                    size_t cc = c - 3, pidx = 0;
-                    while (cc >= 2 * (size_t)t->part_widths[pidx])
-                        cc -= 2 * (size_t)t->part_widths[pidx++];
-                    size_t row = cc & 1 ? (r + 1) & (H - 1) : r;
-                    v = ((const bb_t *)t->parts[pidx]->host)[(cc >> 1) * H + row];
+            if (c < 3) {
+                for (size_t k = 0; k < N; k++) {
+                    size_t r = (x * N + k) & (H - 1);
+                    coef[k] = (c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1) ? bb_one() : 0;
                 }
-                coef[k] = v;
-                if (d0)
-                    pv[k * ncols + c] = v;
+            } else {
+                const bb_t *src = colsrc[c];
+                size_t rot = (c - 3) & 1;
+                for (size_t k = 0; k < N; k++)
+                    coef[k] = src[(x * N + k + rot) & (H - 1)];
             }
+            bb_t *pc = pv + c * n_pts;
+            if (d0)
+                for (size_t k = 0; k < N; k++)
+                    pc[k] = coef[k];
             ntt_small(coef, N, cx->tw_inv, cx->l_skip); /* N * coefficients */
             for (uint32_t i = 0; i < cx->n_cos; i++) {
                 const bb_t *sc = cx->scale + (size_t)i * N;
@@ -137,17 +149,17 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                     tmp[j] = bb_mul(coef[j], sc[j]);
                 ntt_small(tmp, N, cx->tw_fwd, cx->l_skip);
                 for (size_t k = 0; k < N; k++)
-                    pv[(d0 + (size_t)i * N + k) * ncols + c] = tmp[k];
+                    pc[d0 + (size_t)i * N + k] = tmp[k];
             }
         }
         for (size_t pt = 0; pt < n_pts; pt++) {
-            const bb_t *vals = pv + pt * ncols;
+            const bb_t *vals = pv + pt;
             size_t off = 3;
             for (uint32_t p = 0; p < t->n_parts; p++) {
-                cols[p] = vals + off;
+                cols[p] = vals + off * n_pts;
                 off += 2 * (size_t)t->part_widths[p];
             }
-            gs_cdag_env_base env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
+            gs_cdag_env_base env = {cols, {vals[0], vals[n_pts], vals[2 * n_pts]}, t->publics, n_pts};
             gs_cdag_eval_base(d, &env, nodes);
             bb4_t o[3];
             combine_base(d, nodes, cx->w, o);
@@ -155,7 +167,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                 out[3 * pt + i] = bb4_add(out[3 * pt + i], bb4_mul(cx->E[x], o[i]));
         }
     }
-    free(pv), free(coef), free(nodes), free(cols);
+    free(pv), free(coef), free(nodes), free(cols), free(colsrc);
 }
 
 static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
