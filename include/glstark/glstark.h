@@ -5,5 +5,7 @@
 
 #include "glstark/status.h"
 #include "glstark/device.h"
+#include "glstark/air.h"
+#include "glstark/airs.h"
 
 #endif

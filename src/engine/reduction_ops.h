@@ -1,0 +1,70 @@
+/* The reduction family: the bulk work of the stacked opening reduction
+ * (constraint-layer.md §7; src/protocol/stacked_reduction.c drives it).
+ *
+ * The reduction proves Σ_{(Z,x) ∈ D × H_{n_stack}} Σ_c q_c(Z,x)·W_c(Z,x)
+ * for the stacked columns q_c of every commitment. Its heavy steps are:
+ *   round 0   per trace-column slice, two eq-weighted sums of the slice's
+ *             size-N blocks (N = 2^l_skip) — the host turns them into the
+ *             univariate round polynomial;
+ *   PLE fold  every stacked column evaluated at Z = u_0 on each block, giving
+ *             a multilinear EF table of 2^n_stack entries per column;
+ *   rounds    a product sumcheck Σ_c Σ_x Q_c[x]·W_c[x] over EF tables:
+ *             evaluations at 1 and 2 of each round polynomial, then folding.
+ *
+ * Conventions: matrices are column-major bb_t (Montgomery), extension
+ * tables column-major bb4_t. Small inputs (slice lists, eq tables, Lagrange
+ * weights) are host arrays; an engine uploads them itself. Variable order of
+ * the multilinear tables: entry index bit 0 is the first round's variable. */
+#ifndef GS_ENGINE_REDUCTION_OPS_H
+#define GS_ENGINE_REDUCTION_OPS_H
+
+#include "engine/engine.h"
+
+/* One trace column's place in a stacked matrix (StackedSlice). */
+typedef struct gs_red_slice {
+    uint32_t col;        /* stacked column */
+    uint32_t row;        /* first row of its slot */
+    uint32_t log_height; /* h: the trace has 2^h rows; the slot has 2^max(h, l_skip) */
+} gs_red_slice;
+
+/* A set of EF columns inside a buffer: column c holds `len` bb4_t starting
+ * at element (bb4_t units) offset + c*stride. */
+typedef struct gs_red_cols {
+    gs_buf *buf;
+    size_t offset;
+    size_t stride;
+    uint32_t ncols;
+} gs_red_cols;
+
+typedef struct gs_reduction_ops {
+    /* Round-0 block sums. Matrix: `height` rows, column-major. For slice s
+     * with nt = max(h - l_skip, 0), base = col*height + row, N = 2^l_skip:
+     *   out[s][0][z] = Σ_{x < 2^nt} eq[nt][x]       · M[base + x·N + z]
+     *   out[s][1][z] = Σ_{x < 2^nt} eq[nt][prev(x)] · M[base + x·N + z]
+     * with prev(x) = x − 1 mod 2^nt, for z < N. eq_tables holds the table for
+     * every nt ≤ max_nt, the one for nt at offset 2^nt − 1 (2^nt entries).
+     * out: host array of num_slices·2·N bb4_t. */
+    glstark_status (*block_sums)(gs_engine *eng, const gs_buf *matrix, uint32_t height, uint32_t l_skip,
+                                 const gs_red_slice *slices, uint32_t num_slices, const bb4_t *eq_tables,
+                                 uint32_t max_nt, bb4_t *out);
+
+    /* PLE fold: out column c, entry x (x < height/N) =
+     *   Σ_{z<N} M[c·height + x·N + z] · lag[z]     for c < width.
+     * lag: host array of N bb4_t. out must have width columns of height/N. */
+    glstark_status (*fold_ple)(gs_engine *eng, const gs_buf *matrix, uint32_t width, uint32_t height,
+                               uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out);
+
+    /* One product-sumcheck round over column pairs (q_c, w_c) of length len
+     * (even): out[0] = Σ_c Σ_{y<len/2} q[2y+1]·w[2y+1],
+     *         out[1] = Σ_c Σ_y (2q[2y+1] − q[2y])·(2w[2y+1] − w[2y]). */
+    glstark_status (*round_evals)(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
+                                  bb4_t out[2]);
+
+    /* Folds both tables in place: v[y] = v[2y] + u·(v[2y+1] − v[2y]), y < len/2. */
+    glstark_status (*fold)(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u);
+} gs_reduction_ops;
+
+/* The CPU implementation (src/engine/cpu/reduction_cpu.c). */
+extern const gs_reduction_ops gs_cpu_reduction_ops;
+
+#endif

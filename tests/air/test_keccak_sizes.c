@@ -1,0 +1,52 @@
+/* The checker accepts Keccak traces of OpenVM's example inputs (StdRng seed
+ * 42): 16 permutations by default, 1024 with -Dslow_tests=true. */
+#include <criterion/criterion.h>
+
+#include "air/air_internal.h"
+#include "airs/keccak.h"
+#include "glstark/airs.h"
+#include "util/stdrng.h"
+
+static void check_perms(size_t n)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
+    uint64_t (*in)[25] = malloc(n * sizeof *in);
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 42);
+    for (size_t k = 0; k < n; k++)
+        for (int i = 0; i < 25; i++)
+            in[k][i] = gs_stdrng_next_u64(&rng);
+    /* the first input is the one OpenVM's example used */
+    cr_assert_eq(in[0][0], 9713269763989775522ull);
+    cr_assert_eq(in[0][24], 6475006809388010320ull);
+    size_t h = glstark_keccak_trace_height(n);
+    uint32_t *t = malloc(h * GLSTARK_KECCAK_WIDTH * sizeof *t);
+    cr_assert_not_null(t);
+    cr_assert_eq(glstark_keccak_trace(in, n, t), GLSTARK_OK);
+    glstark_air_trace tr;
+    memset(&tr, 0, sizeof tr);
+    tr.height = h;
+    tr.common_main.values = t;
+    tr.common_main.width = GLSTARK_KECCAK_WIDTH;
+    char msg[512];
+    cr_assert_eq(glstark_check_constraints(&air, 1, &tr, NULL, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    /* last permutation's output against the plain permutation */
+    uint64_t st[25];
+    memcpy(st, in[n - 1], sizeof st);
+    gs_keccak_f1600(st);
+    size_t row = 24 * (n - 1) + 23;
+    uint64_t lane1 = 0;
+    for (int l = 0; l < 4; l++)
+        lane1 |= (uint64_t)t[(size_t)(GS_KC_A_PP + 4 + l) * h + row] << (16 * l);
+    cr_assert_eq(lane1, st[1]);
+    free(t);
+    free(in);
+    glstark_air_destroy(air);
+}
+
+#ifndef GLSTARK_SLOW_TESTS
+Test(keccak_sizes, perms16) { check_perms(16); }
+#else
+Test(keccak_sizes, perms1024, .timeout = 600) { check_perms(1024); }
+#endif
