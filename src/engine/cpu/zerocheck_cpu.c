@@ -12,21 +12,6 @@ static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
     return (size_t)1 << (t->log_height > l_skip ? t->log_height : l_skip);
 }
 
-/* (zc, p, q) of the DAG node values `nodes` (base field). */
-static void combine_base(const gs_cdag *d, const bb_t *nodes, const gs_zc_weights *w, bb4_t o[3])
-{
-    bb4_t zc = bb4_zero(), p = bb4_zero(), q = bb4_zero();
-    for (uint32_t i = 0; i < d->n_constraints; i++)
-        zc = bb4_add(zc, bb4_mul_base(w->lambda_pows[i], nodes[d->constraint_idx[i]]));
-    for (uint32_t k = 0; k < d->n_interactions; k++) {
-        p = bb4_add(p, bb4_mul_base(w->eq3b[k], nodes[d->interactions[k].count]));
-        q = bb4_add(q, bb4_mul(w->eq3b[k], gs_cpu_interaction_denominator(d, k, nodes, w->beta)));
-    }
-    o[0] = zc;
-    o[1] = bb4_mul_base(p, w->norm);
-    o[2] = q;
-}
-
 static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weights *w, bb4_t o[3])
 {
     bb4_t zc = bb4_zero(), p = bb4_zero(), q = bb4_zero();
@@ -71,6 +56,133 @@ static void ntt_small(bb_t *v, size_t N, const bb_t *tw, size_t logn)
                 v[i + k] = bb_add(u, x);
                 v[i + k + half] = bb_sub(u, x);
             }
+    }
+}
+
+/* Lane-batched DAG evaluation for round 0: every node is evaluated on L
+ * points at once (L = N, one coset), so the per-node dispatch is paid once
+ * per L values. src[i] points at node i's L values: into the point-value
+ * table for variables, into a constant row, or into val for computed nodes. */
+typedef struct lane_prog {
+    size_t L;
+    const bb_t **src; /* n_nodes */
+    bb_t *val;        /* n_nodes * L */
+    bb_t *consts;     /* n_nodes * L, rows of constants (only constant nodes used) */
+} lane_prog;
+
+static int lane_prog_init(lane_prog *lp, const gs_cdag *d, size_t L)
+{
+    size_t n = d->n_nodes ? d->n_nodes : 1;
+    lp->L = L;
+    lp->src = malloc(n * sizeof(*lp->src));
+    lp->val = malloc(n * L * sizeof(bb_t));
+    lp->consts = malloc(n * L * sizeof(bb_t));
+    if (!lp->src || !lp->val || !lp->consts)
+        return -1;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        lp->src[i] = lp->val + (size_t)i * L;
+        if (d->nodes[i].kind == GS_CN_CONST) {
+            for (size_t j = 0; j < L; j++)
+                lp->consts[(size_t)i * L + j] = d->nodes[i].value;
+            lp->src[i] = lp->consts + (size_t)i * L;
+        }
+    }
+    return 0;
+}
+
+static void lane_prog_free(lane_prog *lp)
+{
+    free(lp->src);
+    free(lp->val);
+    free(lp->consts);
+}
+
+/* Evaluates on points [p0, p0 + L) of the point-value table pv (column c at
+ * pv[c * n_pts + pt]; table columns as gs_zc_table_cols: 3 selectors, then
+ * [local, next] per column per part). */
+static void lane_eval(lane_prog *lp, const gs_zc_trace *t, const bb_t *pv, size_t n_pts, size_t p0, const size_t *part_off)
+{
+    const gs_cdag *d = t->dag;
+    const size_t L = lp->L;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        const gs_cnode *n = &d->nodes[i];
+        bb_t *o = lp->val + (size_t)i * L;
+        switch (n->kind) {
+        case GS_CN_VAR_PREP:
+        case GS_CN_VAR_MAIN:
+            lp->src[i] = pv + (part_off[gs_cdag_part_of(d, n)] + 2 * (size_t)n->a + n->offset) * n_pts + p0;
+            break;
+        case GS_CN_IS_FIRST: lp->src[i] = pv + 0 * n_pts + p0; break;
+        case GS_CN_IS_LAST: lp->src[i] = pv + 1 * n_pts + p0; break;
+        case GS_CN_IS_TRANSITION: lp->src[i] = pv + 2 * n_pts + p0; break;
+        case GS_CN_PUBLIC:
+            for (size_t j = 0; j < L; j++)
+                o[j] = t->publics[n->a];
+            break;
+        case GS_CN_CONST: break;
+        case GS_CN_ADD: {
+            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_add(a[j], b[j]);
+            break;
+        }
+        case GS_CN_SUB: {
+            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_sub(a[j], b[j]);
+            break;
+        }
+        case GS_CN_NEG: {
+            const bb_t *a = lp->src[n->a];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_neg(a[j]);
+            break;
+        }
+        case GS_CN_MUL: {
+            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_mul(a[j], b[j]);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+/* Adds e * (zc, p, q) of lanes j < L into out[3 (p0 + j) + {0,1,2}]. */
+static void lane_combine(const lane_prog *lp, const gs_cdag *d, const gs_zc_weights *w, bb4_t e, size_t p0, bb4_t *out,
+                         bb4_t *scratch /* 3 L */)
+{
+    const size_t L = lp->L;
+    bb4_t *zc = scratch, *p = scratch + L, *q = scratch + 2 * L;
+    for (size_t j = 0; j < 3 * L; j++)
+        scratch[j] = bb4_zero();
+    for (uint32_t i = 0; i < d->n_constraints; i++) {
+        const bb_t *v = lp->src[d->constraint_idx[i]];
+        bb4_t lam = w->lambda_pows[i];
+        for (size_t j = 0; j < L; j++)
+            zc[j] = bb4_add(zc[j], bb4_mul_base(lam, v[j]));
+    }
+    for (uint32_t k = 0; k < d->n_interactions; k++) {
+        const gs_cinteraction *it = &d->interactions[k];
+        const bb_t *c = lp->src[it->count];
+        bb4_t e3 = w->eq3b[k];
+        for (size_t j = 0; j < L; j++) {
+            p[j] = bb4_add(p[j], bb4_mul_base(e3, c[j]));
+            bb4_t h = bb4_zero(), pw = bb4_one();
+            for (uint32_t m = 0; m < it->message_len; m++) {
+                h = bb4_add(h, bb4_mul_base(pw, lp->src[it->message[m]][j]));
+                pw = bb4_mul(pw, w->beta);
+            }
+            h = bb4_add(h, bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1)));
+            q[j] = bb4_add(q[j], bb4_mul(e3, h));
+        }
+    }
+    for (size_t j = 0; j < L; j++) {
+        bb4_t *o = out + 3 * (p0 + j);
+        o[0] = bb4_add(o[0], bb4_mul(e, zc[j]));
+        o[1] = bb4_add(o[1], bb4_mul(e, bb4_mul_base(p[j], w->norm)));
+        o[2] = bb4_add(o[2], bb4_mul(e, q[j]));
     }
 }
 
@@ -124,6 +236,18 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
             for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
                 colsrc[c] = colsrc[c + 1] = (const bb_t *)t->parts[p]->host + (size_t)j * H;
     }
+    lane_prog lp;
+    size_t *part_off = malloc((t->n_parts + 1) * sizeof(size_t));
+    bb4_t *scratch = malloc(3 * N * sizeof(bb4_t));
+    if (lane_prog_init(&lp, d, N) || !part_off || !scratch) {
+        lane_prog_free(&lp);
+        free(part_off), free(scratch), free(pv), free(coef), free(nodes), free(cols), free(colsrc);
+        cx->oom = 1;
+        return;
+    }
+    part_off[0] = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        part_off[p + 1] = part_off[p] + 2 * (size_t)t->part_widths[p];
     for (size_t x = lo; x < hi; x++) {
         /* one column's N values on D -> its values at every point */
         for (size_t c = 0; c < ncols; c++) {
@@ -152,21 +276,13 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                     pc[d0 + (size_t)i * N + k] = tmp[k];
             }
         }
-        for (size_t pt = 0; pt < n_pts; pt++) {
-            const bb_t *vals = pv + pt;
-            size_t off = 3;
-            for (uint32_t p = 0; p < t->n_parts; p++) {
-                cols[p] = vals + off * n_pts;
-                off += 2 * (size_t)t->part_widths[p];
-            }
-            gs_cdag_env_base env = {cols, {vals[0], vals[n_pts], vals[2 * n_pts]}, t->publics, n_pts};
-            gs_cdag_eval_base(d, &env, nodes);
-            bb4_t o[3];
-            combine_base(d, nodes, cx->w, o);
-            for (int i = 0; i < 3; i++)
-                out[3 * pt + i] = bb4_add(out[3 * pt + i], bb4_mul(cx->E[x], o[i]));
+        for (size_t p0 = 0; p0 < n_pts; p0 += N) {
+            lane_eval(&lp, t, pv, n_pts, p0, part_off);
+            lane_combine(&lp, d, cx->w, cx->E[x], p0, out, scratch);
         }
     }
+    lane_prog_free(&lp);
+    free(scratch), free(part_off);
     free(pv), free(coef), free(nodes), free(cols), free(colsrc);
 }
 
