@@ -337,6 +337,46 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
     return GLSTARK_OK;
 }
 
+typedef struct fp_ctx {
+    const gs_zc_trace *t;
+    size_t N, H, nx;
+    const bb4_t *lw;
+    const bb_t **src; /* per table column >= 3 */
+    bb4_t *T;
+} fp_ctx;
+
+/* Table columns [lo, hi): each trace column is streamed once, in order. */
+static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
+{
+    (void)part;
+    fp_ctx *cx = vctx;
+    size_t N = cx->N, H = cx->H, nx = cx->nx;
+    for (size_t c = lo; c < hi; c++) {
+        bb4_t *dst = cx->T + c * nx;
+        if (c < 3) {
+            for (size_t x = 0; x < nx; x++) {
+                bb4_t s = bb4_zero();
+                for (size_t k = 0; k < N; k++) {
+                    size_t r = (x * N + k) & (H - 1);
+                    int on = c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1;
+                    if (on)
+                        s = bb4_add(s, cx->lw[k]);
+                }
+                dst[x] = s;
+            }
+            continue;
+        }
+        const bb_t *m = cx->src[c];
+        size_t rot = (c - 3) & 1;
+        for (size_t x = 0; x < nx; x++) {
+            bb4_t a = bb4_zero();
+            for (size_t k = 0; k < N; k++)
+                a = bb4_add(a, bb4_mul_base(cx->lw[k], m[(x * N + k + rot) & (H - 1)]));
+            dst[x] = a;
+        }
+    }
+}
+
 static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,
                                    gs_buf *tables)
 {
@@ -346,36 +386,16 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     if (tables->size < ncols * nx * sizeof(bb4_t))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "zerocheck fold_ple: table buffer has %zu bytes, needs %zu", tables->size, ncols * nx * sizeof(bb4_t));
-    bb4_t *T = (bb4_t *)tables->host;
-    for (size_t x = 0; x < nx; x++) {
-        bb4_t s[3] = {bb4_zero(), bb4_zero(), bb4_zero()};
-        for (size_t k = 0; k < N; k++) {
-            size_t r = (x * N + k) & (H - 1);
-            if (r == 0)
-                s[0] = bb4_add(s[0], lw[k]);
-            if (r == H - 1)
-                s[1] = bb4_add(s[1], lw[k]);
-            else
-                s[2] = bb4_add(s[2], lw[k]);
-        }
-        for (int i = 0; i < 3; i++)
-            T[(size_t)i * nx + x] = s[i];
-        size_t c0 = 3;
-        for (uint32_t p = 0; p < t->n_parts; p++) {
-            const bb_t *m = (const bb_t *)t->parts[p]->host;
-            for (uint32_t c = 0; c < t->part_widths[p]; c++) {
-                bb4_t a = bb4_zero(), b = bb4_zero();
-                for (size_t k = 0; k < N; k++) {
-                    size_t r = (x * N + k) & (H - 1), nr = (r + 1) & (H - 1);
-                    a = bb4_add(a, bb4_mul_base(lw[k], m[(size_t)c * H + r]));
-                    b = bb4_add(b, bb4_mul_base(lw[k], m[(size_t)c * H + nr]));
-                }
-                T[(c0 + 2 * c) * nx + x] = a;
-                T[(c0 + 2 * c + 1) * nx + x] = b;
-            }
-            c0 += 2 * (size_t)t->part_widths[p];
-        }
-    }
+    const bb_t **src = malloc(ncols * sizeof(*src));
+    if (!src)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck fold_ple: allocation failed");
+    size_t c = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
+            src[c] = src[c + 1] = (const bb_t *)t->parts[p]->host + (size_t)j * H;
+    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host};
+    gs_cpu_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
+    free(src);
     return GLSTARK_OK;
 }
 
