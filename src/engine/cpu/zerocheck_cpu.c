@@ -157,11 +157,27 @@ static void lane_combine(const lane_prog *lp, const gs_cdag *d, const gs_zc_weig
     bb4_t *zc = scratch, *p = scratch + L, *q = scratch + 2 * L;
     for (size_t j = 0; j < 3 * L; j++)
         scratch[j] = bb4_zero();
-    for (uint32_t i = 0; i < d->n_constraints; i++) {
-        const bb_t *v = lp->src[d->constraint_idx[i]];
-        bb4_t lam = w->lambda_pows[i];
+    /* sum_i λ^i v_i as exact integer dot products, reduced once: the sum of
+     * Montgomery products a_i b_i is (sum bb_mul(a_i, b_i)) * R mod p */
+    {
+        unsigned __int128 acc[256][4];
         for (size_t j = 0; j < L; j++)
-            zc[j] = bb4_add(zc[j], bb4_mul_base(lam, v[j]));
+            for (int c = 0; c < 4; c++)
+                acc[j][c] = 0;
+        for (uint32_t i = 0; i < d->n_constraints; i++) {
+            const bb_t *v = lp->src[d->constraint_idx[i]];
+            const bb_t *lam = w->lambda_pows[i].c;
+            for (size_t j = 0; j < L; j++) {
+                uint64_t x = v[j];
+                acc[j][0] += (uint64_t)lam[0] * x;
+                acc[j][1] += (uint64_t)lam[1] * x;
+                acc[j][2] += (uint64_t)lam[2] * x;
+                acc[j][3] += (uint64_t)lam[3] * x;
+            }
+        }
+        for (size_t j = 0; j < L; j++)
+            for (int c = 0; c < 4; c++)
+                zc[j].c[c] = bb_monty_reduce((uint64_t)(acc[j][c] % BB_P));
     }
     for (uint32_t k = 0; k < d->n_interactions; k++) {
         const gs_cinteraction *it = &d->interactions[k];
