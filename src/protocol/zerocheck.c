@@ -356,36 +356,62 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                             bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
     }
 
+    /* Rounds j >= 1 (§6.4): s_j(X) = eq(ξ, X) h(X) + X tail, where h (degree
+     * <= D) sums the traces still having variables and tail the finished
+     * ones. h is evaluated at X = 1..D only; h(0) follows from
+     * s_j(0) + s_j(1) = cur, h(D+1) by interpolation (as OpenVM does). */
+    bb4_t cur = gs_horner(out->uni, shape.n_uni, r[0]);
+    bb4_t *hv = calloc(D + 2, sizeof(bb4_t)), *sv = calloc(D + 2, sizeof(bb4_t));
+    if (!hv || !sv) {
+        free(hv), free(sv);
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
+        goto done;
+    }
     for (uint32_t j = 1; j <= n_max; j++) {
         bb4_t *s = &out->rounds[(size_t)(j - 1) * (D + 1)];
-        for (uint32_t X = 0; X <= D; X++)
-            s[X] = bb4_zero();
         bb4_t xj = xi[l_skip + j - 1];
+        bb4_t tail = bb4_zero();
+        int any_head = 0;
+        for (uint32_t X = 0; X <= D + 1; X++)
+            hv[X] = bb4_zero();
         for (uint32_t t = 0; t < M; t++) {
             if (j > ts[t].nt) {
-                for (uint32_t X = 1; X <= D + 1; X++)
-                    s[X - 1] = bb4_add(s[X - 1], bb4_mul_base(ts[t].tau, bb_from_u32(X)));
+                tail = bb4_add(tail, ts[t].tau);
                 continue;
             }
+            any_head = 1;
             size_t m = (size_t)1 << (ts[t].nt - j + 1);
             if (eng->gkr->eq_table(eng, xi + l_skip + j, ts[t].nt - j, eqb) ||
-                ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, m, eqb, D + 1, &ts[t].w, rbuf)) {
+                ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, m, eqb, D, &ts[t].w, rbuf)) {
+                free(hv), free(sv);
                 st = eng_fail(eng, err, "a multilinear round");
                 goto done;
             }
             eng->host_syncs++;
-            for (uint32_t X = 1; X <= D + 1; X++) {
-                bb4_t xx = bb4_from_base(bb_from_u32(X));
-                bb4_t eqx = gs_eq1(xj, xx);
+            for (uint32_t X = 1; X <= D; X++) {
                 const bb4_t *o = &rbuf[3 * (X - 1)];
                 bb4_t v = bb4_add(bb4_mul(bb4_mul(mupow[2 * M + t], eqacc), o[0]),
                                   bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
-                s[X - 1] = bb4_add(s[X - 1], bb4_mul(eqx, v));
+                hv[X] = bb4_add(hv[X], v);
             }
+        }
+        if (any_head) {
+            /* cur = (1 - ξ) h(0) + ξ h(1) + tail */
+            bb4_t num = bb4_sub(bb4_sub(cur, bb4_mul(xj, hv[1])), tail);
+            hv[0] = bb4_mul(num, bb4_inv(bb4_sub(bb4_one(), xj)));
+            hv[D + 1] = gs_interp_0n(hv, D, bb4_from_base(bb_from_u32(D + 1)));
+        }
+        for (uint32_t X = 1; X <= D + 1; X++) {
+            bb4_t xx = bb4_from_base(bb_from_u32(X));
+            s[X - 1] = bb4_add(bb4_mul(gs_eq1(xj, xx), hv[X]), bb4_mul(xx, tail));
         }
         for (uint32_t X = 0; X <= D; X++)
             gs_fs_observe_ext(fs, s[X]);
         r[j] = gs_fs_sample_ext(fs);
+        sv[0] = bb4_sub(cur, s[0]);
+        for (uint32_t X = 1; X <= D + 1; X++)
+            sv[X] = s[X - 1];
+        cur = gs_interp_0n(sv, D + 1, r[j]);
         bb4_t e1 = gs_eq1(xj, r[j]);
         eqacc = bb4_mul(eqacc, e1);
         eqsh = bb4_mul(eqsh, e1);
@@ -396,12 +422,14 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             }
             size_t m = (size_t)1 << (ts[t].nt - j + 1);
             if (ops->fold(eng, ts[t].tables, ts[t].ncols, (size_t)1 << ts[t].nt, m, r[j])) {
+                free(hv), free(sv);
                 st = eng_fail(eng, err, "folding");
                 goto done;
             }
             if (j == ts[t].nt) {
                 bb4_t o[3];
                 if (ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, 1, NULL, 1, &ts[t].w, o)) {
+                    free(hv), free(sv);
                     st = eng_fail(eng, err, "evaluating a finished trace");
                     goto done;
                 }
@@ -410,6 +438,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             }
         }
     }
+    free(hv), free(sv);
 
     /* T13: openings; all common-main parts first, then the other parts */
     {
