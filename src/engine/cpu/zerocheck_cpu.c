@@ -202,6 +202,8 @@ static void lane_combine(const lane_prog *lp, const gs_cdag *d, const gs_zc_weig
     }
 }
 
+#define R0_TILE 4
+
 typedef struct r0_ctx {
     const gs_zc_trace *t;
     uint32_t l_skip;
@@ -230,7 +232,9 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     if (lo >= hi)
         return;
     /* pv[c * n_pts + pt]: table column c at evaluation point pt */
-    bb_t *pv = malloc(ncols * n_pts * sizeof(bb_t));
+    /* blocks are taken R0_TILE at a time so that every trace column is read
+     * in runs of R0_TILE * N consecutive rows */
+    bb_t *pv = malloc(R0_TILE * ncols * n_pts * sizeof(bb_t));
     bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
     bb_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb_t));
     const bb_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
@@ -264,38 +268,43 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     part_off[0] = 3;
     for (uint32_t p = 0; p < t->n_parts; p++)
         part_off[p + 1] = part_off[p] + 2 * (size_t)t->part_widths[p];
-    for (size_t x = lo; x < hi; x++) {
+    for (size_t x0 = lo; x0 < hi; x0 += R0_TILE) {
+        size_t G = hi - x0 < R0_TILE ? hi - x0 : R0_TILE;
         /* one column's N values on D -> its values at every point */
         for (size_t c = 0; c < ncols; c++) {
-            if (c < 3) {
-                for (size_t k = 0; k < N; k++) {
-                    size_t r = (x * N + k) & (H - 1);
-                    coef[k] = (c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1) ? bb_one() : 0;
+            for (size_t g = 0; g < G; g++) {
+                size_t x = x0 + g;
+                if (c < 3) {
+                    for (size_t k = 0; k < N; k++) {
+                        size_t r = (x * N + k) & (H - 1);
+                        coef[k] = (c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1) ? bb_one() : 0;
+                    }
+                } else {
+                    const bb_t *src = colsrc[c];
+                    size_t rot = (c - 3) & 1;
+                    for (size_t k = 0; k < N; k++)
+                        coef[k] = src[(x * N + k + rot) & (H - 1)];
                 }
-            } else {
-                const bb_t *src = colsrc[c];
-                size_t rot = (c - 3) & 1;
-                for (size_t k = 0; k < N; k++)
-                    coef[k] = src[(x * N + k + rot) & (H - 1)];
-            }
-            bb_t *pc = pv + c * n_pts;
-            if (d0)
-                for (size_t k = 0; k < N; k++)
-                    pc[k] = coef[k];
-            ntt_small(coef, N, cx->tw_inv, cx->l_skip); /* N * coefficients */
-            for (uint32_t i = 0; i < cx->n_cos; i++) {
-                const bb_t *sc = cx->scale + (size_t)i * N;
-                for (size_t j = 0; j < N; j++)
-                    tmp[j] = bb_mul(coef[j], sc[j]);
-                ntt_small(tmp, N, cx->tw_fwd, cx->l_skip);
-                for (size_t k = 0; k < N; k++)
-                    pc[d0 + (size_t)i * N + k] = tmp[k];
+                bb_t *pc = pv + (g * ncols + c) * n_pts;
+                if (d0)
+                    for (size_t k = 0; k < N; k++)
+                        pc[k] = coef[k];
+                ntt_small(coef, N, cx->tw_inv, cx->l_skip); /* N * coefficients */
+                for (uint32_t i = 0; i < cx->n_cos; i++) {
+                    const bb_t *sc = cx->scale + (size_t)i * N;
+                    for (size_t j = 0; j < N; j++)
+                        tmp[j] = bb_mul(coef[j], sc[j]);
+                    ntt_small(tmp, N, cx->tw_fwd, cx->l_skip);
+                    for (size_t k = 0; k < N; k++)
+                        pc[d0 + (size_t)i * N + k] = tmp[k];
+                }
             }
         }
-        for (size_t p0 = 0; p0 < n_pts; p0 += N) {
-            lane_eval(&lp, t, pv, n_pts, p0, part_off);
-            lane_combine(&lp, d, cx->w, cx->E[x], p0, out, scratch);
-        }
+        for (size_t g = 0; g < G; g++)
+            for (size_t p0 = 0; p0 < n_pts; p0 += N) {
+                lane_eval(&lp, t, pv + g * ncols * n_pts, n_pts, p0, part_off);
+                lane_combine(&lp, d, cx->w, cx->E[x0 + g], p0, out, scratch);
+            }
     }
     lane_prog_free(&lp);
     free(scratch), free(part_off);
