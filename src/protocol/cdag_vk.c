@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gs_cdag_owned_free(gs_cdag_owned *o)
+void gs_cdag_vk_free(gs_cdag_vk *o)
 {
     free(o->nodes);
     free(o->constraint_idx);
@@ -12,7 +12,7 @@ void gs_cdag_owned_free(gs_cdag_owned *o)
     memset(o, 0, sizeof(*o));
 }
 
-glstark_status gs_cdag_from_vk(const gs_air_vk *vk, gs_cdag_owned *out, gs_error *err)
+glstark_status gs_cdag_from_air_vk(const gs_air_vk *vk, gs_cdag_vk *out, gs_error *err)
 {
     memset(out, 0, sizeof(*out));
     const gs_dag *d = &vk->dag;
@@ -26,7 +26,7 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *vk, gs_cdag_owned *out, gs_error
     out->interactions = calloc(d->num_interactions + 1, sizeof(gs_cinteraction));
     out->messages = calloc(n_msg + 1, sizeof(uint32_t));
     if (!out->nodes || !out->constraint_idx || !out->interactions || !out->messages) {
-        gs_cdag_owned_free(out);
+        gs_cdag_vk_free(out);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint DAG: allocation failed");
     }
     for (size_t i = 0; i < d->num_nodes; i++) {
@@ -37,7 +37,7 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *vk, gs_cdag_owned *out, gs_error
             n->a = s->var.index;
             n->offset = (uint8_t)s->var.offset;
             if (s->var.offset > 1) {
-                gs_cdag_owned_free(out);
+                gs_cdag_vk_free(out);
                 return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "constraint DAG: node %zu has row offset %u (> 1)",
                                     i, s->var.offset);
             }
@@ -49,7 +49,7 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *vk, gs_cdag_owned *out, gs_error
             } else if (s->var.entry == GS_ENTRY_PUBLIC)
                 n->kind = GS_CN_PUBLIC;
             else {
-                gs_cdag_owned_free(out);
+                gs_cdag_vk_free(out);
                 return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
                                     "constraint DAG: node %zu is a Challenge variable, which the SWIRL prover does not support",
                                     i);
@@ -74,7 +74,7 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *vk, gs_cdag_owned *out, gs_error
             n->a = s->left;
             break;
         default:
-            gs_cdag_owned_free(out);
+            gs_cdag_vk_free(out);
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "constraint DAG: node %zu has unknown kind %u", i, s->kind);
         }
     }
@@ -106,7 +106,7 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *vk, gs_cdag_owned *out, gs_error
     uint32_t widths[66];
     uint32_t n_parts = 1 + (g->has_preprocessed ? 1 : 0) + g->n_cached;
     if (n_parts > 66) {
-        gs_cdag_owned_free(out);
+        gs_cdag_vk_free(out);
         return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "constraint DAG: %u trace parts; at most 66 supported", n_parts);
     }
     widths[0] = (uint32_t)vk->common_main_width;
@@ -115,7 +115,7 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *vk, gs_cdag_owned *out, gs_error
     for (uint32_t c = 0; c < g->n_cached; c++)
         widths[1 + (g->has_preprocessed ? 1 : 0) + c] = (uint32_t)vk->cached_main_widths[c];
     if (gs_cdag_check(g, widths, n_parts, (uint32_t)vk->num_public_values)) {
-        gs_cdag_owned_free(out);
+        gs_cdag_vk_free(out);
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "constraint DAG: a node references a missing column, public value or later node");
     }

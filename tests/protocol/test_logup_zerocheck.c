@@ -294,7 +294,7 @@ static void full_fib(uint32_t log_n, uint32_t l_skip, const uint32_t prehash[8],
     gs_transcript_init(&ts);
     preamble(&ts, prehash, pfile, &tr, 1, pow_bits);
     tv = ts;
-    gs_fs fs = gs_fs_from_transcript(&ts), fv = gs_fs_from_transcript(&tv);
+    gs_fs fs = gs_fs_wrap_transcript(&ts), fv = gs_fs_wrap_transcript(&tv);
     gs_lz_proof pf;
     bb4_t rp[32], rv[32];
     cr_assert_eq(gs_lz_prove(eng, &fs, &tr, 1, l_skip, 3, 1, &pf, rp, &err), GLSTARK_OK, "%s", err.msg);
@@ -328,7 +328,7 @@ Test(logup_zerocheck, transcript_interactions_small)
     gs_transcript_init(&ts);
     preamble(&ts, ix_small_prehash, "interactions-small.proof.bin", by_air, 2, 2);
     tv = ts;
-    gs_fs fs = gs_fs_from_transcript(&ts), fv = gs_fs_from_transcript(&tv);
+    gs_fs fs = gs_fs_wrap_transcript(&ts), fv = gs_fs_wrap_transcript(&tv);
     gs_lz_proof pf;
     bb4_t rp[32], rv[32];
     cr_assert_eq(gs_lz_prove(eng, &fs, sorted, 2, 2, 3, 1, &pf, rp, &err), GLSTARK_OK, "%s", err.msg);
