@@ -24,7 +24,11 @@
  * returning a status report it directly as well. Nothing aborts.
  *
  * Field elements cross this API as canonical integers in [0, p),
- * p = 2013265921 (BabyBear). */
+ * p = 2013265921 (BabyBear).
+ *
+ * Threads: an AIR is not locked. Build it on one thread; the DAG is derived
+ * on first use (dag_stats, keygen, the checker), after which concurrent
+ * read-only use is fine. */
 #ifndef GLSTARK_AIR_H
 #define GLSTARK_AIR_H
 

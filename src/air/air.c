@@ -116,10 +116,6 @@ glstark_status glstark_air_set_preprocessed_trace(glstark_air *air, size_t heigh
 
 static glstark_expr push_expr(glstark_air *air, const gs_expr_node *n)
 {
-    if (air->dag_built) {
-        /* new expressions are fine, but the DAG must be rebuilt if more
-         * constraints are pushed; constraints check this themselves */
-    }
     if (air->num_exprs == air->cap_exprs) {
         size_t cap = air->cap_exprs ? air->cap_exprs * 2 : 256;
         if (cap >= UINT32_MAX) {

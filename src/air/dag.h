@@ -78,10 +78,9 @@ void gs_dag_free(gs_dag *dag);
 /* max offset over Variable nodes (0 or 1) */
 uint32_t gs_dag_max_rotation(const gs_dag *dag);
 
-/* Evaluates all nodes in order over the base field. `local`/`next` give the
- * value of a (entry, part, index) variable at offset 0/1 through callbacks
- * kept simple: a table of column pointers per main partition and the
- * preprocessed part, indexed by column, reading element `row`. */
+/* Evaluates all nodes in order over the base field on one row of a trace:
+ * variables read column pointers (per main partition, and preprocessed) at
+ * `row` (offset 0) or `next_row` (offset 1); vals gets one value per node. */
 typedef struct gs_dag_row_env {
     const bb_t *const *const *main_cols; /* per main partition: its column pointers */
     size_t num_main_parts;

@@ -53,8 +53,8 @@ typedef struct gs_multi_vk {
     size_t num_airs;
     gs_linear_constraint *trace_height_constraints;
     size_t num_trace_height_constraints;
-    bb_t pre_hash[GS_VK_DIGEST_LEN]; /* Montgomery; valid if has_pre_hash */
-    int has_pre_hash;
+    bb_t pre_hash[GS_VK_DIGEST_LEN]; /* Montgomery; set by keygen (has_pre_hash = 1) */
+    int has_pre_hash;                /* 0 after decoding until gs_vk_compute_pre_hash */
 } gs_multi_vk;
 
 /* Commits a preprocessed trace at keygen (the stacked PCS commit of the
@@ -77,8 +77,8 @@ typedef struct gs_multi_pk {
     size_t num_airs;
 } gs_multi_pk;
 
-/* Makes the proving key (and in it the verifying key, pre-hash included
- * when the Poseidon2 sponge is available). opts may be NULL. Errors as
+/* Makes the proving key (and in it the verifying key with its pre-hash).
+ * opts may be NULL. Errors as
  * OpenVM's KeygenError: zero width, no constraints and no interactions, an
  * empty message, degree above params->max_constraint_degree, message longer
  * than 2^log_max_message_length - 1. */

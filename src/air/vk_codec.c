@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "air/keygen.h"
+#include "hash/poseidon2.h"
 
 typedef struct wbuf {
     uint8_t *p;
@@ -223,11 +224,25 @@ glstark_status gs_vk_prevk_bytes(const gs_multi_vk *vk, uint8_t **bytes, size_t 
     return encode(vk, 1, bytes, len, err);
 }
 
+/* The pre-hash (keygen/mod.rs): the Poseidon2 sponge (hash_slice, the Merkle
+ * leaf hasher) over the pre-hash input bytes, one field element per byte. */
 glstark_status gs_vk_compute_pre_hash(gs_multi_vk *vk, gs_error *err)
 {
-    /* Poseidon2 sponge not built in yet: no pre-hash */
-    (void)err;
-    vk->has_pre_hash = 0;
-    memset(vk->pre_hash, 0, sizeof vk->pre_hash);
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    glstark_status st = gs_vk_prevk_bytes(vk, &bytes, &len, err);
+    if (st)
+        return st;
+    bb_t *elems = malloc((len ? len : 1) * sizeof *elems);
+    if (!elems) {
+        free(bytes);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "vk pre-hash: out of memory");
+    }
+    for (size_t i = 0; i < len; i++)
+        elems[i] = bb_from_canonical(bytes[i]);
+    gs_poseidon2_hash(elems, len, vk->pre_hash);
+    vk->has_pre_hash = 1;
+    free(elems);
+    free(bytes);
     return GLSTARK_OK;
 }

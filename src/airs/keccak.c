@@ -225,19 +225,21 @@ size_t glstark_keccak_trace_height(size_t num_permutations)
     return h;
 }
 
-/* Rows [row0, row0 + nrows) of the trace: one permutation of `input` (nrows <= 24). */
-static void perm_rows(const uint64_t input[25], size_t nrows, size_t row0, size_t height, bb_t *t)
+/* The nrows (<= 24) rows of one permutation of `input`, row-major into t
+ * (24 x width); the caller transposes, so that the column-major trace is
+ * written in runs of 24 instead of one strided cell at a time. */
+static void perm_rows(const uint64_t input[25], size_t nrows, bb_t *t)
 {
     const bb_t one = bb_one();
     uint64_t S[5][5];
     for (int x = 0; x < 5; x++)
         for (int y = 0; y < 5; y++)
             S[x][y] = input[x + 5 * y];
-#define CELL(col, row) t[(size_t)(col) * height + (row)]
+#define CELL(col, row) t[(row) * (size_t)GS_KC_WIDTH + (size_t)(col)]
 #define LIMB(v, l) bb_from_canonical((uint32_t)(((v) >> (16 * (l))) & 0xFFFF))
 #define BIT(v, z) ((((v) >> (z)) & 1) ? one : 0)
     for (size_t r = 0; r < nrows; r++) {
-        size_t row = row0 + r;
+        size_t row = r;
         for (int i = 0; i < 24; i++)
             CELL(c_step(i), row) = (size_t)i == r ? one : 0;
         CELL(GS_KC_EXPORT, row) = 0;
@@ -295,10 +297,19 @@ glstark_status gs_keccak_trace_mont(const uint64_t (*inputs)[25], size_t num_per
         return GLSTARK_ERR_INVALID_ARGUMENT;
     size_t height = glstark_keccak_trace_height(num_permutations);
     static const uint64_t zero[25] = {0};
+    bb_t *rows = malloc(24 * (size_t)GS_KC_WIDTH * sizeof *rows);
+    if (!rows)
+        return GLSTARK_ERR_OUT_OF_MEMORY;
     for (size_t k = 0, row = 0; row < height; k++, row += 24) {
         size_t n = height - row < 24 ? height - row : 24;
-        perm_rows(k < num_permutations ? inputs[k] : zero, n, row, height, trace);
+        perm_rows(k < num_permutations ? inputs[k] : zero, n, rows);
+        for (size_t c = 0; c < GS_KC_WIDTH; c++) {
+            bb_t *dst = trace + c * height + row;
+            for (size_t r = 0; r < n; r++)
+                dst[r] = rows[r * GS_KC_WIDTH + c];
+        }
     }
+    free(rows);
     return GLSTARK_OK;
 }
 

@@ -53,7 +53,6 @@ glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, 
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "merkle root: the tree has not been built");
     size_t s = tree->height >> tree->log_k;
     size_t off = gs_merkle_layer_offset(s, tree->depth) * GS_DIGEST_LEN * sizeof(bb_t);
-    eng->host_syncs++;
     return gs_buf_read(tree->digests, off, root, GS_DIGEST_LEN * sizeof(bb_t));
 }
 

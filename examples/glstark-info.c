@@ -1,0 +1,105 @@
+/* glstark-info: which device glstark opens, what it can do, and whether
+ * its field kernels agree with the C reference. Exit status 0 only when
+ * a device opened and the self-check passed.
+ *
+ *   glstark-info [--cpu] [--require-hw] [--floor] [--platform gbm|device|surfaceless]
+ *                [--node /dev/dri/renderDx] [--seed N] [--n N]
+ *
+ * The GLSTARK_* environment variables apply as well (see the README). */
+#include <glstark/glstark.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void log_cb(void *user, glstark_log_level level, const char *msg)
+{
+    (void)user;
+    if (level >= GLSTARK_LOG_WARN)
+        fprintf(stderr, "glstark: %s\n", msg);
+}
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: glstark-info [--cpu] [--require-hw] [--floor] [--platform gbm|device|surfaceless] "
+                    "[--node /dev/dri/renderDx] [--seed N] [--n N]\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.log = log_cb;
+    uint64_t seed = (uint64_t)time(NULL);
+    size_t n = 4096;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--cpu")) o.engine = GLSTARK_ENGINE_CPU;
+        else if (!strcmp(a, "--require-hw")) o.require_hw = 1;
+        else if (!strcmp(a, "--floor")) o.limits_floor = 1;
+        else if (!strcmp(a, "--platform") && i + 1 < argc) {
+            const char *p = argv[++i];
+            if (!strcmp(p, "gbm")) o.platform = GLSTARK_PLATFORM_GBM;
+            else if (!strcmp(p, "device")) o.platform = GLSTARK_PLATFORM_DEVICE;
+            else if (!strcmp(p, "surfaceless")) o.platform = GLSTARK_PLATFORM_SURFACELESS;
+            else return usage();
+        } else if (!strcmp(a, "--node") && i + 1 < argc) o.drm_node = argv[++i];
+        else if (!strcmp(a, "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(a, "--n") && i + 1 < argc) n = (size_t)strtoull(argv[++i], NULL, 0);
+        else return usage();
+    }
+
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
+    if (st) {
+        fprintf(stderr, "glstark-info: %s: %s\n", glstark_status_name(st), msg);
+        return 1;
+    }
+    glstark_device_limits L;
+    glstark_device_limits_get(dev, &L);
+    printf("engine:            %s\n", glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "cpu" : "gles");
+    printf("platform:          %s\n", glstark_platform_name(glstark_device_platform(dev)));
+    printf("platform path:     %s\n", glstark_device_platform_path(dev));
+    printf("EGL vendor:        %s\n", glstark_device_egl_vendor(dev));
+    printf("EGL version:       %s\n", glstark_device_egl_version(dev));
+    printf("GL vendor:         %s\n", glstark_device_gl_vendor(dev));
+    printf("renderer:          %s\n", glstark_device_renderer(dev));
+    printf("GL version:        %s\n", glstark_device_gl_version(dev));
+    printf("GLSL version:      %s\n", glstark_device_glsl_version(dev));
+    printf("software renderer: %s\n", glstark_device_is_software(dev) ? "yes" : "no");
+    printf("extensions:        %s\n", glstark_device_extensions(dev));
+    if (glstark_device_engine(dev) == GLSTARK_ENGINE_GLES) {
+        printf("limits%s:\n", L.floor_mode ? " (floor mode: ES 3.1 minimums)" : "");
+        printf("  max invocations          %u\n", L.max_invocations);
+        printf("  max group size           %u x %u x %u\n", L.max_group_size[0], L.max_group_size[1],
+               L.max_group_size[2]);
+        printf("  max group count          %u x %u x %u\n", L.max_group_count[0], L.max_group_count[1],
+               L.max_group_count[2]);
+        printf("  max shared memory        %u bytes\n", L.max_shared_bytes);
+        printf("  max SSBO binding         %" PRIu64 " bytes\n", L.max_binding_bytes);
+        printf("  compute storage blocks   %u\n", L.max_storage_blocks);
+        printf("  storage bindings         %u\n", L.max_storage_bindings);
+        printf("  SSBO offset alignment    %u\n", L.binding_offset_align);
+        printf("  subgroup size            %u\n", L.subgroup_size);
+        printf("  kernel local size        %u\n", L.local_size);
+        printf("  GPU timer queries valid  %s\n", L.timer_queries_valid ? "yes" : "no");
+        printf("  persistent maps          %s\n", L.persistent_map ? "yes" : "no");
+        printf("  reset detection          %s\n", L.robustness ? "yes" : "no");
+    }
+    printf("self-check (seed %" PRIu64 ", %zu elements per op): ", seed, n);
+    fflush(stdout);
+    st = glstark_device_self_check(dev, seed, n);
+    if (st) {
+        printf("FAILED\n");
+        fprintf(stderr, "glstark-info: %s: %s\n", glstark_status_name(st), glstark_device_last_error(dev));
+        glstark_device_destroy(dev);
+        return 1;
+    }
+    printf(glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "skipped (CPU engine is the reference)\n" : "ok\n");
+    glstark_device_destroy(dev);
+    return 0;
+}

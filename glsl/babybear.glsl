@@ -1,0 +1,71 @@
+// BabyBear, p = 2^31 - 2^27 + 1, in Montgomery form with R = 2^32: the same
+// representation as src/field/babybear.h, so GPU buffers and C arrays hold
+// identical bytes. Every value is fully reduced to [0, p).
+
+const uint BB_P = 0x78000001u;
+const uint BB_ONE = 0x0FFFFFFEu;  // R mod p
+const uint BB_R2 = 0x45DDDDE3u;   // R^2 mod p
+
+// p^-1 mod 2^32 (0x88000001), set by the runtime when the program is linked.
+// It is a uniform on purpose: with both constants visible, Mesa 22.3's LLVM 15
+// JIT crashes while constant folding the reduction (gles-targets.md §3).
+uniform uint gs_bb_mu;
+
+uint bb_add(uint a, uint b)
+{
+    uint s = a + b;  // < 2^32 since a, b < 2^31
+    return s >= BB_P ? s - BB_P : s;
+}
+
+uint bb_sub(uint a, uint b)
+{
+    uint d = a - b;
+    return a < b ? d + BB_P : d;
+}
+
+uint bb_neg(uint a) { return a == 0u ? 0u : BB_P - a; }
+
+uint bb_double(uint a) { return bb_add(a, a); }
+
+// a*b*2^-32 mod p. With x = a*b = hi:lo and t = lo*mu mod 2^32, x - t*p is a
+// multiple of 2^32, so only the high words need subtracting.
+uint bb_mul(uint a, uint b)
+{
+    uint hi, lo;
+    umulExtended(a, b, hi, lo);
+    uint t = lo * gs_bb_mu;
+    uint uhi, ulo;
+    umulExtended(t, BB_P, uhi, ulo);
+    uint r = hi - uhi;
+    return hi < uhi ? r + BB_P : r;
+}
+
+uint bb_square(uint a) { return bb_mul(a, a); }
+
+uint bb_pow(uint base, uint e)
+{
+    uint r = BB_ONE;
+    while (e != 0u) {
+        if ((e & 1u) != 0u)
+            r = bb_mul(r, base);
+        base = bb_square(base);
+        e >>= 1;
+    }
+    return r;
+}
+
+// Fermat inverse; bb_inv(0) = 0 as in C.
+uint bb_inv(uint a) { return bb_pow(a, BB_P - 2u); }
+
+uint bb_from_canonical(uint x) { return bb_mul(x % BB_P, BB_R2); }
+
+// a*2^-32 mod p: the reduction with a zero high word. Written out rather
+// than as bb_mul(a, 1u): that form makes llvmpipe's LLVM 15 abort with
+// "Cannot emit physreg copy instruction" at the first dispatch.
+uint bb_to_canonical(uint a)
+{
+    uint t = a * gs_bb_mu;
+    uint uhi, ulo;
+    umulExtended(t, BB_P, uhi, ulo);
+    return uhi == 0u ? 0u : BB_P - uhi;
+}

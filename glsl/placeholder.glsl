@@ -1,1 +1,0 @@
-// intentionally empty: keeps the embed table non-empty until kernels exist

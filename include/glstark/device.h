@@ -1,0 +1,137 @@
+/* glstark devices: which engine runs the prover and, for the GLES engine,
+ * which GPU. A device is opened headless (no window, no display server):
+ *
+ *   1. GBM on each /dev/dri/renderD* node (libgbm is loaded at run time),
+ *   2. EGL_EXT_platform_device (hardware devices before software ones),
+ *   3. EGL_MESA_platform_surfaceless,
+ *
+ * with an OpenGL ES 3.2 context, else 3.1. When nothing opens, the error
+ * message lists every path tried, why it failed and what to do.
+ *
+ * Environment variables override the options (so users can steer an
+ * application without rebuilding it):
+ *   GLSTARK_PLATFORM=gbm|device|surfaceless   try only that path
+ *   GLSTARK_DRM_NODE=/dev/dri/renderD129      use only that render node
+ *   GLSTARK_REQUIRE_HW=1                      refuse software renderers
+ *   GLSTARK_LIMITS=es31-min                   use only ES 3.1 minimum limits
+ *
+ * One device per thread at a time; several devices may live in several
+ * threads at once. */
+#ifndef GLSTARK_DEVICE_H
+#define GLSTARK_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "glstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct glstark_device glstark_device;
+
+typedef enum glstark_engine_kind {
+    GLSTARK_ENGINE_GLES = 0, /* OpenGL ES 3.1 compute (the default) */
+    GLSTARK_ENGINE_CPU = 1   /* plain C reference engine, no GPU needed */
+} glstark_engine_kind;
+
+typedef enum glstark_platform {
+    GLSTARK_PLATFORM_AUTO = 0, /* try GBM, then EGL device, then surfaceless */
+    GLSTARK_PLATFORM_GBM = 1,
+    GLSTARK_PLATFORM_DEVICE = 2,
+    GLSTARK_PLATFORM_SURFACELESS = 3,
+    GLSTARK_PLATFORM_NONE = 4 /* reported by CPU devices */
+} glstark_platform;
+
+typedef enum glstark_log_level {
+    GLSTARK_LOG_DEBUG = 0,
+    GLSTARK_LOG_INFO = 1,
+    GLSTARK_LOG_WARN = 2,
+    GLSTARK_LOG_ERROR = 3
+} glstark_log_level;
+
+typedef void (*glstark_log_fn)(void *user, glstark_log_level level, const char *msg);
+
+/* Options carry their own size so the struct can grow: set
+ * `size = sizeof(glstark_device_options)` (glstark_device_options_init does). */
+typedef struct glstark_device_options {
+    size_t size;
+    glstark_engine_kind engine;
+    glstark_platform platform; /* AUTO unless you must force a path */
+    const char *drm_node;      /* e.g. "/dev/dri/renderD129"; NULL = every node */
+    int require_hw;            /* nonzero: refuse software renderers (llvmpipe, ...) */
+    int limits_floor;          /* nonzero: use only the ES 3.1 minimum limits */
+    /* Test knobs (0 = off): a smaller per-binding limit than the device's, so
+     * range binding and chunking run even on a big GPU; a cap on device bytes
+     * allocated; a smaller work-group count limit, so 2-D folding runs with
+     * small grids. */
+    uint64_t max_binding_bytes;
+    uint64_t device_memory_cap;
+    uint32_t max_group_count;
+    /* Library log (KHR_debug messages in debug builds, notes on fallbacks). */
+    glstark_log_fn log;
+    void *log_user;
+    /* CPU engine worker threads, 0 = one per core. */
+    unsigned cpu_threads;
+} glstark_device_options;
+
+/* Device limits the library uses (after floor mode and test knobs). */
+typedef struct glstark_device_limits {
+    uint32_t max_invocations;        /* MAX_COMPUTE_WORK_GROUP_INVOCATIONS */
+    uint32_t max_group_size[3];      /* MAX_COMPUTE_WORK_GROUP_SIZE */
+    uint32_t max_group_count[3];     /* MAX_COMPUTE_WORK_GROUP_COUNT */
+    uint32_t max_shared_bytes;       /* MAX_COMPUTE_SHARED_MEMORY_SIZE */
+    uint64_t max_binding_bytes;      /* MAX_SHADER_STORAGE_BLOCK_SIZE */
+    uint32_t max_storage_blocks;     /* MAX_COMPUTE_SHADER_STORAGE_BLOCKS */
+    uint32_t max_storage_bindings;   /* MAX_SHADER_STORAGE_BUFFER_BINDINGS */
+    uint32_t binding_offset_align;   /* SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
+    uint32_t subgroup_size;          /* 0 without GL_KHR_shader_subgroup */
+    uint32_t local_size;             /* the 1-D work-group size kernels use */
+    int timer_queries_valid;         /* GPU timer queries give real numbers */
+    int persistent_map;              /* GL_EXT_buffer_storage */
+    int robustness;                  /* context resets are detected */
+    int floor_mode;                  /* limits were clamped to the ES 3.1 minimums */
+} glstark_device_limits;
+
+/* Fills defaults: GLES engine, automatic platform, no knobs. */
+GLSTARK_API void glstark_device_options_init(glstark_device_options *opts);
+
+/* Opens a device. opts may be NULL for defaults. On failure *out is NULL
+ * and, if msg is not NULL, up to msg_size bytes of the explanation are
+ * copied there (the device does not exist yet to ask). */
+GLSTARK_API glstark_status glstark_device_create(const glstark_device_options *opts, glstark_device **out,
+                                                 char *msg, size_t msg_size);
+GLSTARK_API void glstark_device_destroy(glstark_device *dev);
+
+/* What failed last on this device ("" when nothing has). */
+GLSTARK_API const char *glstark_device_last_error(const glstark_device *dev);
+
+GLSTARK_API glstark_engine_kind glstark_device_engine(const glstark_device *dev);
+GLSTARK_API glstark_platform glstark_device_platform(const glstark_device *dev);
+/* "gbm /dev/dri/renderD128", "device #0 (EGL_EXT_device_drm ...)", "surfaceless", "cpu" */
+GLSTARK_API const char *glstark_device_platform_path(const glstark_device *dev);
+GLSTARK_API const char *glstark_device_egl_vendor(const glstark_device *dev);
+GLSTARK_API const char *glstark_device_egl_version(const glstark_device *dev);
+GLSTARK_API const char *glstark_device_gl_vendor(const glstark_device *dev);
+GLSTARK_API const char *glstark_device_renderer(const glstark_device *dev);
+GLSTARK_API const char *glstark_device_gl_version(const glstark_device *dev);
+GLSTARK_API const char *glstark_device_glsl_version(const glstark_device *dev);
+/* Space-separated GL and EGL extensions that glstark looks at and the device has. */
+GLSTARK_API const char *glstark_device_extensions(const glstark_device *dev);
+GLSTARK_API int glstark_device_is_software(const glstark_device *dev);
+/* Zeroed for CPU devices. */
+GLSTARK_API glstark_status glstark_device_limits_get(const glstark_device *dev, glstark_device_limits *out);
+
+/* Runs the field kernels (BabyBear and its degree-4 extension: add, sub,
+ * mul, square, neg, inverse) on n random elements from `seed` and compares
+ * them with the C reference. GLSTARK_ERR_MISMATCH names the first
+ * differing element. For CPU devices it checks nothing and returns OK. */
+GLSTARK_API glstark_status glstark_device_self_check(glstark_device *dev, uint64_t seed, size_t n);
+
+GLSTARK_API const char *glstark_platform_name(glstark_platform p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,660 @@
+/* The CPU engine's dft family: radix-2 Cooley–Tukey DFTs over BabyBear,
+ * the stacked matrix, and the fused RS encoding (dft_ops.h has the
+ * definitions these functions implement).
+ *
+ * Algorithm. Natural order in and out: bit-reverse permutation, then
+ * decimation-in-time butterfly layers. Layers whose butterflies stay inside a
+ * 2^GS_DFT_BLOCK_LOG block (16 KiB) run block by block so they stay in L1;
+ * the remaining layers are done two at a time (radix 4) to halve the passes
+ * over memory. Twiddles: tw[h + t] = w_(2h)^t for every half-size h, so each
+ * layer reads a contiguous table.
+ *
+ * RS encoding uses that the zero-padded message is zero above 2^L: after
+ * bit reversal the nonzero entries sit at multiples of 2^log_blowup, so the
+ * first log_blowup DIT layers only copy; we write their result directly
+ * (a gather from the message) and start the butterflies at layer
+ * log_blowup.
+ *
+ * Threads: many columns -> one thread per column range; few long columns ->
+ * every phase of one column split across threads. */
+#include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/parallel_for.h"
+#include "engine/dft_ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GS_DFT_BLOCK_LOG 12
+/* Below this length a single column is not worth splitting across threads. */
+#define GS_DFT_PAR_MIN_LOG 14
+
+static unsigned engine_threads(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->threads; }
+
+static inline uint32_t rev32(uint32_t x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+    x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
+    return (x >> 16) | (x << 16);
+}
+
+/* Reverses the low `bits` bits of i (bits <= 32; 0 gives 0). */
+static inline size_t bitrev(size_t i, unsigned bits) { return bits ? rev32((uint32_t)i) >> (32 - bits) : 0; }
+
+/* ---------------------------------------------------------------- twiddles */
+
+typedef struct tw_fill_ctx {
+    bb_t *top;  /* tw + n/2 */
+    bb_t w;     /* generator of order n */
+} tw_fill_ctx;
+
+static void tw_fill_range(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    tw_fill_ctx *c = vctx;
+    bb_t x = bb_pow(c->w, b);
+    for (size_t t = b; t < e; t++) {
+        c->top[t] = x;
+        x = bb_mul(x, c->w);
+    }
+}
+
+/* Table of n = 2^log_n entries: tw[h + t] = w_(2h)^t (inverse: w_(2h)^-t). */
+static bb_t *twiddles_new(unsigned log_n, int inverse, unsigned threads)
+{
+    size_t n = (size_t)1 << log_n;
+    bb_t *tw = malloc((n > 1 ? n : 2) * sizeof *tw);
+    if (!tw)
+        return NULL;
+    tw[0] = bb_one();
+    if (n < 2)
+        return tw;
+    bb_t w = bb_two_adic_generator(log_n);
+    if (inverse)
+        w = bb_inv(w);
+    tw_fill_ctx c = {tw + n / 2, w};
+    gs_parallel_for(n / 2 >= (1u << 16) ? threads : 1, n / 2, tw_fill_range, &c);
+    for (size_t h = n / 4; h >= 1; h /= 2)
+        for (size_t t = 0; t < h; t++)
+            tw[h + t] = tw[2 * h + 2 * t];
+    return tw;
+}
+
+/* ------------------------------------------------------------ column steps */
+
+/* Bit reversal, tiled for the cache: write an index of log_n >= 2*TB bits as
+ * (A, M, B) with TB-bit A (high) and B (low); its reverse is
+ * (rev B, rev M, rev A). For one middle value M, the 2^TB x 2^TB elements
+ * (A, M, B) map onto (rev B, rev M, rev A): both sides touch only 2^TB cache
+ * lines, each read in full. Work is split over M. */
+#define GS_BITREV_TB 4
+
+/* In-place permutation of the tiles with middle value in [m0, m1) (each pair
+ * of tiles M, rev M handled once, by the smaller). If scale != 0 every
+ * element is also multiplied by it. */
+static void bitrev_tiles(bb_t *a, unsigned log_n, size_t m0, size_t m1, bb_t scale)
+{
+    const unsigned t = GS_BITREV_TB, mb = log_n - 2 * t;
+    const size_t T = (size_t)1 << t;
+    for (size_t m = m0; m < m1; m++) {
+        size_t mr = bitrev(m, mb);
+        if (mr < m)
+            continue;
+        for (size_t A = 0; A < T; A++) {
+            size_t ra = bitrev(A, t);
+            for (size_t B = 0; B < T; B++) {
+                size_t i = (A << (log_n - t)) | (m << t) | B;
+                size_t j = (bitrev(B, t) << (log_n - t)) | (mr << t) | ra;
+                /* tiles M < rev M: every pair once; the self-paired tile
+                 * M == rev M: only the pairs with i < j */
+                if (m < mr || i < j) {
+                    bb_t x = a[i], y = a[j];
+                    a[i] = scale ? bb_mul(y, scale) : y;
+                    a[j] = scale ? bb_mul(x, scale) : x;
+                } else if (i == j && scale) {
+                    a[i] = bb_mul(a[i], scale);
+                }
+            }
+        }
+    }
+}
+
+/* Plain version for short columns (log_n < 2*TB): all pairs with the smaller
+ * index in [i0, i1). */
+static void bitrev_plain(bb_t *a, unsigned log_n, size_t i0, size_t i1, bb_t scale)
+{
+    for (size_t i = i0; i < i1; i++) {
+        size_t r = bitrev(i, log_n);
+        if (i < r) {
+            bb_t x = a[i], y = a[r];
+            a[i] = scale ? bb_mul(y, scale) : y;
+            a[r] = scale ? bb_mul(x, scale) : x;
+        } else if (i == r && scale) {
+            a[i] = bb_mul(a[i], scale);
+        }
+    }
+}
+
+/* Work units of the bit reversal of a 2^log_n column (tiles or elements). */
+static size_t bitrev_units(unsigned log_n)
+{
+    return log_n >= 2 * GS_BITREV_TB ? (size_t)1 << (log_n - 2 * GS_BITREV_TB) : (size_t)1 << log_n;
+}
+
+static void bitrev_range(bb_t *a, unsigned log_n, size_t u0, size_t u1, bb_t scale)
+{
+    if (log_n >= 2 * GS_BITREV_TB)
+        bitrev_tiles(a, log_n, u0, u1, scale);
+    else
+        bitrev_plain(a, log_n, u0, u1, scale);
+}
+
+/* Two DIT layers (half-sizes h and 2h) over an array of n. */
+static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw)
+{
+    if (h == 1) { /* twiddles 1, 1, 1, w_4: one multiplication per quad */
+        bb_t w4 = tw[3];
+        for (size_t s = 0; s < n; s += 4) {
+            bb_t y0 = bb_add(a[s], a[s + 1]), y1 = bb_sub(a[s], a[s + 1]);
+            bb_t y2 = bb_add(a[s + 2], a[s + 3]), z3 = bb_mul(bb_sub(a[s + 2], a[s + 3]), w4);
+            a[s] = bb_add(y0, y2);
+            a[s + 2] = bb_sub(y0, y2);
+            a[s + 1] = bb_add(y1, z3);
+            a[s + 3] = bb_sub(y1, z3);
+        }
+        return;
+    }
+    const bb_t *w1 = tw + h, *w2 = tw + 2 * h, *w3 = tw + 3 * h;
+    for (size_t s = 0; s < n; s += 4 * h) {
+        bb_t *p0 = a + s, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
+        for (size_t t = 0; t < h; t++) {
+            bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
+            bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
+            bb_t y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
+            bb_t y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
+            bb_t z2 = bb_mul(y2, w2[t]), z3 = bb_mul(y3, w3[t]);
+            p0[t] = bb_add(y0, z2);
+            p2[t] = bb_sub(y0, z2);
+            p1[t] = bb_add(y1, z3);
+            p3[t] = bb_sub(y1, z3);
+        }
+    }
+}
+
+/* One DIT layer of half-size h over an array of n. */
+static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw)
+{
+    const bb_t *w = tw + h;
+    for (size_t s = 0; s < n; s += 2 * h) {
+        bb_t *x = a + s, *y = a + s + h;
+        if (h == 1) {
+            bb_t u = x[0], v = y[0];
+            x[0] = bb_add(u, v);
+            y[0] = bb_sub(u, v);
+            continue;
+        }
+        for (size_t t = 0; t < h; t++) {
+            bb_t u = x[t], v = bb_mul(y[t], w[t]);
+            x[t] = bb_add(u, v);
+            y[t] = bb_sub(u, v);
+        }
+    }
+}
+
+/* DIT layers with half-sizes h = 2^lo .. 2^(hi-1) on one block of 2^hi. */
+static void dit_block(bb_t *a, unsigned lo, unsigned hi, const bb_t *tw)
+{
+    size_t n = (size_t)1 << hi;
+    unsigned l = lo;
+    for (; l + 1 < hi; l += 2)
+        dit_pass4(a, n, (size_t)1 << l, tw);
+    if (l < hi)
+        dit_pass2(a, n, (size_t)1 << l, tw);
+}
+
+/* One radix-2 layer of half-size h over butterflies [k0, k1) of n/2. */
+static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
+{
+    const bb_t *w = tw + h;
+    size_t k = k0;
+    while (k < k1) {
+        size_t g = k / h, t = k % h;
+        size_t stop = h - t < k1 - k ? h : t + (k1 - k);
+        bb_t *x = a + 2 * h * g, *y = x + h;
+        for (; t < stop; t++, k++) {
+            bb_t u = x[t], v = bb_mul(y[t], w[t]);
+            x[t] = bb_add(u, v);
+            y[t] = bb_sub(u, v);
+        }
+    }
+}
+
+/* Two layers (half-sizes h and 2h) at once over quads [k0, k1) of n/4. */
+static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
+{
+    const bb_t *w1 = tw + h, *w2 = tw + 2 * h, *w3 = tw + 3 * h;
+    size_t k = k0;
+    while (k < k1) {
+        size_t g = k / h, t = k % h;
+        size_t stop = h - t < k1 - k ? h : t + (k1 - k);
+        bb_t *p0 = a + 4 * h * g, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
+        for (; t < stop; t++, k++) {
+            bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
+            bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
+            bb_t y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
+            bb_t y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
+            bb_t z2 = bb_mul(y2, w2[t]), z3 = bb_mul(y3, w3[t]);
+            p0[t] = bb_add(y0, z2);
+            p2[t] = bb_sub(y0, z2);
+            p1[t] = bb_add(y1, z3);
+            p3[t] = bb_sub(y1, z3);
+        }
+    }
+}
+
+/* DIT layers lo..log_n-1 of one column, on this thread. */
+static void dit_serial(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw)
+{
+    unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
+    size_t n = (size_t)1 << log_n;
+    if (lo < B)
+        for (size_t s = 0; s < n; s += (size_t)1 << B)
+            dit_block(a + s, lo, B, tw);
+    unsigned l = lo > B ? lo : B;
+    for (; l + 1 < log_n; l += 2)
+        dit_layer4(a, (size_t)1 << l, tw, 0, n / 4);
+    if (l < log_n)
+        dit_layer2(a, (size_t)1 << l, tw, 0, n / 2);
+}
+
+static void dft_serial(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale)
+{
+    bitrev_range(a, log_n, 0, bitrev_units(log_n), scale);
+    dit_serial(a, log_n, 0, tw);
+}
+
+/* One long column with every phase split across threads. */
+typedef struct par_ctx {
+    bb_t *a;
+    unsigned log_n, lo, B;
+    const bb_t *tw;
+    bb_t scale;
+    size_t h;
+} par_ctx;
+
+static void par_bitrev(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    par_ctx *c = v;
+    bitrev_range(c->a, c->log_n, b, e, c->scale);
+}
+
+static void par_blocks(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    par_ctx *c = v;
+    for (size_t i = b; i < e; i++)
+        dit_block(c->a + (i << c->B), c->lo, c->B, c->tw);
+}
+
+static void par_layer4(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    par_ctx *c = v;
+    dit_layer4(c->a, c->h, c->tw, b, e);
+}
+
+static void par_layer2(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    par_ctx *c = v;
+    dit_layer2(c->a, c->h, c->tw, b, e);
+}
+
+static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads)
+{
+    unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
+    size_t n = (size_t)1 << log_n;
+    par_ctx c = {a, log_n, lo, B, tw, 0, 0};
+    if (lo < B)
+        gs_parallel_for(threads, n >> B, par_blocks, &c);
+    unsigned l = lo > B ? lo : B;
+    for (; l + 1 < log_n; l += 2) {
+        c.h = (size_t)1 << l;
+        gs_parallel_for(threads, n / 4, par_layer4, &c);
+    }
+    if (l < log_n) {
+        c.h = (size_t)1 << l;
+        gs_parallel_for(threads, n / 2, par_layer2, &c);
+    }
+}
+
+static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads)
+{
+    par_ctx c = {a, log_n, 0, 0, tw, scale, 0};
+    gs_parallel_for(threads, bitrev_units(log_n), par_bitrev, &c);
+    dit_parallel(a, log_n, 0, tw, threads);
+}
+
+/* --------------------------------------------------------- base-field DFT */
+
+typedef struct cols_ctx {
+    bb_t *base;
+    size_t stride;
+    unsigned log_n;
+    const bb_t *tw;
+    bb_t scale;
+} cols_ctx;
+
+static void cols_serial(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    cols_ctx *c = v;
+    for (size_t i = b; i < e; i++)
+        dft_serial(c->base + i * c->stride, c->log_n, c->tw, c->scale);
+}
+
+static void dft_base_columns(bb_t *base, size_t stride, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale,
+                             unsigned threads)
+{
+    if (ncols >= threads || log_n < GS_DFT_PAR_MIN_LOG) {
+        cols_ctx c = {base, stride, log_n, tw, scale};
+        gs_parallel_for(threads, ncols, cols_serial, &c);
+    } else {
+        for (size_t i = 0; i < ncols; i++)
+            dft_parallel(base + i * stride, log_n, tw, scale, threads);
+    }
+}
+
+static glstark_status oom(gs_engine *eng, const char *what, size_t bytes)
+{
+    return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
+                        "cpu %s: could not allocate %zu bytes of scratch; free memory or use smaller batches", what,
+                        bytes);
+}
+
+static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_dir dir)
+{
+    unsigned threads = engine_threads(eng);
+    unsigned log_n = cols->log_n;
+    size_t n = (size_t)1 << log_n;
+    bb_t *base = (bb_t *)cols->buf->host + cols->offset;
+    bb_t scale = 0;
+    if (dir == GS_DFT_INVERSE)
+        scale = bb_inv(bb_pow(bb_from_canonical(2), log_n));
+    if (log_n == 0) /* length 1: both directions are the identity */
+        return GLSTARK_OK;
+    bb_t *tw = twiddles_new(log_n, dir == GS_DFT_INVERSE, threads);
+    if (!tw)
+        return oom(eng, "dft", n * sizeof(bb_t));
+    if (cols->elem_words == 1) {
+        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, threads);
+    } else {
+        /* Extension elements: split each column into its 4 coefficient
+         * columns, transform those, and interleave back. */
+        bb_t *tmp = malloc(4 * n * sizeof *tmp);
+        if (!tmp) {
+            free(tw);
+            return oom(eng, "dft", 4 * n * sizeof(bb_t));
+        }
+        for (size_t c = 0; c < cols->ncols; c++) {
+            bb_t *col = base + c * cols->col_stride;
+            for (size_t i = 0; i < n; i++)
+                for (unsigned k = 0; k < 4; k++)
+                    tmp[k * n + i] = col[4 * i + k];
+            dft_base_columns(tmp, n, 4, log_n, tw, scale, threads);
+            for (size_t i = 0; i < n; i++)
+                for (unsigned k = 0; k < 4; k++)
+                    col[4 * i + k] = tmp[k * n + i];
+        }
+        free(tmp);
+    }
+    free(tw);
+    return GLSTARK_OK;
+}
+
+/* -------------------------------------------------------------- RS message */
+
+/* In place: inverse DFT of size 2^l (tw = inverse twiddles of size 2^l,
+ * scale = 2^-l) followed by the subset-sum transform over the l bits. */
+static void rs_block(bb_t *x, unsigned l, const bb_t *tw, bb_t scale)
+{
+    if (l == 0)
+        return;
+    dft_serial(x, l, tw, scale);
+    size_t n = (size_t)1 << l;
+    for (size_t b = 1; b < n; b *= 2)
+        for (size_t s = 0; s < n; s += 2 * b)
+            for (size_t j = 0; j < b; j++)
+                x[s + b + j] = bb_add(x[s + b + j], x[s + j]);
+}
+
+typedef struct rsmsg_ctx {
+    bb_t *base;
+    size_t stride;
+    unsigned log_n, l;
+    size_t blocks_per_col;
+    const bb_t *tw;
+    bb_t scale;
+} rsmsg_ctx;
+
+static void rsmsg_range(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    rsmsg_ctx *c = v;
+    for (size_t i = b; i < e; i++) {
+        size_t col = i / c->blocks_per_col, blk = i % c->blocks_per_col;
+        rs_block(c->base + col * c->stride + (blk << c->l), c->l, c->tw, c->scale);
+    }
+}
+
+static glstark_status cpu_rs_message(gs_engine *eng, const gs_dft_cols *cols, unsigned l_skip)
+{
+    if (l_skip == 0)
+        return GLSTARK_OK;
+    bb_t *tw = twiddles_new(l_skip, 1, 1);
+    if (!tw)
+        return oom(eng, "rs_message", sizeof(bb_t) << l_skip);
+    rsmsg_ctx c = {(bb_t *)cols->buf->host + cols->offset, cols->col_stride, cols->log_n, l_skip,
+                   (size_t)1 << (cols->log_n - l_skip), tw, bb_inv(bb_pow(bb_from_canonical(2), l_skip))};
+    gs_parallel_for(engine_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
+    free(tw);
+    return GLSTARK_OK;
+}
+
+/* ---------------------------------------------------------------- stacking */
+
+/* First slice of stacked column c (slices are sorted by stacked_col). */
+static size_t first_slice(const gs_stack_layout *lay, uint32_t c)
+{
+    size_t lo = 0, hi = lay->nslices;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lay->slices[mid].stacked_col < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Writes stacked column c (2^L entries) into q. */
+static void stack_one_column(const gs_stack_layout *lay, const gs_trace_ref *traces, uint32_t c, bb_t *q)
+{
+    unsigned l = lay->l_skip;
+    size_t H = (size_t)1 << (l + lay->n_stack);
+    memset(q, 0, H * sizeof *q);
+    for (size_t i = first_slice(lay, c); i < lay->nslices && lay->slices[i].stacked_col == c; i++) {
+        const gs_stack_slice *s = &lay->slices[i];
+        size_t h = (size_t)1 << s->log_height;
+        const bb_t *src = (const bb_t *)traces[s->trace].buf->host + traces[s->trace].offset + s->trace_col * h;
+        if (s->log_height >= l) {
+            memcpy(q + s->row, src, h * sizeof *q);
+        } else {
+            size_t stride = (size_t)1 << (l - s->log_height);
+            for (size_t r = 0; r < h; r++)
+                q[s->row + r * stride] = src[r];
+        }
+    }
+}
+
+typedef struct stack_ctx {
+    const gs_stack_layout *lay;
+    const gs_trace_ref *traces;
+    uint32_t col_begin;
+    bb_t *out;
+    size_t H;
+} stack_ctx;
+
+static void stack_range(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    stack_ctx *c = v;
+    for (size_t i = b; i < e; i++)
+        stack_one_column(c->lay, c->traces, c->col_begin + (uint32_t)i, c->out + i * c->H);
+}
+
+static glstark_status cpu_stack_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                       uint32_t col_begin, uint32_t col_end, gs_buf *q, size_t q_offset)
+{
+    stack_ctx c = {layout, traces, col_begin, (bb_t *)q->host + q_offset,
+                   (size_t)1 << (layout->l_skip + layout->n_stack)};
+    gs_parallel_for(engine_threads(eng), col_end - col_begin, stack_range, &c);
+    return GLSTARK_OK;
+}
+
+/* ------------------------------------------------------------ RS codeword */
+
+typedef struct rs_ctx {
+    const gs_stack_layout *lay;
+    const gs_trace_ref *traces;
+    uint32_t col_begin;
+    unsigned log_blowup, L;
+    bb_t *cw;             /* codeword of column col_begin */
+    bb_t **scratch;       /* one 2^L message buffer per worker */
+    const bb_t *tw_small; /* inverse twiddles of size 2^l_skip */
+    bb_t small_scale;
+    const bb_t *tw;       /* forward twiddles of size 2^(L + log_blowup) */
+    /* single-column parallel mode */
+    const bb_t *msg;
+    bb_t *dst;
+} rs_ctx;
+
+/* Builds the RS message of stacked column c in msg (2^L entries). */
+static void rs_build_message(rs_ctx *c, uint32_t col, bb_t *msg)
+{
+    stack_one_column(c->lay, c->traces, col, msg);
+    unsigned l = c->lay->l_skip;
+    if (l == 0)
+        return;
+    size_t H = (size_t)1 << c->L;
+    for (size_t s = 0; s < H; s += (size_t)1 << l)
+        rs_block(msg + s, l, c->tw_small, c->small_scale);
+}
+
+/* dst[i] = msg[rev_L(i >> b)] for every i < 2^(L+b): the bit-reversed,
+ * zero-padded message after its first b (copy-only) DIT layers. Work units
+ * are the middle values M of the tiled bit reversal (see bitrev_tiles), or
+ * single indices j < 2^L when L < 2*TB. */
+static void rs_gather(bb_t *dst, const bb_t *msg, unsigned L, unsigned b, size_t u0, size_t u1)
+{
+    const size_t rep = (size_t)1 << b;
+    if (L < 2 * GS_BITREV_TB) {
+        for (size_t j = u0; j < u1; j++) {
+            bb_t v = msg[bitrev(j, L)];
+            for (size_t s = 0; s < rep; s++)
+                dst[(j << b) + s] = v;
+        }
+        return;
+    }
+    const unsigned t = GS_BITREV_TB, mb = L - 2 * t;
+    const size_t T = (size_t)1 << t;
+    for (size_t m = u0; m < u1; m++) {
+        size_t mr = bitrev(m, mb);
+        for (size_t A = 0; A < T; A++) {
+            const bb_t *src = msg + (mr << t) + bitrev(A, t);
+            bb_t *d = dst + ((((A << (L - t)) | (m << t))) << b);
+            for (size_t B = 0; B < T; B++) {
+                bb_t v = src[bitrev(B, t) << (L - t)];
+                for (size_t s = 0; s < rep; s++)
+                    d[(B << b) + s] = v;
+            }
+        }
+    }
+}
+
+static void rs_columns_serial(void *v, size_t b, size_t e, unsigned w)
+{
+    rs_ctx *c = v;
+    bb_t *msg = c->scratch[w];
+    unsigned logN = c->L + c->log_blowup;
+    size_t N = (size_t)1 << logN;
+    for (size_t i = b; i < e; i++) {
+        bb_t *dst = c->cw + i * N;
+        rs_build_message(c, c->col_begin + (uint32_t)i, msg);
+        rs_gather(dst, msg, c->L, c->log_blowup, 0, bitrev_units(c->L));
+        dit_serial(dst, logN, c->log_blowup, c->tw);
+    }
+}
+
+static void rs_gather_par(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    rs_ctx *c = v;
+    rs_gather(c->dst, c->msg, c->L, c->log_blowup, b, e);
+}
+
+static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                         unsigned log_blowup, uint32_t col_begin, uint32_t col_end, gs_buf *codeword,
+                                         size_t cw_offset)
+{
+    unsigned threads = engine_threads(eng);
+    unsigned L = layout->l_skip + layout->n_stack, logN = L + log_blowup;
+    size_t ncols = col_end - col_begin, H = (size_t)1 << L;
+    glstark_status st = GLSTARK_OK;
+    unsigned nscratch = ncols < threads ? (unsigned)ncols : threads;
+    bb_t *tw_small = twiddles_new(layout->l_skip, 1, 1);
+    bb_t *tw = twiddles_new(logN, 0, threads);
+    bb_t **scratch = calloc(nscratch, sizeof *scratch);
+    if (!tw_small || !tw || !scratch) {
+        st = oom(eng, "rs_code_matrix", sizeof(bb_t) << logN);
+        goto out;
+    }
+    for (unsigned i = 0; i < nscratch; i++)
+        if (!(scratch[i] = malloc(H * sizeof(bb_t)))) {
+            st = oom(eng, "rs_code_matrix", H * sizeof(bb_t));
+            goto out;
+        }
+    rs_ctx c = {layout, traces, col_begin, log_blowup, L, (bb_t *)codeword->host + cw_offset, scratch, tw_small,
+                bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), tw, NULL, NULL};
+    if (ncols >= threads || logN < GS_DFT_PAR_MIN_LOG) {
+        gs_parallel_for(threads, ncols, rs_columns_serial, &c);
+    } else {
+        /* Few tall columns: one column at a time, each phase threaded. The
+         * message build is O(2^L) and stays serial. */
+        size_t N = (size_t)1 << logN;
+        for (size_t i = 0; i < ncols; i++) {
+            rs_build_message(&c, col_begin + (uint32_t)i, scratch[0]);
+            c.msg = scratch[0];
+            c.dst = c.cw + i * N;
+            gs_parallel_for(threads, bitrev_units(L), rs_gather_par, &c);
+            dit_parallel(c.dst, logN, log_blowup, tw, threads);
+        }
+    }
+out:
+    if (scratch)
+        for (unsigned i = 0; i < nscratch; i++)
+            free(scratch[i]);
+    free(scratch);
+    free(tw);
+    free(tw_small);
+    return st;
+}
+
+const gs_dft_ops gs_cpu_dft_ops = {
+    .dft = cpu_dft,
+    .rs_message = cpu_rs_message,
+    .stack_matrix = cpu_stack_matrix,
+    .rs_code_matrix = cpu_rs_code_matrix,
+};

@@ -1,0 +1,190 @@
+/* Argument checks for the dft family, shared by every engine, so engine
+ * implementations can assume well-formed input. */
+#include "engine/dft_ops.h"
+
+static glstark_status no_family(gs_engine *eng, const char *what)
+{
+    return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                        "%s: the %s engine has no dft family; use an engine that implements it (the cpu engine does)",
+                        what, eng->core->name);
+}
+
+/* Elements (bb_t) the buffer holds. */
+static size_t buf_elems(const gs_buf *b) { return b->size / sizeof(bb_t); }
+
+/* Is [off, off + n) inside the buffer? Overflow-safe. */
+static int range_ok(const gs_buf *b, size_t off, size_t n)
+{
+    size_t total = buf_elems(b);
+    return off <= total && n <= total - off;
+}
+
+static glstark_status check_cols(gs_engine *eng, const gs_dft_cols *c, const char *what)
+{
+    if (!c || !c->buf)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "%s: no column batch or buffer given", what);
+    if (c->buf->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: the buffer belongs to another engine; create it on this engine", what);
+    if (c->elem_words != 1 && c->elem_words != 4)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: elem_words is %u; use 1 (base field) or 4 (extension)", what, c->elem_words);
+    if (c->log_n > GS_DFT_MAX_LOG_N)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: length 2^%u exceeds BabyBear's two-adicity 2^%d; use at most 2^%d rows", what,
+                            c->log_n, GS_DFT_MAX_LOG_N, GS_DFT_MAX_LOG_N);
+    if (c->ncols == 0)
+        return GLSTARK_OK;
+    size_t len = ((size_t)1 << c->log_n) * c->elem_words;
+    if (c->col_stride < len && c->ncols > 1)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: column stride %zu is smaller than the column length %zu, so columns overlap; "
+                            "use a stride of at least the length", what, c->col_stride, len);
+    if (c->ncols - 1 > (SIZE_MAX - len) / (c->col_stride ? c->col_stride : 1))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "%s: column batch size overflows", what);
+    size_t span = (c->ncols - 1) * c->col_stride + len;
+    if (!range_ok(c->buf, c->offset, span))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: %zu columns of %zu elements at offset %zu (stride %zu) need %zu elements, "
+                            "but the buffer holds %zu; enlarge the buffer or shrink the batch",
+                            what, c->ncols, len, c->offset, c->col_stride, span, buf_elems(c->buf));
+    return GLSTARK_OK;
+}
+
+glstark_status gs_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_dir dir)
+{
+    if (!eng)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    if (!eng->dft)
+        return no_family(eng, "dft");
+    glstark_status st = check_cols(eng, cols, "dft");
+    if (st)
+        return st;
+    if (dir != GS_DFT_FORWARD && dir != GS_DFT_INVERSE)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "dft: unknown direction %d", (int)dir);
+    if (cols->ncols == 0)
+        return GLSTARK_OK;
+    return eng->dft->dft(eng, cols, dir);
+}
+
+glstark_status gs_rs_message(gs_engine *eng, const gs_dft_cols *cols, unsigned l_skip)
+{
+    if (!eng)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    if (!eng->dft)
+        return no_family(eng, "rs_message");
+    glstark_status st = check_cols(eng, cols, "rs_message");
+    if (st)
+        return st;
+    if (cols->elem_words != 1)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_message: only base-field columns (elem_words 1) are supported");
+    if (l_skip > cols->log_n)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_message: block size 2^%u (l_skip) exceeds the column length 2^%u; "
+                            "columns must hold whole blocks", l_skip, cols->log_n);
+    if (cols->ncols == 0)
+        return GLSTARK_OK;
+    return eng->dft->rs_message(eng, cols, l_skip);
+}
+
+/* Checks the layout is self-consistent and that every trace buffer holds its
+ * trace. */
+static glstark_status check_layout(gs_engine *eng, const gs_stack_layout *lay, const gs_trace_ref *traces,
+                                   uint32_t col_begin, uint32_t col_end, unsigned max_log, const char *what)
+{
+    if (!lay || (lay->ntraces && !traces) || (lay->ntraces && !lay->traces) || (lay->nslices && !lay->slices))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "%s: missing layout, trace list or slices", what);
+    unsigned L = lay->l_skip + lay->n_stack;
+    if (lay->l_skip > max_log || lay->n_stack > max_log || L > max_log)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: stacked height 2^(%u+%u) exceeds 2^%u; use smaller l_skip + n_stack", what,
+                            lay->l_skip, lay->n_stack, max_log);
+    if (col_begin >= col_end || col_end > lay->width)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: column range [%u, %u) is empty or outside the stacked width %u", what, col_begin,
+                            col_end, lay->width);
+    for (size_t t = 0; t < lay->ntraces; t++) {
+        const gs_stack_trace_shape *sh = &lay->traces[t];
+        if (sh->log_height > L)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "%s: trace %zu has height 2^%u, taller than the stacked height 2^%u", what, t,
+                                sh->log_height, L);
+        if (sh->width == 0)
+            continue;
+        if (!traces[t].buf || traces[t].buf->engine != eng)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "%s: trace %zu has no buffer on this engine; upload it to this engine first", what, t);
+        size_t need = (size_t)sh->width << sh->log_height;
+        if (!range_ok(traces[t].buf, traces[t].offset, need))
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "%s: trace %zu (%u columns x 2^%u rows at offset %zu) does not fit its %zu-element "
+                                "buffer", what, t, sh->width, sh->log_height, traces[t].offset,
+                                buf_elems(traces[t].buf));
+    }
+    size_t H = (size_t)1 << L;
+    for (size_t i = 0; i < lay->nslices; i++) {
+        const gs_stack_slice *s = &lay->slices[i];
+        if (s->trace >= lay->ntraces || s->trace_col >= lay->traces[s->trace].width ||
+            s->log_height != lay->traces[s->trace].log_height || s->stacked_col >= lay->width)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "%s: slice %zu refers to a trace/column outside the layout; build layouts with "
+                                "gs_stack_layout_build", what, i);
+        unsigned e = s->log_height > lay->l_skip ? s->log_height : lay->l_skip;
+        if (s->row > H || ((size_t)1 << e) > H - s->row)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "%s: slice %zu (rows %u + 2^%u) runs past the stacked height 2^%u", what, i, s->row,
+                                e, L);
+    }
+    return GLSTARK_OK;
+}
+
+glstark_status gs_stack_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                               uint32_t col_begin, uint32_t col_end, gs_buf *q, size_t q_offset)
+{
+    if (!eng)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    if (!eng->dft)
+        return no_family(eng, "stack_matrix");
+    glstark_status st = check_layout(eng, layout, traces, col_begin, col_end, GS_DFT_MAX_LOG_N, "stack_matrix");
+    if (st)
+        return st;
+    if (!q || q->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "stack_matrix: no output buffer on this engine");
+    size_t H = (size_t)1 << (layout->l_skip + layout->n_stack);
+    size_t ncols = col_end - col_begin;
+    if (ncols > SIZE_MAX / H || !range_ok(q, q_offset, ncols * H))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "stack_matrix: %zu columns of %zu rows at offset %zu do not fit the %zu-element output "
+                            "buffer", ncols, H, q_offset, buf_elems(q));
+    return eng->dft->stack_matrix(eng, layout, traces, col_begin, col_end, q, q_offset);
+}
+
+glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                 unsigned log_blowup, uint32_t col_begin, uint32_t col_end, gs_buf *codeword,
+                                 size_t cw_offset)
+{
+    if (!eng)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    if (!eng->dft)
+        return no_family(eng, "rs_code_matrix");
+    glstark_status st = check_layout(eng, layout, traces, col_begin, col_end, GS_RS_MAX_LOG_N, "rs_code_matrix");
+    if (st)
+        return st;
+    unsigned logN = layout->l_skip + layout->n_stack + log_blowup;
+    if (log_blowup > GS_RS_MAX_LOG_N || logN > GS_RS_MAX_LOG_N)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_code_matrix: codeword height 2^(%u+%u+%u) exceeds 2^%d; lower n_stack or log_blowup",
+                            layout->l_skip, layout->n_stack, log_blowup, GS_RS_MAX_LOG_N);
+    if (!codeword || codeword->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_code_matrix: no codeword buffer on this engine");
+    size_t N = (size_t)1 << logN;
+    size_t ncols = col_end - col_begin;
+    if (ncols > SIZE_MAX / N || !range_ok(codeword, cw_offset, ncols * N))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_code_matrix: %zu codeword columns of %zu rows at offset %zu do not fit the "
+                            "%zu-element buffer; allocate width * 2^(L+log_blowup) elements",
+                            ncols, N, cw_offset, buf_elems(codeword));
+    return eng->dft->rs_code_matrix(eng, layout, traces, log_blowup, col_begin, col_end, codeword, cw_offset);
+}

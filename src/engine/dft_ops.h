@@ -1,0 +1,82 @@
+/* The dft family: batched DFTs over BabyBear, the stacked matrix and its
+ * Reed–Solomon encoding (commitment-layer.md §6.2–6.3).
+ *
+ * Conventions (those of Plonky3 0.4.3 / OpenVM stark-backend v2.0.1):
+ *  - Forward DFT of length n = 2^k, natural order in and out, no coset:
+ *        out[i] = sum_j in[j] * w^(i*j),    w = bb_two_adic_generator(k).
+ *    (Plonky3 Radix2DitParallel::dft == NaiveDft.) Inverse:
+ *        out[i] = n^-1 * sum_j in[j] * w^(-i*j).
+ *    Any bit reversal is internal to an implementation; callers never see
+ *    bit-reversed data.
+ *  - "RS message" of a column (eval_to_coeff_rs_message): for every block of
+ *    2^l_skip consecutive entries, an inverse DFT of size 2^l_skip, then the
+ *    subset-sum (zeta) transform over the l_skip index bits of the block:
+ *        msg[t] = sum_{a subset of t} c[a].
+ *  - RS code matrix (rs_code_matrix): for each column q of the stacked matrix
+ *    Q (height 2^L, L = l_skip + n_stack), its RS message zero-padded to
+ *    N = 2^(L + log_blowup) entries, then a forward DFT of length N. Column c
+ *    of the codeword is stored at codeword element offset + c*N.
+ *
+ * Chunking (for engines whose bindings see at most 128 MiB): every op works
+ * column by column and takes a column range, so a GPU engine can bind one
+ * column (or a group of columns) at a time. A codeword column of height 2^25
+ * is exactly 128 MiB; rs_code_matrix limits L + log_blowup to 25 so one
+ * column always fits one binding. The wrappers below check arguments
+ * (ranges inside the buffers, powers of two, sizes) so engine
+ * implementations may assume valid input. */
+#ifndef GS_ENGINE_DFT_OPS_H
+#define GS_ENGINE_DFT_OPS_H
+
+#include "engine/engine.h"
+#include "engine/stack_layout.h"
+
+#define GS_DFT_MAX_LOG_N 27   /* BabyBear two-adicity */
+#define GS_RS_MAX_LOG_N 25    /* codeword column <= 128 MiB (one SSBO binding) */
+
+typedef enum gs_dft_dir { GS_DFT_FORWARD = 0, GS_DFT_INVERSE = 1 } gs_dft_dir;
+
+/* A batch of equal-length columns in one buffer. Column c occupies elements
+ * [offset + c*col_stride, offset + c*col_stride + 2^log_n * elem_words).
+ * elem_words = 4 means extension elements (bb4_t), transformed coefficient-
+ * wise (the twiddles lie in the base field). Columns must not overlap. */
+typedef struct gs_dft_cols {
+    gs_buf *buf;
+    size_t offset;      /* in bb_t elements */
+    size_t col_stride;  /* in bb_t elements */
+    size_t ncols;
+    unsigned log_n;
+    unsigned elem_words; /* 1 or 4 */
+} gs_dft_cols;
+
+typedef struct gs_dft_ops {
+    /* In-place forward or inverse DFT of every column. */
+    glstark_status (*dft)(gs_engine *eng, const gs_dft_cols *cols, gs_dft_dir dir);
+    /* In-place RS message (per-block inverse DFT + zeta) of every column;
+     * base field only, l_skip <= log_n. */
+    glstark_status (*rs_message)(gs_engine *eng, const gs_dft_cols *cols, unsigned l_skip);
+    /* Writes columns [col_begin, col_end) of the stacked matrix Q (2^L rows
+     * each, column c at q_offset + (c - col_begin) * 2^L), zeros included. */
+    glstark_status (*stack_matrix)(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                   uint32_t col_begin, uint32_t col_end, gs_buf *q, size_t q_offset);
+    /* Writes columns [col_begin, col_end) of the RS codeword of Q straight from
+     * the traces (column c at cw_offset + (c - col_begin) * 2^(L+log_blowup)). */
+    glstark_status (*rs_code_matrix)(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                     unsigned log_blowup, uint32_t col_begin, uint32_t col_end,
+                                     gs_buf *codeword, size_t cw_offset);
+} gs_dft_ops;
+
+/* Checked entry points (src/engine/dft.c). They validate the arguments,
+ * return GLSTARK_ERR_UNSUPPORTED when the engine has no dft family, and
+ * forward to eng->dft. Errors are also recorded in eng->err. */
+glstark_status gs_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_dir dir);
+glstark_status gs_rs_message(gs_engine *eng, const gs_dft_cols *cols, unsigned l_skip);
+glstark_status gs_stack_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                               uint32_t col_begin, uint32_t col_end, gs_buf *q, size_t q_offset);
+glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                 unsigned log_blowup, uint32_t col_begin, uint32_t col_end,
+                                 gs_buf *codeword, size_t cw_offset);
+
+/* The CPU implementation (src/engine/cpu/dft_cpu.c). */
+extern const gs_dft_ops gs_cpu_dft_ops;
+
+#endif

@@ -1,0 +1,252 @@
+/* The GLES engine's core: buffers as GL buffer objects, host transfers,
+ * copies, fills, and the explicit sync point. */
+#include "engine/gles/gles_engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "field/field_batch.h"
+
+gs_gl_device *gs_gles_device(gs_engine *eng) { return ((gs_gles_state *)eng->impl)->dev; }
+
+static void gles_destroy(gs_engine *eng)
+{
+    gs_gles_state *s = eng->impl;
+    if (s)
+        gs_gl_device_close(s->dev);
+    free(s);
+    free(eng);
+}
+
+static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_buf *b = calloc(1, sizeof *b);
+    if (!b)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles buffer create: out of host memory");
+    GLuint name = 0;
+    glGenBuffers(1, &name);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, name);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer create (glBufferData)");
+    if (st) {
+        glDeleteBuffers(1, &name);
+        free(b);
+        gs_error_prefix(&eng->err, "allocating %zu device bytes", bytes);
+        return st;
+    }
+    b->engine = eng;
+    b->size = bytes;
+    b->gl_name = name;
+    *out = b;
+    return GLSTARK_OK;
+}
+
+static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
+{
+    (void)eng;
+    GLuint name = buf->gl_name;
+    glDeleteBuffers(1, &name);
+    free(buf);
+}
+
+static glstark_status gles_buf_write(gs_engine *eng, gs_buf *buf, size_t off, const void *src, size_t n)
+{
+    if (n == 0)
+        return GLSTARK_OK;
+    gs_gl_device *dev = gs_gles_device(eng);
+    /* Shader writes still in flight must land before the host overwrites. */
+    gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, buf->gl_name);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
+    return gs_gl_check(dev, &eng->err, "gles buffer write (glBufferSubData)");
+}
+
+static glstark_status gles_buf_read(gs_engine *eng, const gs_buf *buf, size_t off, void *dst, size_t n)
+{
+    if (n == 0)
+        return GLSTARK_OK;
+    gs_gl_device *dev = gs_gles_device(eng);
+    /* ES has no glGetBufferSubData: map for reading after the barrier that
+     * makes shader writes visible to mappings. The map waits for the GPU. */
+    gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, buf->gl_name);
+    const void *p = glMapBufferRange(GL_COPY_READ_BUFFER, (GLintptr)off, (GLsizeiptr)n, GL_MAP_READ_BIT);
+    eng->host_syncs++;
+    if (!p) {
+        glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer read (glMapBufferRange)");
+        return st ? st : gs_error_set(&eng->err, GLSTARK_ERR_GPU, "gles buffer read: glMapBufferRange returned NULL");
+    }
+    memcpy(dst, p, n);
+    if (!glUnmapBuffer(GL_COPY_READ_BUFFER))
+        return gs_error_set(&eng->err, GLSTARK_ERR_GPU,
+                            "gles buffer read: the mapping was corrupted (glUnmapBuffer false); read again");
+    return gs_gl_check(dev, &eng->err, "gles buffer read");
+}
+
+static glstark_status gles_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, const gs_buf *src, size_t soff,
+                                    size_t n)
+{
+    if (n == 0)
+        return GLSTARK_OK;
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (dst == src && doff < soff + n && soff < doff + n) {
+        /* GL forbids overlapping copies within one buffer: go through a
+         * scratch buffer (memmove semantics, as the CPU engine). */
+        GLuint tmp = 0;
+        glGenBuffers(1, &tmp);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, tmp);
+        glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)n, NULL, GL_STREAM_COPY);
+        glBindBuffer(GL_COPY_READ_BUFFER, src->gl_name);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)soff, 0, (GLsizeiptr)n);
+        glBindBuffer(GL_COPY_READ_BUFFER, tmp);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, dst->gl_name);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, (GLintptr)doff, (GLsizeiptr)n);
+        glDeleteBuffers(1, &tmp);
+    } else {
+        glBindBuffer(GL_COPY_READ_BUFFER, src->gl_name);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, dst->gl_name);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)soff, (GLintptr)doff, (GLsizeiptr)n);
+    }
+    return gs_gl_check(dev, &eng->err, "gles buffer copy (glCopyBufferSubData)");
+}
+
+glstark_status gs_gles_bind(gs_engine *eng, GLuint binding, const gs_buf *buf, size_t offset, size_t bytes)
+{
+    return gs_gl_bind_range(gs_gles_device(eng), binding, buf->gl_name, offset, bytes, &eng->err);
+}
+
+glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_word, size_t count, uint32_t value,
+                                    uint32_t step)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (first_word > buf->size / 4 || count > buf->size / 4 - first_word)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "fill: words [%zu, %zu+%zu) are outside the %zu-byte buffer", first_word, first_word, count,
+                            buf->size);
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(dev, "fill.comp", NULL, &prog, &eng->err);
+    if (st)
+        return st;
+    GLuint p = gs_gl_program_name(prog);
+    uint64_t align = dev->caps.binding_offset_align, maxb = dev->caps.max_binding_bytes;
+    uint64_t done = 0;
+    while (done < count) {
+        uint64_t byte = (uint64_t)(first_word + done) * 4;
+        uint64_t bind_off = byte - byte % align;
+        uint64_t lead = (byte - bind_off) / 4;
+        uint64_t room = maxb / 4 - lead; /* words of this binding after `lead` */
+        uint64_t todo = count - done < room ? count - done : room;
+        uint64_t bind_len = (lead + todo) * 4;
+        st = gs_gl_bind_range(dev, 0, buf->gl_name, bind_off, bind_len, &eng->err);
+        if (st)
+            return st;
+        glUseProgram(p);
+        glUniform1ui(glGetUniformLocation(p, "gs_first"), (GLuint)lead);
+        glUniform1ui(glGetUniformLocation(p, "gs_value"), value + (uint32_t)(done * step));
+        glUniform1ui(glGetUniformLocation(p, "gs_step"), step);
+        st = gs_gl_dispatch_1d(dev, prog, todo, &eng->err);
+        if (st)
+            return st;
+        done += todo;
+    }
+    return GLSTARK_OK;
+}
+
+static glstark_status gles_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, size_t count, uint32_t v)
+{
+    /* Host writes after shader writes need the barrier; fills are shader
+     * writes after possible copies, which GL orders by itself. */
+    return gs_gles_fill_pattern(eng, buf, off / 4, count, v, 0);
+}
+
+glstark_status gs_gles_field_op(gs_engine *eng, int op, const gs_buf *a, const gs_buf *b, gs_buf *out, size_t n,
+                                uint32_t param)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (!gs_field_op_valid(op))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "field op %d does not exist", op);
+    if (n == 0)
+        return GLSTARK_OK;
+    unsigned wa = gs_field_op_words_a(op), wb = gs_field_op_words_b(op), wo = wa;
+    int uses_b = gs_field_op_uses_b(op);
+    if (uses_b && !b)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "field op %s needs a second input",
+                            gs_field_op_name(op));
+    if (n > a->size / (4 * wa) || n > out->size / (4 * wo) || (uses_b && n > b->size / (4 * wb)))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "field op %s: %zu elements do not fit the buffers (%zu, %zu, %zu bytes)",
+                            gs_field_op_name(op), n, a->size, uses_b ? b->size : 0, out->size);
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(dev, "field_test.comp", NULL, &prog, &eng->err);
+    if (st)
+        return st;
+    GLuint p = gs_gl_program_name(prog);
+    glUseProgram(p);
+    glUniform1ui(glGetUniformLocation(p, "gs_op"), (GLuint)op);
+    glUniform1ui(glGetUniformLocation(p, "gs_param"), param);
+    uint64_t chunk = gs_gl_chunk_elems(dev, 4 * wa);
+    uint64_t cb = gs_gl_chunk_elems(dev, 4 * wb);
+    if (cb < chunk)
+        chunk = cb;
+    if (b == NULL)
+        b = a; /* unary ops still need the binding to exist */
+    for (uint64_t i = 0; i < n; i += chunk) {
+        uint64_t m = n - i < chunk ? n - i : chunk;
+        st = gs_gl_bind_range(dev, 0, a->gl_name, i * 4 * wa, m * 4 * wa, &eng->err);
+        if (!st)
+            st = gs_gl_bind_range(dev, 1, b->gl_name, uses_b ? i * 4 * wb : i * 4 * wa,
+                                  uses_b ? m * 4 * wb : m * 4 * wa, &eng->err);
+        if (!st)
+            st = gs_gl_bind_range(dev, 2, out->gl_name, i * 4 * wo, m * 4 * wo, &eng->err);
+        if (!st)
+            st = gs_gl_dispatch_1d(dev, prog, m, &eng->err);
+        if (st)
+            return st;
+    }
+    return GLSTARK_OK;
+}
+
+static glstark_status gles_finish(gs_engine *eng)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    glFinish();
+    return gs_gl_check(dev, &eng->err, "finish (glFinish)");
+}
+
+static const gs_engine_core_ops gles_core_ops = {
+    .name = "gles",
+    .destroy = gles_destroy,
+    .buf_create = gles_buf_create,
+    .buf_destroy = gles_buf_destroy,
+    .buf_write = gles_buf_write,
+    .buf_read = gles_buf_read,
+    .buf_copy = gles_buf_copy,
+    .buf_fill_u32 = gles_buf_fill_u32,
+    .finish = gles_finish,
+};
+
+glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engine **out, gs_error *err)
+{
+    *out = NULL;
+    gs_engine *eng = calloc(1, sizeof *eng);
+    gs_gles_state *s = calloc(1, sizeof *s);
+    if (!eng || !s) {
+        free(eng);
+        free(s);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "gles engine: out of host memory");
+    }
+    glstark_status st = gs_gl_device_open(opts, &s->dev, err);
+    if (st) {
+        free(eng);
+        free(s);
+        return st;
+    }
+    eng->core = &gles_core_ops;
+    eng->impl = s;
+    eng->bytes_cap = (size_t)s->dev->opts.device_memory_cap;
+    gs_gles_engine_attach_families(eng);
+    *out = eng;
+    return GLSTARK_OK;
+}

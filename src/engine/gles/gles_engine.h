@@ -1,0 +1,41 @@
+/* The GLES engine: engine buffers are GL buffer objects on a headless
+ * gs_gl_device (src/gles/). Family implementations reach the device with
+ * gs_gles_device(eng), build programs with gs_gl_program_get, bind buffer
+ * ranges with gs_gl_bind_range(dev, binding, buf->gl_name, ...) (or
+ * gs_gles_bind), and launch with gs_gl_dispatch_1d. Nothing here waits for
+ * the GPU except buf_read, finish and timers, which count host syncs. */
+#ifndef GS_ENGINE_GLES_GLES_ENGINE_H
+#define GS_ENGINE_GLES_GLES_ENGINE_H
+
+#include "engine/engine.h"
+#include "gles/gl_device.h"
+
+typedef struct gs_gles_state {
+    gs_gl_device *dev;
+} gs_gles_state;
+
+/* Opens a device per opts (NULL = defaults; environment overrides apply)
+ * and makes an engine on it. */
+glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engine **out, gs_error *err);
+
+gs_gl_device *gs_gles_device(gs_engine *eng);
+
+/* Binds bytes [offset, offset+bytes) of buf to SSBO `binding`. */
+glstark_status gs_gles_bind(gs_engine *eng, GLuint binding, const gs_buf *buf, size_t offset, size_t bytes);
+
+/* Enqueues out[i] = op(a[i], b[i]) for n elements on the GPU
+ * (glsl/field_test.comp; ops of src/field/field_batch.h), splitting into
+ * binding-sized chunks. b may be NULL for unary ops. No host sync. */
+glstark_status gs_gles_field_op(gs_engine *eng, int op, const gs_buf *a, const gs_buf *b, gs_buf *out, size_t n,
+                                uint32_t param);
+
+/* Enqueues words[first + i] = value + i * step for i < count (glsl/fill.comp),
+ * in binding-sized chunks. buf_fill_u32 is the step-0 case. */
+glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_word, size_t count, uint32_t value,
+                                    uint32_t step);
+
+/* Sets eng->dft, eng->hash, ... to the GLES implementations that exist
+ * (src/engine/gles/families.c). */
+void gs_gles_engine_attach_families(gs_engine *eng);
+
+#endif

@@ -1,0 +1,59 @@
+/* Engine family "zerocheck": the kernels of the batch constraint sumcheck
+ * with univariate skip (spec/constraint-layer.md §6).
+ *
+ * Per trace the protocol needs three weighted sums of DAG outputs:
+ *   zc = sum_i lambda^i C_i             (constraints, λ-batched)
+ *   p  = norm * sum_σ eq3b_σ count_σ    (LogUp numerators)
+ *   q  = sum_σ eq3b_σ h_σ               (LogUp denominators, no alpha)
+ * evaluated (round 0) at points z of the skip domain's extension, or
+ * (rounds j >= 1) on the multilinear tables at X = 1..n_x. Outputs are
+ * triples (zc, p, q) per point, already summed over the hypercube with the
+ * caller's eq weights. */
+#ifndef GS_ENGINE_ZEROCHECK_OPS_H
+#define GS_ENGINE_ZEROCHECK_OPS_H
+
+#include "engine/zc_trace.h"
+
+/* What the DAG outputs are combined with. */
+typedef struct gs_zc_weights {
+    const bb4_t *lambda_pows; /* n_constraints powers λ^i */
+    bb4_t beta;
+    const bb4_t *eq3b;        /* per interaction */
+    bb_t norm;                /* numerator scale (1, or 2^(h-l) for lifted traces) */
+} gs_zc_weights;
+
+/* Table layout after the Z fold: column-major EF, column stride 2^ñ;
+ * columns: is_first, is_last, is_transition, then for every part in opening
+ * order and every column c: c at local row, c at next row. */
+static inline size_t gs_zc_table_cols(const gs_zc_trace *t)
+{
+    size_t n = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        n += 2 * (size_t)t->part_widths[p];
+    return n;
+}
+
+typedef struct gs_zerocheck_ops {
+    /* Round 0: for each point p < n_pts with Lagrange weights
+     * lw[p*N + k] = L_{ω^k}(z_p) (base field, N = 2^l_skip), writes
+     * out[3p + {0,1,2}] = sum_x e[x] * (zc, p, q)(column PLEs at (z_p, x)),
+     * x < 2^ñ (e is an EF buffer of 2^ñ entries). With d_points set, the
+     * first N points are D itself (z_k = ω^k; their weights are not read). */
+    glstark_status (*round0)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb_t *lw, size_t n_pts,
+                             int d_points, const gs_buf *e, const gs_zc_weights *w, bb4_t *out);
+    /* Folds Z at r_0: tables (gs_zc_table_cols(t) x 2^ñ EF) get
+     * sum_k col[xN + k] lw[k] with lw[k] = L_{ω^k}(r_0). */
+    glstark_status (*fold_ple)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,
+                               gs_buf *tables);
+    /* Multilinear round on tables with m live rows (stride 2^ñ): for X = 1..n_x,
+     * out[3(X-1) + {0,1,2}] = sum_{a < m/2} eq[a] (zc, p, q)(v[2a] + X (v[2a+1] - v[2a])).
+     * With m = 1 it evaluates row 0 once (eq ignored, n_x must be 1, X unused). */
+    glstark_status (*mle_round)(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
+                                const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out);
+    /* Binds the first table variable: v[a] = v[2a] + r (v[2a+1] - v[2a]), a < m/2, every column. */
+    glstark_status (*fold)(gs_engine *eng, gs_buf *tables, size_t n_cols, size_t stride, size_t m, bb4_t r);
+} gs_zerocheck_ops;
+
+extern const gs_zerocheck_ops gs_cpu_zerocheck_ops;
+
+#endif

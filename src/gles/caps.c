@@ -1,0 +1,194 @@
+/* Device limits, read once after the context is current; floor mode; the
+ * KHR_debug log hook; GL error and context-reset checks. */
+#include "gles/gl_device.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The OpenGL ES 3.1 minimums (spec table 20.45ff). Floor mode uses these
+ * so CI proves that every kernel fits the smallest conformant GPU. */
+#define ES31_MIN_INVOCATIONS 128u
+#define ES31_MIN_GROUP_SIZE_XY 128u
+#define ES31_MIN_GROUP_SIZE_Z 64u
+#define ES31_MIN_GROUP_COUNT 65535u
+#define ES31_MIN_SHARED 16384u
+#define ES31_MIN_BLOCK_SIZE (1ull << 27)
+#define ES31_MIN_STORAGE_BLOCKS 4u
+#define ES31_MAX_OFFSET_ALIGN 256u
+
+/* The 1-D local size kernels use: large enough to keep GPUs busy, within
+ * every limit (and a power of two so grids divide evenly). */
+#define GS_PREFERRED_LOCAL_SIZE 256u
+
+static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+
+static uint32_t get_u32(GLenum e)
+{
+    GLint v = 0;
+    glGetIntegerv(e, &v);
+    return v > 0 ? (uint32_t)v : 0;
+}
+
+static uint32_t get_u32_i(GLenum e, GLuint i)
+{
+    GLint v = 0;
+    glGetIntegeri_v(e, i, &v);
+    return v > 0 ? (uint32_t)v : 0;
+}
+
+static uint32_t pow2_floor(uint32_t x)
+{
+    uint32_t p = 1;
+    while (p * 2 <= x && p < 0x80000000u)
+        p *= 2;
+    return p;
+}
+
+glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
+{
+    gs_gl_caps c;
+    memset(&c, 0, sizeof c);
+    c.robustness = dev->caps.robustness;
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    c.max_invocations = get_u32(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
+    for (GLuint i = 0; i < 3; i++) {
+        c.max_group_size[i] = get_u32_i(GL_MAX_COMPUTE_WORK_GROUP_SIZE, i);
+        c.max_group_count[i] = get_u32_i(GL_MAX_COMPUTE_WORK_GROUP_COUNT, i);
+    }
+    c.max_shared_bytes = get_u32(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE);
+    GLint64 block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &block);
+    c.max_binding_bytes = block > 0 ? (uint64_t)block : 0;
+    c.max_storage_blocks = get_u32(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
+    c.max_storage_bindings = get_u32(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS);
+    c.binding_offset_align = get_u32(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT);
+    if (gs_gl_has_extension(dev, "GL_KHR_shader_subgroup"))
+        c.subgroup_size = get_u32(GL_SUBGROUP_SIZE_KHR);
+    c.persistent_map = gs_gl_has_extension(dev, "GL_EXT_buffer_storage");
+    /* llvmpipe advertises timer queries but returns ~1 ns for real work
+     * (gles-targets.md §1), so software renderers never use them. */
+    if (dev->GenQueries && dev->GetQueryObjectui64v && !dev->is_software) {
+        GLint bits = 0;
+        glGetIntegerv(GL_QUERY_COUNTER_BITS_EXT, &bits);
+        /* GL_QUERY_COUNTER_BITS is a query-target parameter on some drivers;
+         * when the plain get errors, trust the extension. */
+        if (glGetError() != GL_NO_ERROR)
+            bits = 64;
+        c.timer_queries_valid = bits > 0;
+    }
+    GLenum e = glGetError();
+    if (e != GL_NO_ERROR)
+        return gs_error_set(err, GLSTARK_ERR_GPU, "reading device limits on '%s' raised GL error 0x%04x", dev->renderer,
+                            (unsigned)e);
+    if (c.max_invocations < ES31_MIN_INVOCATIONS || c.max_storage_blocks < ES31_MIN_STORAGE_BLOCKS ||
+        c.binding_offset_align == 0 || c.max_group_count[0] == 0)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                            "'%s' reports compute limits below OpenGL ES 3.1 (invocations %u, storage blocks %u); "
+                            "update the driver or choose another device (GLSTARK_DRM_NODE)",
+                            dev->renderer, c.max_invocations, c.max_storage_blocks);
+    dev->hw_caps = c;
+
+    if (dev->opts.limits_floor) {
+        c.floor_mode = 1;
+        c.max_invocations = ES31_MIN_INVOCATIONS;
+        c.max_group_size[0] = min_u32(c.max_group_size[0], ES31_MIN_GROUP_SIZE_XY);
+        c.max_group_size[1] = min_u32(c.max_group_size[1], ES31_MIN_GROUP_SIZE_XY);
+        c.max_group_size[2] = min_u32(c.max_group_size[2], ES31_MIN_GROUP_SIZE_Z);
+        for (int i = 0; i < 3; i++)
+            c.max_group_count[i] = min_u32(c.max_group_count[i], ES31_MIN_GROUP_COUNT);
+        c.max_shared_bytes = min_u32(c.max_shared_bytes, ES31_MIN_SHARED);
+        if (c.max_binding_bytes > ES31_MIN_BLOCK_SIZE)
+            c.max_binding_bytes = ES31_MIN_BLOCK_SIZE;
+        c.max_storage_blocks = ES31_MIN_STORAGE_BLOCKS;
+        /* The largest alignment a conformant driver may demand. */
+        if (c.binding_offset_align < ES31_MAX_OFFSET_ALIGN)
+            c.binding_offset_align = ES31_MAX_OFFSET_ALIGN;
+        c.subgroup_size = 0;
+    }
+    if (dev->opts.max_binding_bytes && dev->opts.max_binding_bytes < c.max_binding_bytes) {
+        /* Keep the knob a multiple of the alignment so chunks stay aligned. */
+        uint64_t v = dev->opts.max_binding_bytes - dev->opts.max_binding_bytes % c.binding_offset_align;
+        if (v < c.binding_offset_align)
+            v = c.binding_offset_align;
+        c.max_binding_bytes = v;
+    }
+    if (dev->opts.max_group_count)
+        for (int i = 0; i < 3; i++)
+            c.max_group_count[i] = min_u32(c.max_group_count[i], dev->opts.max_group_count);
+    c.local_size = pow2_floor(min_u32(GS_PREFERRED_LOCAL_SIZE, min_u32(c.max_invocations, c.max_group_size[0])));
+    dev->caps = c;
+    return GLSTARK_OK;
+}
+
+#if defined(GLSTARK_DEBUG_BUILD)
+static void GL_APIENTRY debug_cb(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                 const GLchar *message, const void *user)
+{
+    (void)source;
+    (void)length;
+    const gs_gl_device *dev = user;
+    glstark_log_level lvl = GLSTARK_LOG_DEBUG;
+    if (severity == GL_DEBUG_SEVERITY_HIGH_KHR || type == GL_DEBUG_TYPE_ERROR_KHR)
+        lvl = GLSTARK_LOG_ERROR;
+    else if (severity == GL_DEBUG_SEVERITY_MEDIUM_KHR)
+        lvl = GLSTARK_LOG_WARN;
+    else if (severity == GL_DEBUG_SEVERITY_LOW_KHR)
+        lvl = GLSTARK_LOG_INFO;
+    gs_gl_log(dev, lvl, "GL debug (id %u): %s", id, message);
+}
+#endif
+
+void gs_gl_debug_setup(gs_gl_device *dev)
+{
+#if defined(GLSTARK_DEBUG_BUILD)
+    if (!dev->opts.log || !gs_gl_has_extension(dev, "GL_KHR_debug"))
+        return;
+    PFNGLDEBUGMESSAGECALLBACKKHRPROC cb =
+        (PFNGLDEBUGMESSAGECALLBACKKHRPROC)eglGetProcAddress("glDebugMessageCallbackKHR");
+    if (!cb)
+        return;
+    /* The device struct outlives the context, so it is a valid user pointer. */
+    cb(debug_cb, dev);
+    glEnable(GL_DEBUG_OUTPUT_KHR);
+    glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS_KHR);
+    dev->has_debug = 1;
+#else
+    (void)dev;
+#endif
+}
+
+glstark_status gs_gl_check(gs_gl_device *dev, gs_error *err, const char *what)
+{
+    if (dev->context_lost)
+        return gs_error_set(err, GLSTARK_ERR_CONTEXT_LOST,
+                            "%s: the GPU context was lost earlier; destroy this device and open a new one", what);
+    if (dev->GetGraphicsResetStatus) {
+        GLenum r = dev->GetGraphicsResetStatus();
+        if (r != GL_NO_ERROR) {
+            dev->context_lost = 1;
+            const char *who = r == GL_GUILTY_CONTEXT_RESET_KHR     ? "caused by this context (a kernel ran too long?)"
+                              : r == GL_INNOCENT_CONTEXT_RESET_KHR ? "caused by another context"
+                                                                   : "cause unknown";
+            return gs_error_set(err, GLSTARK_ERR_CONTEXT_LOST,
+                                "%s: the GPU reset the context (%s); destroy this device and open a new one, and "
+                                "split long kernels into smaller dispatches",
+                                what, who);
+        }
+    }
+    GLenum e = glGetError();
+    if (e == GL_NO_ERROR)
+        return GLSTARK_OK;
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    if (e == GL_CONTEXT_LOST_KHR) {
+        dev->context_lost = 1;
+        return gs_error_set(err, GLSTARK_ERR_CONTEXT_LOST,
+                            "%s: GL_CONTEXT_LOST; destroy this device and open a new one", what);
+    }
+    if (e == GL_OUT_OF_MEMORY)
+        return gs_error_set(err, GLSTARK_ERR_DEVICE_MEMORY,
+                            "%s: GL_OUT_OF_MEMORY on '%s'; free buffers or prove a smaller statement", what,
+                            dev->renderer);
+    return gs_error_set(err, GLSTARK_ERR_GPU, "%s: GL error 0x%04x on '%s'", what, (unsigned)e, dev->renderer);
+}

@@ -1,0 +1,103 @@
+/* Range binding, 1-D dispatch folded into 2-D grids, barriers and syncs. */
+#include "gles/gl_device.h"
+
+#include <inttypes.h>
+
+glstark_status gs_gl_bind_range(gs_gl_device *dev, GLuint binding, GLuint name, uint64_t offset, uint64_t size,
+                                gs_error *err)
+{
+    const gs_gl_caps *c = &dev->caps;
+    if (offset % c->binding_offset_align)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL,
+                            "bind range: offset %" PRIu64 " is not a multiple of the SSBO offset alignment %u",
+                            offset, c->binding_offset_align);
+    if (size == 0 || size > c->max_binding_bytes)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL,
+                            "bind range: %" PRIu64 " bytes exceeds the per-binding limit of %" PRIu64
+                            " bytes (or is 0); the caller must split the range",
+                            size, c->max_binding_bytes);
+    if (binding >= c->max_storage_blocks)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL, "bind range: binding %u is beyond the %u storage blocks usable",
+                            binding, c->max_storage_blocks);
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, name, (GLintptr)offset, (GLsizeiptr)size);
+    return GLSTARK_OK;
+}
+
+uint64_t gs_gl_chunk_elems(const gs_gl_device *dev, uint32_t elem_bytes)
+{
+    /* Element sizes and alignments are powers of two here, so a chunk whose
+     * byte size is a multiple of the larger of the two keeps both. */
+    uint64_t unit = dev->caps.binding_offset_align > elem_bytes ? dev->caps.binding_offset_align : elem_bytes;
+    uint64_t bytes = dev->caps.max_binding_bytes - dev->caps.max_binding_bytes % unit;
+    return bytes / elem_bytes;
+}
+
+void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32_t *gy)
+{
+    uint64_t local = caps->local_size;
+    uint64_t groups = (count + local - 1) / local;
+    uint64_t maxx = caps->max_group_count[0];
+    if (groups <= maxx) {
+        *gx = (uint32_t)groups;
+        *gy = 1;
+        return;
+    }
+    uint64_t y = (groups + maxx - 1) / maxx;
+    uint64_t x = (groups + y - 1) / y; /* balance rows so little is wasted */
+    *gx = (uint32_t)x;
+    *gy = (uint32_t)y;
+}
+
+void gs_gl_barrier_for(gs_gl_device *dev, GLbitfield bits)
+{
+    if (dev->pending_barrier & bits) {
+        glMemoryBarrier(dev->pending_barrier & bits);
+        dev->pending_barrier &= ~bits;
+    }
+}
+
+glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, gs_error *err)
+{
+    if (count == 0)
+        return GLSTARK_OK;
+    if (count > UINT32_MAX)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "dispatch: %" PRIu64 " invocations exceed the 32-bit ids kernels use; split the work",
+                            count);
+    const gs_gl_caps *c = &dev->caps;
+    /* Most one dispatch can cover: a full maxx x maxy grid. */
+    uint64_t cap = (uint64_t)c->max_group_count[0] * c->max_group_count[1] * c->local_size;
+    GLuint p = gs_gl_program_name(prog);
+    glUseProgram(p);
+    GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
+    GLint loc_count = glGetUniformLocation(p, "gs_count");
+    GLint loc_base = glGetUniformLocation(p, "gs_base");
+    if (loc_count >= 0)
+        glUniform1ui(loc_count, (GLuint)count);
+    for (uint64_t base = 0; base < count; base += cap) {
+        if (base > 0 && loc_base < 0)
+            return gs_error_set(err, GLSTARK_ERR_INTERNAL,
+                                "dispatch: %" PRIu64 " invocations need several dispatches but the kernel does not "
+                                "use gs_base (include grid.glsl and use gs_linear_id())",
+                                count);
+        uint64_t part = count - base < cap ? count - base : cap;
+        uint32_t gx, gy;
+        gs_gl_grid_for(c, part, &gx, &gy);
+        if (loc_pitch >= 0)
+            glUniform1ui(loc_pitch, gx * c->local_size);
+        if (loc_base >= 0)
+            glUniform1ui(loc_base, (GLuint)base);
+        /* Earlier dispatches' SSBO writes must be visible to this one. */
+        gs_gl_barrier_for(dev, GL_SHADER_STORAGE_BARRIER_BIT);
+        glDispatchCompute(gx, gy, 1);
+        dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+    }
+    return gs_gl_check(dev, err, "glDispatchCompute");
+}
+
+glstark_status gs_gl_finish(gs_gl_device *dev, gs_error *err)
+{
+    glFinish();
+    dev->host_syncs++;
+    return gs_gl_check(dev, err, "glFinish");
+}

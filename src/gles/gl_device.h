@@ -1,0 +1,176 @@
+/* The headless GLES runtime: an EGL display + ES 3.1/3.2 context made
+ * current on the calling thread, the device's limits read once, a program
+ * cache, dispatch and binding helpers, and timers.
+ *
+ * Everything here assumes the device's context is current on the calling
+ * thread (gs_gl_device_open makes it current; gs_gl_device_make_current
+ * moves it to another thread). */
+#ifndef GS_GLES_GL_DEVICE_H
+#define GS_GLES_GL_DEVICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GLES3/gl31.h>
+#include <GLES2/gl2ext.h>
+
+#include "glstark/device.h"
+#include "util/error.h"
+
+#define GS_GL_INFO_MAX 256
+
+/* Limits, after floor mode and test knobs. Same fields the public API reports. */
+typedef glstark_device_limits gs_gl_caps;
+
+typedef struct gs_gl_program gs_gl_program;
+
+typedef struct gs_gl_device {
+    glstark_device_options opts; /* after environment overrides */
+
+    /* EGL objects and what made them. */
+    EGLDisplay dpy;
+    EGLContext ctx;
+    int terminate_display; /* only displays we own exclusively are terminated */
+    void *gbm_lib;         /* dlopen handle of libgbm, or NULL */
+    void *gbm_dev;         /* struct gbm_device *, or NULL */
+    int drm_fd;
+    glstark_platform platform;
+    char platform_path[GS_GL_INFO_MAX];
+
+    /* What the driver says about itself. */
+    char egl_vendor[GS_GL_INFO_MAX];
+    char egl_version[GS_GL_INFO_MAX];
+    char gl_vendor[GS_GL_INFO_MAX];
+    char renderer[GS_GL_INFO_MAX];
+    char gl_version[GS_GL_INFO_MAX];
+    char glsl_version[GS_GL_INFO_MAX];
+    char extensions[1024]; /* the relevant ones present, space separated */
+    int gl_major, gl_minor;
+    int is_software;
+
+    gs_gl_caps caps;      /* what the library uses */
+    gs_gl_caps hw_caps;   /* what the driver reported */
+
+    /* Extension entry points, bound only when advertised. */
+    PFNGLGETGRAPHICSRESETSTATUSKHRPROC GetGraphicsResetStatus;
+    PFNGLGENQUERIESEXTPROC GenQueries;
+    PFNGLDELETEQUERIESEXTPROC DeleteQueries;
+    PFNGLBEGINQUERYEXTPROC BeginQuery;
+    PFNGLENDQUERYEXTPROC EndQuery;
+    PFNGLGETQUERYOBJECTUI64VEXTPROC GetQueryObjectui64v;
+    PFNGLGETQUERYOBJECTUIVEXTPROC GetQueryObjectuiv;
+    int has_debug;
+
+    /* Pending shader writes not yet made visible by a barrier (GL bits). */
+    GLbitfield pending_barrier;
+    int context_lost;
+
+    /* Program cache: a small list, programs are few by design. */
+    gs_gl_program *programs;
+
+    /* Host syncs made by the runtime itself (map-for-read, glFinish). The GLES
+     * engine adds these to gs_engine.host_syncs. */
+    uint64_t host_syncs;
+} gs_gl_device;
+
+/* Applies environment overrides to opts (GLSTARK_PLATFORM, ...). Bad values
+ * are errors, not silently ignored. */
+glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_device_options *out, gs_error *err);
+
+/* Opens a headless device per opts (already resolved or not; env is applied
+ * here). On failure the message lists every path tried. */
+glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_device **out, gs_error *err);
+void gs_gl_device_close(gs_gl_device *dev);
+glstark_status gs_gl_device_make_current(gs_gl_device *dev, gs_error *err);
+
+/* Whole-token match in a space-separated extension string. */
+int gs_gl_has_token(const char *list, const char *name);
+int gs_gl_has_extension(const gs_gl_device *dev, const char *name);
+
+/* caps.c: reads limits into dev->hw_caps and dev->caps (floor mode, knobs). */
+glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err);
+/* Registers the KHR_debug callback (debug builds, when a log is set). */
+void gs_gl_debug_setup(gs_gl_device *dev);
+
+/* Checks glGetError and the reset status after `what`; maps a lost context
+ * to GLSTARK_ERR_CONTEXT_LOST and other errors to GLSTARK_ERR_GPU. */
+glstark_status gs_gl_check(gs_gl_device *dev, gs_error *err, const char *what);
+
+/* ---- programs (program.c) ---- */
+
+/* Builds (or finds in the cache) the program for glsl/<kernel> (e.g.
+ * "field_test.comp") with extra `defines` ("NAME VALUE\n" lines, may be
+ * NULL). Compile/link failures return GLSTARK_ERR_SHADER with the driver log
+ * mapped to glsl/ file names and lines. */
+glstark_status gs_gl_program_get(gs_gl_device *dev, const char *kernel, const char *defines, gs_gl_program **out,
+                                 gs_error *err);
+/* Same, with the kernel text supplied by the caller under the name `kernel`
+ * (it may #include embedded files); used by tests for broken shaders. */
+glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const char *kernel_text,
+                                   const char *defines, gs_gl_program **out, gs_error *err);
+GLuint gs_gl_program_name(const gs_gl_program *p);
+/* Uniform location by name, -1 when the program does not use it. */
+GLint gs_gl_program_uniform(const gs_gl_program *p, const char *name);
+void gs_gl_programs_free(gs_gl_device *dev);
+
+/* The full source the runtime would compile for (kernel, defines): prelude,
+ * includes, kernel, with #line directives. Caller frees. Used by the
+ * glslangValidator test. */
+glstark_status gs_gl_program_source(const gs_gl_caps *caps, const char *kernel, const char *defines, char **out,
+                                    gs_error *err);
+/* Maps a driver log's "<string>:<line>" references to glsl/ names. Caller frees. */
+char *gs_gl_map_log(const char *log);
+
+/* ---- binding and dispatch (dispatch.c) ---- */
+
+/* Binds bytes [offset, offset+size) of buffer `name` to SSBO `binding`,
+ * checking the offset alignment and the per-binding size limit. */
+glstark_status gs_gl_bind_range(gs_gl_device *dev, GLuint binding, GLuint name, uint64_t offset, uint64_t size,
+                                gs_error *err);
+
+/* Largest element count per binding for elements of elem_bytes, such that
+ * chunk offsets k*count*elem_bytes keep the binding offset alignment. */
+uint64_t gs_gl_chunk_elems(const gs_gl_device *dev, uint32_t elem_bytes);
+
+/* Dispatches a logical 1-D grid of `count` invocations of the bound program
+ * (local size caps.local_size in x). Above the group-count limit the grid is
+ * folded into 2-D, and beyond a full 2-D grid it is issued as several
+ * dispatches. Kernels include glsl/grid.glsl, take id = gs_linear_id() and
+ * skip id >= gs_count (uniforms set here). Inserts the barrier that makes
+ * earlier dispatches' SSBO writes visible. count 0 does nothing. */
+glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, gs_error *err);
+/* Grid chosen for count (exposed for tests): groups in x and y. */
+void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32_t *gy);
+
+/* Makes shader writes visible to the operations in `bits` before they run. */
+void gs_gl_barrier_for(gs_gl_device *dev, GLbitfield bits);
+
+/* glFinish + reset check; counts a host sync. */
+glstark_status gs_gl_finish(gs_gl_device *dev, gs_error *err);
+
+/* ---- timers (timer.c) ---- */
+
+/* A span: GPU time-elapsed query where the device gives valid numbers, else
+ * glFinish + CLOCK_MONOTONIC (which costs host syncs). */
+typedef struct gs_gl_span {
+    const char *name;
+    int gpu;          /* timed with a query */
+    GLuint query;
+    uint64_t t0_ns;
+} gs_gl_span;
+
+glstark_status gs_gl_span_begin(gs_gl_device *dev, gs_gl_span *s, const char *name, gs_error *err);
+/* Ends the span and returns its duration in nanoseconds (waits for it). */
+glstark_status gs_gl_span_end(gs_gl_device *dev, gs_gl_span *s, uint64_t *ns, gs_error *err);
+uint64_t gs_monotonic_ns(void);
+
+/* Logs through the options' callback, if any. */
+void gs_gl_log(const gs_gl_device *dev, glstark_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif

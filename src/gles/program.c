@@ -1,0 +1,387 @@
+/* Programs: GLSL files from glsl/ (embedded at build time) assembled as
+ *   prelude (version, precision, this device's limits, the caller's defines)
+ *   + kernel with `#include "x.glsl"` lines expanded,
+ * with `#line` directives so that compile errors name the glsl/ file and
+ * line. Source-string number 0 is the prelude; file i of the embedded table
+ * is i + 1; a caller-supplied kernel text is count + 1. Because Mesa reports
+ * some errors with source string 0 whatever #line said, the file number is
+ * also folded into the line number itself: line L of file f is announced as
+ * f * GS_LINE_STRIDE + L, which every driver reports faithfully.
+ * Programs are cached per (kernel, defines) for the device's lifetime. */
+#include "gles/gl_device.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "field/babybear.h"
+#include "glsl_embed.h"
+
+#define GS_LINE_STRIDE 100000
+
+struct gs_gl_program {
+    char *key;
+    GLuint prog;
+    gs_gl_program *next;
+};
+
+/* ---- a growing string ---- */
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+} sbuf;
+
+static void sb_add(sbuf *s, const char *t, size_t n)
+{
+    if (s->oom)
+        return;
+    if (s->len + n + 1 > s->cap) {
+        size_t cap = s->cap ? s->cap : 4096;
+        while (cap < s->len + n + 1)
+            cap *= 2;
+        char *q = realloc(s->p, cap);
+        if (!q) {
+            s->oom = 1;
+            return;
+        }
+        s->p = q;
+        s->cap = cap;
+    }
+    memcpy(s->p + s->len, t, n);
+    s->len += n;
+    s->p[s->len] = '\0';
+}
+
+static void sb_printf(sbuf *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void sb_printf(sbuf *s, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        sb_add(s, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* ---- the source table ---- */
+
+static int file_index(const char *name)
+{
+    for (size_t i = 0; i < gs_glsl_file_count; i++)
+        if (!strcmp(gs_glsl_files[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+/* Name of source-string number n, for log mapping. */
+static const char *source_name(int n, const char *extra_name)
+{
+    if (n == 0)
+        return "(prelude)";
+    if (n >= 1 && (size_t)n <= gs_glsl_file_count)
+        return gs_glsl_files[n - 1].name;
+    if ((size_t)n == gs_glsl_file_count + 1 && extra_name)
+        return extra_name;
+    return NULL;
+}
+
+typedef struct expand_ctx {
+    sbuf *out;
+    unsigned char included[256];
+    gs_error *err;
+    const char *kernel_name;
+} expand_ctx;
+
+static glstark_status expand(expand_ctx *c, const char *name, const char *text, int src_no, int depth)
+{
+    if (depth > 16)
+        return gs_error_set(c->err, GLSTARK_ERR_SHADER, "glsl/%s: includes nest deeper than 16 (a cycle?)", name);
+    sb_printf(c->out, "#line %d %d\n", src_no * GS_LINE_STRIDE + 1, src_no);
+    int line = 1;
+    const char *p = text;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        const char *q = p;
+        while (q < p + n && (*q == ' ' || *q == '\t'))
+            q++;
+        if ((size_t)(p + n - q) > 8 && !strncmp(q, "#include", 8)) {
+            const char *a = memchr(q, '"', n - (size_t)(q - p));
+            const char *b = a ? memchr(a + 1, '"', (size_t)(p + n - a - 1)) : NULL;
+            if (!a || !b || b - a - 1 >= 128)
+                return gs_error_set(c->err, GLSTARK_ERR_SHADER, "glsl/%s:%d: malformed #include (use #include \"x.glsl\")",
+                                    name, line);
+            char inc[128];
+            memcpy(inc, a + 1, (size_t)(b - a - 1));
+            inc[b - a - 1] = '\0';
+            int idx = file_index(inc);
+            if (idx < 0)
+                return gs_error_set(c->err, GLSTARK_ERR_SHADER,
+                                    "glsl/%s:%d: #include \"%s\": no such file in glsl/ (is it listed in glsl/meson.build?)",
+                                    name, line, inc);
+            if (idx < 256 && !c->included[idx]) {
+                c->included[idx] = 1;
+                glstark_status st = expand(c, inc, gs_glsl_files[idx].text, idx + 1, depth + 1);
+                if (st)
+                    return st;
+            }
+            /* Back in this file: the next line is line+1. */
+            sb_printf(c->out, "#line %d %d\n", src_no * GS_LINE_STRIDE + line + 1, src_no);
+        } else {
+            sb_add(c->out, p, n);
+            sb_add(c->out, "\n", 1);
+        }
+        line++;
+        p = eol ? eol + 1 : p + n;
+    }
+    return GLSTARK_OK;
+}
+
+/* Builds the full source. kernel_text NULL means the embedded glsl/<kernel>. */
+static glstark_status assemble(const gs_gl_caps *caps, const char *kernel, const char *kernel_text,
+                               const char *defines, char **out, gs_error *err)
+{
+    *out = NULL;
+    int src_no;
+    if (!kernel_text) {
+        int idx = file_index(kernel);
+        if (idx < 0)
+            return gs_error_set(err, GLSTARK_ERR_INTERNAL, "no kernel glsl/%s is embedded in this build", kernel);
+        kernel_text = gs_glsl_files[idx].text;
+        src_no = idx + 1;
+    } else {
+        src_no = (int)gs_glsl_file_count + 1;
+    }
+    sbuf s = {0};
+    sb_add(&s, "#version 310 es\n", 16);
+    sb_add(&s, "precision highp float;\nprecision highp int;\n", 44);
+    sb_printf(&s, "#define GS_LOCAL_SIZE %uu\n", caps->local_size);
+    sb_printf(&s, "#define GS_MAX_INVOCATIONS %uu\n", caps->max_invocations);
+    sb_printf(&s, "#define GS_MAX_SHARED_BYTES %uu\n", caps->max_shared_bytes);
+    sb_printf(&s, "#define GS_SUBGROUP_SIZE %uu\n", caps->subgroup_size);
+    sb_printf(&s, "#define GS_FLOOR_MODE %d\n", caps->floor_mode ? 1 : 0);
+    if (defines) {
+        const char *p = defines;
+        while (*p) {
+            const char *eol = strchr(p, '\n');
+            size_t n = eol ? (size_t)(eol - p) : strlen(p);
+            if (n) {
+                sb_add(&s, "#define ", 8);
+                sb_add(&s, p, n);
+                sb_add(&s, "\n", 1);
+            }
+            p = eol ? eol + 1 : p + n;
+        }
+    }
+    expand_ctx c;
+    memset(&c, 0, sizeof c);
+    c.out = &s;
+    c.err = err;
+    c.kernel_name = kernel;
+    glstark_status st = expand(&c, kernel, kernel_text, src_no, 0);
+    if (!st && s.oom)
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "assembling glsl/%s: out of host memory", kernel);
+    if (st) {
+        free(s.p);
+        return st;
+    }
+    *out = s.p;
+    return GLSTARK_OK;
+}
+
+glstark_status gs_gl_program_source(const gs_gl_caps *caps, const char *kernel, const char *defines, char **out,
+                                    gs_error *err)
+{
+    return assemble(caps, kernel, NULL, defines, out, err);
+}
+
+/* ---- log mapping ---- */
+
+/* Finds "<n>:<line>" or "<n>(<line>)" in a log line (Mesa, glslang and
+ * NVIDIA formats). Returns 1 and the numbers when found. */
+static int parse_ref(const char *line, size_t len, int *src, int *lno)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (!isdigit((unsigned char)line[i]) || (i > 0 && isalnum((unsigned char)line[i - 1])))
+            continue;
+        size_t j = i;
+        long a = 0;
+        while (j < len && isdigit((unsigned char)line[j]) && a < 100000)
+            a = a * 10 + (line[j++] - '0');
+        if (j >= len || (line[j] != ':' && line[j] != '('))
+            continue;
+        char close = line[j] == '(' ? ')' : 0;
+        size_t k = j + 1;
+        long b = 0;
+        if (k >= len || !isdigit((unsigned char)line[k]))
+            continue;
+        while (k < len && isdigit((unsigned char)line[k]) && b < 10000000)
+            b = b * 10 + (line[k++] - '0');
+        if (close && (k >= len || line[k] != ')'))
+            continue;
+        *src = (int)a;
+        *lno = (int)b;
+        return 1;
+    }
+    return 0;
+}
+
+static char *map_log_named(const char *log, const char *extra_name)
+{
+    sbuf s = {0};
+    const char *p = log ? log : "";
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        int src, lno;
+        const char *name = NULL;
+        int found = n && parse_ref(p, n, &src, &lno);
+        if (found && lno >= GS_LINE_STRIDE) {
+            src = lno / GS_LINE_STRIDE;
+            lno %= GS_LINE_STRIDE;
+        }
+        if (found && (name = source_name(src, extra_name)) != NULL)
+            sb_printf(&s, "  glsl/%s:%d: ", name, lno);
+        else if (n)
+            sb_add(&s, "  ", 2);
+        sb_add(&s, p, n);
+        if (n)
+            sb_add(&s, "\n", 1);
+        p = eol ? eol + 1 : p + n;
+    }
+    if (!s.p)
+        sb_add(&s, "  (the driver gave no log)\n", 27);
+    return s.p;
+}
+
+char *gs_gl_map_log(const char *log) { return map_log_named(log, NULL); }
+
+/* ---- compile, link, cache ---- */
+
+static glstark_status shader_error(gs_gl_device *dev, gs_error *err, const char *stage, const char *kernel,
+                                   const char *defines, const char *log, const char *extra_name)
+{
+    char *mapped = map_log_named(log, extra_name);
+    glstark_status st = gs_error_set(
+        err, GLSTARK_ERR_SHADER,
+        "%s of glsl/%s failed on '%s' (defines: %s). Driver log, mapped to glsl/ files:\n%s"
+        "Fix the GLSL at the file and line above; run glslangValidator -S comp on the assembled source to check.",
+        stage, kernel, dev->renderer, defines && *defines ? defines : "none", mapped ? mapped : "(no memory)\n");
+    free(mapped);
+    return st;
+}
+
+glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const char *kernel_text,
+                                   const char *defines, gs_gl_program **out, gs_error *err)
+{
+    *out = NULL;
+    size_t klen = strlen(kernel), dlen = defines ? strlen(defines) : 0;
+    for (gs_gl_program *p = dev->programs; p; p = p->next) {
+        if (!strncmp(p->key, kernel, klen) && p->key[klen] == '\n' &&
+            !strcmp(p->key + klen + 1, defines ? defines : "")) {
+            *out = p;
+            return GLSTARK_OK;
+        }
+    }
+    char *src = NULL;
+    glstark_status st = assemble(&dev->caps, kernel, kernel_text, defines, &src, err);
+    if (st)
+        return st;
+    const char *extra = kernel_text ? kernel : NULL;
+    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
+    const GLchar *srcs[1] = {src};
+    glShaderSource(sh, 1, srcs, NULL);
+    glCompileShader(sh);
+    free(src);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        GLint n = 0;
+        glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &n);
+        char *log = calloc(1, (size_t)(n > 0 ? n : 1) + 1);
+        if (log && n > 0)
+            glGetShaderInfoLog(sh, n, NULL, log);
+        glDeleteShader(sh);
+        st = shader_error(dev, err, "compile", kernel, defines, log, extra);
+        free(log);
+        return st;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, sh);
+    glLinkProgram(prog);
+    glDeleteShader(sh);
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        GLint n = 0;
+        glGetProgramiv(prog, GL_INFO_LOG_LENGTH, &n);
+        char *log = calloc(1, (size_t)(n > 0 ? n : 1) + 1);
+        if (log && n > 0)
+            glGetProgramInfoLog(prog, n, NULL, log);
+        glDeleteProgram(prog);
+        st = shader_error(dev, err, "link", kernel, defines, log, extra);
+        free(log);
+        return st;
+    }
+    /* The Montgomery constant arrives as a uniform so that drivers cannot
+     * constant-fold the reduction (Mesa 22.3 / LLVM 15 crashes when they do,
+     * gles-targets.md §3). Uniform values live in the program object. */
+    GLint loc = glGetUniformLocation(prog, "gs_bb_mu");
+    if (loc >= 0)
+        glProgramUniform1ui(prog, loc, BB_MU);
+    st = gs_gl_check(dev, err, "creating a program");
+    if (st) {
+        glDeleteProgram(prog);
+        return st;
+    }
+    gs_gl_program *p = calloc(1, sizeof *p);
+    char *key = malloc(klen + dlen + 2);
+    if (!p || !key) {
+        free(p);
+        free(key);
+        glDeleteProgram(prog);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "program cache: out of host memory");
+    }
+    memcpy(key, kernel, klen);
+    key[klen] = '\n';
+    memcpy(key + klen + 1, defines ? defines : "", dlen);
+    key[klen + 1 + dlen] = '\0';
+    p->key = key;
+    p->prog = prog;
+    p->next = dev->programs;
+    dev->programs = p;
+    *out = p;
+    return GLSTARK_OK;
+}
+
+glstark_status gs_gl_program_get(gs_gl_device *dev, const char *kernel, const char *defines, gs_gl_program **out,
+                                 gs_error *err)
+{
+    return gs_gl_program_build(dev, kernel, NULL, defines, out, err);
+}
+
+GLuint gs_gl_program_name(const gs_gl_program *p) { return p->prog; }
+
+GLint gs_gl_program_uniform(const gs_gl_program *p, const char *name) { return glGetUniformLocation(p->prog, name); }
+
+void gs_gl_programs_free(gs_gl_device *dev)
+{
+    gs_gl_program *p = dev->programs;
+    while (p) {
+        gs_gl_program *n = p->next;
+        glDeleteProgram(p->prog);
+        free(p->key);
+        free(p);
+        p = n;
+    }
+    dev->programs = NULL;
+}

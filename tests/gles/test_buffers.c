@@ -1,0 +1,246 @@
+/* GLES engine buffers: round trips, copies, fills, range binding and
+ * chunking past the (lowered) per-binding limit, the memory cap, host-sync
+ * counting, and argument errors. */
+#include "gles_test_util.h"
+
+#include <string.h>
+
+#include "field/field_batch.h"
+
+static void fill_random(uint32_t *v, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = (uint32_t)tu_splitmix(&seed);
+}
+
+Test(gles_buffers, round_trip_at_offsets)
+{
+    gs_engine *eng = tu_engine(NULL);
+    const size_t n = 4099; /* not a power of two */
+    uint32_t *src = tu_alloc(n * 4), *dst = tu_alloc(n * 4);
+    uint64_t seed = 11;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    fill_random(src, n, seed);
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, n * 4, &b));
+    TU_OK(eng, gs_buf_write(b, 0, src, n * 4));
+    memset(dst, 0xA5, n * 4);
+    TU_OK(eng, gs_buf_read(b, 0, dst, n * 4));
+    cr_assert_arr_eq(src, dst, n * 4);
+    /* Unaligned byte offsets and lengths. */
+    const char msg[] = "glstark!";
+    TU_OK(eng, gs_buf_write(b, 13, msg, 7));
+    char back[7];
+    TU_OK(eng, gs_buf_read(b, 13, back, 7));
+    cr_assert_arr_eq(back, msg, 7);
+    uint8_t edge[3];
+    TU_OK(eng, gs_buf_read(b, n * 4 - 3, edge, 3));
+    cr_assert_arr_eq(edge, (const uint8_t *)src + n * 4 - 3, 3);
+    gs_buf_destroy(b);
+    free(src);
+    free(dst);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_buffers, copy_including_overlap)
+{
+    gs_engine *eng = tu_engine(NULL);
+    const size_t n = 1000;
+    uint32_t *src = tu_alloc(n * 4), *got = tu_alloc(n * 4), *want = tu_alloc(n * 4);
+    fill_random(src, n, 12);
+    gs_buf *a, *b;
+    TU_OK(eng, gs_buf_create(eng, n * 4, &a));
+    TU_OK(eng, gs_buf_create(eng, n * 4, &b));
+    TU_OK(eng, gs_buf_write(a, 0, src, n * 4));
+    TU_OK(eng, gs_buf_fill_u32(b, 0, n, 0xDEADBEEFu));
+    TU_OK(eng, gs_buf_copy(b, 40, a, 8, 400));
+    TU_OK(eng, gs_buf_read(b, 0, got, n * 4));
+    for (size_t i = 0; i < n; i++)
+        want[i] = 0xDEADBEEFu;
+    memcpy((char *)want + 40, (char *)src + 8, 400);
+    cr_assert_arr_eq(got, want, n * 4);
+    /* Overlapping copy inside one buffer behaves like memmove. */
+    TU_OK(eng, gs_buf_copy(a, 16, a, 0, 2000));
+    TU_OK(eng, gs_buf_read(a, 0, got, n * 4));
+    memcpy(want, src, n * 4);
+    memmove((char *)want + 16, want, 2000);
+    cr_assert_arr_eq(got, want, n * 4);
+    gs_buf_destroy(a);
+    gs_buf_destroy(b);
+    free(src);
+    free(got);
+    free(want);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_buffers, fill_partial_ranges)
+{
+    gs_engine *eng = tu_engine(NULL);
+    const size_t n = 5000;
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, n * 4, &b));
+    TU_OK(eng, gs_buf_fill_u32(b, 0, n, 7));
+    TU_OK(eng, gs_buf_fill_u32(b, 4 * 3, 101, 9)); /* offset not a multiple of the binding alignment */
+    uint32_t *got = tu_alloc(n * 4);
+    TU_OK(eng, gs_buf_read(b, 0, got, n * 4));
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(got[i], (i >= 3 && i < 104) ? 9u : 7u, "word %zu", i);
+    cr_assert_eq(gs_buf_fill_u32(b, 2, 1, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_buf_destroy(b);
+    free(got);
+    gs_engine_destroy(eng);
+}
+
+/* A buffer larger than the binding limit (lowered to 64 KiB so this runs
+ * fast on llvmpipe): fills and field kernels must reach every element
+ * through range bindings, including a tail that is not a whole chunk. */
+Test(gles_buffers, larger_than_binding_limit_in_ranges)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = 64 << 10;
+    gs_engine *eng = tu_engine(&o);
+    const gs_gl_caps *c = &gs_gles_device(eng)->caps;
+    cr_assert_leq(c->max_binding_bytes, 64 << 10);
+    const size_t n = (size_t)(4 * c->max_binding_bytes / 16) + 333; /* ext4 elements: > 4 bindings' worth */
+    const size_t words = 4 * n;
+    cr_log_info("binding limit %llu bytes, buffer %zu bytes", (unsigned long long)c->max_binding_bytes, words * 4);
+    gs_buf *a, *b, *out;
+    TU_OK(eng, gs_buf_create(eng, words * 4, &a));
+    TU_OK(eng, gs_buf_create(eng, words * 4, &b));
+    TU_OK(eng, gs_buf_create(eng, words * 4, &out));
+    cr_assert_gt(a->size, c->max_binding_bytes);
+
+    /* Fill across chunk boundaries, starting at an unaligned word. */
+    uint32_t *got = tu_alloc(words * 4);
+    TU_OK(eng, gs_buf_fill_u32(out, 0, words, 0xDEADBEEFu));
+    TU_OK(eng, gs_buf_fill_u32(out, 4 * 5, words - 9, 0x12345678u));
+    TU_OK(eng, gs_buf_read(out, 0, got, words * 4));
+    for (size_t i = 0; i < words; i++)
+        cr_assert_eq(got[i], (i >= 5 && i < words - 4) ? 0x12345678u : 0xDEADBEEFu, "fill word %zu", i);
+
+    /* Extension multiply over the whole buffer, chunked. */
+    uint64_t seed = 0xC4A11;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    uint32_t *ha = tu_alloc(words * 4), *hb = tu_alloc(words * 4), *want = tu_alloc(words * 4);
+    for (size_t i = 0; i < words; i++) {
+        ha[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+        hb[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+    }
+    TU_OK(eng, gs_buf_write(a, 0, ha, words * 4));
+    TU_OK(eng, gs_buf_write(b, 0, hb, words * 4));
+    TU_OK(eng, gs_buf_fill_u32(out, 0, words, 0xDEADBEEFu));
+    TU_OK(eng, gs_gles_field_op(eng, GS_FOP4_MUL, a, b, out, n, 0));
+    TU_OK(eng, gs_buf_read(out, 0, got, words * 4));
+    gs_field_batch_cpu(GS_FOP4_MUL, ha, hb, want, n, 0);
+    for (size_t i = 0; i < words; i++)
+        cr_assert_eq(got[i], want[i], "ext4 mul word %zu (element %zu)", i, i / 4);
+    /* Base-field op on the same buffers: 4x the elements per byte. */
+    TU_OK(eng, gs_buf_fill_u32(out, 0, words, 0xDEADBEEFu));
+    TU_OK(eng, gs_gles_field_op(eng, GS_FOP_MUL, a, b, out, words, 0));
+    TU_OK(eng, gs_buf_read(out, 0, got, words * 4));
+    gs_field_batch_cpu(GS_FOP_MUL, ha, hb, want, words, 0);
+    cr_assert_arr_eq(got, want, words * 4);
+    gs_buf_destroy(a);
+    gs_buf_destroy(b);
+    gs_buf_destroy(out);
+    free(got);
+    free(ha);
+    free(hb);
+    free(want);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_buffers, bind_range_checks_alignment_and_size)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = 4096;
+    gs_engine *eng = tu_engine(&o);
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, 1 << 16, &b));
+    uint32_t align = dev->caps.binding_offset_align;
+    TU_OK(eng, gs_gles_bind(eng, 0, b, align, 4096));
+    cr_assert_neq(gs_gles_bind(eng, 0, b, 4, 64), GLSTARK_OK, "offset 4 is below any alignment but 4");
+    cr_assert(align == 4 || strstr(eng->err.msg, "alignment") != NULL, "%s", eng->err.msg);
+    cr_assert_neq(gs_gles_bind(eng, 0, b, 0, 8192), GLSTARK_OK);
+    cr_assert(strstr(eng->err.msg, "per-binding limit") != NULL, "%s", eng->err.msg);
+    cr_assert_eq(gs_gl_chunk_elems(dev, 16) * 16 % align, 0);
+    cr_assert_leq(gs_gl_chunk_elems(dev, 16) * 16, 4096);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_buffers, memory_cap_and_bad_arguments)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.device_memory_cap = 1 << 20;
+    gs_engine *eng = tu_engine(&o);
+    gs_buf *a = NULL, *b = NULL;
+    TU_OK(eng, gs_buf_create(eng, 768 << 10, &a));
+    cr_assert_eq(gs_buf_create(eng, 512 << 10, &b), GLSTARK_ERR_DEVICE_MEMORY);
+    cr_assert_null(b);
+    cr_assert(strstr(eng->err.msg, "cap") != NULL, "%s", eng->err.msg);
+    cr_assert_eq(eng->bytes_live, 768u << 10);
+    gs_buf_destroy(a);
+    cr_assert_eq(eng->bytes_live, 0);
+    TU_OK(eng, gs_buf_create(eng, 512 << 10, &b));
+    uint32_t x[4] = {0};
+    cr_assert_eq(gs_buf_read(b, (512 << 10) - 8, x, 16), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_buf_write(b, (512 << 10) + 1, x, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_buf_create(eng, 0, &a), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_gles_field_op(eng, 99, b, b, b, 4, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_gles_field_op(eng, GS_FOP4_MUL, b, b, b, (512 << 10) / 16 + 1, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_gles_field_op(eng, GS_FOP_MUL, b, NULL, b, 4, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_buffers, host_syncs_are_counted_only_at_sync_points)
+{
+    gs_engine *eng = tu_engine(NULL);
+    gs_buf *a, *b;
+    TU_OK(eng, gs_buf_create(eng, 4096, &a));
+    TU_OK(eng, gs_buf_create(eng, 4096, &b));
+    uint64_t s0 = eng->host_syncs;
+    uint32_t v[1024];
+    for (int i = 0; i < 1024; i++)
+        v[i] = bb_from_canonical((uint32_t)i);
+    TU_OK(eng, gs_buf_write(a, 0, v, sizeof v));
+    TU_OK(eng, gs_buf_fill_u32(b, 0, 1024, 0));
+    TU_OK(eng, gs_gles_field_op(eng, GS_FOP_SQUARE, a, NULL, b, 1024, 0));
+    TU_OK(eng, gs_gles_field_op(eng, GS_FOP_SQUARE, b, NULL, a, 1024, 0)); /* depends on the previous dispatch */
+    cr_assert_eq(eng->host_syncs, s0, "writes, fills and dispatches must not sync");
+    TU_OK(eng, gs_engine_finish(eng));
+    cr_assert_eq(eng->host_syncs, s0 + 1);
+    uint32_t got[1024];
+    TU_OK(eng, gs_buf_read(a, 0, got, sizeof got));
+    cr_assert_eq(eng->host_syncs, s0 + 2);
+    for (int i = 0; i < 1024; i++)
+        cr_assert_eq(got[i], bb_pow(v[i], 4), "a^4 at %d: barrier between dependent dispatches missing?", i);
+    gs_buf_destroy(a);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_buffers, spans_measure_time)
+{
+    gs_engine *eng = tu_engine(NULL);
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_buf *a;
+    const size_t n = 1 << 16;
+    TU_OK(eng, gs_buf_create(eng, n * 4, &a));
+    TU_OK(eng, gs_buf_fill_u32(a, 0, n, bb_one()));
+    gs_gl_span s;
+    uint64_t ns = 0;
+    TU_OK(eng, gs_gl_span_begin(dev, &s, "mul_chain", &eng->err));
+    TU_OK(eng, gs_gles_field_op(eng, GS_FOP_MUL_CHAIN, a, a, a, n, 64));
+    TU_OK(eng, gs_gl_span_end(dev, &s, &ns, &eng->err));
+    cr_log_info("span %s: %llu ns (%s)", s.name, (unsigned long long)ns, s.gpu ? "GPU timer" : "glFinish + clock");
+    cr_assert_gt(ns, 0);
+    cr_assert_eq(s.gpu, dev->caps.timer_queries_valid);
+    gs_buf_destroy(a);
+    gs_engine_destroy(eng);
+}

@@ -1,0 +1,323 @@
+/* Device open through each headless path, forced-path failures, software
+ * refusal, option and environment validation, caps and floor mode. */
+#include "gles_test_util.h"
+
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "glstark/glstark.h"
+
+/* The floor-mode run sets GLSTARK_LIMITS; tests that force a path must not
+ * be steered by a developer's GLSTARK_PLATFORM/GLSTARK_DRM_NODE. */
+static void clear_path_env(void)
+{
+    unsetenv("GLSTARK_PLATFORM");
+    unsetenv("GLSTARK_DRM_NODE");
+    unsetenv("GLSTARK_REQUIRE_HW");
+}
+
+static int have_dri(void)
+{
+    struct stat st;
+    return stat("/dev/dri", &st) == 0;
+}
+
+static glstark_status open_platform(glstark_platform p, glstark_device **dev, char *msg, size_t n)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.platform = p;
+    return glstark_device_create(&o, dev, msg, n);
+}
+
+static void check_opened(glstark_device *dev, glstark_platform want)
+{
+    cr_assert_eq(glstark_device_platform(dev), want);
+    cr_assert(strlen(glstark_device_renderer(dev)) > 0);
+    cr_assert(strstr(glstark_device_gl_version(dev), "OpenGL ES 3.") != NULL, "version '%s'",
+              glstark_device_gl_version(dev));
+    glstark_device_limits L;
+    cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
+    cr_assert_geq(L.max_invocations, 128);
+    cr_assert_geq(L.max_group_count[0], 65535);
+    cr_assert_geq(L.max_binding_bytes, 1u << 27);
+    cr_assert_geq(L.max_storage_blocks, 4);
+    cr_assert(L.binding_offset_align > 0 && L.binding_offset_align <= 256);
+    cr_assert(L.local_size > 0 && L.local_size <= L.max_invocations);
+    cr_log_info("%s: %s (%s), software=%d", glstark_device_platform_path(dev), glstark_device_renderer(dev),
+                glstark_device_gl_version(dev), glstark_device_is_software(dev));
+}
+
+Test(gles_device, opens_through_auto)
+{
+    clear_path_env();
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = glstark_device_create(NULL, &dev, msg, sizeof msg);
+    cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+    check_opened(dev, glstark_device_platform(dev));
+    cr_assert_neq(glstark_device_platform(dev), GLSTARK_PLATFORM_AUTO);
+    glstark_device_destroy(dev);
+}
+
+Test(gles_device, opens_through_egl_device)
+{
+    clear_path_env();
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = open_platform(GLSTARK_PLATFORM_DEVICE, &dev, msg, sizeof msg);
+    if (st == GLSTARK_ERR_NO_DEVICE && strstr(msg, "lacks EGL_EXT_platform_device"))
+        cr_skip_test("EGL has no EGL_EXT_platform_device here: %s", msg);
+    cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+    check_opened(dev, GLSTARK_PLATFORM_DEVICE);
+    cr_assert(strncmp(glstark_device_platform_path(dev), "device #", 8) == 0);
+    glstark_device_destroy(dev);
+}
+
+Test(gles_device, opens_through_surfaceless)
+{
+    clear_path_env();
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = open_platform(GLSTARK_PLATFORM_SURFACELESS, &dev, msg, sizeof msg);
+    if (st == GLSTARK_ERR_NO_DEVICE && strstr(msg, "lacks EGL_MESA_platform_surfaceless"))
+        cr_skip_test("EGL has no EGL_MESA_platform_surfaceless here (not Mesa): %s", msg);
+    cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+    check_opened(dev, GLSTARK_PLATFORM_SURFACELESS);
+    cr_assert_str_eq(glstark_device_platform_path(dev), "surfaceless");
+    glstark_device_destroy(dev);
+}
+
+Test(gles_device, opens_through_gbm_or_explains)
+{
+    clear_path_env();
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = open_platform(GLSTARK_PLATFORM_GBM, &dev, msg, sizeof msg);
+    if (!have_dri()) {
+        /* The forced-path failure must say what was tried and why. */
+        cr_assert_eq(st, GLSTARK_ERR_NO_DEVICE);
+        cr_assert(strstr(msg, "platform gbm") != NULL, "%s", msg);
+        cr_assert(strstr(msg, "gbm") && (strstr(msg, "/dev/dri") || strstr(msg, "libgbm")), "%s", msg);
+        cr_assert(strstr(msg, "What to do") != NULL, "%s", msg);
+        cr_assert(strstr(msg, "device #") == NULL, "a forced GBM open must not try other paths: %s", msg);
+        cr_skip_test("no /dev/dri here: GBM path checked for its error message only");
+    }
+    if (st == GLSTARK_ERR_NO_DEVICE)
+        cr_skip_test("/dev/dri exists but GBM did not open (permissions?): %s", msg);
+    cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+    check_opened(dev, GLSTARK_PLATFORM_GBM);
+    cr_assert(strncmp(glstark_device_platform_path(dev), "gbm /dev/dri/renderD", 20) == 0);
+    glstark_device_destroy(dev);
+}
+
+Test(gles_device, forced_missing_drm_node_lists_the_path)
+{
+    clear_path_env();
+    setenv("GLSTARK_DRM_NODE", "/dev/dri/renderD199", 1);
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = glstark_device_create(NULL, &dev, msg, sizeof msg);
+    cr_assert_eq(st, GLSTARK_ERR_NO_DEVICE, "%s", msg);
+    cr_assert_null(dev);
+    cr_assert(strstr(msg, "/dev/dri/renderD199") != NULL, "%s", msg);
+    cr_assert(strstr(msg, "surfaceless") != NULL, "every path should be listed: %s", msg);
+}
+
+Test(gles_device, software_refusal_is_reported)
+{
+    clear_path_env();
+    glstark_device *dev = NULL;
+    char msg[4096];
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    int sw = glstark_device_is_software(dev);
+    glstark_device_destroy(dev);
+    setenv("GLSTARK_REQUIRE_HW", "1", 1);
+    dev = NULL;
+    glstark_status st = glstark_device_create(NULL, &dev, msg, sizeof msg);
+    if (!sw) {
+        cr_assert_eq(st, GLSTARK_OK, "a hardware device opened before, so it must open now: %s", msg);
+        cr_assert_eq(glstark_device_is_software(dev), 0);
+        glstark_device_destroy(dev);
+        cr_skip_test("the default device is hardware; refusal not exercised");
+    }
+    cr_assert_eq(st, GLSTARK_ERR_NO_DEVICE, "%s", msg);
+    cr_assert(strstr(msg, "software") != NULL, "%s", msg);
+    cr_assert(strstr(msg, "GLSTARK_REQUIRE_HW") != NULL, "%s", msg);
+    cr_assert(strstr(msg, "hardware required") != NULL, "%s", msg);
+}
+
+Test(gles_device, require_hw_option_matches_env)
+{
+    clear_path_env();
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.require_hw = 1;
+    o.platform = GLSTARK_PLATFORM_SURFACELESS;
+    glstark_device *dev = NULL;
+    char msg[4096];
+    glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
+    if (st == GLSTARK_OK) {
+        cr_assert_eq(glstark_device_is_software(dev), 0);
+        glstark_device_destroy(dev);
+    } else {
+        cr_assert_eq(st, GLSTARK_ERR_NO_DEVICE);
+        cr_assert(strstr(msg, "surfaceless") != NULL, "%s", msg);
+    }
+}
+
+Test(gles_device, bad_environment_values_are_errors)
+{
+    clear_path_env();
+    char msg[4096];
+    glstark_device *dev = NULL;
+    setenv("GLSTARK_PLATFORM", "wayland", 1);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "GLSTARK_PLATFORM") && strstr(msg, "wayland"), "%s", msg);
+    unsetenv("GLSTARK_PLATFORM");
+    setenv("GLSTARK_LIMITS", "tiny", 1);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "GLSTARK_LIMITS") != NULL, "%s", msg);
+    cr_assert_null(dev);
+}
+
+Test(gles_device, options_size_is_checked)
+{
+    clear_path_env();
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.size = 3;
+    char msg[1024];
+    glstark_device *dev = NULL;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "size") != NULL, "%s", msg);
+    /* An older, shorter struct (only up to `engine`) still works. */
+    glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_CPU;
+    o.size = offsetof(glstark_device_options, engine) + sizeof o.engine;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_device_engine(dev), GLSTARK_ENGINE_CPU);
+    glstark_device_destroy(dev);
+}
+
+Test(gles_device, floor_mode_clamps_to_es31_minimums)
+{
+    clear_path_env();
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.limits_floor = 1;
+    gs_engine *eng = tu_engine(&o);
+    const gs_gl_device *dev = gs_gles_device(eng);
+    const gs_gl_caps *c = &dev->caps;
+    cr_assert_eq(c->floor_mode, 1);
+    cr_assert_eq(c->max_invocations, 128);
+    cr_assert_leq(c->max_shared_bytes, 16384);
+    cr_assert_leq(c->max_binding_bytes, 1u << 27);
+    cr_assert_eq(c->max_storage_blocks, 4);
+    cr_assert_leq(c->max_group_count[0], 65535);
+    cr_assert_geq(c->binding_offset_align, 256);
+    cr_assert_leq(c->local_size, 128);
+    cr_assert_eq(c->subgroup_size, 0);
+    /* The driver's own numbers are kept apart. */
+    cr_assert_geq(dev->hw_caps.max_invocations, 128);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_device, env_floor_mode_applies)
+{
+    clear_path_env();
+    setenv("GLSTARK_LIMITS", "es31-min", 1);
+    gs_engine *eng = tu_engine(NULL);
+    cr_assert_eq(gs_gles_device(eng)->caps.floor_mode, 1);
+    cr_assert_eq(gs_gles_device(eng)->caps.max_invocations, 128);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_device, test_knobs_lower_limits)
+{
+    clear_path_env();
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = 100000; /* not a multiple of the alignment on purpose */
+    o.max_group_count = 7;
+    o.device_memory_cap = 1 << 20;
+    gs_engine *eng = tu_engine(&o);
+    const gs_gl_caps *c = &gs_gles_device(eng)->caps;
+    cr_assert_leq(c->max_binding_bytes, 100000);
+    cr_assert_eq(c->max_binding_bytes % c->binding_offset_align, 0);
+    cr_assert_eq(c->max_group_count[0], 7);
+    cr_assert_eq(eng->bytes_cap, 1 << 20);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_device, whole_token_extension_matching)
+{
+    const char *list = "EGL_KHR_platform_gbm_extra EGL_MESA_platform_surfaceless EGL_EXT_platform_base";
+    cr_assert(gs_gl_has_token(list, "EGL_MESA_platform_surfaceless"));
+    cr_assert(gs_gl_has_token(list, "EGL_EXT_platform_base"));
+    cr_assert(!gs_gl_has_token(list, "EGL_KHR_platform_gbm"), "a prefix of a longer name must not match");
+    cr_assert(!gs_gl_has_token(list, "platform_base"), "a suffix must not match");
+    cr_assert(!gs_gl_has_token(list, ""));
+    cr_assert(!gs_gl_has_token(NULL, "x"));
+}
+
+Test(gles_device, info_strings_and_cpu_device)
+{
+    clear_path_env();
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_CPU;
+    glstark_device *dev = NULL;
+    char msg[256];
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_device_platform(dev), GLSTARK_PLATFORM_NONE);
+    cr_assert_str_eq(glstark_device_platform_path(dev), "cpu");
+    cr_assert_eq(glstark_device_self_check(dev, 1, 16), GLSTARK_OK);
+    glstark_device_limits L;
+    cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
+    cr_assert_eq(L.max_invocations, 0);
+    glstark_device_destroy(dev);
+}
+
+Test(gles_device, self_check_passes)
+{
+    clear_path_env();
+    glstark_device *dev = NULL;
+    char msg[4096];
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    uint64_t seed = 0x5eed0001;
+    cr_log_info("self-check seed %llu", (unsigned long long)seed);
+    glstark_status st = glstark_device_self_check(dev, seed, 3000);
+    cr_assert_eq(st, GLSTARK_OK, "%s", glstark_device_last_error(dev));
+    glstark_device_destroy(dev);
+}
+
+Test(gles_device, two_devices_in_one_process)
+{
+    clear_path_env();
+    gs_engine *a = tu_engine(NULL);
+    gs_engine *b = tu_engine(NULL);
+    gs_gl_device *da = gs_gles_device(a), *db = gs_gles_device(b);
+    /* b is current now; switch back to a and use it, then b again. */
+    gs_error err;
+    gs_error_clear(&err);
+    cr_assert_eq(gs_gl_device_make_current(da, &err), GLSTARK_OK, "%s", err.msg);
+    gs_buf *buf;
+    TU_OK(a, gs_buf_create(a, 64, &buf));
+    uint32_t v[16], w[16];
+    for (int i = 0; i < 16; i++)
+        v[i] = (uint32_t)i * 3u;
+    TU_OK(a, gs_buf_write(buf, 0, v, sizeof v));
+    TU_OK(a, gs_buf_read(buf, 0, w, sizeof w));
+    cr_assert_arr_eq(v, w, sizeof v);
+    gs_buf_destroy(buf);
+    gs_engine_destroy(a);
+    cr_assert_eq(gs_gl_device_make_current(db, &err), GLSTARK_OK, "%s", err.msg);
+    TU_OK(b, gs_buf_create(b, 64, &buf));
+    TU_OK(b, gs_buf_write(buf, 0, v, sizeof v));
+    TU_OK(b, gs_buf_read(buf, 0, w, sizeof w));
+    cr_assert_arr_eq(v, w, sizeof v);
+    gs_buf_destroy(buf);
+    gs_engine_destroy(b);
+}

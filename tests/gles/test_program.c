@@ -1,0 +1,195 @@
+/* Program assembly, caching, and compile errors mapped to glsl/ files;
+ * every embedded kernel validated offline by glslangValidator. */
+#include "gles_test_util.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "glsl_embed.h"
+
+static int source_number_of(const char *name)
+{
+    for (size_t i = 0; i < gs_glsl_file_count; i++)
+        if (!strcmp(gs_glsl_files[i].name, name))
+            return (int)i + 1;
+    return -1;
+}
+
+Test(gles_program, broken_kernel_reports_file_line_and_log)
+{
+    gs_engine *eng = tu_engine(NULL);
+    gs_gl_device *dev = gs_gles_device(eng);
+    /* Line 6 of this kernel calls a function that does not exist. */
+    const char *text = "#include \"babybear.glsl\"\n"
+                       "layout(local_size_x = GS_LOCAL_SIZE) in;\n"
+                       "layout(std430, binding = 0) buffer O { uint o[]; };\n"
+                       "void main()\n"
+                       "{\n"
+                       "    o[0] = bb_mul_that_does_not_exist(o[1], o[2]);\n"
+                       "}\n";
+    gs_gl_program *p = NULL;
+    glstark_status st = gs_gl_program_build(dev, "broken_test.comp", text, NULL, &p, &eng->err);
+    cr_log_info("message: %s", eng->err.msg);
+    cr_assert_eq(st, GLSTARK_ERR_SHADER);
+    cr_assert_null(p);
+    cr_assert(strstr(eng->err.msg, "glsl/broken_test.comp:6:") != NULL, "file:line missing: %s", eng->err.msg);
+    cr_assert(strstr(eng->err.msg, "bb_mul_that_does_not_exist") != NULL, "driver log missing: %s", eng->err.msg);
+    cr_assert(strstr(eng->err.msg, dev->renderer) != NULL, "renderer missing: %s", eng->err.msg);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_program, error_after_an_include_keeps_kernel_lines)
+{
+    gs_engine *eng = tu_engine(NULL);
+    gs_gl_device *dev = gs_gles_device(eng);
+    const char *text = "// comment\n"
+                       "#include \"ext4.glsl\"\n"
+                       "layout(local_size_x = GS_LOCAL_SIZE) in;\n"
+                       "layout(std430, binding = 0) buffer O { uint o[]; };\n"
+                       "void main() { o[0] = 1u; }\n"
+                       "int broken = ;\n";
+    gs_gl_program *p = NULL;
+    cr_assert_eq(gs_gl_program_build(dev, "broken2.comp", text, NULL, &p, &eng->err), GLSTARK_ERR_SHADER);
+    cr_assert(strstr(eng->err.msg, "glsl/broken2.comp:6:") != NULL, "%s", eng->err.msg);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_program, missing_include_is_named)
+{
+    gs_engine *eng = tu_engine(NULL);
+    gs_gl_program *p = NULL;
+    const char *text = "\n#include \"no_such_file.glsl\"\nvoid main() {}\n";
+    cr_assert_eq(gs_gl_program_build(gs_gles_device(eng), "inc.comp", text, NULL, &p, &eng->err), GLSTARK_ERR_SHADER);
+    cr_assert(strstr(eng->err.msg, "glsl/inc.comp:2") && strstr(eng->err.msg, "no_such_file.glsl"), "%s",
+              eng->err.msg);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_program, log_mapping_formats)
+{
+    int bb = source_number_of("babybear.glsl");
+    cr_assert_gt(bb, 0);
+    char log[512];
+    /* Mesa, NVIDIA and glslang styles. */
+    snprintf(log, sizeof log, "%d:12(5): error: `x' undeclared\n%d(7) : error C1008: undefined variable\n"
+                              "ERROR: %d:3: 'y' : undeclared identifier\nno reference here\n",
+             bb, bb, bb);
+    char *m = gs_gl_map_log(log);
+    cr_assert_not_null(m);
+    cr_assert(strstr(m, "glsl/babybear.glsl:12: ") != NULL, "%s", m);
+    cr_assert(strstr(m, "glsl/babybear.glsl:7: ") != NULL, "%s", m);
+    cr_assert(strstr(m, "glsl/babybear.glsl:3: ") != NULL, "%s", m);
+    cr_assert(strstr(m, "no reference here") != NULL, "%s", m);
+    free(m);
+    m = gs_gl_map_log("0:4(1): error: in the prelude\n");
+    cr_assert(strstr(m, "glsl/(prelude):4") != NULL, "%s", m);
+    free(m);
+    /* The file number folded into the line wins over a source string 0. */
+    snprintf(log, sizeof log, "0:%d(9): error: no function\n", bb * 100000 + 21);
+    m = gs_gl_map_log(log);
+    cr_assert(strstr(m, "glsl/babybear.glsl:21: ") != NULL, "%s", m);
+    free(m);
+}
+
+Test(gles_program, cache_per_kernel_and_defines)
+{
+    gs_engine *eng = tu_engine(NULL);
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_gl_program *a, *b, *c;
+    TU_OK(eng, gs_gl_program_get(dev, "fill.comp", NULL, &a, &eng->err));
+    TU_OK(eng, gs_gl_program_get(dev, "fill.comp", NULL, &b, &eng->err));
+    TU_OK(eng, gs_gl_program_get(dev, "fill.comp", "GS_UNUSED_FLAG 1", &c, &eng->err));
+    cr_assert_eq(a, b, "same (kernel, defines) must hit the cache");
+    cr_assert_neq(a, c, "different defines are a different program");
+    cr_assert_neq(gs_gl_program_name(a), gs_gl_program_name(c));
+    gs_gl_program *d;
+    cr_assert_eq(gs_gl_program_get(dev, "no_such_kernel.comp", NULL, &d, &eng->err), GLSTARK_ERR_INTERNAL);
+    gs_engine_destroy(eng);
+}
+
+Test(gles_program, assembled_source_has_prelude_and_lines)
+{
+    gs_gl_caps caps;
+    memset(&caps, 0, sizeof caps);
+    caps.local_size = 128;
+    caps.max_invocations = 128;
+    caps.max_shared_bytes = 16384;
+    char *src = NULL;
+    gs_error err;
+    gs_error_clear(&err);
+    cr_assert_eq(gs_gl_program_source(&caps, "field_test.comp", "GS_EXTRA 7\n", &src, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert(strncmp(src, "#version 310 es\n", 16) == 0);
+    cr_assert(strstr(src, "#define GS_LOCAL_SIZE 128u") != NULL);
+    cr_assert(strstr(src, "#define GS_EXTRA 7") != NULL);
+    cr_assert(strstr(src, "#include") == NULL, "includes must be expanded");
+    char want[32];
+    snprintf(want, sizeof want, "#line %d %d\n", source_number_of("babybear.glsl") * 100000 + 1,
+             source_number_of("babybear.glsl"));
+    cr_assert(strstr(src, want) != NULL, "%s", src);
+    /* babybear.glsl is included by both field_test.comp and ext4.glsl: once only. */
+    const char *first = strstr(src, "uint bb_add(");
+    cr_assert_not_null(first);
+    cr_assert_null(strstr(first + 1, "uint bb_add("));
+    free(src);
+}
+
+/* Runs glslangValidator -S comp on every embedded kernel, assembled with
+ * the floor limits and with a large device's limits. */
+Test(gles_program, glslang_validates_every_kernel, .timeout = 120)
+{
+    if (system("command -v glslangValidator >/dev/null 2>&1") != 0)
+        cr_skip_test("glslangValidator not installed (apt-get install glslang-tools)");
+    gs_gl_caps floor_caps, big_caps;
+    memset(&floor_caps, 0, sizeof floor_caps);
+    floor_caps.local_size = 128;
+    floor_caps.max_invocations = 128;
+    floor_caps.max_shared_bytes = 16384;
+    floor_caps.floor_mode = 1;
+    big_caps = floor_caps;
+    big_caps.local_size = 256;
+    big_caps.max_invocations = 1024;
+    big_caps.max_shared_bytes = 49152;
+    big_caps.subgroup_size = 32;
+    big_caps.floor_mode = 0;
+    int checked = 0;
+    for (size_t i = 0; i < gs_glsl_file_count; i++) {
+        const char *name = gs_glsl_files[i].name;
+        size_t n = strlen(name);
+        if (n < 5 || strcmp(name + n - 5, ".comp") != 0)
+            continue;
+        for (int v = 0; v < 2; v++) {
+            char *src = NULL;
+            gs_error err;
+            gs_error_clear(&err);
+            cr_assert_eq(gs_gl_program_source(v ? &big_caps : &floor_caps, name, NULL, &src, &err), GLSTARK_OK, "%s",
+                         err.msg);
+            char path[] = "/tmp/glstark_glslang_XXXXXX";
+            int fd = mkstemp(path);
+            cr_assert_geq(fd, 0);
+            FILE *f = fdopen(fd, "w");
+            fputs(src, f);
+            fclose(f);
+            free(src);
+            char cmd[512];
+            snprintf(cmd, sizeof cmd, "glslangValidator -S comp %s > %s.log 2>&1", path, path);
+            int rc = system(cmd);
+            char logpath[600], log[4096] = "";
+            snprintf(logpath, sizeof logpath, "%s.log", path);
+            FILE *lf = fopen(logpath, "r");
+            if (lf) {
+                size_t got = fread(log, 1, sizeof log - 1, lf);
+                log[got] = '\0';
+                fclose(lf);
+            }
+            char *mapped = gs_gl_map_log(log);
+            unlink(path);
+            unlink(logpath);
+            cr_assert_eq(rc, 0, "glslangValidator rejects glsl/%s (%s limits):\n%s", name, v ? "large" : "floor",
+                         mapped ? mapped : log);
+            free(mapped);
+            checked++;
+        }
+    }
+    cr_assert_geq(checked, 4, "expected at least field_test.comp and fill.comp");
+    cr_log_info("glslangValidator accepted %d kernel variants", checked);
+}

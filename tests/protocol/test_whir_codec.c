@@ -1,0 +1,114 @@
+/* WHIR proof codec against OpenVM's bytes: decode the WHIR part of each
+ * recorded proof.bin, check the shape against the recorded parameters, and
+ * re-encode to the identical bytes; malformed bytes give a status. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol/whir.h"
+#include "whir_vectors.h"
+
+static void roundtrip(const char *spec)
+{
+    whir_vec v;
+    cr_assert_eq(whir_vec_load(&v, spec), 0, "load vectors of %s", spec);
+    const uint8_t *wb = v.proof + v.whir_offset;
+    size_t wlen = v.proof_len - v.whir_offset;
+    gs_whir_proof p;
+    gs_error err;
+    size_t used = 0;
+    glstark_status st = gs_whir_proof_decode(&p, wb, wlen, &used, &err);
+    cr_assert_eq(st, GLSTARK_OK, "%s: decode: %s", spec, err.msg);
+    cr_assert_eq(used, wlen, "%s: WHIR part is the end of the proof (%zu of %zu)", spec, used, wlen);
+    cr_assert_eq(p.num_rounds, v.params.num_rounds);
+    cr_assert_eq(p.k, v.params.k);
+    uint32_t widths[4];
+    bb4_t vals[4096];
+    size_t total;
+    cr_assert_eq(whir_vec_openings(&v, widths, vals, 4096, &total), 0);
+    st = gs_whir_proof_check_shape(&p, &v.params, widths, v.num_commits, &err);
+    cr_assert_eq(st, GLSTARK_OK, "%s: shape: %s", spec, err.msg);
+    size_t n = gs_whir_proof_encoded_size(&p);
+    cr_assert_eq(n, wlen);
+    uint8_t *out = malloc(n);
+    size_t wrote = 0;
+    st = gs_whir_proof_encode(&p, out, n, &wrote, &err);
+    cr_assert_eq(st, GLSTARK_OK, "%s: encode: %s", spec, err.msg);
+    cr_assert_eq(wrote, wlen);
+    cr_assert(memcmp(out, wb, wlen) == 0, "%s: re-encoded bytes equal OpenVM's", spec);
+    /* truncation anywhere gives MALFORMED, never a crash */
+    size_t step = wlen / 97 + 1;
+    for (size_t cut = 0; cut < wlen; cut += step) {
+        gs_whir_proof q;
+        st = gs_whir_proof_decode(&q, wb, cut, NULL, &err);
+        cr_assert_eq(st, GLSTARK_ERR_MALFORMED, "%s: truncated at %zu: status %d", spec, cut, st);
+        cr_assert(strlen(err.msg) > 0);
+    }
+    free(out);
+    gs_whir_proof_free(&p);
+    whir_vec_free(&v);
+}
+
+Test(whir_codec, fib_small_n4) { roundtrip("fib-small_n4"); }
+Test(whir_codec, fib_small_n10) { roundtrip("fib-small_n10"); }
+Test(whir_codec, interactions_small) { roundtrip("interactions-small"); }
+Test(whir_codec, fib_app18_n10) { roundtrip("fib-app18_n10"); }
+Test(whir_codec, keccak_app21_p16) { roundtrip("keccak-app21_p16"); }
+
+Test(whir_codec, malformed)
+{
+    whir_vec v;
+    cr_assert_eq(whir_vec_load(&v, "fib-small_n4"), 0);
+    size_t wlen = v.proof_len - v.whir_offset;
+    uint8_t *b = malloc(wlen);
+    gs_whir_proof p;
+    gs_error err;
+    /* a non-canonical field element (mu witness = p) */
+    memcpy(b, v.proof + v.whir_offset, wlen);
+    b[0] = 0x01; b[1] = 0x00; b[2] = 0x00; b[3] = 0x78;
+    cr_assert_eq(gs_whir_proof_decode(&p, b, wlen, NULL, &err), GLSTARK_ERR_MALFORMED);
+    cr_assert(strstr(err.msg, "canonical") != NULL, "%s", err.msg);
+    /* sumcheck count not a multiple of the rounds */
+    memcpy(b, v.proof + v.whir_offset, wlen);
+    b[4] = 10;
+    cr_assert_eq(gs_whir_proof_decode(&p, b, wlen, NULL, &err), GLSTARK_ERR_MALFORMED);
+    /* a huge length is rejected before allocating */
+    memcpy(b, v.proof + v.whir_offset, wlen);
+    b[4] = 0xff; b[5] = 0xff; b[6] = 0xff; b[7] = 0x7f;
+    cr_assert_eq(gs_whir_proof_decode(&p, b, wlen, NULL, &err), GLSTARK_ERR_MALFORMED);
+    /* zero commits */
+    memcpy(b, v.proof + v.whir_offset, wlen);
+    {
+        gs_whir_proof q;
+        size_t used;
+        cr_assert_eq(gs_whir_proof_decode(&q, b, wlen, &used, &err), GLSTARK_OK);
+        size_t nsc = (size_t)q.num_rounds * q.k;
+        size_t off = 4 + 4 + nsc * 32 + 4 + (q.num_rounds - 1) * 48 + nsc * 4 + q.num_rounds * 4;
+        gs_whir_proof_free(&q);
+        memset(b + off, 0, 4);
+        cr_assert_eq(gs_whir_proof_decode(&p, b, wlen, NULL, &err), GLSTARK_ERR_MALFORMED);
+        cr_assert(strstr(err.msg, "num_commits") != NULL, "%s", err.msg);
+    }
+    /* a proof with padding decodes its part and reports the length used */
+    uint8_t *pad = calloc(wlen + 8, 1);
+    memcpy(pad, v.proof + v.whir_offset, wlen);
+    size_t used = 0;
+    cr_assert_eq(gs_whir_proof_decode(&p, pad, wlen + 8, &used, &err), GLSTARK_OK);
+    cr_assert_eq(used, wlen);
+    gs_whir_proof_free(&p);
+    free(pad);
+    free(b);
+    whir_vec_free(&v);
+}
+
+Test(whir_codec, params_check)
+{
+    gs_whir_params p = {.l_skip = 2, .n_stack = 8, .log_blowup = 1, .k = 3, .num_rounds = 0};
+    gs_error err;
+    cr_assert_eq(gs_whir_params_check(&p, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "zero WHIR rounds") != NULL, "%s", err.msg);
+    p.num_rounds = 4; /* 12 > L = 10 */
+    cr_assert_eq(gs_whir_params_check(&p, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    p.num_rounds = 3;
+    cr_assert_eq(gs_whir_params_check(&p, &err), GLSTARK_OK);
+}
