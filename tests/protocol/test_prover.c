@@ -108,3 +108,41 @@ Test(prover, fib_app18_n10, .timeout = 120)
     cr_assert_eq(gs_app_params_with_100_bits_security(18, &sp, &err), GLSTARK_OK);
     fib(10, &sp, "fib-app18_n10.proof.bin");
 }
+
+#include "util/stdrng.h"
+
+/* keccakf, 16 permutations, seed 42 (StdRng, 25 next_u64 per permutation;
+ * checked against OpenVM's recorded inputs), app params L = 21. */
+Test(prover, keccak_app21_p16, .timeout = 300)
+{
+    enum { P = 16 };
+    uint64_t in[P][25];
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 42);
+    for (int p = 0; p < P; p++)
+        for (int i = 0; i < 25; i++)
+            in[p][i] = gs_stdrng_next_u64(&rng);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/keccak_inputs_seed42_n16.txt", GLSTARK_TEST_DATA);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s", path);
+    for (int p = 0; p < P; p++)
+        for (int i = 0; i < 25; i++) {
+            unsigned long long v;
+            cr_assert_eq(fscanf(f, "%llu", &v), 1);
+            cr_assert_eq(v, in[p][i], "input %d lane %d", p, i);
+        }
+    fclose(f);
+    glstark_air *air;
+    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
+    size_t h = glstark_keccak_trace_height(P);
+    uint32_t *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
+    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, P, tr), GLSTARK_OK);
+    glstark_air_trace t = {h, {tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    gs_system_params sp;
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(21, &sp, &err), GLSTARK_OK);
+    prove_and_compare(&air, 1, &sp, &t, "keccak-app21_p16.proof.bin");
+    free(tr);
+    glstark_air_destroy(air);
+}
