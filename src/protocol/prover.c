@@ -45,12 +45,19 @@ glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out
     return gs_whir_params_check(out, err);
 }
 
+/* A buffer with a copy per engine (0: the main engine, 1: the fallback),
+ * made on demand. */
+typedef struct mbuf {
+    gs_buf *b[2];
+} mbuf;
+
 /* Everything the prover allocates, released in one place. */
 typedef struct pstate {
+    gs_engine *eng[2];
     uint32_t M;                 /* present traces */
     uint32_t *trace_air;        /* sorted position -> air id */
     uint32_t *logh;             /* per sorted trace */
-    gs_buf **main;              /* per sorted trace: common main, Montgomery, column-major */
+    mbuf *main;                 /* per sorted trace: common main, Montgomery, column-major */
     gs_trace_ref *refs;
     gs_cdag_owned *dags;
     bb_t **publics;
@@ -59,9 +66,9 @@ typedef struct pstate {
     gs_zc_trace *zc;
     gs_stack_layout lay;
     int have_lay;
-    gs_buf *q, *cw;
-    gs_merkle_dev tree;
-    int have_tree;
+    mbuf q, cw;
+    gs_merkle_dev tree[2];
+    int have_tree[2];
     gs_red_slice *slices;
     uint8_t *need_rot;
     bb4_t *r, *u, *ucube;
@@ -69,13 +76,22 @@ typedef struct pstate {
     int have_lz;
     gs_whir_proof wp;
     int have_wp;
+    unsigned fallback_phases;
+    char missing[256];
 } pstate;
+
+static void mbuf_free(mbuf *m)
+{
+    gs_buf_destroy(m->b[0]);
+    gs_buf_destroy(m->b[1]);
+    m->b[0] = m->b[1] = NULL;
+}
 
 static void pstate_free(pstate *s)
 {
     for (uint32_t t = 0; t < s->M; t++) {
         if (s->main)
-            gs_buf_destroy(s->main[t]);
+            mbuf_free(&s->main[t]);
         if (s->dags)
             gs_cdag_owned_free(&s->dags[t]);
         if (s->publics)
@@ -92,10 +108,11 @@ static void pstate_free(pstate *s)
     free(s->zc);
     if (s->have_lay)
         gs_stack_layout_free(&s->lay);
-    if (s->have_tree)
-        gs_merkle_dev_release(&s->tree);
-    gs_buf_destroy(s->q);
-    gs_buf_destroy(s->cw);
+    for (int e = 0; e < 2; e++)
+        if (s->have_tree[e])
+            gs_merkle_dev_release(&s->tree[e]);
+    mbuf_free(&s->q);
+    mbuf_free(&s->cw);
     free(s->slices);
     free(s->need_rot);
     free(s->r);
@@ -106,6 +123,90 @@ static void pstate_free(pstate *s)
     if (s->have_wp)
         gs_whir_proof_free(&s->wp);
     memset(s, 0, sizeof *s);
+}
+
+static glstark_status oom(gs_error *err)
+{
+    return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "prove: out of host memory");
+}
+
+/* Engine failures carry their message in eng->err. */
+static glstark_status eng_fail(gs_engine *eng, glstark_status st, const char *what, gs_error *err)
+{
+    return gs_error_set(err, st, "prove: %s failed on the %s engine: %s", what, eng->core->name, eng->err.msg);
+}
+
+/* Copies a buffer from one engine to another through the host. */
+static glstark_status move_buf(gs_engine *to, const gs_buf *from, gs_buf **out, gs_error *err)
+{
+    void *h = malloc(from->size ? from->size : 1);
+    if (!h)
+        return oom(err);
+    glstark_status st = gs_buf_read(from, 0, h, from->size);
+    if (st) {
+        free(h);
+        return eng_fail(from->engine, st, "reading a buffer back for the fallback engine", err);
+    }
+    st = gs_buf_create(to, from->size ? from->size : 1, out);
+    if (!st)
+        st = gs_buf_write(*out, 0, h, from->size);
+    free(h);
+    if (st)
+        return eng_fail(to, st, "copying a buffer to the fallback engine", err);
+    return GLSTARK_OK;
+}
+
+static glstark_status mbuf_on(pstate *s, mbuf *m, int e, gs_error *err)
+{
+    if (m->b[e])
+        return GLSTARK_OK;
+    return move_buf(s->eng[e], m->b[1 - e], &m->b[e], err);
+}
+
+static glstark_status tree_on(pstate *s, int e, gs_error *err)
+{
+    if (s->have_tree[e])
+        return GLSTARK_OK;
+    s->tree[e] = s->tree[1 - e];
+    s->tree[e].digests = NULL;
+    glstark_status st = move_buf(s->eng[e], s->tree[1 - e].digests, &s->tree[e].digests, err);
+    if (st)
+        return st;
+    s->have_tree[e] = 1;
+    return GLSTARK_OK;
+}
+
+/* Which engine runs a phase: the main one if it has every family the phase
+ * needs, else the fallback (recorded), else UNSUPPORTED. */
+static glstark_status pick(pstate *s, unsigned phase, int *e, gs_error *err)
+{
+    const gs_engine *m = s->eng[0];
+    char miss[128] = "";
+#define NEED(fam)                                                                                                  \
+    if (!m->fam)                                                                                                   \
+        snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s" #fam, miss[0] ? ", " : "");
+    switch (phase) {
+    case GS_PHASE_COMMIT: NEED(dft) NEED(hash) break;
+    case GS_PHASE_LOGUP_POW: NEED(hash) break;
+    case GS_PHASE_LOGUP_ZEROCHECK: NEED(gkr) NEED(zerocheck) break;
+    case GS_PHASE_STACKED_REDUCTION: NEED(reduction) break;
+    default: NEED(whir) NEED(hash) break;
+    }
+#undef NEED
+    if (!miss[0]) {
+        *e = 0;
+        return GLSTARK_OK;
+    }
+    if (!s->eng[1])
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                            "prove: the %s engine lacks the %s famil%s and no fallback engine was given",
+                            m->core->name, miss, strchr(miss, ',') ? "ies" : "y");
+    *e = 1;
+    s->fallback_phases |= phase;
+    if (!strstr(s->missing, miss))
+        snprintf(s->missing + strlen(s->missing), sizeof s->missing - strlen(s->missing), "%s%s",
+                 s->missing[0] ? ", " : "", miss);
+    return GLSTARK_OK;
 }
 
 static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trace *traces, size_t num_traces,
@@ -164,22 +265,13 @@ static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trac
     return GLSTARK_OK;
 }
 
-static glstark_status oom(gs_error *err)
-{
-    return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "prove: out of host memory");
-}
-
-/* Engine failures carry their message in eng->err. */
-static glstark_status eng_fail(gs_engine *eng, glstark_status st, const char *what, gs_error *err)
-{
-    return gs_error_set(err, st, "prove: %s failed on the %s engine: %s", what, eng->core->name, eng->err.msg);
-}
-
-static glstark_status upload_traces(gs_engine *eng, const gs_multi_vk *vk, const glstark_air_trace *traces,
-                                    pstate *s, gs_error *err)
+/* Uploads the present common mains (sorted order) to engine e. */
+static glstark_status upload_traces(const gs_multi_vk *vk, const glstark_air_trace *traces, pstate *s, int e,
+                                    gs_error *err)
 {
     const uint32_t M = s->M;
-    s->main = calloc(M, sizeof(gs_buf *));
+    gs_engine *eng = s->eng[e];
+    s->main = calloc(M, sizeof(mbuf));
     s->refs = calloc(M, sizeof(gs_trace_ref));
     s->dags = calloc(M, sizeof(gs_cdag_owned));
     s->publics = calloc(M, sizeof(bb_t *));
@@ -205,13 +297,12 @@ static glstark_status upload_traces(gs_engine *eng, const gs_multi_vk *vk, const
             }
             h[i] = bb_from_canonical(v);
         }
-        glstark_status st = gs_buf_create(eng, (n ? n : 1) * sizeof(bb_t), &s->main[t]);
+        glstark_status st = gs_buf_create(eng, (n ? n : 1) * sizeof(bb_t), &s->main[t].b[e]);
         if (!st)
-            st = gs_buf_write(s->main[t], 0, h, n * sizeof(bb_t));
+            st = gs_buf_write(s->main[t].b[e], 0, h, n * sizeof(bb_t));
         free(h);
         if (st)
             return eng_fail(eng, st, "uploading a trace", err);
-        s->refs[t] = (gs_trace_ref){s->main[t], 0};
         st = gs_cdag_from_vk(&vk->per_air[a], &s->dags[t], err);
         if (st)
             return st;
@@ -225,17 +316,29 @@ static glstark_status upload_traces(gs_engine *eng, const gs_multi_vk *vk, const
             s->publics[t][i] = bb_from_canonical(tr->public_values[i]);
         }
         s->widths[t] = (uint32_t)tr->common_main.width;
-        s->part_ptrs[t] = s->main[t];
         s->zc[t] = (gs_zc_trace){&s->dags[t].dag, s->logh[t], 1, &s->part_ptrs[t], &s->widths[t], s->publics[t],
                                  (uint32_t)tr->num_public_values};
     }
     return GLSTARK_OK;
 }
 
-/* The stacked commitment of all common mains (OpenVM stacked_commit). */
-static glstark_status commit_main(gs_engine *eng, const gs_system_params *sp, pstate *s, bb_t root[8],
-                                  gs_error *err)
+/* Points refs and the gs_zc_trace views at the main traces on engine e. */
+static glstark_status traces_on(pstate *s, int e, gs_error *err)
 {
+    for (uint32_t t = 0; t < s->M; t++) {
+        glstark_status st = mbuf_on(s, &s->main[t], e, err);
+        if (st)
+            return st;
+        s->refs[t] = (gs_trace_ref){s->main[t].b[e], 0};
+        s->part_ptrs[t] = s->main[t].b[e]; /* s->zc[t].parts points here */
+    }
+    return GLSTARK_OK;
+}
+
+/* The stacked commitment of all common mains (OpenVM stacked_commit) on engine e. */
+static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, bb_t root[8], gs_error *err)
+{
+    gs_engine *eng = s->eng[e];
     gs_stack_trace_shape *shapes = calloc(s->M, sizeof *shapes);
     if (!shapes)
         return oom(err);
@@ -251,19 +354,22 @@ static glstark_status commit_main(gs_engine *eng, const gs_system_params *sp, ps
                             "prove: the stacked matrix is %u columns wide, more than w_stack = %zu (OpenVM: "
                             "TotalStackedWidthOutOfBounds); use a larger l_skip + n_stack",
                             s->lay.width, sp->w_stack);
+    if ((st = traces_on(s, e, err)))
+        return st;
     const unsigned L = (unsigned)(sp->l_skip + sp->n_stack);
     const size_t H = (size_t)1 << L, N = (size_t)1 << (L + sp->log_blowup);
     const uint32_t W = s->lay.width;
-    if ((st = gs_buf_create(eng, W * H * sizeof(bb_t), &s->q)) || (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw)))
+    if ((st = gs_buf_create(eng, W * H * sizeof(bb_t), &s->q.b[e])) ||
+        (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e])))
         return eng_fail(eng, st, "allocating the stacked matrix and its codeword", err);
-    if ((st = gs_stack_matrix(eng, &s->lay, s->refs, 0, W, s->q, 0)))
+    if ((st = gs_stack_matrix(eng, &s->lay, s->refs, 0, W, s->q.b[e], 0)))
         return eng_fail(eng, st, "stacking the main traces", err);
-    if ((st = gs_rs_code_matrix(eng, &s->lay, s->refs, (unsigned)sp->log_blowup, 0, W, s->cw, 0)))
+    if ((st = gs_rs_code_matrix(eng, &s->lay, s->refs, (unsigned)sp->log_blowup, 0, W, s->cw.b[e], 0)))
         return eng_fail(eng, st, "Reed-Solomon encoding the stacked matrix", err);
-    if ((st = gs_engine_merkle_commit(eng, s->cw, 0, N, W, 1, (unsigned)sp->whir.k, &s->tree)))
+    if ((st = gs_engine_merkle_commit(eng, s->cw.b[e], 0, N, W, 1, (unsigned)sp->whir.k, &s->tree[e])))
         return eng_fail(eng, st, "the Merkle commitment", err);
-    s->have_tree = 1;
-    if ((st = gs_engine_merkle_root(eng, &s->tree, root)))
+    s->have_tree[e] = 1;
+    if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
         return eng_fail(eng, st, "reading the Merkle root", err);
     return GLSTARK_OK;
 }
@@ -308,10 +414,21 @@ static void observe_preamble(gs_transcript *ts, const gs_multi_vk *vk, const gs_
     }
 }
 
+static const char *phase_name(unsigned ph)
+{
+    switch (ph) {
+    case GS_PHASE_COMMIT: return "commit";
+    case GS_PHASE_LOGUP_POW: return "LogUp PoW";
+    case GS_PHASE_LOGUP_ZEROCHECK: return "LogUp/zerocheck";
+    case GS_PHASE_STACKED_REDUCTION: return "stacked reduction";
+    default: return "WHIR";
+    }
+}
+
 glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
                         const gs_prove_options *opt, gs_proof *out, gs_prove_timings *times, gs_error *err)
 {
-    const gs_prove_options dflt = {0, 0};
+    const gs_prove_options dflt = {0, NULL};
     if (!opt)
         opt = &dflt;
     memset(out, 0, sizeof *out);
@@ -327,6 +444,8 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
     double t0 = now_s(), t1;
     pstate s;
     memset(&s, 0, sizeof s);
+    s.eng[0] = eng;
+    s.eng[1] = opt->fallback != eng ? opt->fallback : NULL;
     glstark_status st = check_inputs(vk, traces, num_traces, &s.M, err);
     if (st)
         return st;
@@ -380,9 +499,12 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
     if (st)
         goto fail;
 
-    if ((st = upload_traces(eng, vk, traces, &s, err)))
+    int e;
+    if ((st = pick(&s, GS_PHASE_COMMIT, &e, err)))
         goto fail;
-    if ((st = commit_main(eng, sp, &s, out->common_main_commit.v, err)))
+    if ((st = upload_traces(vk, traces, &s, e, err)))
+        goto fail;
+    if ((st = commit_main(sp, &s, e, out->common_main_commit.v, err)))
         goto fail;
     if ((st = fill_preamble(vk, traces, &s, out, err)))
         goto fail;
@@ -396,7 +518,9 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
     observe_preamble(&ts, vk, out);
 
     uint32_t w = 0;
-    if ((st = gs_transcript_grind(&ts, (unsigned)sp->logup.pow_bits, gs_engine_grind_fn, eng, &w, err)))
+    if ((st = pick(&s, GS_PHASE_LOGUP_POW, &e, err)))
+        goto fail;
+    if ((st = gs_transcript_grind(&ts, (unsigned)sp->logup.pow_bits, gs_engine_grind_fn, s.eng[e], &w, err)))
         goto fail;
     out->gkr.logup_pow_witness = bb_from_canonical(w);
     tm.logup_pow = now_s() - t1;
@@ -410,7 +534,9 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         st = oom(err);
         goto fail;
     }
-    if ((st = gs_lz_prove(eng, &fs, s.zc, s.M, l_skip, (uint32_t)sp->max_constraint_degree, 0, &s.lz, s.r, err)))
+    if ((st = pick(&s, GS_PHASE_LOGUP_ZEROCHECK, &e, err)) || (st = traces_on(&s, e, err)))
+        goto fail;
+    if ((st = gs_lz_prove(s.eng[e], &fs, s.zc, s.M, l_skip, (uint32_t)sp->max_constraint_degree, 0, &s.lz, s.r, err)))
         goto fail;
     s.have_lz = 1;
     if ((st = gs_bridge_lz_to_proof(&s.lz, s.zc, s.M, out, err)))
@@ -431,9 +557,11 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         s.slices[k] = (gs_red_slice){sl->stacked_col, sl->row, sl->log_height};
         s.need_rot[k] = (uint8_t)(vk->per_air[s.trace_air[sl->trace]].need_rot != 0);
     }
-    gs_sred_commit sc = {s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot, s.q};
-    if ((st = gs_sred_prove(eng, &fs, (gs_sred_params){l_skip, n_stack}, &sc, 1, s.r, n_max + 1, &out->stacking, s.u,
-                            err)))
+    if ((st = pick(&s, GS_PHASE_STACKED_REDUCTION, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)))
+        goto fail;
+    gs_sred_commit sc = {s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot, s.q.b[e]};
+    if ((st = gs_sred_prove(s.eng[e], &fs, (gs_sred_params){l_skip, n_stack}, &sc, 1, s.r, n_max + 1, &out->stacking,
+                            s.u, err)))
         goto fail;
     tm.stacked_reduction = now_s() - t1;
     t1 = now_s();
@@ -448,14 +576,26 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         for (uint32_t j = 1; j <= n_stack; j++)
             s.ucube[l_skip + j - 1] = s.u[j];
     }
-    gs_whir_commit_data cd = {s.q, 0, s.cw, 0, &s.tree, s.lay.width};
-    if ((st = gs_whir_prove(eng, &ts, &wpar, &cd, 1, s.ucube, L, &s.wp, err)))
+    if ((st = pick(&s, GS_PHASE_WHIR, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)) ||
+        (st = mbuf_on(&s, &s.cw, e, err)) || (st = tree_on(&s, e, err)))
+        goto fail;
+    gs_whir_commit_data cd = {s.q.b[e], 0, s.cw.b[e], 0, &s.tree[e], s.lay.width};
+    if ((st = gs_whir_prove(s.eng[e], &ts, &wpar, &cd, 1, s.ucube, L, &s.wp, err)))
         goto fail;
     s.have_wp = 1;
     if ((st = gs_bridge_whir_to_sub(&s.wp, &out->whir, err)))
         goto fail;
     tm.whir = now_s() - t1;
     tm.total = now_s() - t0;
+    tm.fallback_phases = s.fallback_phases;
+    if (s.fallback_phases) {
+        char ph[160] = "";
+        for (unsigned b = 1; b <= GS_PHASE_WHIR; b <<= 1)
+            if (s.fallback_phases & b)
+                snprintf(ph + strlen(ph), sizeof ph - strlen(ph), "%s%s", ph[0] ? ", " : "", phase_name(b));
+        snprintf(tm.fallback_note, sizeof tm.fallback_note, "%s ran on the %s engine (the %s engine lacks %s)", ph,
+                 s.eng[1]->core->name, eng->core->name, s.missing);
+    }
     if (times)
         *times = tm;
     pstate_free(&s);

@@ -27,12 +27,27 @@
 
 typedef struct gs_prove_options {
     int skip_constraint_check; /* 0 (default): refuse traces that violate a constraint before proving */
-    unsigned grind_threads;    /* unused by engine grinding; reserved */
+    /* Per-phase fallback: a phase whose engine families the main engine lacks
+     * runs on this engine (normally the CPU engine) instead, its inputs copied
+     * over; NULL = no fallback (such a phase fails with UNSUPPORTED). */
+    gs_engine *fallback;
 } gs_prove_options;
 
-/* Seconds spent per phase (wall clock), filled when not NULL. */
+/* The phases, as bits of gs_prove_timings.fallback_phases. */
+enum {
+    GS_PHASE_COMMIT = 1,            /* dft + hash families */
+    GS_PHASE_LOGUP_POW = 2,         /* hash (grinding) */
+    GS_PHASE_LOGUP_ZEROCHECK = 4,   /* gkr + zerocheck */
+    GS_PHASE_STACKED_REDUCTION = 8, /* reduction */
+    GS_PHASE_WHIR = 16              /* whir + hash */
+};
+
+/* Seconds spent per phase (wall clock), and which phases ran on the
+ * fallback engine; filled when not NULL. */
 typedef struct gs_prove_timings {
     double check, commit, logup_pow, logup_zerocheck, stacked_reduction, whir, total;
+    unsigned fallback_phases;
+    char fallback_note[512]; /* "" or e.g. "commit, WHIR ran on the cpu engine (gles lacks dft, whir)" */
 } gs_prove_timings;
 
 /* traces: one per AIR of pk, vk order (height 0 = absent), canonical

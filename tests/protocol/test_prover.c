@@ -146,3 +146,79 @@ Test(prover, keccak_app21_p16, .timeout = 300)
     free(tr);
     glstark_air_destroy(air);
 }
+
+/* Per-phase fallback: an engine missing some families proves with a second
+ * engine for those phases, says so, and the bytes do not change. */
+Test(prover, fallback_per_phase)
+{
+    glstark_air *airs[2];
+    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
+    uint32_t s[8], r[16];
+    glstark_interactions_fixture_traces(s, r);
+    glstark_air_trace t[2] = {{4, {s, 2}, NULL, NULL, 0}, {8, {r, 2}, NULL, NULL, 0}};
+    gs_system_params sp;
+    gs_default_test_params_small(&sp);
+    gs_error err;
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    gs_engine *main_eng, *cpu;
+    cr_assert_eq(gs_cpu_engine_create(1, &main_eng, &err), GLSTARK_OK);
+    cr_assert_eq(gs_cpu_engine_create(1, &cpu, &err), GLSTARK_OK);
+    main_eng->gkr = NULL;
+    main_eng->whir = NULL;
+    gs_proof pf;
+    gs_prove_timings tm;
+    /* without a fallback: UNSUPPORTED naming the family */
+    cr_assert_eq(gs_prove(main_eng, &pk, t, 2, NULL, &pf, &tm, &err), GLSTARK_ERR_UNSUPPORTED);
+    cr_assert(strstr(err.msg, "gkr") != NULL, "%s", err.msg);
+    gs_prove_options opt = {0, cpu};
+    cr_assert_eq(gs_prove(main_eng, &pk, t, 2, &opt, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(tm.fallback_phases, GS_PHASE_LOGUP_ZEROCHECK | GS_PHASE_WHIR);
+    cr_log_info("%s", tm.fallback_note);
+    cr_assert(strstr(tm.fallback_note, "WHIR") && strstr(tm.fallback_note, "gkr"), "%s", tm.fallback_note);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK);
+    expect_bytes("interactions-small.proof.bin", b, n);
+    free(b);
+    gs_proof_free(&pf);
+    gs_engine_destroy(main_eng);
+    gs_engine_destroy(cpu);
+    gs_multi_pk_free(&pk);
+    glstark_air_destroy(airs[0]);
+    glstark_air_destroy(airs[1]);
+}
+
+/* A trace that violates a constraint is refused before proving, naming the
+ * AIR, the constraint and the row; bad shapes give a status and a message. */
+Test(prover, refuses_bad_traces)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_fibonacci_air(&air), GLSTARK_OK);
+    uint32_t tr[32], pv[3];
+    cr_assert_eq(glstark_fibonacci_trace(0, 1, 16, tr, pv), GLSTARK_OK);
+    gs_system_params sp;
+    gs_default_test_params_small(&sp);
+    gs_error err;
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(&sp, &air, 1, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    gs_engine *eng;
+    cr_assert_eq(gs_cpu_engine_create(1, &eng, &err), GLSTARK_OK);
+    gs_proof pf;
+    tr[16 + 5] += 1; /* right column, row 5 */
+    glstark_air_trace t = {16, {tr, 2}, NULL, pv, 3};
+    cr_assert_eq(gs_prove(eng, &pk, &t, 1, NULL, &pf, NULL, &err), GLSTARK_ERR_UNSATISFIED);
+    cr_log_info("%s", err.msg);
+    cr_assert(strstr(err.msg, "row") != NULL, "%s", err.msg);
+    tr[16 + 5] -= 1;
+    glstark_air_trace bad_h = {12, {tr, 2}, NULL, pv, 3};
+    cr_assert_eq(gs_prove(eng, &pk, &bad_h, 1, NULL, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    glstark_air_trace bad_w = {16, {tr, 3}, NULL, pv, 3};
+    cr_assert_eq(gs_prove(eng, &pk, &bad_w, 1, NULL, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    glstark_air_trace absent = {0, {NULL, 2}, NULL, NULL, 0};
+    cr_assert_eq(gs_prove(eng, &pk, &absent, 1, NULL, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_prove(eng, &pk, &t, 2, NULL, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_engine_destroy(eng);
+    gs_multi_pk_free(&pk);
+    glstark_air_destroy(air);
+}
