@@ -7,5 +7,6 @@
 #include "glstark/device.h"
 #include "glstark/air.h"
 #include "glstark/airs.h"
+#include "glstark/prove.h"
 
 #endif
