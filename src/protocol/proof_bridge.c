@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/codec_io.h"
 
 static glstark_status oom(gs_error *err)
 {
@@ -132,50 +131,4 @@ glstark_status gs_bridge_proof_to_lz(const gs_proof *p, const gs_zc_trace *trace
         }
     }
     return GLSTARK_OK;
-}
-
-glstark_status gs_bridge_whir_to_sub(const gs_whir_proof *w, gs_whir_subproof *out, gs_error *err)
-{
-    memset(out, 0, sizeof *out);
-    size_t n = gs_whir_proof_encoded_size(w);
-    uint8_t *b = malloc(n ? n : 1);
-    if (!b)
-        return oom(err);
-    glstark_status st = gs_whir_proof_encode(w, b, n, NULL, err);
-    if (!st) {
-        gs_reader rd;
-        gs_reader_init(&rd, b, n, err);
-        st = gs_whir_subproof_decode(&rd, out);
-        if (!st && rd.pos != n)
-            st = gs_error_set(err, GLSTARK_ERR_INTERNAL, "WHIR proof conversion: %zu of %zu bytes used", rd.pos, n);
-        if (st)
-            gs_whir_subproof_free(out);
-    }
-    free(b);
-    return st;
-}
-
-glstark_status gs_bridge_sub_to_whir(const gs_whir_subproof *s, gs_whir_proof *out, gs_error *err)
-{
-    memset(out, 0, sizeof *out);
-    gs_writer w;
-    gs_writer_init(&w);
-    glstark_status st = gs_whir_subproof_encode(s, &w);
-    if (st) {
-        gs_writer_free(&w);
-        return gs_error_set(err, st, "WHIR proof conversion: the WHIR sub-proof cannot be encoded");
-    }
-    if (w.failed) {
-        gs_writer_free(&w);
-        return oom(err);
-    }
-    size_t n = 0, used = 0;
-    uint8_t *b = gs_writer_take(&w, &n);
-    st = gs_whir_proof_decode(out, b, n, &used, err);
-    if (!st && used != n) {
-        gs_whir_proof_free(out);
-        st = gs_error_set(err, GLSTARK_ERR_INTERNAL, "WHIR proof conversion: %zu of %zu bytes used", used, n);
-    }
-    free(b);
-    return st;
 }

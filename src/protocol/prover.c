@@ -74,8 +74,6 @@ typedef struct pstate {
     bb4_t *r, *u, *ucube;
     gs_lz_proof lz;
     int have_lz;
-    gs_whir_proof wp;
-    int have_wp;
     unsigned fallback_phases;
     char missing[256];
 } pstate;
@@ -120,8 +118,6 @@ static void pstate_free(pstate *s)
     free(s->ucube);
     if (s->have_lz)
         gs_lz_proof_free(&s->lz);
-    if (s->have_wp)
-        gs_whir_proof_free(&s->wp);
     memset(s, 0, sizeof *s);
 }
 
@@ -580,10 +576,7 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         (st = mbuf_on(&s, &s.cw, e, err)) || (st = tree_on(&s, e, err)))
         goto fail;
     gs_whir_commit_data cd = {s.q.b[e], 0, s.cw.b[e], 0, &s.tree[e], s.lay.width};
-    if ((st = gs_whir_prove(s.eng[e], &ts, &wpar, &cd, 1, s.ucube, L, &s.wp, err)))
-        goto fail;
-    s.have_wp = 1;
-    if ((st = gs_bridge_whir_to_sub(&s.wp, &out->whir, err)))
+    if ((st = gs_whir_prove(s.eng[e], &ts, &wpar, &cd, 1, s.ucube, L, &out->whir, err)))
         goto fail;
     tm.whir = now_s() - t1;
     tm.total = now_s() - t0;

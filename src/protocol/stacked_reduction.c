@@ -407,7 +407,8 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     gs_engine *eng = p->eng;
 
     bb4_t *lagr = malloc(N * sizeof(bb4_t));
-    bb4_t *tmp = malloc(((size_t)1 << p->max_nt) * sizeof(bb4_t));
+    bb4_t *tmp = malloc(((size_t)2 << p->max_nt) * sizeof(bb4_t));
+    bb4_t *vtab = tmp ? tmp + ((size_t)1 << p->max_nt) : NULL;
     if (!lagr || !tmp) {
         free(lagr);
         free(tmp);
@@ -439,6 +440,8 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     bb4_t erot_u0 = gs_sred_eq_uni(l, u0, r0w);
     bb4_t one_u0 = gs_sred_eq_uni_at_one(l, u0);
     uint32_t k_global = 0;
+    int64_t v_nt = -1;
+    int v_rot = 0;
     col_off = 0;
     for (uint32_t c = 0; c < p->num_commits && !st; c++) {
         const gs_sred_commit *cm = &p->commits[c];
@@ -449,15 +452,29 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
             size_t x0 = s->row >> l;
             size_t nx;
             if (s->log_height >= l) {
+                /* W_k = λ^{2k}·V with V shared by every slice of this height
+                 * and rotation flag:
+                 * V[x] = (E + r·λ·(Erot − C))·eq[x] + r·λ·C·eq[prev x] */
                 uint32_t nt = s->log_height - l;
                 nx = (size_t)1 << nt;
-                const bb4_t *eq = p->eq_tables + (nx - 1);
-                bb4_t ce = bb4_add(bb4_mul(le, e_u0), bb4_mul(lr, erot_u0));
-                bb4_t cr = bb4_mul(bb4_mul(lr, eq_const), one_u0);
-                for (size_t x = 0; x < nx; x++) {
-                    bb4_t prev = eq[x == 0 ? nx - 1 : x - 1];
-                    tmp[x] = bb4_add(bb4_mul(ce, eq[x]), bb4_mul(cr, bb4_sub(prev, eq[x])));
+                int rot = cm->need_rot[k] != 0;
+                if ((int64_t)nt != v_nt || rot != v_rot) {
+                    const bb4_t *eq = p->eq_tables + (nx - 1);
+                    bb4_t cC = bb4_mul(eq_const, one_u0);
+                    bb4_t a = e_u0, bcoef = bb4_zero();
+                    if (rot) {
+                        a = bb4_add(a, bb4_mul(p->lambda, bb4_sub(erot_u0, cC)));
+                        bcoef = bb4_mul(p->lambda, cC);
+                    }
+                    for (size_t x = 0; x < nx; x++) {
+                        bb4_t prev = eq[x == 0 ? nx - 1 : x - 1];
+                        vtab[x] = bb4_add(bb4_mul(a, eq[x]), bb4_mul(bcoef, prev));
+                    }
+                    v_nt = nt;
+                    v_rot = rot;
                 }
+                for (size_t x = 0; x < nx; x++)
+                    tmp[x] = bb4_mul(le, vtab[x]);
             } else {
                 uint32_t h = s->log_height, neg = l - h;
                 nx = 1;

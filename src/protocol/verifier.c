@@ -2,6 +2,10 @@
  * call points (see verifier.h). */
 #include "protocol/verifier.h"
 
+#include "protocol/gkr.h"
+#include "protocol/zerocheck.h"
+#include "protocol/whir.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,6 +88,26 @@ static glstark_status build_commit_layout(uint32_t l_skip, uint32_t n_stack, con
     out->need_rot = nr;
     out->matrix = NULL;
     return GLSTARK_OK;
+}
+
+/* WHIR's parameters from SystemParams. */
+static glstark_status whir_params_of(const gs_system_params *prm, gs_whir_params *wp, gs_error *err)
+{
+    memset(wp, 0, sizeof *wp);
+    if (prm->whir.num_rounds == 0 || prm->whir.num_rounds > GS_WHIR_PROOF_MAX_ROUNDS)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "verifier: %zu WHIR rounds (supported: 1..%d)",
+                            prm->whir.num_rounds, GS_WHIR_PROOF_MAX_ROUNDS);
+    wp->l_skip = (uint32_t)prm->l_skip;
+    wp->n_stack = (uint32_t)prm->n_stack;
+    wp->log_blowup = (uint32_t)prm->log_blowup;
+    wp->k = (uint32_t)prm->whir.k;
+    wp->num_rounds = (uint32_t)prm->whir.num_rounds;
+    for (size_t i = 0; i < prm->whir.num_rounds; i++)
+        wp->num_queries[i] = (uint32_t)prm->whir.num_queries[i];
+    wp->mu_pow_bits = (uint32_t)prm->whir.mu_pow_bits;
+    wp->folding_pow_bits = (uint32_t)prm->whir.folding_pow_bits;
+    wp->query_phase_pow_bits = (uint32_t)prm->whir.query_phase_pow_bits;
+    return gs_whir_params_check(wp, err);
 }
 
 #define SHAPE_FAIL(...) return gs_error_set(err, GLSTARK_ERR_REJECTED, "proof shape: " __VA_ARGS__)
@@ -299,51 +323,24 @@ glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proo
                        s->stacking_openings[c].len);
         }
 
-    /* WHIR */
-    const gs_whir_subproof *h = &proof->whir;
-    size_t nu = prm->whir.num_rounds, k = prm->whir.k;
-    size_t L = l_skip + n_stack;
-    size_t log_final = L - nu * k;
-#define WFAIL(...)                                                                                                 \
-    do {                                                                                                           \
-        gs_verify_layout_free(out);                                                                                \
-        SHAPE_FAIL(__VA_ARGS__);                                                                                   \
-    } while (0)
-    if (h->num_sumcheck_rounds != nu * k)
-        WFAIL("InvalidSumcheckPolys (whir): %zu expected, %u found", nu * k, h->num_sumcheck_rounds);
-    if (h->num_codeword_commits != nu - 1)
-        WFAIL("InvalidCodewordCommits: %zu expected, %u found", nu - 1, h->num_codeword_commits);
-    /* ood values, witnesses and codeword rounds have codec-implied counts */
-    if (h->num_commits != ncommits)
-        WFAIL("InvalidInitialRoundOpenedRows: %u commits expected, %u found", ncommits, h->num_commits);
-    if (h->final_poly_len != ((size_t)1 << log_final))
-        WFAIL("InvalidFinalPolyLen: %zu expected, %u found", (size_t)1 << log_final, h->final_poly_len);
-    if (h->initial_num_queries != prm->whir.num_queries[0])
-        WFAIL("InvalidInitialRoundOpenedRowsQueries: %zu queries expected, %u found", prm->whir.num_queries[0],
-              h->initial_num_queries);
-    if (h->k != k)
-        WFAIL("InvalidInitialRoundOpenedRowK: 2^%zu rows per query expected", k);
-    if (h->initial_num_queries > 0) {
+    /* WHIR (proof_shape.rs's WHIR part, implemented by whir.h) */
+    gs_whir_params wp;
+    st = whir_params_of(prm, &wp, err);
+    uint32_t *widths = st ? NULL : malloc((size_t)ncommits * sizeof(uint32_t));
+    if (!st && !widths)
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
+    if (!st) {
         for (uint32_t c = 0; c < ncommits; c++)
-            if (h->widths[c] != out->commits[c].width)
-                WFAIL("InvalidInitialRoundOpenedRowWidth: commit %u rows should have width %u, have %u", c,
-                      out->commits[c].width, h->widths[c]);
-        size_t depth = L + prm->log_blowup > k ? L + prm->log_blowup - k : 0;
-        if (h->initial_merkle_depth != depth)
-            WFAIL("InvalidInitialRoundMerkleProofDepth: depth %zu expected, %u found", depth,
-                  h->initial_merkle_depth);
+            widths[c] = out->commits[c].width;
+        st = gs_whir_proof_check_shape(&proof->whir, &wp, widths, ncommits, err);
+        if (st)
+            gs_error_prefix(err, "proof shape");
     }
-    for (uint32_t r = 1; r < nu; r++) {
-        const gs_whir_round_queries *rq = &h->rounds[r - 1];
-        if (rq->num_queries != prm->whir.num_queries[r])
-            WFAIL("InvalidCodewordOpenedRowsQueries: round %u: %zu queries expected, %u found", r,
-                  prm->whir.num_queries[r], rq->num_queries);
-        size_t depth = L + prm->log_blowup - k - r;
-        if (rq->num_queries > 0 && rq->merkle_depth != depth)
-            WFAIL("InvalidCodewordMerkleProofDepth: round %u: depth %zu expected, %u found", r, depth,
-                  rq->merkle_depth);
+    free(widths);
+    if (st) {
+        gs_verify_layout_free(out);
+        return st;
     }
-#undef WFAIL
     return GLSTARK_OK;
 }
 
@@ -358,6 +355,7 @@ typedef struct walk {
     gs_verify_challenges *ch;
     unsigned checked;
     gs_error *err;
+    bb4_t alpha, beta;
 } walk;
 
 static glstark_status pow_check(walk *w, size_t bits, bb_t witness, const char *what, bb_t *sample_out)
@@ -424,6 +422,8 @@ static glstark_status stage_preamble(walk *w)
         return st;
     bb4_t alpha = gs_fs_sample_ext(&w->fs);
     bb4_t beta = gs_fs_sample_ext(&w->fs);
+    w->alpha = alpha;
+    w->beta = beta;
     if (w->ch) {
         w->ch->logup_pow_sample = smp;
         w->ch->alpha = alpha;
@@ -433,107 +433,209 @@ static glstark_status stage_preamble(walk *w)
     return GLSTARK_OK;
 }
 
-/* Call point for the GKR verifier (gkr.h: gs_gkr_verify over a gs_gkr_proof
- * view of p->gkr — same layout: claims p0,p1,q0,q1 and the flat sumcheck
- * triples). Until it is wired in: transcript replay only (§5.3). Writes xi
- * (R entries) and p̂(ξ), q̂(ξ). */
-static glstark_status stage_gkr(walk *w, bb4_t *xi, bb4_t *p_claim, bb4_t *q_claim)
+/* GKR (T5): gkr.h's verifier over a gs_gkr_proof view of the proof's
+ * GkrProof (same claim order p0, p1, q0, q1 and sumcheck layout). Writes xi
+ * (R entries) and p̂(ξ), q̂(ξ); without interactions p̂ = 0, q̂ = alpha and
+ * OpenVM requires q0_claim == 1. */
+static glstark_status stage_gkr(walk *w, bb4_t alpha, bb4_t *xi, bb4_t *p_claim, bb4_t *q_claim)
 {
     const gs_proof_gkr *g = &w->proof->gkr;
     uint32_t R = w->lay.num_gkr_rounds;
     if (R == 0) {
-        /* no interactions: the verifier requires q0_claim == 1 */
         if (!bb4_eq(g->q0_claim, bb4_one()))
             return gs_error_set(w->err, GLSTARK_ERR_REJECTED,
                                 "GKR: no interactions, but q0_claim is not 1 (OpenVM requires it)");
         *p_claim = bb4_zero();
-        *q_claim = bb4_zero(); /* the batch stage uses alpha for q̂ without GKR */
+        *q_claim = alpha;
         w->checked |= GS_VSTAGE_GKR;
         return GLSTARK_OK;
     }
-    gs_fs *fs = &w->fs;
-    gs_fs_observe_ext(fs, g->q0_claim);
-    const gs_proof_gkr_claims *c0 = &g->claims_per_layer[0];
-    gs_fs_observe_ext(fs, c0->p_xi_0);
-    gs_fs_observe_ext(fs, c0->q_xi_0);
-    gs_fs_observe_ext(fs, c0->p_xi_1);
-    gs_fs_observe_ext(fs, c0->q_xi_1);
-    bb4_t *rho = malloc((size_t)R * sizeof(bb4_t));
-    if (!rho)
+    gs_gkr_layer_claims *cl = malloc((size_t)R * sizeof *cl);
+    if (!cl)
         return gs_error_set(w->err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
-    xi[0] = gs_fs_sample_ext(fs); /* mu_1 */
-    for (uint32_t j = 1; j < R; j++) {
-        (void)gs_fs_sample_ext(fs); /* lambda_j */
-        for (uint32_t k = 0; k < j; k++) {
-            const bb4_t *ev = gs_proof_gkr_sumcheck(g, j, k);
-            gs_fs_observe_ext(fs, ev[0]);
-            gs_fs_observe_ext(fs, ev[1]);
-            gs_fs_observe_ext(fs, ev[2]);
-            rho[k] = gs_fs_sample_ext(fs);
-        }
-        const gs_proof_gkr_claims *c = &g->claims_per_layer[j];
-        gs_fs_observe_ext(fs, c->p_xi_0);
-        gs_fs_observe_ext(fs, c->q_xi_0);
-        gs_fs_observe_ext(fs, c->p_xi_1);
-        gs_fs_observe_ext(fs, c->q_xi_1);
-        bb4_t mu = gs_fs_sample_ext(fs);
-        xi[0] = mu;
-        for (uint32_t k = 0; k < j; k++)
-            xi[1 + k] = rho[k];
+    for (uint32_t j = 0; j < R; j++)
+        cl[j] = (gs_gkr_layer_claims){g->claims_per_layer[j].p_xi_0, g->claims_per_layer[j].p_xi_1,
+                                      g->claims_per_layer[j].q_xi_0, g->claims_per_layer[j].q_xi_1};
+    gs_gkr_proof view = {g->q0_claim, R, cl, g->sumcheck_polys};
+    glstark_status st = gs_gkr_verify(&w->fs, &view, R, xi, p_claim, q_claim, w->err);
+    free(cl);
+    if (st) {
+        gs_error_prefix(w->err, "GKR");
+        return st == GLSTARK_ERR_OUT_OF_MEMORY ? st : GLSTARK_ERR_REJECTED;
     }
-    free(rho);
-    *p_claim = bb4_zero();
-    *q_claim = bb4_zero();
-    return GLSTARK_OK; /* replay only: GS_VSTAGE_GKR stays unset */
+    w->checked |= GS_VSTAGE_GKR;
+    return GLSTARK_OK;
 }
 
-/* Call point for the batch constraint verifier (zerocheck.h:
- * gs_batch_verify, T7..T13 and §6.6). Until it is wired in: replay. */
-static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t *r)
+/* The batch constraint transcript (T7..T13) without its algebra: run on a
+ * copy of the transcript to report lambda and mu. */
+static void batch_replay(walk *w, gs_fs *fs)
 {
     const gs_batch_constraint_proof *b = &w->proof->batch;
-    gs_fs *fs = &w->fs;
     bb4_t lambda = gs_fs_sample_ext(fs);
     for (uint32_t t = 0; t < b->num_traces; t++) {
         gs_fs_observe_ext(fs, b->numerator_term_per_air[t]);
         gs_fs_observe_ext(fs, b->denominator_term_per_air[t]);
     }
     bb4_t mu = gs_fs_sample_ext(fs);
-    for (uint32_t i = 0; i < b->univariate_round_coeffs.len; i++)
-        gs_fs_observe_ext(fs, b->univariate_round_coeffs.v[i]);
-    r[0] = gs_fs_sample_ext(fs);
-    for (uint32_t j = 1; j <= b->n_max; j++) {
-        for (uint32_t i = 0; i < b->round_poly_len; i++)
-            gs_fs_observe_ext(fs, b->sumcheck_round_polys[(size_t)(j - 1) * b->round_poly_len + i]);
-        r[j] = gs_fs_sample_ext(fs);
-    }
-    /* column openings: common mains of all traces, then the other parts */
-    for (uint32_t t = 0; t < b->num_traces; t++) {
-        int rot = w->vk->per_air[w->lay.trace_air[t]].need_rot;
-        const gs_ef_vec *part = &b->column_openings[t].parts[0];
-        for (uint32_t i = 0; i < part->len; i++) {
-            gs_fs_observe_ext(fs, part->v[i]);
-            if (!rot)
-                gs_fs_observe_ext(fs, bb4_zero());
-        }
-    }
-    for (uint32_t t = 0; t < b->num_traces; t++) {
-        int rot = w->vk->per_air[w->lay.trace_air[t]].need_rot;
-        for (uint32_t pi = 1; pi < b->column_openings[t].num_parts; pi++) {
-            const gs_ef_vec *part = &b->column_openings[t].parts[pi];
-            for (uint32_t i = 0; i < part->len; i++) {
-                gs_fs_observe_ext(fs, part->v[i]);
-                if (!rot)
-                    gs_fs_observe_ext(fs, bb4_zero());
+    w->ch->batch_lambda = lambda;
+    w->ch->batch_mu = mu;
+}
+
+/* gs_cdag view of an AIR's vk DAG (the arrays the view points to are owned
+ * by *nodes_out). */
+static glstark_status cdag_of(const gs_air_vk *av, gs_cdag *d, gs_cnode **nodes_out, gs_cinteraction **ints_out,
+                              gs_error *err)
+{
+    const gs_dag *g = &av->dag;
+    gs_cnode *nodes = calloc(g->num_nodes + 1, sizeof *nodes);
+    gs_cinteraction *ints = calloc(g->num_interactions + 1, sizeof *ints);
+    *nodes_out = nodes;
+    *ints_out = ints;
+    if (!nodes || !ints)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
+    for (size_t i = 0; i < g->num_nodes; i++) {
+        const gs_dag_node *n = &g->nodes[i];
+        gs_cnode *c = &nodes[i];
+        switch (n->kind) {
+        case GS_NODE_VAR:
+            c->offset = (uint8_t)n->var.offset;
+            c->a = n->var.index;
+            if (n->var.entry == GS_ENTRY_PREPROCESSED) {
+                c->kind = GS_CN_VAR_PREP;
+            } else if (n->var.entry == GS_ENTRY_MAIN) {
+                c->kind = GS_CN_VAR_MAIN;
+                c->part = (uint16_t)n->var.part_index;
+            } else if (n->var.entry == GS_ENTRY_PUBLIC) {
+                c->kind = GS_CN_PUBLIC;
+            } else {
+                return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                                    "verifier: the vk uses a Challenge variable (node %zu), which OpenVM does not "
+                                    "support either",
+                                    i);
             }
+            break;
+        case GS_NODE_IS_FIRST_ROW: c->kind = GS_CN_IS_FIRST; break;
+        case GS_NODE_IS_LAST_ROW: c->kind = GS_CN_IS_LAST; break;
+        case GS_NODE_IS_TRANSITION: c->kind = GS_CN_IS_TRANSITION; break;
+        case GS_NODE_CONST: c->kind = GS_CN_CONST; c->value = n->constant; break;
+        case GS_NODE_ADD: c->kind = GS_CN_ADD; c->a = n->left; c->b = n->right; break;
+        case GS_NODE_SUB: c->kind = GS_CN_SUB; c->a = n->left; c->b = n->right; break;
+        case GS_NODE_NEG: c->kind = GS_CN_NEG; c->a = n->left; break;
+        case GS_NODE_MUL: c->kind = GS_CN_MUL; c->a = n->left; c->b = n->right; break;
+        default:
+            return gs_error_set(err, GLSTARK_ERR_INTERNAL, "verifier: unknown DAG node kind %u", n->kind);
         }
     }
-    (void)xi;
-    if (w->ch) {
-        w->ch->batch_lambda = lambda;
-        w->ch->batch_mu = mu;
+    for (size_t i = 0; i < g->num_interactions; i++) {
+        const gs_dag_interaction *it = &g->interactions[i];
+        ints[i] = (gs_cinteraction){it->message, (uint32_t)it->message_len, it->count, it->bus_index};
     }
-    return GLSTARK_OK; /* replay only: GS_VSTAGE_BATCH stays unset */
+    *d = (gs_cdag){nodes,
+                   (uint32_t)g->num_nodes,
+                   g->constraint_idx,
+                   (uint32_t)g->num_constraints,
+                   ints,
+                   (uint32_t)g->num_interactions,
+                   av->max_constraint_degree,
+                   av->need_rot != 0,
+                   av->has_preprocessed_data != 0,
+                   (uint32_t)av->num_cached_mains};
+    return GLSTARK_OK;
+}
+
+/* Batch constraint sumcheck (T7..T13 and §6.6): zerocheck.h's verifier on
+ * the vk's DAGs, the public values and the proof's batch part. Writes r. */
+static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t beta, bb4_t p_claim, bb4_t q_claim,
+                                  bb4_t *r)
+{
+    const gs_batch_constraint_proof *b = &w->proof->batch;
+    const uint32_t M = w->lay.num_traces;
+    if (w->ch) {
+        gs_transcript copy = w->ts;
+        gs_fs cfs;
+        gs_fs_from_transcript(&cfs, &copy);
+        batch_replay(w, &cfs);
+    }
+    glstark_status st = GLSTARK_OK;
+    gs_cdag *dags = calloc(M, sizeof *dags);
+    gs_cnode **nodes = calloc(M, sizeof *nodes);
+    gs_cinteraction **ints = calloc(M, sizeof *ints);
+    gs_zc_trace *tr = calloc(M, sizeof *tr);
+    uint32_t *pw = calloc((size_t)M * 64 + 1, sizeof(uint32_t));
+    size_t nopen = 0;
+    for (uint32_t t = 0; t < M; t++)
+        for (uint32_t pi = 0; pi < b->column_openings[t].num_parts; pi++)
+            nopen += b->column_openings[t].parts[pi].len;
+    bb4_t *open = malloc((nopen + 1) * sizeof(bb4_t));
+    if (!dags || !nodes || !ints || !tr || !pw || !open) {
+        st = gs_error_set(w->err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
+        goto done;
+    }
+    size_t o = 0;
+    for (uint32_t t = 0; t < M && !st; t++) {
+        uint32_t a = w->lay.trace_air[t];
+        const gs_air_vk *av = &w->vk->per_air[a];
+        st = cdag_of(av, &dags[t], &nodes[t], &ints[t], w->err);
+        if (st)
+            break;
+        const gs_column_openings *co = &b->column_openings[t];
+        if (co->num_parts > 64) {
+            st = gs_error_set(w->err, GLSTARK_ERR_UNSUPPORTED, "verifier: AIR %u has %u parts (at most 64)", a,
+                              co->num_parts);
+            break;
+        }
+        uint32_t *widths = pw + (size_t)t * 64;
+        uint32_t per = av->need_rot ? 2 : 1;
+        for (uint32_t pi = 0; pi < co->num_parts; pi++) {
+            widths[pi] = co->parts[pi].len / per;
+            for (uint32_t i = 0; i < co->parts[pi].len; i++)
+                open[o++] = co->parts[pi].v[i];
+        }
+        tr[t] = (gs_zc_trace){&dags[t],
+                              w->proof->trace_vdata[a].log_height,
+                              co->num_parts,
+                              NULL,
+                              widths,
+                              w->proof->public_values[a].v,
+                              w->proof->public_values[a].len};
+    }
+    if (!st) {
+        gs_batch_proof view = {M,
+                               b->numerator_term_per_air,
+                               b->denominator_term_per_air,
+                               b->univariate_round_coeffs.len,
+                               b->univariate_round_coeffs.v,
+                               b->n_max,
+                               b->n_max ? b->round_poly_len : (uint32_t)w->vk->params.max_constraint_degree + 1,
+                               b->sumcheck_round_polys,
+                               nopen,
+                               open};
+        st = gs_batch_verify(&w->fs, tr, M, (uint32_t)w->vk->params.l_skip,
+                             (uint32_t)w->vk->params.max_constraint_degree, w->lay.n_logup, xi, alpha, beta, p_claim,
+                             q_claim, &view, r, w->err);
+        if (st) {
+            gs_error_prefix(w->err, "batch constraints");
+            if (st != GLSTARK_ERR_OUT_OF_MEMORY && st != GLSTARK_ERR_UNSUPPORTED)
+                st = GLSTARK_ERR_REJECTED;
+        } else {
+            w->checked |= GS_VSTAGE_BATCH;
+        }
+    }
+done:
+    if (nodes)
+        for (uint32_t t = 0; t < M; t++)
+            free(nodes[t]);
+    if (ints)
+        for (uint32_t t = 0; t < M; t++)
+            free(ints[t]);
+    free(nodes);
+    free(ints);
+    free(dags);
+    free(tr);
+    free(pw);
+    free(open);
+    return st;
 }
 
 /* Claims [t, t_rot] in the stacked reduction's order: common-main columns of
@@ -565,13 +667,12 @@ static bb4_t *stacking_claims(walk *w)
     return cl;
 }
 
-/* Call point for the WHIR verifier (whir.h). Until it is wired in: replay of
- * §7.3's transcript operations, with the PoW checks done for real. */
-static glstark_status stage_whir(walk *w, const bb4_t *u)
+/* WHIR's transcript operations (§7.3) without its algebra, to report its
+ * challenges: run on a copy of the walk. */
+static glstark_status whir_replay(walk *w)
 {
-    (void)u;
     const gs_system_params *prm = &w->vk->params;
-    const gs_whir_subproof *h = &w->proof->whir;
+    const gs_whir_proof *h = &w->proof->whir;
     gs_fs *fs = &w->fs;
     glstark_status st = pow_check(w, prm->whir.mu_pow_bits, h->mu_pow_witness, "WHIR mu", NULL);
     if (st)
@@ -618,7 +719,7 @@ static glstark_status stage_whir(walk *w, const bb4_t *u)
                 ch->whir_z0[i] = z0;
             gs_fs_observe_ext(fs, h->ood_values[i]);
         }
-        st = pow_check(w, prm->whir.query_phase_pow_bits, h->query_phase_pow_witnesses[i], "WHIR query phase",
+        st = pow_check(w, prm->whir.query_phase_pow_bits, h->query_pow_witnesses[i], "WHIR query phase",
                        NULL);
         if (st)
             return st;
@@ -633,7 +734,85 @@ static glstark_status stage_whir(walk *w, const bb4_t *u)
             ch->whir_gamma[i] = gamma;
         log_rs--;
     }
-    return GLSTARK_OK; /* replay only: GS_VSTAGE_WHIR stays unset */
+    return GLSTARK_OK;
+}
+
+/* WHIR: whir.h's verifier on the point u_cube = (u_0, u_0^2, .., u_0^(2^(l-1)),
+ * u_1, .., u_{n_stack}) and the commitments [common main, then per sorted
+ * trace: preprocessed?, cached..]. */
+static glstark_status stage_whir(walk *w, const bb4_t *u)
+{
+    const gs_system_params *prm = &w->vk->params;
+    const gs_proof *p = w->proof;
+    const uint32_t l_skip = (uint32_t)prm->l_skip, n_stack = (uint32_t)prm->n_stack;
+    if (w->ch) {
+        walk copy = *w;
+        gs_fs_from_transcript(&copy.fs, &copy.ts);
+        gs_error e2;
+        copy.err = &e2;
+        (void)whir_replay(&copy); /* failures are reported by the real verifier below */
+    }
+    gs_whir_params wp;
+    glstark_status st = whir_params_of(prm, &wp, w->err);
+    if (st)
+        return st;
+    uint32_t nc = w->lay.num_commits;
+    gs_whir_digest *commits = calloc(nc, sizeof *commits);
+    uint32_t *widths = calloc(nc, sizeof *widths);
+    bb4_t *ucube = calloc((size_t)l_skip + n_stack + 1, sizeof(bb4_t));
+    size_t nopen = 0;
+    for (uint32_t c = 0; c < nc; c++)
+        nopen += p->stacking.stacking_openings[c].len;
+    bb4_t *open = malloc((nopen + 1) * sizeof(bb4_t));
+    if (!commits || !widths || !ucube || !open) {
+        st = gs_error_set(w->err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
+        goto done;
+    }
+    memcpy(commits[0].v, p->common_main_commit.v, sizeof commits[0].v);
+    uint32_t ci = 1;
+    for (uint32_t t = 0; t < w->lay.num_traces; t++) {
+        uint32_t a = w->lay.trace_air[t];
+        const gs_air_vk *av = &w->vk->per_air[a];
+        if (av->has_preprocessed_data && ci < nc)
+            memcpy(commits[ci++].v, av->preprocessed_data.commit, sizeof commits[0].v);
+        for (uint32_t c = 0; c < p->trace_vdata[a].num_cached && ci < nc; c++)
+            memcpy(commits[ci++].v, p->trace_vdata[a].cached_commitments[c].v, sizeof commits[0].v);
+    }
+    if (ci != nc) {
+        st = gs_error_set(w->err, GLSTARK_ERR_REJECTED,
+                          "verifier: %u commitments for %u stacked matrices (preprocessed data and widths of the vk "
+                          "disagree)",
+                          ci, nc);
+        goto done;
+    }
+    size_t o = 0;
+    for (uint32_t c = 0; c < nc; c++) {
+        widths[c] = w->lay.commits[c].width;
+        for (uint32_t i = 0; i < p->stacking.stacking_openings[c].len; i++)
+            open[o++] = p->stacking.stacking_openings[c].v[i];
+    }
+    bb4_t x = u[0];
+    for (uint32_t i = 0; i < l_skip; i++) {
+        ucube[i] = x;
+        x = bb4_square(x);
+    }
+    for (uint32_t j = 1; j <= n_stack; j++)
+        ucube[l_skip + j - 1] = u[j];
+    st = gs_whir_verify(&w->ts, &wp, &p->whir, commits, widths, nc, open, nopen, ucube, (size_t)l_skip + n_stack,
+                        w->err);
+    if (st) {
+        gs_error_prefix(w->err, "WHIR");
+        if (st != GLSTARK_ERR_OUT_OF_MEMORY && st != GLSTARK_ERR_UNSUPPORTED)
+            st = GLSTARK_ERR_REJECTED;
+    } else {
+        w->checked |= GS_VSTAGE_WHIR;
+    }
+done:
+    free(commits);
+    free(widths);
+    free(ucube);
+    free(open);
+    return st;
 }
 
 static glstark_status run(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_challenges *ch, unsigned *checked,
@@ -675,12 +854,12 @@ static glstark_status run(const gs_multi_vk *vk, const gs_proof *proof, gs_verif
     if (st)
         goto done;
     bb4_t p_claim, q_claim;
-    st = stage_gkr(&w, xi, &p_claim, &q_claim);
+    st = stage_gkr(&w, w.alpha, xi, &p_claim, &q_claim);
     if (st)
         goto done;
     for (uint32_t i = w.lay.num_gkr_rounds; i < xi_len; i++)
         xi[i] = gs_fs_sample_ext(&w.fs);
-    st = stage_batch(&w, xi, r);
+    st = stage_batch(&w, xi, w.alpha, w.beta, p_claim, q_claim, r);
     if (st)
         goto done;
     claims = stacking_claims(&w);

@@ -12,14 +12,13 @@
  *   stacked opening reduction (T14..T17)                 gs_sred_verify (checked)
  *   WHIR                                                 stage_whir
  *
- * Sub-verifier call points. The GKR verifier, the batch constraint verifier
- * and the WHIR verifier are written separately (gkr.h / zerocheck.h /
- * whir.h). Until one is wired in, its stage only REPLAYS that part of the
- * transcript (every observe and sample, the PoW checks included) without
- * checking its algebra, and gs_verify then refuses to accept: it returns
- * GLSTARK_ERR_UNSUPPORTED naming the unchecked stages. It never reports an
- * unchecked proof as valid. gs_verify_replay runs the same walk and returns
- * every challenge, for debugging against OpenVM's debug/<spec>.challenges.txt. */
+ * The sub-verifiers are gkr.h (gs_gkr_verify), zerocheck.h (gs_batch_verify),
+ * stacked_reduction.h (gs_sred_verify) and whir.h (gs_whir_verify); this file
+ * adapts the decoded Proof and the vk to their inputs. gs_verify accepts only
+ * when every stage checked (GS_VSTAGE_ALL). gs_verify_replay runs the same walk
+ * and also returns every challenge (the batch lambda/mu and WHIR's challenges
+ * come from a replay on a copy of the transcript), for debugging against
+ * OpenVM's debug/<spec>.challenges.txt. */
 #ifndef GS_PROTOCOL_VERIFIER_H
 #define GS_PROTOCOL_VERIFIER_H
 
@@ -64,7 +63,6 @@ typedef struct gs_verify_challenges {
     bb4_t batch_lambda, batch_mu;
     uint32_t r_len;
     bb4_t *r;                  /* r_0 .. r_{n_max} */
-    bb4_t stacking_lambda;     /* not returned by gs_sred_verify: replay only */
     uint32_t u_len;
     bb4_t *u;                  /* u_0 .. u_{n_stack} */
     bb4_t whir_mu;
@@ -93,12 +91,11 @@ enum {
 /* Verifies proof against vk (which must carry its pre-hash).
  * GLSTARK_OK only when every stage checked; GLSTARK_ERR_REJECTED (message:
  * stage and OpenVM error name) when a check fails; GLSTARK_ERR_UNSUPPORTED
- * when the walk passed but some stage is not wired in yet. */
+ * if some stage could not run (e.g. parameters beyond what glstark handles). */
 glstark_status gs_verify(const gs_multi_vk *vk, const gs_proof *proof, gs_error *err);
 
 /* The same walk; fills *ch (if not NULL) and *checked_stages. Returns the
- * first failure, or GLSTARK_OK when every executed check passed (whether or
- * not all stages are wired in). */
+ * first failure, or GLSTARK_OK when every executed check passed. */
 glstark_status gs_verify_replay(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_challenges *ch,
                                 unsigned *checked_stages, gs_error *err);
 
