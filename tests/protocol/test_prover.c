@@ -1,5 +1,6 @@
 /* The whole prover against OpenVM: for each shared proof, glstark's proof
- * bytes (same AIR, trace, params) equal OpenVM's .proof.bin byte for byte. */
+ * bytes (same AIR, trace, params) equal OpenVM's .proof.bin byte for byte,
+ * and the C verifier accepts the proof object. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "glstark/airs.h"
 #include "protocol/params.h"
 #include "protocol/prover.h"
+#include "protocol/verifier.h"
 
 static uint8_t *read_data(const char *name, size_t *n)
 {
@@ -56,6 +58,7 @@ static void prove_and_compare(glstark_air **airs, size_t nairs, const gs_system_
                 tm.logup_zerocheck, tm.stacked_reduction, tm.whir);
     expect_bytes(file, b, n);
     free(b);
+    cr_assert_eq(gs_verify(&pk.vk, &pf, &err), GLSTARK_OK, "%s: own proof not accepted: %s", file, err.msg);
     gs_proof_free(&pf);
     gs_engine_destroy(eng);
     gs_multi_pk_free(&pk);
