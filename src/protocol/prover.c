@@ -179,8 +179,12 @@ static glstark_status pick(pstate *s, unsigned phase, int *e, gs_error *err)
     const gs_engine *m = s->eng[0];
     char miss[128] = "";
 #define NEED(fam)                                                                                                  \
-    if (!m->fam)                                                                                                   \
-        snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s" #fam, miss[0] ? ", " : "");
+    if (!m->fam) {                                                                                                 \
+        snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s" #fam, miss[0] ? ", " : "");                 \
+        if (s->eng[1] && !strstr(s->missing, #fam))                                                                \
+            snprintf(s->missing + strlen(s->missing), sizeof s->missing - strlen(s->missing), "%s" #fam,          \
+                     s->missing[0] ? ", " : "");                                                                   \
+    }
     switch (phase) {
     case GS_PHASE_COMMIT: NEED(dft) NEED(hash) break;
     case GS_PHASE_LOGUP_POW: NEED(hash) break;
@@ -199,9 +203,6 @@ static glstark_status pick(pstate *s, unsigned phase, int *e, gs_error *err)
                             m->core->name, miss, strchr(miss, ',') ? "ies" : "y");
     *e = 1;
     s->fallback_phases |= phase;
-    if (!strstr(s->missing, miss))
-        snprintf(s->missing + strlen(s->missing), sizeof s->missing - strlen(s->missing), "%s%s",
-                 s->missing[0] ? ", " : "", miss);
     return GLSTARK_OK;
 }
 
