@@ -261,3 +261,33 @@ Test(prove_api, bad_arguments)
     free(f4);
     free_keys(&k);
 }
+
+/* Sampled single-byte changes of OpenVM's large fib-app18 proof (fixed
+ * seed, printed): each is malformed or rejected. */
+Test(prove_api, rejects_sampled_changes_app18, .timeout = 120)
+{
+    keys k;
+    char msg[1024];
+    make_keys(&k, 0, 18);
+    size_t n;
+    uint8_t *b = data("fib-app18_n10.proof.bin", &n);
+    uint64_t seed = 0x5eed0018u, x = seed;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    for (int s = 0; s < 64; s++) {
+        x += 0x9E3779B97F4A7C15ull; /* splitmix64 */
+        uint64_t z = x;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        size_t i = (size_t)(z % n);
+        uint8_t mask = (uint8_t)(1u << ((z >> 40) & 7));
+        b[i] ^= mask;
+        glstark_status st = verify(&k, b, n, msg);
+        cr_assert(st == GLSTARK_ERR_REJECTED || st == GLSTARK_ERR_MALFORMED, "byte %zu ^ 0x%02x: %s (%s)", i, mask,
+                  glstark_status_name(st), msg);
+        b[i] ^= mask;
+    }
+    cr_assert_eq(verify(&k, b, n, msg), GLSTARK_OK, "%s", msg);
+    free(b);
+    free_keys(&k);
+}
