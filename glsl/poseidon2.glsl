@@ -1,8 +1,8 @@
 // Poseidon2-16 over BabyBear, the permutation of src/hash/poseidon2.c
-// (commitment-layer.md section 3), for compute kernels. Include after
-// babybear.glsl (bb_add, bb_sub, bb_mul, bb_double, bb_from_canonical,
-// bb_to_canonical; Montgomery form, same words as the C) and
-// poseidon2_constants.glsl (generated round constants).
+// (commitment-layer.md section 3), for compute kernels. Uses babybear.glsl
+// (bb_add, bb_sub, bb_mul, bb_double, bb_from_canonical, bb_to_canonical;
+// Montgomery form, same words as the C) and the generated round constants.
+// Tested against the C permutation by tests/hash/test_poseidon2_gpu.c.
 //
 // A state is uint s[16] in Montgomery form. The permutation is
 //   ME; 4 x {add RC, x^7 on all cells, ME}; 13 x {add RC to s[0], x^7 on s[0], MI};
@@ -11,6 +11,9 @@
 // MI(s)_i = sum(s) + V_i s_i, V = [-2, 1, 2, 1/2, 3, 4, -1/2, -3, -4, 1/2^8, 1/4, 1/8,
 // 1/2^27, -1/2^8, -1/16, -1/2^27]. Rounds are loops reading the const tables (keeps
 // register pressure and code size down on small GPUs; drivers may unroll).
+
+#include "babybear.glsl"
+#include "poseidon2_constants.glsl"
 
 uint p2_sbox(uint x)
 {

@@ -7,6 +7,7 @@
 #include "glstark/device.h"
 #include "glstark/air.h"
 #include "glstark/airs.h"
+#include "glstark/hash.h"
 #include "glstark/prove.h"
 
 #endif

@@ -1,9 +1,9 @@
 /* SWIRL Merkle tree on the CPU (commitment-layer.md 6.4; layout in merkle.h).
  *
- * Work is done GS_P2_LANES (8) nodes at a time with the batched permutation:
- * leaves of 8 consecutive rows (consecutive in every column, so the reads are
- * contiguous), then the K-leaf coset trees of those 8 coset indices side by
- * side, then the upper layers 8 output nodes at a time. Blocks are split over
+ * Work is done GS_P2_LANES (16) nodes at a time with the batched permutation:
+ * leaves of 16 consecutive rows (consecutive in every column, so the reads
+ * are contiguous), then the K-leaf coset trees of those 16 coset indices side
+ * by side, then the upper layers 16 output nodes at a time. Blocks are split over
  * pthreads; every block writes its own outputs, so results do not depend on
  * the thread count. */
 #include "hash/merkle.h"
@@ -15,7 +15,7 @@
 #define L GS_P2_LANES
 #define D GS_DIGEST_LEN
 
-typedef bb_t lanes_t[GS_P2_WIDTH][L]; /* a batch of 8 sponge states, cell-major */
+typedef bb_t lanes_t[GS_P2_WIDTH][L]; /* a batch of L sponge states, cell-major */
 
 glstark_status gs_merkle_check_shape(size_t height, size_t width, unsigned elem_deg, unsigned log_k,
                                      unsigned *depth, gs_error *err)
@@ -51,9 +51,9 @@ size_t gs_merkle_digest_words(size_t height, unsigned log_k)
     return (2 * s - 1) * D;
 }
 
-/* Sponge hashes of rows r0 .. r0+7 (rows past the end repeat the last row;
+/* Sponge hashes of rows r0 .. r0+L-1 (rows past the end repeat the last row;
  * callers discard those lanes). Digest word i of lane l ends in st[i][l]. */
-static void hash_rows8(const bb_t *mat, size_t n, size_t width, unsigned deg, size_t r0, lanes_t st)
+static void hash_rows_lanes(const bb_t *mat, size_t n, size_t width, unsigned deg, size_t r0, lanes_t st)
 {
     size_t len = width * deg;
     size_t rows[L];
@@ -78,8 +78,8 @@ static void hash_rows8(const bb_t *mat, size_t n, size_t width, unsigned deg, si
     }
 }
 
-/* out = C(left, right) for 8 lanes; digests are [word][lane]. out may alias left. */
-static void compress8(const bb_t left[D][L], const bb_t right[D][L], bb_t out[D][L])
+/* out = C(left, right) for L lanes; digests are [word][lane]. out may alias left. */
+static void compress_lanes(const bb_t left[D][L], const bb_t right[D][L], bb_t out[D][L])
 {
     lanes_t st;
     memcpy(st, left, sizeof(bb_t) * D * L);
@@ -106,7 +106,7 @@ typedef struct range_job {
     int failed;
 } range_job;
 
-/* Bottom layer for coset blocks [lo, hi): 8 coset indices per block. */
+/* Bottom layer for coset blocks [lo, hi): L coset indices per block. */
 static int bottom_blocks(const build_ctx *c, size_t lo, size_t hi)
 {
     size_t k = (size_t)1 << c->log_k;
@@ -117,12 +117,12 @@ static int bottom_blocks(const build_ctx *c, size_t lo, size_t hi)
     for (size_t b = lo; b < hi; b++) {
         size_t y0 = b * L;
         for (size_t t = 0; t < k; t++) {
-            hash_rows8(c->mat, c->n, c->width, c->deg, y0 + t * c->s, st);
+            hash_rows_lanes(c->mat, c->n, c->width, c->deg, y0 + t * c->s, st);
             memcpy(node[t], st, sizeof node[t]);
         }
         for (size_t m = k; m > 1; m /= 2)
             for (size_t t = 0; t < m / 2; t++)
-                compress8((const bb_t(*)[L])node[2 * t], (const bb_t(*)[L])node[2 * t + 1], node[t]);
+                compress_lanes((const bb_t(*)[L])node[2 * t], (const bb_t(*)[L])node[2 * t + 1], node[t]);
         for (int l = 0; l < L && y0 + (size_t)l < c->s; l++)
             for (int i = 0; i < D; i++)
                 c->digests[(y0 + (size_t)l) * D + (size_t)i] = node[0][i][l];
@@ -144,7 +144,7 @@ static int upper_blocks(const build_ctx *c, size_t lo, size_t hi)
                 b[w][l] = c->prev[(2 * i + 1) * D + (size_t)w];
             }
         }
-        compress8((const bb_t(*)[L])a, (const bb_t(*)[L])b, o);
+        compress_lanes((const bb_t(*)[L])a, (const bb_t(*)[L])b, o);
         for (int l = 0; l < L && i0 + (size_t)l < c->next_len; l++)
             for (int w = 0; w < D; w++)
                 c->next[(i0 + (size_t)l) * D + (size_t)w] = o[w][l];
@@ -220,7 +220,7 @@ glstark_status gs_merkle_commit(const bb_t *mat, size_t height, size_t width, un
                                 unsigned threads, gs_merkle_tree *tree, gs_error *err)
 {
     memset(tree, 0, sizeof *tree);
-    unsigned depth;
+    unsigned depth = 0;
     glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, err);
     if (st)
         return st;

@@ -99,16 +99,16 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH])
     }
 }
 
-/* Montgomery forms of the internal diagonal's non-trivial entries, as
- * multipliers: 1/2, -1/2, 1/2^8, 1/4, 1/8, 1/2^27, -1/2^8, -1/16, -1/2^27
- * times R (checked against bb_from_canonical in tests/hash/test_poseidon2.c
- * through the KATs). Computed from R = 2^32 mod p: (2^-k)*R = 2^(32-k). */
+/* The internal diagonal's divisions by 2^k as Montgomery multipliers: the
+ * Montgomery product of x with the word 2^(32-k) mod p is x * 2^(32-k) * 2^-32
+ * = x / 2^k. */
 #define MONT_2POW(e) ((uint32_t)(((uint64_t)1 << (e)) % BB_P))
 
-#if defined(__x86_64__) && defined(__GNUC__) && GS_P2_LANES == 8 && !defined(GLSTARK_NO_AVX2)
-/* AVX2 version of the batched permutation, chosen at run time when the CPU
- * has AVX2 (the library itself is built for baseline x86-64). One __m256i
- * holds one cell of all 8 states. The Montgomery product needs only the high
+#if defined(__x86_64__) && defined(__GNUC__) && GS_P2_LANES == 16 && !defined(GLSTARK_NO_SIMD)
+/* x86-64 SIMD versions of the batched permutation, chosen at run time from
+ * what the CPU has (the library itself is built for baseline x86-64):
+ * AVX-512F (one __m512i holds one cell of all 16 states) or AVX2 (two
+ * halves of 8 states, one __m256i per cell). The Montgomery product needs only the high
  * halves of a*b and q*p (their low halves agree), taken from 32x32->64
  * multiplies of even lanes; odd lanes are shifted down first. */
 #include <immintrin.h>
@@ -195,11 +195,12 @@ AVX2_FN void x_internal(__m256i *x)
     x[15] = x_sub(s, x_mul(x[15], XC(MONT_2POW(5))));
 }
 
-__attribute__((target("avx2"))) static void permute_batch_avx2(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
+/* Permutes lanes half*8 .. half*8+7 of the batch. */
+AVX2_FN void permute_half_avx2(bb_t st[GS_P2_WIDTH][GS_P2_LANES], int half)
 {
     __m256i x[16];
     for (int i = 0; i < 16; i++)
-        x[i] = _mm256_loadu_si256((const __m256i *)st[i]);
+        x[i] = _mm256_loadu_si256((const __m256i *)(st[i] + 8 * half));
     x_external(x);
     for (int r = 0; r < 4; r++) {
         for (int i = 0; i < 16; i++)
@@ -216,8 +217,121 @@ __attribute__((target("avx2"))) static void permute_batch_avx2(bb_t st[GS_P2_WID
         x_external(x);
     }
     for (int i = 0; i < 16; i++)
-        _mm256_storeu_si256((__m256i *)st[i], x[i]);
+        _mm256_storeu_si256((__m256i *)(st[i] + 8 * half), x[i]);
 }
+
+__attribute__((target("avx2"))) static void permute_batch_avx2(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
+{
+    permute_half_avx2(st, 0);
+    permute_half_avx2(st, 1);
+}
+
+#define AVX512_FN static inline __attribute__((target("avx512f"), always_inline))
+
+AVX512_FN __m512i z_add(__m512i a, __m512i b)
+{
+    __m512i s = _mm512_add_epi32(a, b);
+    return _mm512_min_epu32(s, _mm512_sub_epi32(s, _mm512_set1_epi32((int)BB_P)));
+}
+
+AVX512_FN __m512i z_sub(__m512i a, __m512i b)
+{
+    __m512i d = _mm512_sub_epi32(a, b);
+    return _mm512_min_epu32(d, _mm512_add_epi32(d, _mm512_set1_epi32((int)BB_P)));
+}
+
+AVX512_FN __m512i z_mul(__m512i a, __m512i b)
+{
+    const __m512i p = _mm512_set1_epi32((int)BB_P), mu = _mm512_set1_epi32((int)BB_MU);
+    __m512i pe = _mm512_mul_epu32(a, b);
+    __m512i po = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32));
+    __m512i qpe = _mm512_mul_epu32(_mm512_mul_epu32(pe, mu), p);
+    __m512i qpo = _mm512_mul_epu32(_mm512_mul_epu32(po, mu), p);
+    __m512i ph = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
+    __m512i qh = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(qpe, 32), qpo);
+    __m512i d = _mm512_sub_epi32(ph, qh);
+    return _mm512_min_epu32(d, _mm512_add_epi32(d, p));
+}
+
+AVX512_FN __m512i z_sbox(__m512i x)
+{
+    __m512i x2 = z_mul(x, x);
+    __m512i x3 = z_mul(x2, x);
+    __m512i x4 = z_mul(x2, x2);
+    return z_mul(x3, x4);
+}
+
+AVX512_FN void z_external(__m512i *x)
+{
+    for (int b = 0; b < 4; b++) {
+        __m512i *y = x + 4 * b;
+        __m512i x0 = y[0], x1 = y[1], x2 = y[2], x3 = y[3];
+        __m512i s = z_add(z_add(x0, x1), z_add(x2, x3));
+        y[0] = z_add(z_add(s, x0), z_add(x1, x1));
+        y[1] = z_add(z_add(s, x1), z_add(x2, x2));
+        y[2] = z_add(z_add(s, x2), z_add(x3, x3));
+        y[3] = z_add(z_add(s, x3), z_add(x0, x0));
+    }
+    for (int c = 0; c < 4; c++) {
+        __m512i t = z_add(z_add(x[c], x[4 + c]), z_add(x[8 + c], x[12 + c]));
+        x[c] = z_add(x[c], t);
+        x[4 + c] = z_add(x[4 + c], t);
+        x[8 + c] = z_add(x[8 + c], t);
+        x[12 + c] = z_add(x[12 + c], t);
+    }
+}
+
+#define ZC(v) _mm512_set1_epi32((int)(v))
+
+AVX512_FN void z_internal(__m512i *x)
+{
+    __m512i s = z_add(z_add(z_add(x[0], x[1]), z_add(x[2], x[3])), z_add(z_add(x[4], x[5]), z_add(x[6], x[7])));
+    s = z_add(s, z_add(z_add(z_add(x[8], x[9]), z_add(x[10], x[11])),
+                       z_add(z_add(x[12], x[13]), z_add(x[14], x[15]))));
+    __m512i d2 = z_add(x[2], x[2]), d4 = z_add(x[4], x[4]), d5 = z_add(x[5], x[5]), d7 = z_add(x[7], x[7]),
+            d8 = z_add(x[8], x[8]);
+    x[0] = z_sub(s, z_add(x[0], x[0]));
+    x[1] = z_add(s, x[1]);
+    x[2] = z_add(s, d2);
+    x[3] = z_add(s, z_mul(x[3], ZC(MONT_2POW(31))));
+    x[4] = z_add(s, z_add(d4, x[4]));
+    x[5] = z_add(s, z_add(d5, d5));
+    x[6] = z_sub(s, z_mul(x[6], ZC(MONT_2POW(31))));
+    x[7] = z_sub(s, z_add(d7, x[7]));
+    x[8] = z_sub(s, z_add(d8, d8));
+    x[9] = z_add(s, z_mul(x[9], ZC(MONT_2POW(24))));
+    x[10] = z_add(s, z_mul(x[10], ZC(MONT_2POW(30))));
+    x[11] = z_add(s, z_mul(x[11], ZC(MONT_2POW(29))));
+    x[12] = z_add(s, z_mul(x[12], ZC(MONT_2POW(5))));
+    x[13] = z_sub(s, z_mul(x[13], ZC(MONT_2POW(24))));
+    x[14] = z_sub(s, z_mul(x[14], ZC(MONT_2POW(28))));
+    x[15] = z_sub(s, z_mul(x[15], ZC(MONT_2POW(5))));
+}
+
+__attribute__((target("avx512f"))) static void permute_batch_avx512(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
+{
+    __m512i x[16];
+    for (int i = 0; i < 16; i++)
+        x[i] = _mm512_loadu_si512((const void *)st[i]);
+    z_external(x);
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++)
+            x[i] = z_sbox(z_add(x[i], ZC(gs_p2_rc_initial[r][i])));
+        z_external(x);
+    }
+    for (int r = 0; r < 13; r++) {
+        x[0] = z_sbox(z_add(x[0], ZC(gs_p2_rc_internal[r])));
+        z_internal(x);
+    }
+    for (int r = 0; r < 4; r++) {
+        for (int i = 0; i < 16; i++)
+            x[i] = z_sbox(z_add(x[i], ZC(gs_p2_rc_terminal[r][i])));
+        z_external(x);
+    }
+    for (int i = 0; i < 16; i++)
+        _mm512_storeu_si512((void *)st[i], x[i]);
+}
+
 #endif
 
 /* Portable version: GS_P2_LANES states side by side (cell-major), every step
@@ -338,9 +452,47 @@ void gs_poseidon2_permute_batch_portable(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
     }
 }
 
+int gs_poseidon2_permute_batch_with(gs_p2_impl impl, bb_t st[GS_P2_WIDTH][GS_P2_LANES])
+{
+    switch (impl) {
+    case GS_P2_IMPL_PORTABLE:
+        gs_poseidon2_permute_batch_portable(st);
+        return 1;
+#ifdef HAVE_AVX2_PATH
+    case GS_P2_IMPL_AVX2:
+        if (!__builtin_cpu_supports("avx2"))
+            return 0;
+        permute_batch_avx2(st);
+        return 1;
+    case GS_P2_IMPL_AVX512:
+        if (!__builtin_cpu_supports("avx512f"))
+            return 0;
+        permute_batch_avx512(st);
+        return 1;
+#endif
+    default:
+        return 0;
+    }
+}
+
+gs_p2_impl gs_poseidon2_batch_impl(void)
+{
+#ifdef HAVE_AVX2_PATH
+    if (__builtin_cpu_supports("avx512f"))
+        return GS_P2_IMPL_AVX512;
+    if (__builtin_cpu_supports("avx2"))
+        return GS_P2_IMPL_AVX2;
+#endif
+    return GS_P2_IMPL_PORTABLE;
+}
+
 void gs_poseidon2_permute_batch(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
 {
 #ifdef HAVE_AVX2_PATH
+    if (__builtin_cpu_supports("avx512f")) {
+        permute_batch_avx512(st);
+        return;
+    }
     if (__builtin_cpu_supports("avx2")) {
         permute_batch_avx2(st);
         return;

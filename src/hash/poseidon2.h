@@ -19,7 +19,7 @@
 #define GS_DIGEST_LEN 8 /* digest = 8 field elements */
 
 /* Number of states gs_poseidon2_permute_batch works on side by side. */
-#define GS_P2_LANES 8
+#define GS_P2_LANES 16
 
 /* The permutation, in place. */
 void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH]);
@@ -30,9 +30,18 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH]);
 void gs_poseidon2_permute_batch(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
 
 /* The plain-C version gs_poseidon2_permute_batch falls back to when the CPU
- * has no SIMD path (x86-64 with AVX2 takes an intrinsics path). Exposed so
- * tests cover both on any machine. */
+ * has no SIMD path (x86-64 with AVX2 or AVX-512F takes an intrinsics path). */
 void gs_poseidon2_permute_batch_portable(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
+
+/* The implementations of the batched permutation, for tests and benchmarks. */
+typedef enum gs_p2_impl { GS_P2_IMPL_PORTABLE = 0, GS_P2_IMPL_AVX2 = 1, GS_P2_IMPL_AVX512 = 2 } gs_p2_impl;
+
+/* Runs one given implementation; returns 0 (st untouched) if this build or
+ * CPU does not have it. */
+int gs_poseidon2_permute_batch_with(gs_p2_impl impl, bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
+
+/* The implementation gs_poseidon2_permute_batch uses on this CPU. */
+gs_p2_impl gs_poseidon2_batch_impl(void);
 
 /* PaddingFreeSponge<Perm, 16, 8, 8>: overwrite the rate with each block of up
  * to 8 inputs (a short last block leaves the other rate cells as they were),

@@ -160,12 +160,12 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
                     if (!merkle_ok(&commits[c], idx[q], leaf,
                                    pf->initial_proofs[c] + (size_t)q * pf->initial_merkle_depth,
                                    pf->initial_merkle_depth)) {
-                        free(idx);
-                        free(ys);
                         st = gs_error_set(err, GLSTARK_ERR_REJECTED,
                                           "whir verify: Merkle opening of commit %u at query %u (index %u) does not "
                                           "match the commitment",
                                           c, q, idx[q]);
+                        free(idx);
+                        free(ys);
                         goto out;
                     }
                     for (uint32_t col = 0; col < widths[c]; col++)
@@ -184,12 +184,12 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
                 size_t depth = pf->first_codeword_merkle_depth - (i - 1);
                 if (!merkle_ok(&pf->codeword_commits[i - 1], idx[q], leaf, pf->codeword_proofs[i - 1] + (size_t)q * depth,
                                depth)) {
-                    free(idx);
-                    free(ys);
                     st = gs_error_set(err, GLSTARK_ERR_REJECTED,
                                       "whir verify: Merkle opening of round %u codeword at query %u (index %u) does not "
                                       "match its commitment",
                                       i, q, idx[q]);
+                    free(idx);
+                    free(ys);
                     goto out;
                 }
             }

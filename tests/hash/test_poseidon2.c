@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 
+#include "glstark/hash.h"
 #include "hash/poseidon2.h"
 #include "hash/poseidon2_constants.h"
 #include "kat_reader.h"
@@ -217,6 +218,22 @@ Test(poseidon2, batched_equals_scalar_random)
                 cr_assert_eq(b[i][l], ref[l][i], "trial %d lane %d cell %d (portable batch)", trial, l, i);
             }
         }
+        /* every SIMD implementation this CPU has */
+        for (int impl = GS_P2_IMPL_AVX2; impl <= GS_P2_IMPL_AVX512; impl++) {
+            bb_t c[16][GS_P2_LANES];
+            for (int l = 0; l < GS_P2_LANES; l++)
+                for (int i = 0; i < 16; i++)
+                    c[i][l] = b[i][l]; /* b = permute(input): permute again and compare */
+            bb_t want[16][GS_P2_LANES];
+            memcpy(want, c, sizeof c);
+            gs_poseidon2_permute_batch_portable(want);
+            if (!gs_poseidon2_permute_batch_with((gs_p2_impl)impl, c)) {
+                if (trial == 0)
+                    printf("batched implementation %d is not available on this CPU\n", impl);
+                continue;
+            }
+            cr_assert_eq(memcmp(c, want, sizeof c), 0, "trial %d: implementation %d differs", trial, impl);
+        }
     }
 }
 
@@ -250,4 +267,46 @@ Test(poseidon2, glsl_constants_match_c_table)
     }
     for (int i = 0; i < 13; i++)
         cr_expect_eq(words[64 + i], gs_p2_rc_internal[i]);
+}
+
+/* The public host API (include/glstark/hash.h) on the OpenVM vectors, and
+ * its argument checks. */
+Test(poseidon2, public_api)
+{
+    FILE *f = kat_open("poseidon2_kat.txt");
+    kat_line l;
+    int n = 0;
+    while (kat_next(f, &l)) {
+        if (strcmp(l.key, "perm") == 0) {
+            uint32_t s[16];
+            memcpy(s, l.v, sizeof s);
+            cr_assert_eq(glstark_poseidon2_permute(s), GLSTARK_OK);
+            cr_expect_eq(memcmp(s, l.v + 16, sizeof s), 0, "public permute");
+            n++;
+        } else if (strcmp(l.key, "hash") == 0) {
+            uint32_t d[8];
+            cr_assert_eq(glstark_poseidon2_hash(l.v[0] ? l.v + 1 : NULL, l.v[0], d), GLSTARK_OK);
+            cr_expect_eq(memcmp(d, l.v + 1 + l.v[0], sizeof d), 0, "public hash of %u elements", l.v[0]);
+            n++;
+        } else if (strcmp(l.key, "compress") == 0) {
+            uint32_t o[8], a[8];
+            memcpy(a, l.v, sizeof a);
+            cr_assert_eq(glstark_poseidon2_compress(a, l.v + 8, a), GLSTARK_OK); /* out aliases left */
+            memcpy(o, a, sizeof o);
+            cr_expect_eq(memcmp(o, l.v + 16, sizeof o), 0, "public compress");
+            n++;
+        }
+    }
+    fclose(f);
+    cr_expect_eq(n, 14);
+    uint32_t s[16] = {0}, d[8];
+    s[5] = GLSTARK_BABYBEAR_P;
+    cr_expect_eq(glstark_poseidon2_permute(s), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_expect_eq(s[0], 0u, "a rejected state is left untouched");
+    cr_expect_eq(glstark_poseidon2_permute(NULL), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_expect_eq(glstark_poseidon2_hash(s, 16, d), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_expect_eq(glstark_poseidon2_hash(NULL, 3, d), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_expect_eq(glstark_poseidon2_compress(s + 8, s + 8, d), GLSTARK_OK);
+    cr_expect_eq(glstark_poseidon2_compress(s, s + 8, d), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_expect_eq(glstark_poseidon2_compress(s + 8, s, d), GLSTARK_ERR_INVALID_ARGUMENT);
 }

@@ -19,6 +19,14 @@
 #include "protocol/proof.h"
 #include "protocol/verifier.h"
 
+/* test_verifier_slow.c includes this file with GLSTARK_VERIFIER_SLOW set to
+ * run only the slow tests (the default ones are disabled there). */
+#ifdef GLSTARK_VERIFIER_SLOW
+#define VTEST(suite, name, ...) Test(suite, name, .disabled = true, ##__VA_ARGS__)
+#else
+#define VTEST(suite, name, ...) Test(suite, name, ##__VA_ARGS__)
+#endif
+
 static uint8_t *read_all(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -168,15 +176,15 @@ static void replay_matches(const char *spec, const char *air)
     gs_multi_vk_free(&vk);
 }
 
-Test(verifier, replay_matches_openvm_fib_small_n4) { replay_matches("fib-small_n4", "fib-small"); }
-Test(verifier, replay_matches_openvm_fib_small_n10) { replay_matches("fib-small_n10", "fib-small"); }
-Test(verifier, replay_matches_openvm_interactions_small) { replay_matches("interactions-small", "interactions-small"); }
-Test(verifier, replay_matches_openvm_fib_app18_n10) { replay_matches("fib-app18_n10", "fib-app18"); }
-Test(verifier, replay_matches_openvm_keccak_app21_p16) { replay_matches("keccak-app21_p16", "keccak-app21"); }
+VTEST(verifier, replay_matches_openvm_fib_small_n4) { replay_matches("fib-small_n4", "fib-small"); }
+VTEST(verifier, replay_matches_openvm_fib_small_n10) { replay_matches("fib-small_n10", "fib-small"); }
+VTEST(verifier, replay_matches_openvm_interactions_small) { replay_matches("interactions-small", "interactions-small"); }
+VTEST(verifier, replay_matches_openvm_fib_app18_n10) { replay_matches("fib-app18_n10", "fib-app18"); }
+VTEST(verifier, replay_matches_openvm_keccak_app21_p16) { replay_matches("keccak-app21_p16", "keccak-app21"); }
 
 /* fib-small n1..n3 (n1 is shorter than 2^l_skip: lifted and strided): no
  * recorded challenges, but the verifier must accept them. */
-Test(verifier, accepts_short_fib_proofs)
+VTEST(verifier, accepts_short_fib_proofs)
 {
     const char *specs[] = {"fib-small_n1", "fib-small_n2", "fib-small_n3"};
     gs_multi_vk vk;
@@ -210,7 +218,7 @@ static void expect_reject(const gs_multi_vk *vk, const gs_proof *p, const char *
     cr_assert(strstr(err.msg, what), "expected '%s' in '%s'", what, err.msg);
 }
 
-Test(verifier, shape_and_check_rejections)
+VTEST(verifier, shape_and_check_rejections)
 {
     gs_multi_vk vk;
     load_vk("fib-small", &vk);
@@ -310,7 +318,7 @@ Test(verifier, shape_and_check_rejections)
     gs_multi_vk_free(&vk);
 }
 
-Test(verifier, wrong_key_is_rejected)
+VTEST(verifier, wrong_key_is_rejected)
 {
     /* the interactions-small proof against the Fibonacci key */
     gs_multi_vk vk;
@@ -324,7 +332,7 @@ Test(verifier, wrong_key_is_rejected)
     gs_multi_vk_free(&vk);
 }
 
-Test(verifier, interactions_gkr_tampering_rejected)
+VTEST(verifier, interactions_gkr_tampering_rejected)
 {
     gs_multi_vk vk;
     load_vk("interactions-small", &vk);
@@ -349,7 +357,7 @@ Test(verifier, interactions_gkr_tampering_rejected)
     gs_multi_vk_free(&vk);
 }
 
-Test(verifier, wrong_public_value_rejected)
+VTEST(verifier, wrong_public_value_rejected)
 {
     gs_multi_vk vk;
     load_vk("fib-small", &vk);
@@ -361,3 +369,129 @@ Test(verifier, wrong_public_value_rejected)
     gs_proof_free(&p);
     gs_multi_vk_free(&vk);
 }
+
+/* Every single-byte change of small proofs (two changes per byte) is
+ * refused: MALFORMED by the decoder or REJECTED by the verifier, never a
+ * crash. The one exception is inherent to the protocol: a changed
+ * proof-of-work witness that still passes its PoW makes a different but
+ * valid proof when nothing later depends on the challenge it changes (in
+ * these tiny proofs the last WHIR folding challenges fold coefficients that
+ * are all zero, and the later codewords are constant, so every query
+ * position opens the same values). Such an accepted change must touch
+ * nothing but PoW witnesses, which is checked by putting the original
+ * witnesses back and re-encoding to the original bytes. */
+static void every_byte_change_refused(const char *spec, const char *air)
+{
+    gs_multi_vk vk;
+    load_vk(air, &vk);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
+    size_t len;
+    uint8_t *orig = read_all(path, &len);
+    gs_proof op;
+    gs_error err;
+    cr_assert_eq(gs_proof_decode(orig, len, &op, &err), GLSTARK_OK);
+    uint8_t *b = malloc(len);
+    const uint8_t flips[2] = {0x01, 0x80};
+    size_t malformed = 0, rejected = 0, other_witness = 0;
+    for (size_t pos = 0; pos < len; pos++)
+        for (int f = 0; f < 2; f++) {
+            memcpy(b, orig, len);
+            b[pos] ^= flips[f];
+            gs_proof p;
+            glstark_status st = gs_proof_decode(b, len, &p, &err);
+            if (st) {
+                cr_assert_eq(st, GLSTARK_ERR_MALFORMED, "%s byte %zu ^ 0x%02x: decode status %d", spec, pos, flips[f],
+                             st);
+                malformed++;
+                continue;
+            }
+            st = gs_verify(&vk, &p, &err);
+            if (st == GLSTARK_OK) {
+                /* only acceptable if the change is confined to PoW witnesses */
+                p.gkr.logup_pow_witness = op.gkr.logup_pow_witness;
+                p.whir.mu_pow_witness = op.whir.mu_pow_witness;
+                memcpy(p.whir.folding_pow_witnesses, op.whir.folding_pow_witnesses,
+                       (size_t)op.whir.num_rounds * op.whir.k * sizeof(bb_t));
+                memcpy(p.whir.query_pow_witnesses, op.whir.query_pow_witnesses, op.whir.num_rounds * sizeof(bb_t));
+                uint8_t *re;
+                size_t relen;
+                cr_assert_eq(gs_proof_encode(&p, &re, &relen, &err), GLSTARK_OK);
+                cr_assert(relen == len && memcmp(re, orig, len) == 0,
+                          "%s byte %zu ^ 0x%02x: a changed proof was ACCEPTED and the change is not a PoW witness", spec,
+                          pos, flips[f]);
+                free(re);
+                other_witness++;
+            } else {
+                cr_assert_eq(st, GLSTARK_ERR_REJECTED, "%s byte %zu ^ 0x%02x: verify status %d (%s)", spec, pos,
+                             flips[f], st, err.msg);
+                rejected++;
+            }
+            gs_proof_free(&p);
+        }
+    cr_log_info("%s: %zu single-byte changes: %zu malformed, %zu rejected, %zu other valid PoW witnesses", spec,
+                2 * len, malformed, rejected, other_witness);
+    cr_assert(other_witness * 100 < 2 * len, "%s: too many accepted witness changes (%zu)", spec, other_witness);
+    free(b);
+    free(orig);
+    gs_proof_free(&op);
+    gs_multi_vk_free(&vk);
+}
+
+VTEST(verifier, every_byte_change_refused_fib_small_n4, .timeout = 300) { every_byte_change_refused("fib-small_n4", "fib-small"); }
+VTEST(verifier, every_byte_change_refused_interactions_small, .timeout = 300)
+{
+    every_byte_change_refused("interactions-small", "interactions-small");
+}
+
+/* Sampled single-byte changes of the production-size proofs (positions from
+ * a printed fixed seed): refused, or confined to a PoW witness as above. */
+static void sampled_byte_changes_refused(const char *spec, const char *air, int samples, uint64_t seed)
+{
+    gs_multi_vk vk;
+    load_vk(air, &vk);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
+    size_t len;
+    uint8_t *orig = read_all(path, &len);
+    uint8_t *b = malloc(len);
+    cr_log_info("%s: %d sampled byte changes, seed %llu", spec, samples, (unsigned long long)seed);
+    int refused = 0;
+    for (int i = 0; i < samples; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        size_t pos = (size_t)(seed >> 33) % len;
+        uint8_t flip = (uint8_t)(1u << ((seed >> 20) & 7));
+        memcpy(b, orig, len);
+        b[pos] ^= flip;
+        gs_proof p;
+        gs_error err;
+        if (gs_proof_decode(b, len, &p, &err) != GLSTARK_OK) {
+            refused++;
+            continue;
+        }
+        glstark_status st = gs_verify(&vk, &p, &err);
+        if (st == GLSTARK_ERR_REJECTED)
+            refused++;
+        else
+            cr_assert_eq(st, GLSTARK_OK, "%s byte %zu ^ 0x%02x: status %d (%s)", spec, pos, flip, st, err.msg);
+        gs_proof_free(&p);
+    }
+    /* with 100-bit parameters no witness change survives (PoW >= 5 bits and
+     * the codewords are not degenerate) */
+    cr_assert_eq(refused, samples, "%s: %d of %d changed proofs accepted", spec, samples - refused, samples);
+    free(b);
+    free(orig);
+    gs_multi_vk_free(&vk);
+}
+
+VTEST(verifier, sampled_byte_changes_refused_fib_app18, .timeout = 300)
+{
+    sampled_byte_changes_refused("fib-app18_n10", "fib-app18", 24, 20261121);
+}
+
+#ifdef GLSTARK_VERIFIER_SLOW
+Test(verifier_slow, sampled_byte_changes_refused_keccak, .timeout = 600)
+{
+    sampled_byte_changes_refused("keccak-app21_p16", "keccak-app21", 200, 42);
+}
+#endif
