@@ -1,0 +1,36 @@
+// Proof-of-work search (commitment-layer.md 4 and 9): candidate w = gs_w0 + id
+// passes when writing it into cell gs_absorb of the sponge state and
+// permuting leaves canonical(cell 7) with gs_bits low zero bits. The smallest
+// passing candidate of the batch lands in res[0] (atomicMin; the host sets it
+// to 0xFFFFFFFF before the batch). Dispatches of a batch run in increasing w,
+// so once res[0] is set every later candidate is larger: skip the work.
+#include "babybear.glsl"
+#include "poseidon2_constants.glsl"
+#include "poseidon2.glsl"
+#include "grid.glsl"
+
+layout(local_size_x = GS_LOCAL_SIZE) in;
+
+layout(std430, binding = 0) coherent buffer Res { uint res[]; };
+
+uniform uint gs_state[16];
+uniform uint gs_absorb;
+uniform uint gs_bits;
+uniform uint gs_w0;
+
+void main()
+{
+    uint id = gs_linear_id();
+    if (id >= gs_count)
+        return;
+    if (res[0] != 0xFFFFFFFFu)
+        return;
+    uint w = gs_w0 + id;
+    if (w >= BB_P)
+        return;
+    uint s[16];
+    for (int k = 0; k < 16; k++)
+        s[k] = gs_state[k];
+    if (p2_pow_ok(s, gs_absorb, gs_bits, w))
+        atomicMin(res[0], w);
+}
