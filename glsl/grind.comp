@@ -3,7 +3,9 @@
 // permuting leaves canonical(cell 7) with gs_bits low zero bits. The smallest
 // passing candidate of the batch lands in res[0] (atomicMin; the host sets it
 // to 0xFFFFFFFF before the batch). Dispatches of a batch run in increasing w,
-// so once res[0] is set every later candidate is larger: skip the work.
+// so a witness found by an earlier dispatch (res[0] < gs_w0) beats every
+// candidate of this one: skip the work. A witness found by this dispatch
+// must not stop it, or a smaller candidate could be skipped.
 #include "babybear.glsl"
 #include "poseidon2_constants.glsl"
 #include "poseidon2.glsl"
@@ -23,7 +25,7 @@ void main()
     uint id = gs_linear_id();
     if (id >= gs_count)
         return;
-    if (res[0] != 0xFFFFFFFFu)
+    if (res[0] < gs_w0)
         return;
     uint w = gs_w0 + id;
     if (w >= BB_P)

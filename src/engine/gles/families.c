@@ -5,5 +5,9 @@
 #include "engine/hash_ops.h"
 
 extern const gs_hash_ops gs_gles_hash_ops;
+extern const gs_dft_ops gs_gles_dft_ops;
 
-void gs_gles_engine_attach_families(gs_engine *eng) { eng->hash = &gs_gles_hash_ops; }
+void gs_gles_engine_attach_families(gs_engine *eng) {
+    eng->dft = &gs_gles_dft_ops;
+    eng->hash = &gs_gles_hash_ops;
+}
