@@ -53,10 +53,19 @@ void main()
     }
     uint dmask = (1u << gs_deg_shift) - 1u;
     uint rowpart = (r - gs_rlo) << gs_deg_shift;
-    for (uint e = gs_e0; e < gs_e1; e++) {
-        uint c = e >> gs_deg_shift;
-        s[e & 7u] = mat[gs_lead + (c - gs_c0) * gs_col_words + rowpart + (e & dmask)];
-        if ((e & 7u) == 7u || e + 1u == gs_len)
+    // Rate blocks of 8 elements; cells are written with constant indices so
+    // the state can live in registers (a variable index would push the whole
+    // state to scratch memory on many compilers).
+    for (uint blk = gs_e0 & ~7u; blk < gs_e1; blk += 8u) {
+        for (uint k = 0u; k < 8u; k++) {
+            uint e = blk + k;
+            if (e >= gs_e0 && e < gs_e1) {
+                uint c = e >> gs_deg_shift;
+                s[k] = mat[gs_lead + (c - gs_c0) * gs_col_words + rowpart + (e & dmask)];
+            }
+        }
+        uint last = blk + 8u < gs_len ? blk + 7u : gs_len - 1u;
+        if (last < gs_e1)
             p2_permute(s);
     }
     if (gs_e1 == gs_len) {
