@@ -12,9 +12,9 @@
 // extension column (vpcs 2, subw 1, ews 2) and the 2^l-blocks of a column
 // (vpcs = log blocks, subw = 2^l).
 //
-// Twiddles: w^e = tw[e mod T] * tw[T + e / T] with T = 2^gs_tw_log, w of order 2^gs_logn
-// (inverse for inverse transforms); a layer with half-size H uses
-// w_(2H)^t = w^(t << (logn - log2(H) - 1)).
+// Twiddles: tw[h + t] = w_(2h)^t for every half-size h < 2^gs_logn (inverse
+// roots for inverse transforms), the CPU engine's table: one load per
+// butterfly, contiguous in t.
 #include "babybear.glsl"
 #include "grid.glsl"
 
@@ -26,8 +26,8 @@
 #define DFT_BLOCK_LOG 11
 #define DFT_BLOCK 2048u
 #endif
-#ifndef DFT_RADIX_MAX
-#define DFT_RADIX_MAX 16
+#ifndef DFT_RADIX_M
+#define DFT_RADIX_M 4
 #endif
 
 #define MODE_BITREV 1
@@ -52,19 +52,19 @@ uniform uint gs_subw;
 uniform uint gs_ews;
 uniform uint gs_scale;     // Montgomery factor for the bit reversal, 0 = none
 uniform uint gs_layer;     // first layer (log2 of its half-size)
-uniform uint gs_layers;    // layers in this pass
+uniform uint gs_layers;    // layers in this pass (shared mode)
 uniform uint gs_bits;      // zeta: number of low bits / the bit
 uniform uint gs_src_lead;  // gather
 uniform uint gs_src_logh;  // gather: log2 of the message length
 uniform uint gs_blowup;    // gather: log_blowup
-uniform uint gs_tw_log;    // log2 of the low twiddle table's length
 
 uint addr(uint v, uint i)
 {
     return gs_lead + (v >> gs_vpcs) * gs_stride + (v & ((1u << gs_vpcs) - 1u)) * gs_subw + (i << gs_ews);
 }
 
-uint twiddle(uint e) { return bb_mul(tw[e & ((1u << gs_tw_log) - 1u)], tw[(1u << gs_tw_log) + (e >> gs_tw_log)]); }
+// w_(2h)^t for a layer of half-size h = 2^l, 0 <= t < h.
+uint twiddle(uint h, uint t) { return tw[h + t]; }
 
 #if DFT_MODE == MODE_SHARED
 shared uint sh[DFT_BLOCK];
@@ -91,13 +91,12 @@ void main()
     barrier();
     for (uint l = gs_layer; l < gs_layer + gs_layers; l++) {
         uint h = 1u << l;
-        uint sft = gs_logn - l - 1u;
         for (uint p = lid; p < bs / 2u; p += lsz) {
             uint t = p & (h - 1u);
             uint x = ((p >> l) << (l + 1u)) + t;
             uint y = x + h;
             uint u = sh[x];
-            uint w = bb_mul(sh[y], twiddle(t << sft));
+            uint w = bb_mul(sh[y], twiddle(h, t));
             sh[x] = bb_add(u, w);
             sh[y] = bb_sub(u, w);
         }
@@ -127,27 +126,27 @@ void main()
         a[ai] = bb_mul(a[ai], gs_scale);
     }
 #elif DFT_MODE == MODE_RADIX
-    // 2^gs_layers points spaced h = 2^gs_layer apart: DIT layers with
-    // half-sizes h .. h * 2^(gs_layers-1) in registers.
-    uint m = gs_layers;
+    // 2^DFT_RADIX_M points spaced h = 2^gs_layer apart: DIT layers with
+    // half-sizes h .. h * 2^(M-1) in registers. M is a compile-time constant
+    // so the loops unroll and the points stay in registers.
+    const uint m = uint(DFT_RADIX_M);
+    const uint cnt = 1u << m;
     uint grp_log = gs_logn - m;
     uint v = id >> grp_log, g = id & ((1u << grp_log) - 1u);
     uint l0 = gs_layer, h = 1u << l0;
     uint t = g & (h - 1u), blk = g >> l0;
     uint base = (blk << (l0 + m)) + t;
-    uint x[DFT_RADIX_MAX];
-    uint cnt = 1u << m;
+    uint x[cnt];
     for (uint j = 0u; j < cnt; j++)
         x[j] = a[addr(v, base + (j << l0))];
     for (uint s = 0u; s < m; s++) {
-        uint sft = gs_logn - (l0 + s) - 1u;
         uint hb = 1u << s;
         for (uint j = 0u; j < cnt; j++) {
             if ((j & hb) != 0u)
                 continue;
             uint pos = ((j & (hb - 1u)) << l0) + t;
             uint u = x[j];
-            uint w = bb_mul(x[j | hb], twiddle(pos << sft));
+            uint w = bb_mul(x[j | hb], twiddle(h << s, pos));
             x[j] = bb_add(u, w);
             x[j | hb] = bb_sub(u, w);
         }

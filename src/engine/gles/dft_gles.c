@@ -45,6 +45,7 @@ typedef struct dft_ctx {
     gs_gl_device *dev;
     unsigned block_log;
     gs_gl_program *prog[7];
+    gs_gl_program *radix[5]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
 static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
@@ -66,17 +67,27 @@ static glstark_status ctx_init(dft_ctx *c, gs_engine *eng)
     return GLSTARK_OK;
 }
 
+static glstark_status prog_get(dft_ctx *c, int mode, unsigned radix_m, gs_gl_program **slot)
+{
+    if (*slot)
+        return GLSTARK_OK;
+    char defs[160];
+    snprintf(defs, sizeof defs, "DFT_MODE %d\nDFT_BLOCK_LOG %u\nDFT_BLOCK %uu\nDFT_RADIX_M %u\n", mode, c->block_log,
+             1u << c->block_log, radix_m);
+    return gs_gl_program_get(c->dev, "dft.comp", defs, slot, &c->eng->err);
+}
+
 static glstark_status prog_for(dft_ctx *c, int mode, gs_gl_program **out)
 {
-    if (c->prog[mode]) {
-        *out = c->prog[mode];
-        return GLSTARK_OK;
-    }
-    char defs[160];
-    snprintf(defs, sizeof defs, "DFT_MODE %d\nDFT_BLOCK_LOG %u\nDFT_BLOCK %uu\nDFT_RADIX_MAX %u\n", mode, c->block_log,
-             1u << c->block_log, 1u << DFT_RADIX_LOG);
-    glstark_status st = gs_gl_program_get(c->dev, "dft.comp", defs, &c->prog[mode], &c->eng->err);
+    glstark_status st = prog_get(c, mode, 1, &c->prog[mode]);
     *out = c->prog[mode];
+    return st;
+}
+
+static glstark_status prog_radix(dft_ctx *c, unsigned m, gs_gl_program **out)
+{
+    glstark_status st = prog_get(c, M_RADIX, m, &c->radix[m]);
+    *out = c->radix[m];
     return st;
 }
 
@@ -105,44 +116,33 @@ static glstark_status run_ids(dft_ctx *c, gs_gl_program *p, uint64_t count, uint
     return GLSTARK_OK;
 }
 
-/* Twiddle table for w of order 2^logn (inverse if asked): w^e for e < T,
- * then w^(T j), T = 2^tw_log (at most 4096, smaller when the table must fit
- * a small binding). */
+/* Twiddle table of the CPU engine: tw[h + t] = w_(2h)^t (inverse roots if
+ * asked) for every power of two h < 2^logn and t < h; 2^logn words, which fit
+ * a binding whenever a column does. */
 typedef struct tw_buf {
     gs_buf *buf;
-    unsigned tw_log;
 } tw_buf;
 
 static glstark_status twiddles(dft_ctx *c, unsigned logn, int inverse, tw_buf *out)
 {
-    size_t half = logn ? (size_t)1 << (logn - 1) : 1;
-    unsigned hl = logn ? logn - 1 : 0;
-    unsigned tl = hl < 12 ? hl : 12;
-    if (tl < (hl + 1) / 2)
-        tl = (hl + 1) / 2;
-    while (tl > (hl + 1) / 2 && (((size_t)1 << tl) + 1) * 4 > c->dev->caps.max_binding_bytes)
-        tl--;
-    size_t TW = (size_t)1 << tl;
-    size_t nhi = half > TW ? half / TW : 1;
-    size_t words = TW + nhi;
+    size_t n = (size_t)1 << logn, words = n > 1 ? n : 2;
     bb_t *t = malloc(words * sizeof *t);
     if (!t)
         return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles dft: no host memory for twiddles");
-    bb_t w = bb_two_adic_generator(logn);
-    if (inverse)
-        w = bb_inv(w);
-    bb_t x = bb_one();
-    for (size_t i = 0; i < TW; i++) {
-        t[i] = x;
-        x = bb_mul(x, w);
+    t[0] = t[1] = bb_one();
+    if (n >= 2) {
+        bb_t w = bb_two_adic_generator(logn);
+        if (inverse)
+            w = bb_inv(w);
+        bb_t x = bb_one();
+        for (size_t i = 0; i < n / 2; i++) {
+            t[n / 2 + i] = x;
+            x = bb_mul(x, w);
+        }
+        for (size_t h = n / 4; h >= 1; h /= 2)
+            for (size_t i = 0; i < h; i++)
+                t[h + i] = t[2 * h + 2 * i];
     }
-    bb_t step = bb_pow(w, TW);
-    x = bb_one();
-    for (size_t j = 0; j < nhi; j++) {
-        t[TW + j] = x;
-        x = bb_mul(x, step);
-    }
-    out->tw_log = tl;
     out->buf = NULL;
     glstark_status st = gs_buf_create(c->eng, words * 4, &out->buf);
     if (!st)
@@ -151,17 +151,8 @@ static glstark_status twiddles(dft_ctx *c, unsigned logn, int inverse, tw_buf *o
     return st;
 }
 
-/* Binds the table and tells every program that reads it its split. */
 static glstark_status bind_tw(dft_ctx *c, const tw_buf *tw)
 {
-    static const int users[] = {M_SHARED, M_RADIX};
-    for (int i = 0; i < 2; i++) {
-        gs_gl_program *p;
-        glstark_status st = prog_for(c, users[i], &p);
-        if (st)
-            return st;
-        set_u(p, "gs_tw_log", tw->tw_log);
-    }
     return gs_gl_bind_range(c->dev, 1, tw->buf->gl_name, 0, tw->buf->size, &c->eng->err);
 }
 
@@ -202,21 +193,23 @@ static glstark_status dit_layers(dft_ctx *c, const vview *v, unsigned lo)
             return st;
     }
     unsigned l = lo > bl ? lo : bl;
-    if (l < logn) {
-        st = prog_for(c, M_RADIX, &p);
+    /* The remaining layers in as few register passes as possible, of even
+     * sizes (9 layers: 3+3+3, not 4+4+1: a thin pass costs a full sweep). */
+    unsigned rem = logn > l ? logn - l : 0;
+    unsigned passes = (rem + DFT_RADIX_LOG - 1) / DFT_RADIX_LOG;
+    for (unsigned k = 0; k < passes; k++) {
+        unsigned m = (rem + (passes - k) - 1) / (passes - k);
+        st = prog_radix(c, m, &p);
         if (!st)
             st = bind_view(c, v, p);
         if (st)
             return st;
-        while (l < logn) {
-            unsigned m = logn - l < DFT_RADIX_LOG ? logn - l : DFT_RADIX_LOG;
-            set_u(p, "gs_layer", l);
-            set_u(p, "gs_layers", m);
-            st = run_ids(c, p, v->nv << (logn - m), GS_DFT_DISPATCH >> m);
-            if (st)
-                return st;
-            l += m;
-        }
+        set_u(p, "gs_layer", l);
+        st = run_ids(c, p, v->nv << (logn - m), GS_DFT_DISPATCH >> m);
+        if (st)
+            return st;
+        l += m;
+        rem -= m;
     }
     return GLSTARK_OK;
 }
@@ -321,7 +314,7 @@ static glstark_status gles_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_d
     uint64_t span = (uint64_t)cols->elem_words << cols->log_n;
     uint64_t stride = cols->ncols > 1 ? cols->col_stride : span;
     uint64_t per = cols_per_window(&c, stride, span, cols->ncols);
-    tw_buf tw = {NULL, 0};
+    tw_buf tw = {NULL};
     glstark_status st = GLSTARK_OK;
     if (per)
         st = twiddles(&c, cols->log_n, dir == GS_DFT_INVERSE, &tw);
@@ -375,7 +368,7 @@ static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, u
     uint64_t per = cols_per_window(&c, stride, span, cols->ncols);
     if (per == 0)
         per = 1; /* blocks are short: bind one column in pieces below */
-    tw_buf tw = {NULL, 0};
+    tw_buf tw = {NULL};
     glstark_status st = twiddles(&c, l_skip, 1, &tw);
     for (uint64_t c0 = 0; !st && c0 < cols->ncols;) {
         uint64_t n = cols->ncols - c0 < per ? cols->ncols - c0 : per;
@@ -499,7 +492,7 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     int direct = ((cw_offset * 4) % align == 0 && (N * 4) % align == 0 && g * N * 4 <= maxb) ||
                  cols_per_window(&c, N, N, g) >= g;
     gs_buf *msg = NULL, *tmp = NULL;
-    tw_buf tw = {NULL, 0}, tw_small = {NULL, 0};
+    tw_buf tw = {NULL}, tw_small = {NULL};
     glstark_status st = gs_buf_create(eng, g * H * 4, &msg);
     if (!st && !direct)
         st = gs_buf_create(eng, g * N * 4, &tmp);
