@@ -112,6 +112,8 @@ Test(dft_gles, dft_small_bindings)
     compare_dft(g, c, 8, 9, 1, 3, 1, OP_DFT_FWD, 0, &s, "windows");
     compare_dft(g, c, 6, 7, 4, 0, 2, OP_DFT_INV, 0, &s, "ext windows");
     compare_dft(g, c, 12, 2, 1, 1, 3, OP_DFT_FWD, 0, &s, "host fallback");
+    compare_dft(g, c, 10, 1, 1, 0, 0, OP_DFT_INV, 0, &s, "exactly one binding");
+    compare_dft(g, c, 10, 2, 1, 0, 1, OP_DFT_FWD, 0, &s, "one binding plus a lead: host");
     compare_dft(g, c, 12, 2, 1, 1, 3, OP_RS_MSG, 3, &s, "rs_message pieces");
     gs_engine_destroy(g);
     gs_engine_destroy(c);

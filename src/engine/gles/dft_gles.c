@@ -267,13 +267,16 @@ static void make_view(dft_ctx *c, vview *v, gs_buf *buf, uint64_t first_word, ui
     v->stride = (uint32_t)stride;
 }
 
-/* Columns per window such that the window fits one binding (0: not even one). */
-static uint64_t cols_per_window(dft_ctx *c, uint64_t stride, uint64_t span, uint64_t ncols)
+/* Columns per window starting at word first_word such that the window,
+ * bound from the aligned offset below it, fits one binding (0: not even
+ * one column does). */
+static uint64_t cols_per_window(dft_ctx *c, uint64_t first_word, uint64_t stride, uint64_t span, uint64_t ncols)
 {
     uint64_t maxb = c->dev->caps.max_binding_bytes, align = c->dev->caps.binding_offset_align;
-    if (span * 4 + align > maxb)
+    uint64_t lead = (first_word * 4) % align;
+    if (span * 4 + lead > maxb)
         return 0;
-    uint64_t k = 1 + (maxb - align - span * 4) / (stride ? stride * 4 : 1);
+    uint64_t k = 1 + (maxb - lead - span * 4) / (stride ? stride * 4 : 1);
     return k < ncols ? k : ncols;
 }
 
@@ -313,19 +316,20 @@ static glstark_status gles_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_d
     unsigned ews = cols->elem_words == 4 ? 2 : 0;
     uint64_t span = (uint64_t)cols->elem_words << cols->log_n;
     uint64_t stride = cols->ncols > 1 ? cols->col_stride : span;
-    uint64_t per = cols_per_window(&c, stride, span, cols->ncols);
     tw_buf tw = {NULL};
     glstark_status st = GLSTARK_OK;
-    if (per)
-        st = twiddles(&c, cols->log_n, dir == GS_DFT_INVERSE, &tw);
     for (uint64_t c0 = 0; !st && c0 < cols->ncols;) {
         uint64_t first = cols->offset + c0 * stride;
-        if (per == 0) {
+        uint64_t n = cols_per_window(&c, first, stride, span, cols->ncols - c0);
+        if (n == 0) {
             st = dft_column_host(&c, cols->buf, first, cols->log_n, cols->elem_words, dir);
             c0++;
             continue;
         }
-        uint64_t n = cols->ncols - c0 < per ? cols->ncols - c0 : per;
+        if (!tw.buf)
+            st = twiddles(&c, cols->log_n, dir == GS_DFT_INVERSE, &tw);
+        if (st)
+            break;
         vview v;
         make_view(&c, &v, cols->buf, first, stride, n, span);
         v.vpcs = ews;
@@ -365,24 +369,27 @@ static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, u
         return GLSTARK_OK;
     uint64_t span = (uint64_t)1 << cols->log_n;
     uint64_t stride = cols->ncols > 1 ? cols->col_stride : span;
-    uint64_t per = cols_per_window(&c, stride, span, cols->ncols);
-    if (per == 0)
-        per = 1; /* blocks are short: bind one column in pieces below */
     tw_buf tw = {NULL};
     glstark_status st = twiddles(&c, l_skip, 1, &tw);
     for (uint64_t c0 = 0; !st && c0 < cols->ncols;) {
-        uint64_t n = cols->ncols - c0 < per ? cols->ncols - c0 : per;
         uint64_t first = cols->offset + c0 * stride;
-        if (cols_per_window(&c, stride, span, 1) == 0) {
+        uint64_t n = cols_per_window(&c, first, stride, span, cols->ncols - c0);
+        if (n == 0) {
             /* A column longer than a binding: its blocks in window-sized runs. */
             uint64_t maxw = (c.dev->caps.max_binding_bytes - c.dev->caps.binding_offset_align) / 4;
             uint64_t run = (maxw >> l_skip) << l_skip;
+            if (run == 0) {
+                st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                  "gles rs_message: a block of 2^%u elements exceeds this device's binding limit; "
+                                  "use the cpu engine", l_skip);
+                break;
+            }
             for (uint64_t o = 0; !st && o < span; o += run) {
                 uint64_t len = span - o < run ? span - o : run; /* a multiple of 2^l */
                 unsigned lg = 0;
                 while (((uint64_t)1 << (lg + 1)) <= len)
                     lg++;
-                /* len may not be a power of two: split it into power-of-two pieces */
+                /* split len into power-of-two pieces (each a multiple of 2^l) */
                 for (uint64_t done = 0; !st && done < len;) {
                     uint64_t piece = (uint64_t)1 << lg;
                     while (piece > len - done)
@@ -488,14 +495,9 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
         g = cap ? cap : 1;
     if (g > ncols)
         g = ncols;
-    /* An unaligned or oversize destination goes through an aligned temporary. */
-    int direct = ((cw_offset * 4) % align == 0 && (N * 4) % align == 0 && g * N * 4 <= maxb) ||
-                 cols_per_window(&c, N, N, g) >= g;
     gs_buf *msg = NULL, *tmp = NULL;
     tw_buf tw = {NULL}, tw_small = {NULL};
     glstark_status st = gs_buf_create(eng, g * H * 4, &msg);
-    if (!st && !direct)
-        st = gs_buf_create(eng, g * N * 4, &tmp);
     if (!st)
         st = twiddles(&c, logN, 0, &tw);
     if (!st && l > 0)
@@ -515,6 +517,11 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
         mv.logn = L;
         if (!st)
             st = rs_message_view(&c, &mv, l, &tw_small);
+        /* An unaligned or oversize destination goes through an aligned
+         * temporary, then a buffer copy. */
+        int direct = cols_per_window(&c, cw_offset + c0 * N, N, N, n) >= n;
+        if (!st && !direct && !tmp)
+            st = gs_buf_create(eng, g * N * 4, &tmp);
         gs_buf *dst = direct ? codeword : tmp;
         uint64_t dst_word = direct ? cw_offset + c0 * N : 0;
         vview cv;
