@@ -22,8 +22,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* Permutations per dispatch: about 0.1-0.3 s on llvmpipe with two idle cores,
- * far below the ~500 ms a Raspberry Pi 5 tolerates per GPU job at its rate. */
+/* Permutations per dispatch: well under a second on llvmpipe with two cores;
+ * a Raspberry Pi 5 resets GPU jobs that run longer than about 500 ms
+ * (gles-targets.md), so dispatches stay small (not measured on a Pi). */
 #define GS_HASH_PERM_BUDGET (1u << 17)
 /* Rows per tile (states 64 B, leaves 32 B each, so 16 + 8 MiB at most). */
 #define GS_HASH_TILE_MAX (1u << 18)
