@@ -89,7 +89,29 @@ void main()
     for (uint q = lid; q < bs; q += lsz)
         sh[q] = a[addr(v, i0 + q)];
     barrier();
-    for (uint l = gs_layer; l < gs_layer + gs_layers; l++) {
+    uint lend = gs_layer + gs_layers;
+    uint l = gs_layer;
+    // Two layers per barrier (radix 4, as the CPU's dit_pass4), then a last
+    // single layer if the count is odd.
+    for (; l + 1u < lend; l += 2u) {
+        uint h = 1u << l;
+        for (uint p = lid; p < bs / 4u; p += lsz) {
+            uint t = p & (h - 1u);
+            uint i0 = ((p >> l) << (l + 2u)) + t;
+            uint w1 = twiddle(h, t);
+            uint x0 = sh[i0], x1 = bb_mul(sh[i0 + h], w1);
+            uint x2 = sh[i0 + 2u * h], x3 = bb_mul(sh[i0 + 3u * h], w1);
+            uint y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
+            uint y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
+            uint z2 = bb_mul(y2, twiddle(2u * h, t)), z3 = bb_mul(y3, twiddle(2u * h, h + t));
+            sh[i0] = bb_add(y0, z2);
+            sh[i0 + 2u * h] = bb_sub(y0, z2);
+            sh[i0 + h] = bb_add(y1, z3);
+            sh[i0 + 3u * h] = bb_sub(y1, z3);
+        }
+        barrier();
+    }
+    if (l < lend) {
         uint h = 1u << l;
         for (uint p = lid; p < bs / 2u; p += lsz) {
             uint t = p & (h - 1u);
