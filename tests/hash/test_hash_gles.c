@@ -13,6 +13,7 @@
 #include "engine/hash_ops.h"
 #include "hash/grind.h"
 #include "hash/merkle.h"
+#include "protocol/transcript.h"
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -206,3 +207,47 @@ Test(hash_gles, bad_input)
     gs_buf_destroy(b);
     gs_engine_destroy(g);
 }
+
+/* OpenVM's prover logs (serial builds, so every witness is the smallest
+ * valid one): replaying the transcript, the GLES grinder must find each
+ * witness from the state just before it is observed. */
+static void replay_grinds(const char *name)
+{
+    gs_engine *g = gles(0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", GLSTARK_TEST_DATA, name);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s", path);
+    gs_transcript ts;
+    gs_transcript_init(&ts);
+    char buf[512];
+    unsigned pending = 0, bits;
+    size_t grinds = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        unsigned long v;
+        char *cw;
+        if (buf[0] == '#' && (cw = strstr(buf, "[check_witness ")) != NULL && sscanf(cw, "[check_witness %u]", &bits) == 1) {
+            pending = bits;
+        } else if (sscanf(buf, "observe %lu", &v) == 1) {
+            if (pending) {
+                uint32_t w = 0xFFFFFFFFu;
+                OK(g, gs_engine_grind(g, ts.st, ts.absorb_idx, pending, &w));
+                cr_assert_eq(w, v, "%s: gles grind(%u) found %u, OpenVM's witness is %lu", name, pending, w, v);
+                pending = 0;
+                grinds++;
+            }
+            gs_transcript_observe_u32(&ts, (uint32_t)v);
+        } else if (sscanf(buf, "sample %lu", &v) == 1) {
+            gs_transcript_sample(&ts);
+        }
+    }
+    fclose(f);
+    printf("%s: %zu witnesses found on the GPU\n", name, grinds);
+    cr_assert_gt(grinds, 0);
+    gs_engine_destroy(g);
+}
+
+Test(hash_gles, grind_openvm_witnesses_small) { replay_grinds("fib-small_n4.transcript.txt"); }
+
+/* 18-, 15-, 20- and 5-bit proofs of work. */
+Test(hash_gles, grind_openvm_witnesses_app18) { replay_grinds("fib-app18_n10.transcript.txt"); }
