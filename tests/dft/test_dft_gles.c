@@ -146,7 +146,7 @@ static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned 
         gs_error err;
         cr_assert_eq(gs_stack_layout_build(l, n, sh, nt, &lay, &err), GLSTARK_OK, "%s", err.msg);
         size_t N = (size_t)1 << (L + b), off = (size_t)(t_splitmix(&s) % 3);
-        bb_t *out[2];
+        bb_t *out[2], *q[2];
         gs_engine *engs[2] = {g, c};
         for (int e = 0; e < 2; e++) {
             gs_engine *eng = engs[e];
@@ -170,6 +170,15 @@ static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned 
                 OK(eng, gs_rs_code_matrix(eng, &lay, refs, b, 1, lay.width, cw, off + N));
             out[e] = malloc(total * 4);
             OK(eng, gs_buf_read(cw, 0, out[e], total * 4));
+            /* the stacked matrix itself, at an odd offset */
+            size_t H = (size_t)1 << L, qtotal = H * lay.width + 3;
+            gs_buf *qb = NULL;
+            OK(eng, gs_buf_create(eng, qtotal * 4, &qb));
+            OK(eng, gs_buf_fill_u32(qb, 0, qtotal, 0xDEADBEEFu));
+            OK(eng, gs_stack_matrix(eng, &lay, refs, 0, lay.width, qb, 1));
+            q[e] = malloc(qtotal * 4);
+            OK(eng, gs_buf_read(qb, 0, q[e], qtotal * 4));
+            gs_buf_destroy(qb);
             gs_buf_destroy(cw);
             for (size_t t = 0; t < nt; t++)
                 gs_buf_destroy(refs[t].buf);
@@ -178,6 +187,11 @@ static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned 
         for (size_t i = 0; i < total; i++)
             cr_assert_eq(out[0][i], out[1][i], "seed %llu iter %d (l %u n %u b %u width %u off %zu): word %zu",
                          (unsigned long long)seed, iter, l, n, b, lay.width, off, i);
+        size_t qtotal = ((size_t)1 << L) * lay.width + 3;
+        cr_assert_eq(memcmp(q[0], q[1], qtotal * 4), 0, "seed %llu iter %d: stacked matrices differ",
+                     (unsigned long long)seed, iter);
+        free(q[0]);
+        free(q[1]);
         free(out[0]);
         free(out[1]);
         for (size_t t = 0; t < nt; t++)

@@ -244,7 +244,6 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
         gs_buf_destroy(dg);
         return st;
     }
-    (void)maxb;
     *tree = (gs_merkle_dev){dg, height, width, elem_deg, log_k, depth};
     return GLSTARK_OK;
 }
