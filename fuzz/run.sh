@@ -23,7 +23,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 
 seed_files() {
     case "$1" in
-    fuzz_proof) ls "$data"/openvm/fib-small_n*.proof.bin "$data"/openvm/interactions-small.proof.bin ;;
+    fuzz_proof) ls "$data"/openvm/fib-small_n*.proof.bin "$data"/fuzz/proof-*.bin ;;
     fuzz_vk) ls "$data"/fib-small.prevk.bin "$data"/interactions-small.prevk.bin "$data"/fib-app18.prevk.bin ;;
     fuzz_air) ;;
     esac

@@ -194,3 +194,37 @@ Test(hostile_proof, sampled_mutations_of_large_proofs, .timeout = 600)
         free(b);
     }
 }
+
+/* Inputs the fuzzer found (tests/data/fuzz/, also fuzz_proof's seeds). */
+Test(hostile_proof, fuzz_regressions)
+{
+    /* WHIR num_commits 0xFFFFFFFF with no initial queries: was a 16 GiB
+     * allocation (commits take no bytes there, so the length check passed) */
+    size_t len;
+    uint8_t *b = hu_read("fuzz/proof-whir-num-commits-huge.bin", &len);
+    gs_proof p;
+    gs_error err;
+    gs_error_clear(&err);
+    cr_assert_eq(gs_proof_decode(b, len, &p, &err), GLSTARK_ERR_MALFORMED);
+    cr_assert(strstr(err.msg, "num_commits") != NULL, "%s", err.msg);
+    free(b);
+    /* one WHIR round: the codeword Merkle depth field is read but unused
+     * (as in OpenVM), and re-encoded as 0, so the encoding is not canonical
+     * there; the re-encoding is a fixed point */
+    b = hu_read("fuzz/proof-unused-codeword-depth.bin", &len);
+    cr_assert_eq(gs_proof_decode(b, len, &p, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(p.whir.num_rounds, 1);
+    uint8_t *e1, *e2;
+    size_t l1, l2;
+    cr_assert_eq(gs_proof_encode(&p, &e1, &l1, &err), GLSTARK_OK);
+    cr_assert(l1 == len && memcmp(e1, b, len) != 0, "expected a different (canonical) re-encoding");
+    gs_proof q;
+    cr_assert_eq(gs_proof_decode(e1, l1, &q, &err), GLSTARK_OK);
+    cr_assert_eq(gs_proof_encode(&q, &e2, &l2, &err), GLSTARK_OK);
+    cr_assert(l2 == l1 && memcmp(e1, e2, l1) == 0, "re-encoding is not a fixed point");
+    free(e1);
+    free(e2);
+    gs_proof_free(&q);
+    gs_proof_free(&p);
+    free(b);
+}
