@@ -11,7 +11,11 @@
  *    a 2^12 x 8 extension-field matrix, its root, openings of 16 queries and a
  *    12-bit proof-of-work grind;
  *  - GLES devices (one per thread, as the API allows): an extension-field
- *    multiply of 2^14 elements and a fill, read back.
+ *    multiply of 2^14 elements and a fill, read back;
+ *  - whole proofs: threads proving the Fibonacci AIR (2^10 rows, OpenVM's
+ *    small test parameters) with one shared proving key, each on a CPU
+ *    engine of its own; the bytes must equal the serial proof, which equals
+ *    OpenVM's fib-small_n10 (tests/data/openvm).
  * The serial reference runs first on the test's own thread. The TSan build
  * (.ci/run) runs tsan_concurrency.c to look for data races in glstark. */
 #include <stdio.h>
@@ -24,6 +28,8 @@
 
 #include "engine/hash_ops.h"
 #include "field/field_batch.h"
+#include "glstark/airs.h"
+#include "glstark/prove.h"
 
 #define NTHREADS 4
 
@@ -164,4 +170,72 @@ static void *gpu_work(void *arg)
     return NULL;
 }
 
+
+/* ---- whole proofs: a shared proving key, a CPU engine per call ---- */
+
+typedef struct prove_job {
+    const glstark_proving_key *pk;
+    const glstark_air_trace *trace;
+    uint8_t *proof;
+    size_t len;
+    glstark_status st;
+    char msg[GS_ERROR_MSG_MAX];
+} prove_job;
+
+static void *prove_work(void *arg)
+{
+    prove_job *j = arg;
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    o.cpu_threads = 2;
+    glstark_prove_result r;
+    j->st = glstark_prove(j->pk, j->trace, 1, &o, &r);
+    if (j->st == GLSTARK_OK) {
+        j->proof = malloc(r.proof_len);
+        if (j->proof)
+            memcpy(j->proof, r.proof, r.proof_len);
+        j->len = r.proof_len;
+    } else {
+        snprintf(j->msg, sizeof j->msg, "%s", r.message);
+    }
+    glstark_prove_result_free(&r);
+    return NULL;
+}
+
+typedef struct prove_setup {
+    glstark_air *air;
+    glstark_params *params;
+    glstark_proving_key *pk;
+    glstark_verifying_key *vk;
+    uint32_t *rows, pv[3];
+    glstark_air_trace trace;
+} prove_setup;
+
+static glstark_status prove_setup_make(prove_setup *s, char *msg, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    const size_t h = 1u << 10;
+    glstark_status st = glstark_fibonacci_air(&s->air);
+    if (!st)
+        st = glstark_params_test_small(&s->params);
+    if (!st)
+        st = glstark_keygen(&s->air, 1, s->params, &s->pk, &s->vk, msg, n);
+    if (st)
+        return st;
+    s->rows = malloc(2 * h * sizeof(uint32_t));
+    if (!s->rows)
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    st = glstark_fibonacci_trace(0, 1, h, s->rows, s->pv);
+    s->trace = (glstark_air_trace){h, {s->rows, 2}, NULL, s->pv, 3};
+    return st;
+}
+
+static void prove_setup_free(prove_setup *s)
+{
+    free(s->rows);
+    glstark_proving_key_destroy(s->pk);
+    glstark_verifying_key_destroy(s->vk);
+    glstark_params_destroy(s->params);
+    glstark_air_destroy(s->air);
+}
 #endif

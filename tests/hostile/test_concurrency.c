@@ -94,3 +94,42 @@ Test(concurrency, gles_devices_in_threads_match_serial, .timeout = 300)
     free(a);
     free(b);
 }
+
+Test(concurrency, whole_proofs_in_threads_match_serial_and_openvm, .timeout = 600)
+{
+    prove_setup su;
+    char msg[1024] = "";
+    cr_assert_eq(prove_setup_make(&su, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+    prove_work(&ref);
+    cr_assert_eq(ref.st, GLSTARK_OK, "serial proof: %s", ref.msg);
+    /* the serial proof is OpenVM's own (an independent reference) */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/openvm/fib-small_n10.proof.bin", GLSTARK_TEST_DATA);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    uint8_t *want = tu_alloc(ref.len + 1);
+    size_t wn = fread(want, 1, ref.len + 1, f);
+    fclose(f);
+    cr_assert(wn == ref.len && memcmp(want, ref.proof, wn) == 0, "serial proof differs from OpenVM's fib-small_n10");
+    free(want);
+
+    enum { NT = 3 };
+    prove_job jobs[NT];
+    pthread_t th[NT];
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+        cr_assert_eq(pthread_create(&th[t], NULL, prove_work, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NT; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < NT; t++) {
+        cr_assert_eq(jobs[t].st, GLSTARK_OK, "thread %d: %s", t, jobs[t].msg);
+        cr_assert(jobs[t].len == ref.len && memcmp(jobs[t].proof, ref.proof, ref.len) == 0,
+                  "thread %d: proof bytes differ from the serial run", t);
+        free(jobs[t].proof);
+    }
+    cr_assert_eq(glstark_verify(su.vk, ref.proof, ref.len, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    free(ref.proof);
+    prove_setup_free(&su);
+}

@@ -3,7 +3,7 @@
  * Criterion's forking runner cannot start under TSan. Exit 0 when every
  * thread's bytes equal the serial run's; TSan itself fails the run on a race
  * (TSAN_OPTIONS=halt_on_error=1 in .ci/run).
- *   tsan_concurrency [cpu|gpu|all]   (default all) */
+ *   tsan_concurrency [cpu|gpu|prove|all]   (default all) */
 #include <string.h>
 
 #include "concurrency_core.h"
@@ -102,6 +102,38 @@ static void run_gpu(void)
     free(b);
 }
 
+static void run_prove(void)
+{
+    prove_setup su;
+    char msg[1024] = "";
+    glstark_status st = prove_setup_make(&su, msg, sizeof msg);
+    CHECK(st == GLSTARK_OK, "prove setup: %s", msg);
+    if (st)
+        return;
+    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+    prove_work(&ref);
+    CHECK(ref.st == GLSTARK_OK, "serial proof: %s", ref.msg);
+    enum { NT = 3 };
+    prove_job jobs[NT];
+    pthread_t th[NT];
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+        if (pthread_create(&th[t], NULL, prove_work, &jobs[t]))
+            abort();
+    }
+    for (int t = 0; t < NT; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < NT; t++) {
+        CHECK(jobs[t].st == GLSTARK_OK, "prove thread %d: %s", t, jobs[t].msg);
+        CHECK(jobs[t].len == ref.len && jobs[t].proof && !memcmp(jobs[t].proof, ref.proof, ref.len),
+              "prove thread %d: proof bytes differ", t);
+        free(jobs[t].proof);
+    }
+    printf("prove: %d whole proofs in threads match the serial proof (%zu bytes)\n", NT, ref.len);
+    free(ref.proof);
+    prove_setup_free(&su);
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
@@ -109,5 +141,7 @@ int main(int argc, char **argv)
         run_cpu();
     if (!strcmp(what, "gpu") || !strcmp(what, "all"))
         run_gpu();
+    if (!strcmp(what, "prove") || !strcmp(what, "all"))
+        run_prove();
     return failures ? 1 : 0;
 }
