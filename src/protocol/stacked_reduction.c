@@ -23,6 +23,8 @@
  * per stacked column (Q_c[x] = q_c(u_0, x), W_c = Σ_k W_k(u_0, ·)). */
 #include "protocol/stacked_reduction.h"
 
+#include "protocol/stacking.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -741,5 +743,34 @@ glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred
         return gs_error_set(err, GLSTARK_ERR_REJECTED,
                             "stacked reduction: FinalSumMismatch (s'_n(u_n) differs from the claimed stacked "
                             "openings q(u) weighted by their kernels)");
+    return GLSTARK_OK;
+}
+
+glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, const uint8_t *need_rot_per_trace,
+                                          const gs_buf *matrix, gs_sred_commit *out, gs_red_slice **slices_out,
+                                          uint8_t **rot_out, gs_error *err)
+{
+    size_t n = lay->nslices;
+    gs_red_slice *sl = malloc((n ? n : 1) * sizeof *sl);
+    uint8_t *rot = malloc(n ? n : 1);
+    if (!sl || !rot) {
+        free(sl);
+        free(rot);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const gs_stack_slice *s = &lay->slices[i];
+        if (s->trace >= lay->ntraces) {
+            free(sl);
+            free(rot);
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "stacked reduction: layout slice %zu names trace %u of %zu", i, s->trace, lay->ntraces);
+        }
+        sl[i] = (gs_red_slice){s->stacked_col, s->row, s->log_height};
+        rot[i] = need_rot_per_trace ? (uint8_t)(need_rot_per_trace[s->trace] != 0) : 0;
+    }
+    *out = (gs_sred_commit){lay->width, (uint32_t)n, sl, rot, matrix};
+    *slices_out = sl;
+    *rot_out = rot;
     return GLSTARK_OK;
 }

@@ -925,3 +925,14 @@ glstark_status gs_verify(const gs_multi_vk *vk, const gs_proof *proof, gs_error 
     }
     return GLSTARK_OK;
 }
+
+glstark_status gs_verify_bytes(const gs_multi_vk *vk, const uint8_t *bytes, size_t len, gs_error *err)
+{
+    gs_proof p;
+    glstark_status st = gs_proof_decode(bytes, len, &p, err);
+    if (st)
+        return st;
+    st = gs_verify(vk, &p, err);
+    gs_proof_free(&p);
+    return st;
+}

@@ -94,6 +94,12 @@ enum {
  * if some stage could not run (e.g. parameters beyond what glstark handles). */
 glstark_status gs_verify(const gs_multi_vk *vk, const gs_proof *proof, gs_error *err);
 
+/* Decodes OpenVM proof bytes and verifies them: GLSTARK_ERR_MALFORMED for
+ * bytes that are not a proof encoding (field and offset in the message),
+ * otherwise as gs_verify. (The examples' --verify maps OK / REJECTED /
+ * everything else to exit codes 0 / 1 / 2.) */
+glstark_status gs_verify_bytes(const gs_multi_vk *vk, const uint8_t *bytes, size_t len, gs_error *err);
+
 /* The same walk; fills *ch (if not NULL) and *checked_stages. Returns the
  * first failure, or GLSTARK_OK when every executed check passed. */
 glstark_status gs_verify_replay(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_challenges *ch,

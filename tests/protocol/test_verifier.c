@@ -495,3 +495,20 @@ Test(verifier_slow, sampled_byte_changes_refused_keccak, .timeout = 600)
     sampled_byte_changes_refused("keccak-app21_p16", "keccak-app21", 200, 42);
 }
 #endif
+
+VTEST(verifier, verify_bytes_statuses)
+{
+    gs_multi_vk vk;
+    load_vk("fib-small", &vk);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/openvm/fib-small_n10.proof.bin", GLSTARK_TEST_DATA);
+    size_t len;
+    uint8_t *b = read_all(path, &len);
+    gs_error err;
+    cr_assert_eq(gs_verify_bytes(&vk, b, len, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_verify_bytes(&vk, b, len - 1, &err), GLSTARK_ERR_MALFORMED);
+    b[len - 1] ^= 1; /* last byte: final polynomial */
+    cr_assert_eq(gs_verify_bytes(&vk, b, len, &err), GLSTARK_ERR_REJECTED);
+    free(b);
+    gs_multi_vk_free(&vk);
+}
