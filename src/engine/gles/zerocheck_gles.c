@@ -352,6 +352,9 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
                             " bytes with the results, beyond this device's %" PRIu64 "-byte binding limit; use the cpu engine",
                             e->code.n_slots, nkeys, (uint64_t)(lanes * slot_bytes + 48ull * nkeys), c->maxb);
     e->lanes = (uint32_t)lanes;
+    gs_gl_log(c->dev, GLSTARK_LOG_DEBUG,
+              "gles zerocheck: %u DAG nodes -> %u instructions, %u slots; %u lanes per dispatch, %u keys",
+              t->dag->n_nodes, e->code.n_instr, e->code.n_slots, e->lanes, nkeys);
     uint64_t words = (uint64_t)e->code.n_slots * lanes * (ext ? 4 : 1);
     e->acc_off = (uint32_t)words;
     e->res_off = (uint32_t)(words + 12 * lanes);
