@@ -918,9 +918,8 @@ glstark_status gs_verify(const gs_multi_vk *vk, const gs_proof *proof, gs_error 
                 strncat(missing, names[i], sizeof missing - strlen(missing) - 1);
             }
         return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
-                            "verifier: the transcript replayed and every executed check passed, but these stages "
-                            "are not verified yet (their sub-verifiers are not wired in): %s; the proof is NOT "
-                            "accepted",
+                            "verifier: every executed check passed, but these stages did not run their checks: "
+                            "%s; the proof is NOT accepted",
                             missing);
     }
     return GLSTARK_OK;
