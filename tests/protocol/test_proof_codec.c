@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "protocol/proof.h"
-#include "protocol/proof_build.h"
 
 static uint8_t *read_file(const char *name, size_t *len)
 {
@@ -400,66 +399,4 @@ Test(proof_codec, every_single_byte_change_is_handled)
     cr_assert(ok > 0 && bad > 0);
     free(bytes);
     free(orig);
-}
-
-/* gs_proof_set_gkr / gs_proof_set_batch rebuild the GKR and batch parts
- * from gkr.h / zerocheck.h structs made out of a decoded proof; the
- * re-encoded proof must be the original bytes. */
-static void rebuild_matches(const char *spec)
-{
-    char name[256];
-    snprintf(name, sizeof name, "%s.proof.bin", spec);
-    size_t len;
-    uint8_t *bytes = read_file(name, &len);
-    gs_proof p, src;
-    gs_error err;
-    cr_assert_eq(gs_proof_decode(bytes, len, &p, &err), GLSTARK_OK);
-    cr_assert_eq(gs_proof_decode(bytes, len, &src, &err), GLSTARK_OK);
-    /* gkr.h view */
-    uint32_t R = src.gkr.num_layers;
-    gs_gkr_layer_claims *cl = calloc(R + 1, sizeof *cl);
-    for (uint32_t j = 0; j < R; j++)
-        cl[j] = (gs_gkr_layer_claims){src.gkr.claims_per_layer[j].p_xi_0, src.gkr.claims_per_layer[j].p_xi_1,
-                                      src.gkr.claims_per_layer[j].q_xi_0, src.gkr.claims_per_layer[j].q_xi_1};
-    gs_gkr_proof g = {src.gkr.q0_claim, R, cl, src.gkr.sumcheck_polys};
-    cr_assert_eq(gs_proof_set_gkr(&p, src.gkr.logup_pow_witness, R ? &g : NULL, &err), GLSTARK_OK);
-    /* zerocheck.h view: flattened openings */
-    const gs_batch_constraint_proof *b = &src.batch;
-    uint32_t *np = calloc(b->num_traces + 1, sizeof(uint32_t)), *pl = calloc(1024, sizeof(uint32_t));
-    size_t n = 0, k = 0;
-    for (uint32_t t = 0; t < b->num_traces; t++) {
-        np[t] = b->column_openings[t].num_parts;
-        for (uint32_t j = 0; j < np[t]; j++) {
-            pl[k++] = b->column_openings[t].parts[j].len;
-            n += b->column_openings[t].parts[j].len;
-        }
-    }
-    bb4_t *flat = malloc((n + 1) * sizeof(bb4_t));
-    size_t o = 0;
-    for (uint32_t t = 0; t < b->num_traces; t++)
-        for (uint32_t j = 0; j < np[t]; j++)
-            for (uint32_t i = 0; i < b->column_openings[t].parts[j].len; i++)
-                flat[o++] = b->column_openings[t].parts[j].v[i];
-    gs_batch_proof bp = {b->num_traces, b->numerator_term_per_air, b->denominator_term_per_air,
-                         b->univariate_round_coeffs.len, b->univariate_round_coeffs.v, b->n_max,
-                         b->round_poly_len, b->sumcheck_round_polys, n, flat};
-    cr_assert_eq(gs_proof_set_batch(&p, &bp, np, pl, &err), GLSTARK_OK, "%s", err.msg);
-    uint8_t *out;
-    size_t out_len;
-    cr_assert_eq(gs_proof_encode(&p, &out, &out_len, &err), GLSTARK_OK);
-    cr_assert(out_len == len && memcmp(out, bytes, len) == 0, "%s: rebuilt proof differs", spec);
-    free(out);
-    free(flat);
-    free(np);
-    free(pl);
-    free(cl);
-    gs_proof_free(&p);
-    gs_proof_free(&src);
-    free(bytes);
-}
-
-Test(proof_codec, rebuild_from_subprover_structs)
-{
-    for (size_t i = 0; i < sizeof PROOFS / sizeof PROOFS[0]; i++)
-        rebuild_matches(PROOFS[i]);
 }
