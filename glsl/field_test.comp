@@ -1,7 +1,31 @@
 // Elementwise field kernels for tests, the self-check and the benchmark.
-// Operation numbers match gs_field_op in src/field/field_batch.h.
-// Bindings are ranges chosen by the host (src/engine/gles/field_kernels.c):
+// The operation is chosen at compile time (GS_OP, numbered as gs_field_op in
+// src/field/field_batch.h): one small program per operation, because a
+// uniform switch would make every invocation pay for every case on
+// llvmpipe, which executes both sides of uniform branches.
+// Bindings are ranges chosen by the host (gs_gles_field_op in src/engine/gles/gles_engine.c):
 // element i of this dispatch is element i of each bound range.
+//
+// Variants checked offline by glslangValidator (tests/gles/test_program.c):
+// @variant GS_OP 0
+// @variant GS_OP 1
+// @variant GS_OP 2
+// @variant GS_OP 3
+// @variant GS_OP 4
+// @variant GS_OP 5
+// @variant GS_OP 6
+// @variant GS_OP 7
+// @variant GS_OP 8
+// @variant GS_OP 9
+// @variant GS_OP 16
+// @variant GS_OP 17
+// @variant GS_OP 18
+// @variant GS_OP 19
+// @variant GS_OP 20
+// @variant GS_OP 21
+// @variant GS_OP 22
+// @variant GS_OP 23
+// @variant GS_OP 24
 #include "babybear.glsl"
 #include "ext4.glsl"
 #include "grid.glsl"
@@ -12,8 +36,7 @@ layout(std430, binding = 0) readonly buffer InA { uint a[]; };
 layout(std430, binding = 1) readonly buffer InB { uint b[]; };
 layout(std430, binding = 2) writeonly buffer Out { uint o[]; };
 
-uniform uint gs_op;
-uniform uint gs_param;      // exponent or chain length
+uniform uint gs_param;  // exponent or chain length
 
 uvec4 ld4a(uint i) { return uvec4(a[4u * i], a[4u * i + 1u], a[4u * i + 2u], a[4u * i + 3u]); }
 uvec4 ld4b(uint i) { return uvec4(b[4u * i], b[4u * i + 1u], b[4u * i + 2u], b[4u * i + 3u]); }
@@ -31,38 +54,51 @@ void main()
     uint i = gs_linear_id();
     if (i >= gs_count)
         return;
-    switch (gs_op) {
-    case 0u: o[i] = bb_add(a[i], b[i]); break;
-    case 1u: o[i] = bb_sub(a[i], b[i]); break;
-    case 2u: o[i] = bb_mul(a[i], b[i]); break;
-    case 3u: o[i] = bb_neg(a[i]); break;
-    case 4u: o[i] = bb_square(a[i]); break;
-    case 5u: o[i] = bb_inv(a[i]); break;
-    case 6u: o[i] = bb_pow(a[i], gs_param); break;
-    case 7u: {
-        uint x = a[i], y = b[i];
-        for (uint k = 0u; k < gs_param; k++)
-            x = bb_mul(x, y);
-        o[i] = x;
-        break;
-    }
-    case 8u: o[i] = bb_to_canonical(a[i]); break;
-    case 9u: o[i] = bb_from_canonical(a[i]); break;
-    case 16u: st4(i, bb4_add(ld4a(i), ld4b(i))); break;
-    case 17u: st4(i, bb4_sub(ld4a(i), ld4b(i))); break;
-    case 18u: st4(i, bb4_mul(ld4a(i), ld4b(i))); break;
-    case 19u: st4(i, bb4_neg(ld4a(i))); break;
-    case 20u: st4(i, bb4_square(ld4a(i))); break;
-    case 21u: st4(i, bb4_inv(ld4a(i))); break;
-    case 22u: st4(i, bb4_pow(ld4a(i), gs_param)); break;
-    case 23u: {
-        uvec4 x = ld4a(i), y = ld4b(i);
-        for (uint k = 0u; k < gs_param; k++)
-            x = bb4_mul(x, y);
-        st4(i, x);
-        break;
-    }
-    case 24u: st4(i, bb4_mul_base(ld4a(i), b[i])); break;
-    default: break;
-    }
+#if GS_OP == 0
+    o[i] = bb_add(a[i], b[i]);
+#elif GS_OP == 1
+    o[i] = bb_sub(a[i], b[i]);
+#elif GS_OP == 2
+    o[i] = bb_mul(a[i], b[i]);
+#elif GS_OP == 3
+    o[i] = bb_neg(a[i]);
+#elif GS_OP == 4
+    o[i] = bb_square(a[i]);
+#elif GS_OP == 5
+    o[i] = bb_inv(a[i]);
+#elif GS_OP == 6
+    o[i] = bb_pow(a[i], gs_param);
+#elif GS_OP == 7
+    uint x = a[i], y = b[i];
+    for (uint k = 0u; k < gs_param; k++)
+        x = bb_mul(x, y);
+    o[i] = x;
+#elif GS_OP == 8
+    o[i] = bb_to_canonical(a[i]);
+#elif GS_OP == 9
+    o[i] = bb_from_canonical(a[i]);
+#elif GS_OP == 16
+    st4(i, bb4_add(ld4a(i), ld4b(i)));
+#elif GS_OP == 17
+    st4(i, bb4_sub(ld4a(i), ld4b(i)));
+#elif GS_OP == 18
+    st4(i, bb4_mul(ld4a(i), ld4b(i)));
+#elif GS_OP == 19
+    st4(i, bb4_neg(ld4a(i)));
+#elif GS_OP == 20
+    st4(i, bb4_square(ld4a(i)));
+#elif GS_OP == 21
+    st4(i, bb4_inv(ld4a(i)));
+#elif GS_OP == 22
+    st4(i, bb4_pow(ld4a(i), gs_param));
+#elif GS_OP == 23
+    uvec4 x = ld4a(i), y = ld4b(i);
+    for (uint k = 0u; k < gs_param; k++)
+        x = bb4_mul(x, y);
+    st4(i, x);
+#elif GS_OP == 24
+    st4(i, bb4_mul_base(ld4a(i), b[i]));
+#else
+#error "GS_OP names no field operation"
+#endif
 }

@@ -69,12 +69,10 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
     /* llvmpipe advertises timer queries but returns ~1 ns for real work
      * (gles-targets.md §1), so software renderers never use them. */
     if (dev->GenQueries && dev->GetQueryObjectui64v && !dev->is_software) {
+        PFNGLGETQUERYIVEXTPROC get_queryiv = (PFNGLGETQUERYIVEXTPROC)eglGetProcAddress("glGetQueryivEXT");
         GLint bits = 0;
-        glGetIntegerv(GL_QUERY_COUNTER_BITS_EXT, &bits);
-        /* GL_QUERY_COUNTER_BITS is a query-target parameter on some drivers;
-         * when the plain get errors, trust the extension. */
-        if (glGetError() != GL_NO_ERROR)
-            bits = 64;
+        if (get_queryiv)
+            get_queryiv(GL_TIME_ELAPSED_EXT, GL_QUERY_COUNTER_BITS_EXT, &bits);
         c.timer_queries_valid = bits > 0;
     }
     GLenum e = glGetError();

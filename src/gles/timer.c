@@ -42,9 +42,12 @@ glstark_status gs_gl_span_end(gs_gl_device *dev, gs_gl_span *s, uint64_t *ns, gs
         dev->DeleteQueries(1, &s->query);
         s->query = 0;
         *ns = disjoint ? 0 : (uint64_t)v;
+        gs_gl_log(dev, GLSTARK_LOG_DEBUG, "span %s: %.3f ms (GPU timer%s)", s->name, (double)*ns * 1e-6,
+                  disjoint ? ", disjoint: discarded" : "");
         return gs_gl_check(dev, err, s->name);
     }
     glstark_status st = gs_gl_finish(dev, err);
     *ns = gs_monotonic_ns() - s->t0_ns;
+    gs_gl_log(dev, GLSTARK_LOG_DEBUG, "span %s: %.3f ms (glFinish + clock)", s->name, (double)*ns * 1e-6);
     return st;
 }

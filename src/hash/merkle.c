@@ -220,7 +220,7 @@ glstark_status gs_merkle_commit(const bb_t *mat, size_t height, size_t width, un
                                 unsigned threads, gs_merkle_tree *tree, gs_error *err)
 {
     memset(tree, 0, sizeof *tree);
-    unsigned depth;
+    unsigned depth = 0;
     glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, err);
     if (st)
         return st;

@@ -244,3 +244,43 @@ Test(gles_buffers, spans_measure_time)
     gs_buf_destroy(a);
     gs_engine_destroy(eng);
 }
+
+/* Inputs of different element sizes (ext4 times base) chunked with a
+ * binding limit that is not a power of two: every chunk's offsets must stay
+ * aligned for both the 16-byte and the 4-byte arrays. */
+Test(gles_buffers, mixed_element_sizes_with_odd_binding_limit)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = 100000;
+    gs_engine *eng = tu_engine(&o);
+    const size_t n = 30011;
+    uint64_t seed = 0x0DDB1;
+    cr_log_info("seed %llu, binding limit %llu", (unsigned long long)seed,
+                (unsigned long long)gs_gles_device(eng)->caps.max_binding_bytes);
+    uint32_t *ha = tu_alloc(n * 16), *hb = tu_alloc(n * 4), *want = tu_alloc(n * 16), *got = tu_alloc(n * 16);
+    for (size_t i = 0; i < 4 * n; i++)
+        ha[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+    for (size_t i = 0; i < n; i++)
+        hb[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+    gs_buf *a, *b, *out;
+    TU_OK(eng, gs_buf_create(eng, n * 16, &a));
+    TU_OK(eng, gs_buf_create(eng, n * 4, &b));
+    TU_OK(eng, gs_buf_create(eng, n * 16, &out));
+    TU_OK(eng, gs_buf_write(a, 0, ha, n * 16));
+    TU_OK(eng, gs_buf_write(b, 0, hb, n * 4));
+    TU_OK(eng, gs_buf_fill_u32(out, 0, 4 * n, 0xDEADBEEFu));
+    TU_OK(eng, gs_gles_field_op(eng, GS_FOP4_MUL_BASE, a, b, out, n, 0));
+    TU_OK(eng, gs_buf_read(out, 0, got, n * 16));
+    gs_field_batch_cpu(GS_FOP4_MUL_BASE, ha, hb, want, n, 0);
+    for (size_t i = 0; i < 4 * n; i++)
+        cr_assert_eq(got[i], want[i], "ext4 * base word %zu (element %zu)", i, i / 4);
+    gs_buf_destroy(a);
+    gs_buf_destroy(b);
+    gs_buf_destroy(out);
+    free(ha);
+    free(hb);
+    free(want);
+    free(got);
+    gs_engine_destroy(eng);
+}

@@ -112,6 +112,37 @@ Test(gles_device, opens_through_gbm_or_explains)
     glstark_device_destroy(dev);
 }
 
+/* Mesa's GBM accepts any file descriptor and falls back to its software
+ * (kms_swrast) driver when the node is not a GPU, so /dev/null exercises the
+ * whole GBM path (dlopen, gbm_create_device, EGL on GBM, context, software
+ * detection) on machines without /dev/dri. Other GBM stacks may refuse it. */
+Test(gles_device, gbm_path_on_a_non_gpu_node)
+{
+    clear_path_env();
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.platform = GLSTARK_PLATFORM_GBM;
+    o.drm_node = "/dev/null";
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
+    if (st == GLSTARK_ERR_NO_DEVICE) {
+        cr_assert(strstr(msg, "gbm /dev/null") || strstr(msg, "libgbm"), "%s", msg);
+        cr_skip_test("this GBM stack refuses /dev/null: %s", msg);
+    }
+    cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+    check_opened(dev, GLSTARK_PLATFORM_GBM);
+    cr_assert_str_eq(glstark_device_platform_path(dev), "gbm /dev/null");
+    cr_assert_eq(glstark_device_is_software(dev), 1, "renderer '%s' on /dev/null must be software",
+                 glstark_device_renderer(dev));
+    cr_assert_eq(glstark_device_self_check(dev, 7, 256), GLSTARK_OK, "%s", glstark_device_last_error(dev));
+    glstark_device_destroy(dev);
+    /* And the same node with software refused gives the documented error. */
+    o.require_hw = 1;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_NO_DEVICE);
+    cr_assert(strstr(msg, "gbm /dev/null") && strstr(msg, "software renderer"), "%s", msg);
+}
+
 Test(gles_device, forced_missing_drm_node_lists_the_path)
 {
     clear_path_env();
@@ -320,4 +351,64 @@ Test(gles_device, two_devices_in_one_process)
     cr_assert_arr_eq(v, w, sizeof v);
     gs_buf_destroy(buf);
     gs_engine_destroy(b);
+}
+
+typedef struct log_capture {
+    int count;
+    char last[512];
+} log_capture;
+
+static void capture_log(void *user, glstark_log_level level, const char *msg)
+{
+    log_capture *c = user;
+    if (level >= GLSTARK_LOG_WARN) {
+        c->count++;
+        snprintf(c->last, sizeof c->last, "%s", msg);
+    }
+}
+
+/* A GL error becomes GLSTARK_ERR_GPU with the GL code, and in debug builds
+ * the driver's KHR_debug message reaches the library log. */
+Test(gles_device, gl_errors_and_debug_log)
+{
+    clear_path_env();
+    log_capture cap = {0, ""};
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.log = capture_log;
+    o.log_user = &cap;
+    gs_engine *eng = tu_engine(&o);
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, 256, &b));
+    /* Offset 3 violates every SSBO offset alignment: GL_INVALID_VALUE. */
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 0, b->gl_name, 3, 16);
+    gs_error err;
+    gs_error_clear(&err);
+    cr_assert_eq(gs_gl_check(dev, &err, "misaligned bind"), GLSTARK_ERR_GPU);
+    cr_assert(strstr(err.msg, "misaligned bind") && strstr(err.msg, "0x0501"), "%s", err.msg);
+    cr_assert_eq(gs_gl_check(dev, &err, "after"), GLSTARK_OK, "errors are drained once reported");
+#if defined(GLSTARK_DEBUG_BUILD)
+    if (dev->has_debug) {
+        cr_assert_geq(cap.count, 1, "KHR_debug message expected in the log");
+        cr_log_info("debug log: %s", cap.last);
+    }
+#endif
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+}
+
+/* Once a reset was seen, every later check reports the lost context. */
+Test(gles_device, lost_context_is_an_error_not_a_crash)
+{
+    clear_path_env();
+    gs_engine *eng = tu_engine(NULL);
+    gs_gl_device *dev = gs_gles_device(eng);
+    cr_assert_eq(gs_gl_check(dev, &eng->err, "healthy"), GLSTARK_OK);
+    dev->context_lost = 1; /* what gs_gl_check records when the driver reports a reset */
+    gs_buf *b = NULL;
+    cr_assert_eq(gs_buf_create(eng, 64, &b), GLSTARK_ERR_CONTEXT_LOST);
+    cr_assert(strstr(eng->err.msg, "open a new one") != NULL, "%s", eng->err.msg);
+    cr_assert_eq(gs_engine_finish(eng), GLSTARK_ERR_CONTEXT_LOST);
+    gs_engine_destroy(eng);
 }

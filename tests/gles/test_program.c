@@ -117,7 +117,8 @@ Test(gles_program, assembled_source_has_prelude_and_lines)
     char *src = NULL;
     gs_error err;
     gs_error_clear(&err);
-    cr_assert_eq(gs_gl_program_source(&caps, "field_test.comp", "GS_EXTRA 7\n", &src, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_gl_program_source(&caps, "field_test.comp", "GS_OP 2\nGS_EXTRA 7\n", &src, &err), GLSTARK_OK, "%s",
+                 err.msg);
     cr_assert(strncmp(src, "#version 310 es\n", 16) == 0);
     cr_assert(strstr(src, "#define GS_LOCAL_SIZE 128u") != NULL);
     cr_assert(strstr(src, "#define GS_EXTRA 7") != NULL);
@@ -137,6 +138,10 @@ Test(gles_program, assembled_source_has_prelude_and_lines)
  * the floor limits and with a large device's limits. */
 Test(gles_program, glslang_validates_every_kernel, .timeout = 120)
 {
+    const char *lim = getenv("GLSTARK_LIMITS");
+    if (lim && *lim)
+        cr_skip_test("offline validation does not depend on the device; it runs (with both floor and large "
+                     "limits) in the default run");
     if (system("command -v glslangValidator >/dev/null 2>&1") != 0)
         cr_skip_test("glslangValidator not installed (apt-get install glslang-tools)");
     gs_gl_caps floor_caps, big_caps;
@@ -157,12 +162,32 @@ Test(gles_program, glslang_validates_every_kernel, .timeout = 120)
         size_t n = strlen(name);
         if (n < 5 || strcmp(name + n - 5, ".comp") != 0)
             continue;
-        for (int v = 0; v < 2; v++) {
+        /* Each "// @variant NAME VALUE[; NAME VALUE]" line in the kernel is
+         * one define set to validate; without any, the kernel alone. */
+        char variants[64][128];
+        int nv = 0;
+        const char *t = gs_glsl_files[i].text;
+        while ((t = strstr(t, "// @variant ")) != NULL && nv < 64) {
+            t += 12;
+            size_t len = strcspn(t, "\n");
+            cr_assert_lt(len, sizeof variants[0]);
+            memcpy(variants[nv], t, len);
+            variants[nv][len] = '\0';
+            for (char *c = variants[nv]; *c; c++)
+                if (*c == ';')
+                    *c = '\n';
+            nv++;
+        }
+        for (int v = 0; v < 2 * (nv ? nv : 1); v++) {
+            /* Large limits change only the prelude: once per kernel is enough. */
+            if (v % 2 && v > 1)
+                continue;
             char *src = NULL;
             gs_error err;
             gs_error_clear(&err);
-            cr_assert_eq(gs_gl_program_source(v ? &big_caps : &floor_caps, name, NULL, &src, &err), GLSTARK_OK, "%s",
-                         err.msg);
+            const char *defines = nv ? variants[v / 2] : NULL;
+            cr_assert_eq(gs_gl_program_source(v % 2 ? &big_caps : &floor_caps, name, defines, &src, &err), GLSTARK_OK,
+                         "%s", err.msg);
             char path[] = "/tmp/glstark_glslang_XXXXXX";
             int fd = mkstemp(path);
             cr_assert_geq(fd, 0);
@@ -184,12 +209,12 @@ Test(gles_program, glslang_validates_every_kernel, .timeout = 120)
             char *mapped = gs_gl_map_log(log);
             unlink(path);
             unlink(logpath);
-            cr_assert_eq(rc, 0, "glslangValidator rejects glsl/%s (%s limits):\n%s", name, v ? "large" : "floor",
-                         mapped ? mapped : log);
+            cr_assert_eq(rc, 0, "glslangValidator rejects glsl/%s (%s limits, defines: %s):\n%s", name,
+                         v % 2 ? "large" : "floor", defines ? defines : "none", mapped ? mapped : log);
             free(mapped);
             checked++;
         }
     }
-    cr_assert_geq(checked, 4, "expected at least field_test.comp and fill.comp");
+    cr_assert_geq(checked, 19 + 1 + 2, "expected every field_test.comp variant and fill.comp");
     cr_log_info("glslangValidator accepted %d kernel variants", checked);
 }

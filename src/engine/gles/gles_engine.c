@@ -2,6 +2,7 @@
  * copies, fills, and the explicit sync point. */
 #include "engine/gles/gles_engine.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,17 +180,26 @@ glstark_status gs_gles_field_op(gs_engine *eng, int op, const gs_buf *a, const g
                             "field op %s: %zu elements do not fit the buffers (%zu, %zu, %zu bytes)",
                             gs_field_op_name(op), n, a->size, uses_b ? b->size : 0, out->size);
     gs_gl_program *prog;
-    glstark_status st = gs_gl_program_get(dev, "field_test.comp", NULL, &prog, &eng->err);
+    char defines[32];
+    snprintf(defines, sizeof defines, "GS_OP %d", op);
+    glstark_status st = gs_gl_program_get(dev, "field_test.comp", defines, &prog, &eng->err);
     if (st)
         return st;
     GLuint p = gs_gl_program_name(prog);
     glUseProgram(p);
-    glUniform1ui(glGetUniformLocation(p, "gs_op"), (GLuint)op);
-    glUniform1ui(glGetUniformLocation(p, "gs_param"), param);
+    GLint loc = glGetUniformLocation(p, "gs_param");
+    if (loc >= 0)
+        glUniform1ui(loc, param);
     uint64_t chunk = gs_gl_chunk_elems(dev, 4 * wa);
     uint64_t cb = gs_gl_chunk_elems(dev, 4 * wb);
     if (cb < chunk)
         chunk = cb;
+    /* a, b and out advance by chunk elements of different sizes: a chunk
+     * that is a multiple of the alignment (in elements) keeps every
+     * binding offset aligned whatever the element size. */
+    uint64_t align = dev->caps.binding_offset_align;
+    if (chunk > align)
+        chunk -= chunk % align;
     if (b == NULL)
         b = a; /* unary ops still need the binding to exist */
     for (uint64_t i = 0; i < n; i += chunk) {
