@@ -46,6 +46,9 @@ GLSTARK_API size_t glstark_keccak_trace_height(size_t num_permutations);
  * trace holds GLSTARK_KECCAK_WIDTH * glstark_keccak_trace_height(n) values. */
 GLSTARK_API glstark_status glstark_keccak_trace(const uint64_t (*inputs)[25],
                                                 size_t num_permutations, uint32_t *trace);
+/* OpenVM's keccakf example inputs: Rust StdRng::seed_from_u64(seed) (rand
+ * 0.9), one `rng.random::<[u64; 25]>()` (25 next_u64) per permutation. */
+GLSTARK_API void glstark_keccak_inputs_from_seed(uint64_t seed, size_t num_permutations, uint64_t (*inputs)[25]);
 
 #ifdef __cplusplus
 }

@@ -8,5 +8,6 @@
 #include "glstark/air.h"
 #include "glstark/airs.h"
 #include "glstark/hash.h"
+#include "glstark/prove.h"
 
 #endif

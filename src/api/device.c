@@ -1,6 +1,7 @@
 /* The public device handle: an engine (CPU or GLES) plus what the caller
  * may ask about it. */
 #include "glstark/device.h"
+#include "api/device_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,3 +209,5 @@ glstark_status glstark_device_self_check(glstark_device *dev, uint64_t seed, siz
         gs_error_set(&dev->err, st, "%s", dev->eng->err.msg);
     return st;
 }
+
+gs_engine *gs_device_engine_of(glstark_device *dev) { return dev ? dev->eng : NULL; }

@@ -3,13 +3,14 @@
 
 void gs_cdag_eval_base(const gs_cdag *d, const gs_cdag_env_base *env, bb_t *out)
 {
+    size_t stride = env->stride ? env->stride : 1;
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         const gs_cnode *n = &d->nodes[i];
         bb_t v = 0;
         switch (n->kind) {
         case GS_CN_VAR_PREP:
         case GS_CN_VAR_MAIN:
-            v = env->cols[gs_cdag_part_of(d, n)][2 * (size_t)n->a + n->offset];
+            v = env->cols[gs_cdag_part_of(d, n)][(2 * (size_t)n->a + n->offset) * stride];
             break;
         case GS_CN_PUBLIC: v = env->publics[n->a]; break;
         case GS_CN_IS_FIRST: v = env->sel[0]; break;

@@ -74,12 +74,13 @@ static inline int gs_cdag_part_of(const gs_cdag *d, const gs_cnode *n)
 }
 
 /* Values a DAG is evaluated on, in the base field or the extension.
- * cols[part][2*c + rot] is column c of that part (rot = 1: next row);
- * sel = {is_first, is_last, is_transition}. */
+ * cols[part][(2*c + rot) * stride] is column c of that part (rot = 1: next
+ * row; stride 0 means 1); sel = {is_first, is_last, is_transition}. */
 typedef struct gs_cdag_env_base {
     const bb_t *const *cols;
     bb_t sel[3];
     const bb_t *publics;
+    size_t stride;
 } gs_cdag_env_base;
 
 typedef struct gs_cdag_env_ext {

@@ -23,7 +23,29 @@
  * is exactly 128 MiB; rs_code_matrix limits L + log_blowup to 25 so one
  * column always fits one binding. The wrappers below check arguments
  * (ranges inside the buffers, powers of two, sizes) so engine
- * implementations may assume valid input. */
+ * implementations may assume valid input.
+ *
+ * How the CPU engine does rs_code_matrix (src/engine/cpu/dft_cpu.c), and a
+ * plan that fits the GLES 3.1 floor (128 invocations, 16 KiB shared, 128 MiB
+ * per binding), per codeword column c of N = 2^(L+b) rows:
+ *  1. Message: for each 2^l_skip block of stacked column c, fetch its values
+ *     through the slice table (contiguous, or strided for short traces, zero
+ *     elsewhere), inverse DFT of size 2^l_skip and zeta, in registers/shared
+ *     memory. Write entry j of the message to codeword rows
+ *     (rev_L(j) << b) .. (rev_L(j) << b) + 2^b - 1: that is the bit-reversed,
+ *     zero-padded message after the first b DIT layers (those layers only
+ *     copy, because the odd inputs are zero), so no separate bit-reversal or
+ *     zero-fill pass is needed.
+ *  2. DIT layers b .. L+b-1 in place on the column (natural-order output);
+ *     on a GPU: passes of <= 8 levels (e.g. 2^22: 3 passes), each pass one
+ *     dispatch over a column (16 MiB at 2^22; at most 128 MiB at 2^25).
+ * The twiddle of half-size h at position t is w_(2h)^t.
+ * Reading the traces within the binding limit: the slices of one stacked
+ * column are consecutive columns of one trace, then of the next trace, and
+ * so on (the layout fills columns in order), so step 1 can run as one
+ * dispatch per (stacked column, trace) run, binding only that run of trace
+ * columns (at most 2^L values, e.g. 8 MiB for L = 21), however large the
+ * whole trace buffer is (keccakf: 345 MB). */
 #ifndef GS_ENGINE_DFT_OPS_H
 #define GS_ENGINE_DFT_OPS_H
 

@@ -34,13 +34,13 @@ static inline size_t gs_zc_table_cols(const gs_zc_trace *t)
 }
 
 typedef struct gs_zerocheck_ops {
-    /* Round 0: for each point p < n_pts with Lagrange weights
-     * lw[p*N + k] = L_{ω^k}(z_p) (base field, N = 2^l_skip), writes
+    /* Round 0: for every evaluation point z_p, writes
      * out[3p + {0,1,2}] = sum_x e[x] * (zc, p, q)(column PLEs at (z_p, x)),
-     * x < 2^ñ (e is an EF buffer of 2^ñ entries). With d_points set, the
-     * first N points are D itself (z_k = ω^k; their weights are not read). */
-    glstark_status (*round0)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb_t *lw, size_t n_pts,
-                             int d_points, const gs_buf *e, const gs_zc_weights *w, bb4_t *out);
+     * x < 2^ñ (e is an EF buffer of 2^ñ entries). The points are, in order:
+     * D itself (z_k = ω^k, only with d_points set), then the cosets
+     * g^i·D for i = 1..n_cos (z = g^i ω^k, k ascending), g = 31. */
+    glstark_status (*round0)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
+                             const gs_buf *e, const gs_zc_weights *w, bb4_t *out);
     /* Folds Z at r_0: tables (gs_zc_table_cols(t) x 2^ñ EF) get
      * sum_k col[xN + k] lw[k] with lw[k] = L_{ω^k}(r_0). */
     glstark_status (*fold_ple)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,

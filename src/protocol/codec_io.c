@@ -273,6 +273,15 @@ void gs_wr_bytes(gs_writer *w, const void *src, size_t n)
     w->len += n;
 }
 
+uint8_t *gs_wr_extend(gs_writer *w, size_t n)
+{
+    if (!reserve(w, n))
+        return NULL;
+    uint8_t *p = w->buf + w->len;
+    w->len += n;
+    return p;
+}
+
 void gs_wr_u8(gs_writer *w, uint8_t v) { gs_wr_bytes(w, &v, 1); }
 
 void gs_wr_u32(gs_writer *w, uint32_t v)

@@ -74,6 +74,9 @@ void gs_writer_free(gs_writer *w);
 uint8_t *gs_writer_take(gs_writer *w, size_t *len);
 
 void gs_wr_bytes(gs_writer *w, const void *src, size_t n);
+/* Appends n uninitialised bytes and returns where they start (NULL if the
+ * allocation failed); valid until the next write. */
+uint8_t *gs_wr_extend(gs_writer *w, size_t n);
 void gs_wr_u8(gs_writer *w, uint8_t v);
 void gs_wr_u32(gs_writer *w, uint32_t v);
 void gs_wr_f(gs_writer *w, bb_t v);

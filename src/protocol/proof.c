@@ -44,6 +44,6 @@ void gs_proof_free(gs_proof *p)
             free(s->stacking_openings[c].v);
     free(s->stacking_openings);
 
-    gs_whir_subproof_free(&p->whir);
+    gs_whir_proof_free(&p->whir);
     memset(p, 0, sizeof *p);
 }

@@ -14,10 +14,14 @@
 
 #include "field/babybear.h"
 #include "field/ext4.h"
-#include "protocol/whir_proof.h"
+#include "protocol/whir.h"
 #include "util/error.h"
 
 #define GS_PROOF_CODEC_VERSION 3u
+
+typedef struct gs_digest {
+    bb_t v[8];
+} gs_digest;
 
 typedef struct gs_ef_vec {
     uint32_t len;
@@ -86,7 +90,7 @@ typedef struct gs_proof {
     gs_proof_gkr gkr;
     gs_batch_constraint_proof batch;
     gs_stacking_proof stacking;
-    gs_whir_subproof whir;
+    gs_whir_proof whir;            /* WHIR sub-proof: struct and codec of whir.h */
 } gs_proof;
 
 /* Releases every array and zeroes *p (p itself is caller storage). */

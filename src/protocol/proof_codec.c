@@ -1,6 +1,6 @@
 /* OpenVM proof codec, version 3 (stark-backend v2.0.1 proof.rs Encode/Decode
  * for Proof, TraceVData, GkrProof, BatchConstraintProof, StackingProof; the
- * WHIR part is whir_proof_codec.c). Layout: spec/constraint-layer.md §8.3.
+ * WHIR part is whir.h / whir_codec.c). Layout: spec/constraint-layer.md §8.3.
  *
  * Decoding follows OpenVM's decoder read for read; where OpenVM leaves a
  * length implicit it is derived the same way, so decode-then-encode gives
@@ -220,8 +220,15 @@ glstark_status gs_proof_decode(const uint8_t *bytes, size_t len, gs_proof *out, 
         st = decode_batch(&rd, &out->batch);
     if (st == GLSTARK_OK)
         st = decode_stacking(&rd, &out->stacking);
-    if (st == GLSTARK_OK)
-        st = gs_whir_subproof_decode(&rd, &out->whir);
+    if (st == GLSTARK_OK) {
+        /* the WHIR part: whir.h's codec; its offsets count from its start */
+        size_t at = rd.pos, used = 0;
+        st = gs_whir_proof_decode(&out->whir, rd.buf + rd.pos, rd.len - rd.pos, &used, err);
+        if (st)
+            gs_error_prefix(err, "malformed proof bytes: whir_proof (which starts at byte %zu of the proof)", at);
+        else
+            rd.pos += used;
+    }
     if (st == GLSTARK_OK && rd.pos != len)
         st = gs_rd_fail(&rd, rd.pos, "end of proof", "%zu trailing bytes after the WHIR proof", len - rd.pos);
     if (st != GLSTARK_OK)
@@ -245,9 +252,6 @@ glstark_status gs_proof_encode(const gs_proof *p, uint8_t **bytes, size_t *len, 
     if (b->n_max > 0 && b->round_poly_len == 0)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "gs_proof_encode: batch proof has %u rounds of empty polynomials", b->n_max);
-    if (p->whir.num_commits == 0)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "gs_proof_encode: the WHIR proof has no commits (OpenVM cannot encode that)");
 
     gs_writer w;
     gs_writer_init(&w);
@@ -313,15 +317,17 @@ glstark_status gs_proof_encode(const gs_proof *p, uint8_t **bytes, size_t *len, 
     for (uint32_t c = 0; c < s->num_commits; c++)
         write_ef_vec(&w, &s->stacking_openings[c]);
 
-    glstark_status st = gs_whir_subproof_encode(&p->whir, &w);
-    if (st != GLSTARK_OK || w.failed) {
+    size_t wn = gs_whir_proof_encoded_size(&p->whir), written = 0;
+    uint8_t *dst = gs_wr_extend(&w, wn);
+    if (!dst) {
         gs_writer_free(&w);
-        if (st == GLSTARK_ERR_INVALID_ARGUMENT)
-            return gs_error_set(err, st,
-                                "gs_proof_encode: the WHIR proof's shape cannot be encoded (%u sumcheck rounds "
-                                "not a multiple of %u rounds, or 2^k too large)",
-                                p->whir.num_sumcheck_rounds, p->whir.num_codeword_commits + 1);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "gs_proof_encode: out of host memory for the proof bytes");
+    }
+    glstark_status st = gs_whir_proof_encode(&p->whir, dst, wn, &written, err);
+    if (st) {
+        gs_writer_free(&w);
+        gs_error_prefix(err, "gs_proof_encode: the WHIR proof");
+        return st;
     }
     *bytes = gs_writer_take(&w, len);
     return GLSTARK_OK;

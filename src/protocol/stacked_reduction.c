@@ -23,6 +23,8 @@
  * per stacked column (Q_c[x] = q_c(u_0, x), W_c = Σ_k W_k(u_0, ·)). */
 #include "protocol/stacked_reduction.h"
 
+#include "protocol/stacking.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -407,7 +409,8 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     gs_engine *eng = p->eng;
 
     bb4_t *lagr = malloc(N * sizeof(bb4_t));
-    bb4_t *tmp = malloc(((size_t)1 << p->max_nt) * sizeof(bb4_t));
+    bb4_t *tmp = malloc(((size_t)2 << p->max_nt) * sizeof(bb4_t));
+    bb4_t *vtab = tmp ? tmp + ((size_t)1 << p->max_nt) : NULL;
     if (!lagr || !tmp) {
         free(lagr);
         free(tmp);
@@ -439,6 +442,8 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     bb4_t erot_u0 = gs_sred_eq_uni(l, u0, r0w);
     bb4_t one_u0 = gs_sred_eq_uni_at_one(l, u0);
     uint32_t k_global = 0;
+    int64_t v_nt = -1;
+    int v_rot = 0;
     col_off = 0;
     for (uint32_t c = 0; c < p->num_commits && !st; c++) {
         const gs_sred_commit *cm = &p->commits[c];
@@ -449,15 +454,29 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
             size_t x0 = s->row >> l;
             size_t nx;
             if (s->log_height >= l) {
+                /* W_k = λ^{2k}·V with V shared by every slice of this height
+                 * and rotation flag:
+                 * V[x] = (E + r·λ·(Erot − C))·eq[x] + r·λ·C·eq[prev x] */
                 uint32_t nt = s->log_height - l;
                 nx = (size_t)1 << nt;
-                const bb4_t *eq = p->eq_tables + (nx - 1);
-                bb4_t ce = bb4_add(bb4_mul(le, e_u0), bb4_mul(lr, erot_u0));
-                bb4_t cr = bb4_mul(bb4_mul(lr, eq_const), one_u0);
-                for (size_t x = 0; x < nx; x++) {
-                    bb4_t prev = eq[x == 0 ? nx - 1 : x - 1];
-                    tmp[x] = bb4_add(bb4_mul(ce, eq[x]), bb4_mul(cr, bb4_sub(prev, eq[x])));
+                int rot = cm->need_rot[k] != 0;
+                if ((int64_t)nt != v_nt || rot != v_rot) {
+                    const bb4_t *eq = p->eq_tables + (nx - 1);
+                    bb4_t cC = bb4_mul(eq_const, one_u0);
+                    bb4_t a = e_u0, bcoef = bb4_zero();
+                    if (rot) {
+                        a = bb4_add(a, bb4_mul(p->lambda, bb4_sub(erot_u0, cC)));
+                        bcoef = bb4_mul(p->lambda, cC);
+                    }
+                    for (size_t x = 0; x < nx; x++) {
+                        bb4_t prev = eq[x == 0 ? nx - 1 : x - 1];
+                        vtab[x] = bb4_add(bb4_mul(a, eq[x]), bb4_mul(bcoef, prev));
+                    }
+                    v_nt = nt;
+                    v_rot = rot;
                 }
+                for (size_t x = 0; x < nx; x++)
+                    tmp[x] = bb4_mul(le, vtab[x]);
             } else {
                 uint32_t h = s->log_height, neg = l - h;
                 nx = 1;
@@ -724,5 +743,34 @@ glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred
         return gs_error_set(err, GLSTARK_ERR_REJECTED,
                             "stacked reduction: FinalSumMismatch (s'_n(u_n) differs from the claimed stacked "
                             "openings q(u) weighted by their kernels)");
+    return GLSTARK_OK;
+}
+
+glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, const uint8_t *need_rot_per_trace,
+                                          const gs_buf *matrix, gs_sred_commit *out, gs_red_slice **slices_out,
+                                          uint8_t **rot_out, gs_error *err)
+{
+    size_t n = lay->nslices;
+    gs_red_slice *sl = malloc((n ? n : 1) * sizeof *sl);
+    uint8_t *rot = malloc(n ? n : 1);
+    if (!sl || !rot) {
+        free(sl);
+        free(rot);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const gs_stack_slice *s = &lay->slices[i];
+        if (s->trace >= lay->ntraces) {
+            free(sl);
+            free(rot);
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "stacked reduction: layout slice %zu names trace %u of %zu", i, s->trace, lay->ntraces);
+        }
+        sl[i] = (gs_red_slice){s->stacked_col, s->row, s->log_height};
+        rot[i] = need_rot_per_trace ? (uint8_t)(need_rot_per_trace[s->trace] != 0) : 0;
+    }
+    *out = (gs_sred_commit){lay->width, (uint32_t)n, sl, rot, matrix};
+    *slices_out = sl;
+    *rot_out = rot;
     return GLSTARK_OK;
 }

@@ -39,6 +39,15 @@ typedef struct gs_sred_commit {
     const gs_buf *matrix;         /* prover only: 2^(l_skip+n_stack) rows x width, column-major */
 } gs_sred_commit;
 
+/* The commit view of a stacked layout built by src/protocol/stacking.c
+ * (gs_stack_layout_build): slices in placement order (= OpenVM's
+ * sorted_cols), need_rot taken per layout trace. *slices_out and *rot_out
+ * are malloc'd and owned by the caller (out points into them). */
+struct gs_stack_layout;
+glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, const uint8_t *need_rot_per_trace,
+                                          const gs_buf *matrix, gs_sred_commit *out, gs_red_slice **slices_out,
+                                          uint8_t **rot_out, gs_error *err);
+
 typedef struct gs_sred_params {
     uint32_t l_skip;
     uint32_t n_stack;

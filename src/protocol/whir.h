@@ -21,7 +21,7 @@
 
 struct gs_transcript;
 
-#define GS_WHIR_MAX_ROUNDS 16
+#define GS_WHIR_PROOF_MAX_ROUNDS 16
 
 /* The WHIR part of SystemParams (SB/config.rs) plus the stacking shape it
  * needs: L = l_skip + n_stack variables, codeword length 2^(L + log_blowup). */
@@ -31,7 +31,7 @@ typedef struct gs_whir_params {
     uint32_t log_blowup;
     uint32_t k;                 /* variables folded per WHIR round */
     uint32_t num_rounds;        /* number of WHIR rounds (len of num_queries) */
-    uint32_t num_queries[GS_WHIR_MAX_ROUNDS];
+    uint32_t num_queries[GS_WHIR_PROOF_MAX_ROUNDS];
     uint32_t mu_pow_bits;
     uint32_t folding_pow_bits;
     uint32_t query_phase_pow_bits;
@@ -65,7 +65,7 @@ typedef struct gs_whir_proof {
     bb4_t *ood_values;             /* ν-1 */
     bb_t *folding_pow_witnesses;   /* ν·k */
     bb_t *query_pow_witnesses;     /* ν */
-    uint32_t num_queries[GS_WHIR_MAX_ROUNDS];
+    uint32_t num_queries[GS_WHIR_PROOF_MAX_ROUNDS];
     uint32_t *widths;              /* num_commits */
     uint32_t initial_merkle_depth;
     bb_t **initial_rows;           /* num_commits arrays */

@@ -19,9 +19,9 @@ glstark_status gs_whir_params_check(const gs_whir_params *p, gs_error *err)
                             "whir params: zero WHIR rounds (L=%u); OpenVM cannot run WHIR without a round, so pick "
                             "parameters with log_final_poly_len < l_skip + n_stack",
                             L);
-    if (p->num_rounds > GS_WHIR_MAX_ROUNDS)
+    if (p->num_rounds > GS_WHIR_PROOF_MAX_ROUNDS)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir params: %u rounds exceeds the supported %d",
-                            p->num_rounds, GS_WHIR_MAX_ROUNDS);
+                            p->num_rounds, GS_WHIR_PROOF_MAX_ROUNDS);
     if (p->k == 0 || p->k > 16)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir params: k = %u, need 1 <= k <= 16", p->k);
     if ((uint64_t)p->num_rounds * p->k > L)
@@ -91,7 +91,7 @@ glstark_status gs_whir_proof_alloc(gs_whir_proof *p, uint32_t num_rounds, uint32
                                    uint32_t final_poly_len, gs_error *err)
 {
     memset(p, 0, sizeof *p);
-    if (num_rounds == 0 || num_rounds > GS_WHIR_MAX_ROUNDS || num_commits == 0 || k > 16)
+    if (num_rounds == 0 || num_rounds > GS_WHIR_PROOF_MAX_ROUNDS || num_commits == 0 || k > 16)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "whir proof alloc: bad shape (rounds %u, k %u, commits %u)", num_rounds, k, num_commits);
     int fail = 0;
@@ -356,9 +356,9 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
     r.pos += (size_t)nsc * 32; /* read after allocation; bounds checked above */
     r.what = "codeword_commits length";
     TRY(get_u32(&r, &ncw));
-    if (ncw >= GS_WHIR_MAX_ROUNDS)
+    if (ncw >= GS_WHIR_PROOF_MAX_ROUNDS)
         return gs_error_set(err, GLSTARK_ERR_MALFORMED, "whir decode: %u codeword commits (more than %d rounds)",
-                            ncw, GS_WHIR_MAX_ROUNDS);
+                            ncw, GS_WHIR_PROOF_MAX_ROUNDS);
     uint32_t nu = ncw + 1;
     if (nsc % nu != 0)
         return gs_error_set(err, GLSTARK_ERR_MALFORMED,
@@ -413,9 +413,9 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
     size_t init_pos = r.pos;
     for (uint32_t c = 0; c < ncommits; c++)
         r.pos += (size_t)nq0 * rows * widths[c] * 4 + (size_t)nq0 * depth0 * 32;
-    uint32_t nq[GS_WHIR_MAX_ROUNDS];
+    uint32_t nq[GS_WHIR_PROOF_MAX_ROUNDS];
     nq[0] = nq0;
-    size_t cwv_pos[GS_WHIR_MAX_ROUNDS];
+    size_t cwv_pos[GS_WHIR_PROOF_MAX_ROUNDS];
     for (uint32_t rr = 1; rr < nu; rr++) {
         r.what = "codeword round num_queries";
         if ((st = get_u32(&r, &nq[rr]))) {

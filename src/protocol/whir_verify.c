@@ -71,10 +71,10 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
     bb4_t *alphas = malloc((size_t)nu * k * sizeof(bb4_t));
     bb4_t *vals = malloc(rows * sizeof(bb4_t));
     gs_whir_digest *tmp = malloc(rows * sizeof(gs_whir_digest));
-    bb_t *zs[GS_WHIR_MAX_ROUNDS] = {0};
+    bb_t *zs[GS_WHIR_PROOF_MAX_ROUNDS] = {0};
     bb4_t *scratch = malloc(((size_t)pf->final_poly_len + 1) * sizeof(bb4_t));
     bb_t *flat = malloc(rows * 4 * sizeof(bb_t));
-    bb4_t gammas[GS_WHIR_MAX_ROUNDS], z0s[GS_WHIR_MAX_ROUNDS];
+    bb4_t gammas[GS_WHIR_PROOF_MAX_ROUNDS], z0s[GS_WHIR_PROOF_MAX_ROUNDS];
     int fail = !mu_pows || !alphas || !vals || !tmp || !scratch || !flat;
     for (uint32_t i = 0; i < nu && !fail; i++) {
         zs[i] = malloc(((size_t)prm->num_queries[i] + 1) * sizeof(bb_t));
@@ -160,12 +160,12 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
                     if (!merkle_ok(&commits[c], idx[q], leaf,
                                    pf->initial_proofs[c] + (size_t)q * pf->initial_merkle_depth,
                                    pf->initial_merkle_depth)) {
-                        free(idx);
-                        free(ys);
                         st = gs_error_set(err, GLSTARK_ERR_REJECTED,
                                           "whir verify: Merkle opening of commit %u at query %u (index %u) does not "
                                           "match the commitment",
                                           c, q, idx[q]);
+                        free(idx);
+                        free(ys);
                         goto out;
                     }
                     for (uint32_t col = 0; col < widths[c]; col++)
@@ -184,12 +184,12 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
                 size_t depth = pf->first_codeword_merkle_depth - (i - 1);
                 if (!merkle_ok(&pf->codeword_commits[i - 1], idx[q], leaf, pf->codeword_proofs[i - 1] + (size_t)q * depth,
                                depth)) {
-                    free(idx);
-                    free(ys);
                     st = gs_error_set(err, GLSTARK_ERR_REJECTED,
                                       "whir verify: Merkle opening of round %u codeword at query %u (index %u) does not "
                                       "match its commitment",
                                       i, q, idx[q]);
+                    free(idx);
+                    free(ys);
                     goto out;
                 }
             }
@@ -253,7 +253,7 @@ out:
     free(tmp);
     free(scratch);
     free(flat);
-    for (uint32_t i = 0; i < nu && i < GS_WHIR_MAX_ROUNDS; i++)
+    for (uint32_t i = 0; i < nu && i < GS_WHIR_PROOF_MAX_ROUNDS; i++)
         free(zs[i]);
     return st;
 }

@@ -145,7 +145,6 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     trace_state *ts = calloc(M, sizeof(*ts));
     bb4_t *lpow = calloc(max_cons + 1, sizeof(bb4_t));
     bb4_t *eq3b = calloc(total_inter + 1, sizeof(bb4_t));
-    bb_t *lw = calloc(n_all * N, sizeof(bb_t));
     bb_t *xs = calloc(n_cpts, sizeof(bb_t));
     bb4_t *r0out = calloc(3 * n_all, sizeof(bb4_t));
     bb4_t *vals = calloc(n_cpts, sizeof(bb4_t));
@@ -157,7 +156,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     bb4_t *lw4 = calloc(N, sizeof(bb4_t));
     bb4_t *rbuf = calloc(3 * (size_t)(D + 1), sizeof(bb4_t));
     gs_buf *eqb = NULL;
-    if (!ts || !lpow || !eq3b || !lw || !xs || !r0out || !vals || !cf || !polys || !s0 || !mupow || !lw4 || !rbuf) {
+    if (!ts || !lpow || !eq3b || !xs || !r0out || !vals || !cf || !polys || !s0 || !mupow || !lw4 || !rbuf) {
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
         goto done;
     }
@@ -173,18 +172,14 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         lpow[i] = bb4_mul(lpow[i - 1], lambda);
     gs_batch_eq3b(traces, M, l_skip, n_logup, xi, eq3b);
 
-    /* points: D (weights unused), then g^i w^k for i = 1..D, k < N */
+    /* the coset points g^i w^k, i = 1..D, k < N, in the kernel's order */
     const bb_t omega = bb_two_adic_generator(l_skip), g = bb_from_u32(31);
     {
-        bb4_t wts[256];
         bb_t gi = g;
         for (uint32_t i = 0; i < max_cos; i++) {
             bb_t z = gi;
             for (uint32_t k = 0; k < N; k++) {
                 xs[(size_t)i * N + k] = z;
-                gs_lagrange_d(l_skip, bb4_from_base(z), wts);
-                for (uint32_t j = 0; j < N; j++)
-                    lw[(N + (size_t)i * N + k) * N + j] = wts[j].c[0];
                 z = bb_mul(z, omega);
             }
             gi = bb_mul(gi, g);
@@ -229,11 +224,10 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         uint32_t cos_pq = dg->n_interactions ? d : 0;
         uint32_t cos = cos_zc > cos_pq ? cos_zc : cos_pq;
         size_t n_pts = (check_rows ? N : 0) + (size_t)cos * N;
-        const bb_t *lwt = check_rows ? lw : lw + (size_t)N * N;
         bb4_t *o = r0out;
         if (n_pts) {
             if (eng->gkr->eq_table(eng, xi + l_skip, ts[t].nt, eqb) ||
-                ops->round0(eng, tr, l_skip, lwt, n_pts, check_rows, eqb, &ts[t].w, r0out)) {
+                ops->round0(eng, tr, l_skip, cos, check_rows, eqb, &ts[t].w, r0out)) {
                 st = eng_fail(eng, err, "round 0 evaluation");
                 goto done;
             }
@@ -362,36 +356,62 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                             bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
     }
 
+    /* Rounds j >= 1 (§6.4): s_j(X) = eq(ξ, X) h(X) + X tail, where h (degree
+     * <= D) sums the traces still having variables and tail the finished
+     * ones. h is evaluated at X = 1..D only; h(0) follows from
+     * s_j(0) + s_j(1) = cur, h(D+1) by interpolation (as OpenVM does). */
+    bb4_t cur = gs_horner(out->uni, shape.n_uni, r[0]);
+    bb4_t *hv = calloc(D + 2, sizeof(bb4_t)), *sv = calloc(D + 2, sizeof(bb4_t));
+    if (!hv || !sv) {
+        free(hv), free(sv);
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
+        goto done;
+    }
     for (uint32_t j = 1; j <= n_max; j++) {
         bb4_t *s = &out->rounds[(size_t)(j - 1) * (D + 1)];
-        for (uint32_t X = 0; X <= D; X++)
-            s[X] = bb4_zero();
         bb4_t xj = xi[l_skip + j - 1];
+        bb4_t tail = bb4_zero();
+        int any_head = 0;
+        for (uint32_t X = 0; X <= D + 1; X++)
+            hv[X] = bb4_zero();
         for (uint32_t t = 0; t < M; t++) {
             if (j > ts[t].nt) {
-                for (uint32_t X = 1; X <= D + 1; X++)
-                    s[X - 1] = bb4_add(s[X - 1], bb4_mul_base(ts[t].tau, bb_from_u32(X)));
+                tail = bb4_add(tail, ts[t].tau);
                 continue;
             }
+            any_head = 1;
             size_t m = (size_t)1 << (ts[t].nt - j + 1);
             if (eng->gkr->eq_table(eng, xi + l_skip + j, ts[t].nt - j, eqb) ||
-                ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, m, eqb, D + 1, &ts[t].w, rbuf)) {
+                ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, m, eqb, D, &ts[t].w, rbuf)) {
+                free(hv), free(sv);
                 st = eng_fail(eng, err, "a multilinear round");
                 goto done;
             }
             eng->host_syncs++;
-            for (uint32_t X = 1; X <= D + 1; X++) {
-                bb4_t xx = bb4_from_base(bb_from_u32(X));
-                bb4_t eqx = gs_eq1(xj, xx);
+            for (uint32_t X = 1; X <= D; X++) {
                 const bb4_t *o = &rbuf[3 * (X - 1)];
                 bb4_t v = bb4_add(bb4_mul(bb4_mul(mupow[2 * M + t], eqacc), o[0]),
                                   bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
-                s[X - 1] = bb4_add(s[X - 1], bb4_mul(eqx, v));
+                hv[X] = bb4_add(hv[X], v);
             }
+        }
+        if (any_head) {
+            /* cur = (1 - ξ) h(0) + ξ h(1) + tail */
+            bb4_t num = bb4_sub(bb4_sub(cur, bb4_mul(xj, hv[1])), tail);
+            hv[0] = bb4_mul(num, bb4_inv(bb4_sub(bb4_one(), xj)));
+            hv[D + 1] = gs_interp_0n(hv, D, bb4_from_base(bb_from_u32(D + 1)));
+        }
+        for (uint32_t X = 1; X <= D + 1; X++) {
+            bb4_t xx = bb4_from_base(bb_from_u32(X));
+            s[X - 1] = bb4_add(bb4_mul(gs_eq1(xj, xx), hv[X]), bb4_mul(xx, tail));
         }
         for (uint32_t X = 0; X <= D; X++)
             gs_fs_observe_ext(fs, s[X]);
         r[j] = gs_fs_sample_ext(fs);
+        sv[0] = bb4_sub(cur, s[0]);
+        for (uint32_t X = 1; X <= D + 1; X++)
+            sv[X] = s[X - 1];
+        cur = gs_interp_0n(sv, D + 1, r[j]);
         bb4_t e1 = gs_eq1(xj, r[j]);
         eqacc = bb4_mul(eqacc, e1);
         eqsh = bb4_mul(eqsh, e1);
@@ -402,12 +422,14 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             }
             size_t m = (size_t)1 << (ts[t].nt - j + 1);
             if (ops->fold(eng, ts[t].tables, ts[t].ncols, (size_t)1 << ts[t].nt, m, r[j])) {
+                free(hv), free(sv);
                 st = eng_fail(eng, err, "folding");
                 goto done;
             }
             if (j == ts[t].nt) {
                 bb4_t o[3];
                 if (ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, 1, NULL, 1, &ts[t].w, o)) {
+                    free(hv), free(sv);
                     st = eng_fail(eng, err, "evaluating a finished trace");
                     goto done;
                 }
@@ -416,6 +438,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             }
         }
     }
+    free(hv), free(sv);
 
     /* T13: openings; all common-main parts first, then the other parts */
     {
@@ -471,7 +494,7 @@ done:
         for (uint32_t t = 0; t < M; t++)
             gs_buf_destroy(ts[t].tables);
     gs_buf_destroy(eqb);
-    free(ts), free(lpow), free(eq3b), free(lw), free(xs), free(r0out), free(vals), free(cf), free(polys), free(s0);
+    free(ts), free(lpow), free(eq3b), free(xs), free(r0out), free(vals), free(cf), free(polys), free(s0);
     free(mupow), free(lw4), free(rbuf);
     if (st)
         gs_batch_proof_free(out);

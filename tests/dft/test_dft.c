@@ -4,20 +4,27 @@
 #include <stdio.h>
 
 #include "dft_test_util.h"
+#include "engine/cpu/cpu_engine.h"
 
-static gs_engine *mk_engine(unsigned threads)
+/* threads as given; scalar = 1 switches off the vector butterflies so the
+ * scalar code is tested on machines that have them. */
+static gs_engine *mk_engine_s(unsigned threads, int scalar)
 {
     gs_engine *eng = NULL;
     gs_error err;
     cr_assert_eq(gs_cpu_engine_create(threads, &eng, &err), GLSTARK_OK, "engine: %s", err.msg);
+    ((gs_cpu_state *)eng->impl)->no_simd = scalar;
     return eng;
 }
 
+static gs_engine *mk_engine(unsigned threads) { return mk_engine_s(threads, 0); }
+
 /* Runs the engine DFT on ncols random columns of 2^k (stride = len + pad)
  * and compares each column with the naive transform. */
-static void check_vs_naive(unsigned threads, unsigned k, size_t ncols, size_t pad, gs_dft_dir dir, uint64_t seed)
+static void check_vs_naive(unsigned threads, unsigned k, size_t ncols, size_t pad, gs_dft_dir dir, uint64_t seed,
+                           int scalar)
 {
-    gs_engine *eng = mk_engine(threads);
+    gs_engine *eng = mk_engine_s(threads, scalar);
     size_t n = (size_t)1 << k, stride = n + pad, total = stride * ncols + 3;
     uint64_t s = seed;
     bb_t *in = malloc(total * sizeof *in), *got = malloc(total * sizeof *got), *want = malloc(n * sizeof *want);
@@ -31,8 +38,8 @@ static void check_vs_naive(unsigned threads, unsigned k, size_t ncols, size_t pa
         t_naive_dft(in + 3 + col * stride, want, k, dir == GS_DFT_INVERSE);
         for (size_t i = 0; i < n; i++)
             cr_assert_eq(got[3 + col * stride + i], want[i],
-                         "seed %llu threads %u k %u ncols %zu dir %d: column %zu entry %zu differs",
-                         (unsigned long long)seed, threads, k, ncols, (int)dir, col, i);
+                         "seed %llu threads %u k %u ncols %zu dir %d scalar %d: column %zu entry %zu differs",
+                         (unsigned long long)seed, threads, k, ncols, (int)dir, scalar, col, i);
         for (size_t i = n; i < stride && col + 1 < ncols; i++) /* padding untouched */
             cr_assert_eq(got[3 + col * stride + i], in[3 + col * stride + i]);
     }
@@ -53,16 +60,17 @@ Test(dft, naive_small_sizes_forward_and_inverse)
     for (unsigned k = 0; k <= 10; k++)
         for (size_t w = 0; w < 3; w++)
             for (int d = 0; d < 2; d++)
-                check_vs_naive(2, k, widths[w], (k & 1) ? 7 : 0, d ? GS_DFT_INVERSE : GS_DFT_FORWARD,
-                               seed + 100 * k + 10 * w + (uint64_t)d);
+                for (int scalar = 0; scalar < 2; scalar++)
+                    check_vs_naive(2, k, widths[w], (k & 1) ? 7 : 0, d ? GS_DFT_INVERSE : GS_DFT_FORWARD,
+                                   seed + 100 * k + 10 * w + (uint64_t)d, scalar);
 }
 
 Test(dft, naive_threads_1_and_3)
 {
     for (unsigned k = 1; k <= 9; k += 4) {
-        check_vs_naive(1, k, 3, 0, GS_DFT_FORWARD, 77 + k);
-        check_vs_naive(3, k, 1, 0, GS_DFT_INVERSE, 99 + k);
-        check_vs_naive(3, k, 7, 1, GS_DFT_FORWARD, 55 + k);
+        check_vs_naive(1, k, 3, 0, GS_DFT_FORWARD, 77 + k, 0);
+        check_vs_naive(3, k, 1, 0, GS_DFT_INVERSE, 99 + k, 1);
+        check_vs_naive(3, k, 7, 1, GS_DFT_FORWARD, 55 + k, 0);
     }
 }
 
@@ -151,7 +159,7 @@ Test(dft, thread_count_independent)
     for (size_t i = 0; i < 3 * n; i++)
         x[i] = t_rand_bb(&s);
     for (unsigned threads = 1; threads <= 3; threads += 2) {
-        gs_engine *eng = mk_engine(threads);
+        gs_engine *eng = mk_engine_s(threads, threads == 1); /* also scalar vs vector */
         gs_buf *b = t_buf(eng, x, 3 * n);
         for (size_t col = 0; col < 3; col++) { /* one column per call: split path on 3 threads */
             gs_dft_cols c = {b, col * n, n, 1, k, 1};
@@ -161,7 +169,7 @@ Test(dft, thread_count_independent)
         gs_buf_destroy(b);
         gs_engine_destroy(eng);
     }
-    cr_assert(memcmp(r1, r2, 3 * n * sizeof *x) == 0, "1 and 3 threads disagree");
+    cr_assert(memcmp(r1, r2, 3 * n * sizeof *x) == 0, "1 thread (scalar) and 3 threads (vector) disagree");
     /* spot-check entries against the definition */
     bb_t w = bb_two_adic_generator(k);
     size_t idx[] = {0, 1, 12345, n - 1};

@@ -5,15 +5,21 @@
 #include <stdio.h>
 
 #include "dft_test_util.h"
+#include "engine/cpu/cpu_engine.h"
 #include "protocol/stacking.h"
 
-static gs_engine *mk_engine(unsigned threads)
+/* threads as given; scalar = 1 switches off the vector butterflies so the
+ * scalar code is tested on machines that have them. */
+static gs_engine *mk_engine_s(unsigned threads, int scalar)
 {
     gs_engine *eng = NULL;
     gs_error err;
     cr_assert_eq(gs_cpu_engine_create(threads, &eng, &err), GLSTARK_OK, "engine: %s", err.msg);
+    ((gs_cpu_state *)eng->impl)->no_simd = scalar;
     return eng;
 }
+
+static gs_engine *mk_engine(unsigned threads) { return mk_engine_s(threads, 0); }
 
 static char *slurp(const char *rel)
 {
@@ -303,7 +309,7 @@ Test(rs_code_matrix, model_codewords)
         cr_assert_eq(lay.width, c.width, "%s: width", names[i]);
         for (unsigned threads = 1; threads <= 3; threads += 2)
             for (int per_col = 0; per_col < 2; per_col++) {
-                gs_engine *eng = mk_engine(threads);
+                gs_engine *eng = mk_engine_s(threads, per_col);
                 bb_t *got = engine_codeword(eng, &lay, c.vals, c.b, per_col);
                 for (size_t j = 0; j < c.width * c.N; j++)
                     cr_assert_eq(got[j], c.cw[j], "%s threads %u per_col %d: entry %zu", names[i], threads, per_col,
@@ -358,7 +364,7 @@ Test(rs_code_matrix, random_vs_naive)
             t_naive_dft(msg, want + c * N, L + b, 0);
         }
         for (unsigned threads = 1; threads <= 3; threads++) {
-            gs_engine *eng = mk_engine(threads);
+            gs_engine *eng = mk_engine_s(threads, threads == 3);
             bb_t *got = engine_codeword(eng, &lay, vals, b, threads == 2);
             for (size_t j = 0; j < N * lay.width; j++)
                 cr_assert_eq(got[j], want[j], "seed %llu iter %d (l %u n %u b %u) threads %u: entry %zu",

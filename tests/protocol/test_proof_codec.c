@@ -145,31 +145,35 @@ static void walk_proof(const gs_proof *p, walk *w)
     for (uint32_t c = 0; c < s->num_commits; c++)
         for (uint32_t i = 0; i < s->stacking_openings[c].len; i++)
             push_ef(w, s->stacking_openings[c].v[i]);
-    const gs_whir_subproof *h = &p->whir;
+    const gs_whir_proof *h = &p->whir;
+    const size_t nsc = (size_t)h->num_rounds * h->k;
     push_f(w, h->mu_pow_witness);
-    for (size_t i = 0; i < (size_t)h->num_sumcheck_rounds * 2; i++)
+    for (size_t i = 0; i < nsc * 2; i++)
         push_ef(w, h->sumcheck_polys[i]);
-    for (uint32_t i = 0; i < h->num_codeword_commits; i++)
-        push_dg(w, &h->codeword_commits[i]);
-    for (uint32_t i = 0; i < h->num_codeword_commits; i++)
+    for (uint32_t i = 0; i + 1 < h->num_rounds; i++)
+        for (int j = 0; j < 8; j++)
+            push_f(w, h->codeword_commits[i].v[j]);
+    for (uint32_t i = 0; i + 1 < h->num_rounds; i++)
         push_ef(w, h->ood_values[i]);
-    for (uint32_t i = 0; i < h->num_sumcheck_rounds; i++)
+    for (size_t i = 0; i < nsc; i++)
         push_f(w, h->folding_pow_witnesses[i]);
-    for (uint32_t i = 0; i <= h->num_codeword_commits; i++)
-        push_f(w, h->query_phase_pow_witnesses[i]);
+    for (uint32_t i = 0; i < h->num_rounds; i++)
+        push_f(w, h->query_pow_witnesses[i]);
     size_t R = (size_t)1 << h->k;
     for (uint32_t c = 0; c < h->num_commits; c++)
-        for (size_t i = 0; i < h->initial_num_queries * R * h->widths[c]; i++)
+        for (size_t i = 0; i < h->num_queries[0] * R * h->widths[c]; i++)
             push_f(w, h->initial_rows[c][i]);
     for (uint32_t c = 0; c < h->num_commits; c++)
-        for (size_t i = 0; i < (size_t)h->initial_num_queries * h->initial_merkle_depth; i++)
-            push_dg(w, &h->initial_merkle_proofs[c][i]);
-    for (uint32_t r = 0; r < h->num_codeword_commits; r++)
-        for (size_t i = 0; i < h->rounds[r].num_queries * R; i++)
-            push_ef(w, h->rounds[r].values[i]);
-    for (uint32_t r = 0; r < h->num_codeword_commits; r++)
-        for (size_t i = 0; i < (size_t)h->rounds[r].num_queries * h->rounds[r].merkle_depth; i++)
-            push_dg(w, &h->rounds[r].merkle_proofs[i]);
+        for (size_t i = 0; i < (size_t)h->num_queries[0] * h->initial_merkle_depth; i++)
+            for (int j = 0; j < 8; j++)
+                push_f(w, h->initial_proofs[c][i].v[j]);
+    for (uint32_t r = 1; r < h->num_rounds; r++)
+        for (size_t i = 0; i < h->num_queries[r] * R; i++)
+            push_ef(w, h->codeword_values[r - 1][i]);
+    for (uint32_t r = 1; r < h->num_rounds; r++)
+        for (size_t i = 0; i < (size_t)h->num_queries[r] * (h->first_codeword_merkle_depth - (r - 1)); i++)
+            for (int j = 0; j < 8; j++)
+                push_f(w, h->codeword_proofs[r - 1][i].v[j]);
     for (uint32_t i = 0; i < h->final_poly_len; i++)
         push_ef(w, h->final_poly[i]);
 }
@@ -227,13 +231,12 @@ Test(proof_codec, decoded_shapes_of_known_proofs)
     cr_assert_eq(p.stacking.num_rounds, 17);
     cr_assert_eq(p.gkr.num_layers, 0);
     cr_assert_eq(p.whir.k, 4);
-    cr_assert_eq(p.whir.num_codeword_commits, 2);
-    cr_assert_eq(p.whir.initial_num_queries, 193);
-    cr_assert_eq(p.whir.rounds[0].num_queries, 88);
-    cr_assert_eq(p.whir.rounds[1].num_queries, 81);
+    cr_assert_eq(p.whir.num_rounds, 3);
+    cr_assert_eq(p.whir.num_queries[0], 193);
+    cr_assert_eq(p.whir.num_queries[1], 88);
+    cr_assert_eq(p.whir.num_queries[2], 81);
     cr_assert_eq(p.whir.initial_merkle_depth, 18);
-    cr_assert_eq(p.whir.rounds[0].merkle_depth, 17);
-    cr_assert_eq(p.whir.rounds[1].merkle_depth, 16);
+    cr_assert_eq(p.whir.first_codeword_merkle_depth, 17);
     cr_assert_eq(p.whir.final_poly_len, 512);
     gs_proof_free(&p);
     free(bytes);

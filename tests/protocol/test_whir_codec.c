@@ -112,3 +112,47 @@ Test(whir_codec, params_check)
     p.num_rounds = 3;
     cr_assert_eq(gs_whir_params_check(&p, &err), GLSTARK_OK);
 }
+
+/* Random byte changes to OpenVM's WHIR bytes: every result is a clean
+ * decode that re-encodes to the same bytes, or MALFORMED with a message. */
+Test(whir_codec, mutations)
+{
+    whir_vec v;
+    cr_assert_eq(whir_vec_load(&v, "fib-small_n10"), 0);
+    size_t wlen = v.proof_len - v.whir_offset;
+    uint8_t *b = malloc(wlen), *out = malloc(wlen + 64);
+    uint64_t s = 77;
+    cr_log_info("seed 77");
+    int ok = 0, bad = 0;
+    for (int it = 0; it < 3000; it++) {
+        memcpy(b, v.proof + v.whir_offset, wlen);
+        for (int m = 0; m < 1 + it % 3; m++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            size_t pos = (size_t)(s >> 33) % wlen;
+            b[pos] ^= (uint8_t)(1u << ((s >> 20) & 7));
+        }
+        gs_whir_proof p;
+        gs_error err;
+        size_t used = 0;
+        glstark_status st = gs_whir_proof_decode(&p, b, wlen, &used, &err);
+        if (st == GLSTARK_OK) {
+            size_t n = gs_whir_proof_encoded_size(&p), wrote = 0;
+            cr_assert_eq(n, used);
+            if (n <= wlen + 64) {
+                cr_assert_eq(gs_whir_proof_encode(&p, out, wlen + 64, &wrote, &err), GLSTARK_OK, "%s", err.msg);
+                cr_assert(memcmp(out, b, used) == 0, "iteration %d re-encodes", it);
+            }
+            gs_whir_proof_free(&p);
+            ok++;
+        } else {
+            cr_assert_eq(st, GLSTARK_ERR_MALFORMED, "iteration %d: status %d", it, st);
+            cr_assert(strlen(err.msg) > 0);
+            bad++;
+        }
+    }
+    cr_log_info("%d decoded, %d malformed", ok, bad);
+    cr_assert(ok > 0 && bad > 0);
+    free(b);
+    free(out);
+    whir_vec_free(&v);
+}

@@ -16,10 +16,18 @@
 #include "whir_replay.h"
 #include "whir_vectors.h"
 
-static void prove_exact(const char *spec)
+/* mont_trace: NULL to take the traces from the vector file, else one trace
+ * (Montgomery, column-major, mont_width columns of 2^mont_log_height). */
+void prove_exact(const char *spec, const bb_t *mont_trace, uint32_t mont_width, uint32_t mont_log_height);
+void prove_exact(const char *spec, const bb_t *mont_trace, uint32_t mont_width, uint32_t mont_log_height)
 {
     whir_vec v;
     cr_assert_eq(whir_vec_load(&v, spec), 0, "load %s", spec);
+    if (mont_trace) {
+        v.num_traces = 1;
+        v.traces[0].width = mont_width;
+        v.traces[0].log_height = mont_log_height;
+    }
     cr_assert(v.num_traces > 0, "%s has traces", spec);
     gs_engine *eng;
     gs_error err;
@@ -34,12 +42,16 @@ static void prove_exact(const char *spec)
         shapes[t].width = v.traces[t].width;
         shapes[t].log_height = v.traces[t].log_height;
         size_t n = (size_t)v.traces[t].width << v.traces[t].log_height;
+        cr_assert_eq(gs_buf_create(eng, n * sizeof(bb_t), &refs[t].buf), GLSTARK_OK);
+        refs[t].offset = 0;
+        if (mont_trace) {
+            cr_assert_eq(gs_buf_write(refs[t].buf, 0, mont_trace, n * sizeof(bb_t)), GLSTARK_OK);
+            continue;
+        }
         bb_t *m = malloc(n * sizeof(bb_t));
         for (size_t i = 0; i < n; i++)
             m[i] = bb_from_canonical(v.traces[t].cols[i]);
-        cr_assert_eq(gs_buf_create(eng, n * sizeof(bb_t), &refs[t].buf), GLSTARK_OK);
         cr_assert_eq(gs_buf_write(refs[t].buf, 0, m, n * sizeof(bb_t)), GLSTARK_OK);
-        refs[t].offset = 0;
         free(m);
     }
     gs_stack_layout lay;
@@ -112,7 +124,9 @@ static void prove_exact(const char *spec)
     whir_vec_free(&v);
 }
 
-Test(whir_prove, fib_small_n4) { prove_exact("fib-small_n4"); }
-Test(whir_prove, fib_small_n10) { prove_exact("fib-small_n10"); }
-Test(whir_prove, interactions_small) { prove_exact("interactions-small"); }
-Test(whir_prove, fib_app18_n10, .timeout = 300) { prove_exact("fib-app18_n10"); }
+#ifndef GS_WHIR_PROVE_NO_TESTS
+Test(whir_prove, fib_small_n4) { prove_exact("fib-small_n4", NULL, 0, 0); }
+Test(whir_prove, fib_small_n10) { prove_exact("fib-small_n10", NULL, 0, 0); }
+Test(whir_prove, interactions_small) { prove_exact("interactions-small", NULL, 0, 0); }
+Test(whir_prove, fib_app18_n10, .timeout = 300) { prove_exact("fib-app18_n10", NULL, 0, 0); }
+#endif

@@ -6,6 +6,7 @@
 
 typedef struct gs_cpu_state {
     unsigned threads;
+    int no_simd; /* 1: kernels with a vector path use their scalar code (tests set it) */
 } gs_cpu_state;
 
 /* Sets eng->dft, eng->hash, ... to the CPU implementations that exist

@@ -2,12 +2,14 @@
  * the stacked matrix, and the fused RS encoding (dft_ops.h has the
  * definitions these functions implement).
  *
- * Algorithm. Natural order in and out: bit-reverse permutation, then
- * decimation-in-time butterfly layers. Layers whose butterflies stay inside a
- * 2^GS_DFT_BLOCK_LOG block (16 KiB) run block by block so they stay in L1;
- * the remaining layers are done two at a time (radix 4) to halve the passes
- * over memory. Twiddles: tw[h + t] = w_(2h)^t for every half-size h, so each
- * layer reads a contiguous table.
+ * Algorithm. Natural order in and out: bit-reverse permutation (tiled so
+ * both sides of each swap use whole cache lines), then decimation-in-time
+ * butterfly layers, two at a time (radix 4). Layers whose butterflies stay
+ * inside a 2^GS_DFT_BLOCK_LOG block (16 KiB) run block by block so they stay
+ * in L1. Twiddles: tw[h + t] = w_(2h)^t for every half-size h, so each layer
+ * reads a contiguous table. Runs of 8 butterflies use AVX2 when the CPU has
+ * it (dft_simd.c); the arithmetic is exact, so every path gives the same
+ * bits.
  *
  * RS encoding uses that the zero-padded message is zero above 2^L: after
  * bit reversal the nonzero entries sit at multiples of 2^log_blowup, so the
@@ -18,6 +20,7 @@
  * Threads: many columns -> one thread per column range; few long columns ->
  * every phase of one column split across threads. */
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/dft_simd.h"
 #include "engine/cpu/parallel_for.h"
 #include "engine/dft_ops.h"
 
@@ -29,6 +32,13 @@
 #define GS_DFT_PAR_MIN_LOG 14
 
 static unsigned engine_threads(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->threads; }
+
+/* Use the vector butterfly runs (dft_simd.h)? Tests switch them off through
+ * gs_cpu_state.no_simd to check the scalar path on the same machine. */
+static int engine_simd(const gs_engine *eng)
+{
+    return !((const gs_cpu_state *)eng->impl)->no_simd && gs_dft_simd_available();
+}
 
 static inline uint32_t rev32(uint32_t x)
 {
@@ -151,8 +161,10 @@ static void bitrev_range(bb_t *a, unsigned log_n, size_t u0, size_t u1, bb_t sca
 }
 
 /* Two DIT layers (half-sizes h and 2h) over an array of n. */
-static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw)
+static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
 {
+    if (simd && h <= 4 && gs_dft_pass4_small_simd(a, n, h, tw))
+        return;
     if (h == 1) { /* twiddles 1, 1, 1, w_4: one multiplication per quad */
         bb_t w4 = tw[3];
         for (size_t s = 0; s < n; s += 4) {
@@ -168,7 +180,8 @@ static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw)
     const bb_t *w1 = tw + h, *w2 = tw + 2 * h, *w3 = tw + 3 * h;
     for (size_t s = 0; s < n; s += 4 * h) {
         bb_t *p0 = a + s, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
-        for (size_t t = 0; t < h; t++) {
+        size_t t = simd ? gs_dft_run4_simd(p0, p1, p2, p3, w1, w2, w3, 0, h) : 0;
+        for (; t < h; t++) {
             bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
             bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
             bb_t y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
@@ -183,7 +196,7 @@ static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw)
 }
 
 /* One DIT layer of half-size h over an array of n. */
-static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw)
+static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
 {
     const bb_t *w = tw + h;
     for (size_t s = 0; s < n; s += 2 * h) {
@@ -194,7 +207,8 @@ static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw)
             y[0] = bb_sub(u, v);
             continue;
         }
-        for (size_t t = 0; t < h; t++) {
+        size_t t = simd ? gs_dft_run2_simd(x, y, w, 0, h) : 0;
+        for (; t < h; t++) {
             bb_t u = x[t], v = bb_mul(y[t], w[t]);
             x[t] = bb_add(u, v);
             y[t] = bb_sub(u, v);
@@ -203,18 +217,18 @@ static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw)
 }
 
 /* DIT layers with half-sizes h = 2^lo .. 2^(hi-1) on one block of 2^hi. */
-static void dit_block(bb_t *a, unsigned lo, unsigned hi, const bb_t *tw)
+static void dit_block(bb_t *a, unsigned lo, unsigned hi, const bb_t *tw, int simd)
 {
     size_t n = (size_t)1 << hi;
     unsigned l = lo;
     for (; l + 1 < hi; l += 2)
-        dit_pass4(a, n, (size_t)1 << l, tw);
+        dit_pass4(a, n, (size_t)1 << l, tw, simd);
     if (l < hi)
-        dit_pass2(a, n, (size_t)1 << l, tw);
+        dit_pass2(a, n, (size_t)1 << l, tw, simd);
 }
 
 /* One radix-2 layer of half-size h over butterflies [k0, k1) of n/2. */
-static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
+static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, int simd)
 {
     const bb_t *w = tw + h;
     size_t k = k0;
@@ -222,6 +236,11 @@ static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
         size_t g = k / h, t = k % h;
         size_t stop = h - t < k1 - k ? h : t + (k1 - k);
         bb_t *x = a + 2 * h * g, *y = x + h;
+        if (simd) {
+            size_t t2 = gs_dft_run2_simd(x, y, w, t, stop);
+            k += t2 - t;
+            t = t2;
+        }
         for (; t < stop; t++, k++) {
             bb_t u = x[t], v = bb_mul(y[t], w[t]);
             x[t] = bb_add(u, v);
@@ -231,7 +250,7 @@ static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
 }
 
 /* Two layers (half-sizes h and 2h) at once over quads [k0, k1) of n/4. */
-static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
+static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, int simd)
 {
     const bb_t *w1 = tw + h, *w2 = tw + 2 * h, *w3 = tw + 3 * h;
     size_t k = k0;
@@ -239,6 +258,11 @@ static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
         size_t g = k / h, t = k % h;
         size_t stop = h - t < k1 - k ? h : t + (k1 - k);
         bb_t *p0 = a + 4 * h * g, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
+        if (simd) {
+            size_t t2 = gs_dft_run4_simd(p0, p1, p2, p3, w1, w2, w3, t, stop);
+            k += t2 - t;
+            t = t2;
+        }
         for (; t < stop; t++, k++) {
             bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
             bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
@@ -254,24 +278,24 @@ static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1)
 }
 
 /* DIT layers lo..log_n-1 of one column, on this thread. */
-static void dit_serial(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw)
+static void dit_serial(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, int simd)
 {
     unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
     size_t n = (size_t)1 << log_n;
     if (lo < B)
         for (size_t s = 0; s < n; s += (size_t)1 << B)
-            dit_block(a + s, lo, B, tw);
+            dit_block(a + s, lo, B, tw, simd);
     unsigned l = lo > B ? lo : B;
     for (; l + 1 < log_n; l += 2)
-        dit_layer4(a, (size_t)1 << l, tw, 0, n / 4);
+        dit_layer4(a, (size_t)1 << l, tw, 0, n / 4, simd);
     if (l < log_n)
-        dit_layer2(a, (size_t)1 << l, tw, 0, n / 2);
+        dit_layer2(a, (size_t)1 << l, tw, 0, n / 2, simd);
 }
 
-static void dft_serial(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale)
+static void dft_serial(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, int simd)
 {
     bitrev_range(a, log_n, 0, bitrev_units(log_n), scale);
-    dit_serial(a, log_n, 0, tw);
+    dit_serial(a, log_n, 0, tw, simd);
 }
 
 /* One long column with every phase split across threads. */
@@ -281,6 +305,7 @@ typedef struct par_ctx {
     const bb_t *tw;
     bb_t scale;
     size_t h;
+    int simd;
 } par_ctx;
 
 static void par_bitrev(void *v, size_t b, size_t e, unsigned w)
@@ -295,28 +320,28 @@ static void par_blocks(void *v, size_t b, size_t e, unsigned w)
     (void)w;
     par_ctx *c = v;
     for (size_t i = b; i < e; i++)
-        dit_block(c->a + (i << c->B), c->lo, c->B, c->tw);
+        dit_block(c->a + (i << c->B), c->lo, c->B, c->tw, c->simd);
 }
 
 static void par_layer4(void *v, size_t b, size_t e, unsigned w)
 {
     (void)w;
     par_ctx *c = v;
-    dit_layer4(c->a, c->h, c->tw, b, e);
+    dit_layer4(c->a, c->h, c->tw, b, e, c->simd);
 }
 
 static void par_layer2(void *v, size_t b, size_t e, unsigned w)
 {
     (void)w;
     par_ctx *c = v;
-    dit_layer2(c->a, c->h, c->tw, b, e);
+    dit_layer2(c->a, c->h, c->tw, b, e, c->simd);
 }
 
-static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads)
+static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads, int simd)
 {
     unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
     size_t n = (size_t)1 << log_n;
-    par_ctx c = {a, log_n, lo, B, tw, 0, 0};
+    par_ctx c = {a, log_n, lo, B, tw, 0, 0, simd};
     if (lo < B)
         gs_parallel_for(threads, n >> B, par_blocks, &c);
     unsigned l = lo > B ? lo : B;
@@ -330,11 +355,11 @@ static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, u
     }
 }
 
-static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads)
+static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads, int simd)
 {
-    par_ctx c = {a, log_n, 0, 0, tw, scale, 0};
+    par_ctx c = {a, log_n, 0, 0, tw, scale, 0, simd};
     gs_parallel_for(threads, bitrev_units(log_n), par_bitrev, &c);
-    dit_parallel(a, log_n, 0, tw, threads);
+    dit_parallel(a, log_n, 0, tw, threads, simd);
 }
 
 /* --------------------------------------------------------- base-field DFT */
@@ -345,6 +370,7 @@ typedef struct cols_ctx {
     unsigned log_n;
     const bb_t *tw;
     bb_t scale;
+    int simd;
 } cols_ctx;
 
 static void cols_serial(void *v, size_t b, size_t e, unsigned w)
@@ -352,18 +378,18 @@ static void cols_serial(void *v, size_t b, size_t e, unsigned w)
     (void)w;
     cols_ctx *c = v;
     for (size_t i = b; i < e; i++)
-        dft_serial(c->base + i * c->stride, c->log_n, c->tw, c->scale);
+        dft_serial(c->base + i * c->stride, c->log_n, c->tw, c->scale, c->simd);
 }
 
 static void dft_base_columns(bb_t *base, size_t stride, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale,
-                             unsigned threads)
+                             unsigned threads, int simd)
 {
     if (ncols >= threads || log_n < GS_DFT_PAR_MIN_LOG) {
-        cols_ctx c = {base, stride, log_n, tw, scale};
+        cols_ctx c = {base, stride, log_n, tw, scale, simd};
         gs_parallel_for(threads, ncols, cols_serial, &c);
     } else {
         for (size_t i = 0; i < ncols; i++)
-            dft_parallel(base + i * stride, log_n, tw, scale, threads);
+            dft_parallel(base + i * stride, log_n, tw, scale, threads, simd);
     }
 }
 
@@ -389,7 +415,7 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
     if (!tw)
         return oom(eng, "dft", n * sizeof(bb_t));
     if (cols->elem_words == 1) {
-        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, threads);
+        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, threads, engine_simd(eng));
     } else {
         /* Extension elements: split each column into its 4 coefficient
          * columns, transform those, and interleave back. */
@@ -403,7 +429,7 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
             for (size_t i = 0; i < n; i++)
                 for (unsigned k = 0; k < 4; k++)
                     tmp[k * n + i] = col[4 * i + k];
-            dft_base_columns(tmp, n, 4, log_n, tw, scale, threads);
+            dft_base_columns(tmp, n, 4, log_n, tw, scale, threads, engine_simd(eng));
             for (size_t i = 0; i < n; i++)
                 for (unsigned k = 0; k < 4; k++)
                     col[4 * i + k] = tmp[k * n + i];
@@ -418,11 +444,11 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
 
 /* In place: inverse DFT of size 2^l (tw = inverse twiddles of size 2^l,
  * scale = 2^-l) followed by the subset-sum transform over the l bits. */
-static void rs_block(bb_t *x, unsigned l, const bb_t *tw, bb_t scale)
+static void rs_block(bb_t *x, unsigned l, const bb_t *tw, bb_t scale, int simd)
 {
     if (l == 0)
         return;
-    dft_serial(x, l, tw, scale);
+    dft_serial(x, l, tw, scale, simd);
     size_t n = (size_t)1 << l;
     for (size_t b = 1; b < n; b *= 2)
         for (size_t s = 0; s < n; s += 2 * b)
@@ -437,6 +463,7 @@ typedef struct rsmsg_ctx {
     size_t blocks_per_col;
     const bb_t *tw;
     bb_t scale;
+    int simd;
 } rsmsg_ctx;
 
 static void rsmsg_range(void *v, size_t b, size_t e, unsigned w)
@@ -445,7 +472,7 @@ static void rsmsg_range(void *v, size_t b, size_t e, unsigned w)
     rsmsg_ctx *c = v;
     for (size_t i = b; i < e; i++) {
         size_t col = i / c->blocks_per_col, blk = i % c->blocks_per_col;
-        rs_block(c->base + col * c->stride + (blk << c->l), c->l, c->tw, c->scale);
+        rs_block(c->base + col * c->stride + (blk << c->l), c->l, c->tw, c->scale, c->simd);
     }
 }
 
@@ -457,7 +484,8 @@ static glstark_status cpu_rs_message(gs_engine *eng, const gs_dft_cols *cols, un
     if (!tw)
         return oom(eng, "rs_message", sizeof(bb_t) << l_skip);
     rsmsg_ctx c = {(bb_t *)cols->buf->host + cols->offset, cols->col_stride, cols->log_n, l_skip,
-                   (size_t)1 << (cols->log_n - l_skip), tw, bb_inv(bb_pow(bb_from_canonical(2), l_skip))};
+                   (size_t)1 << (cols->log_n - l_skip), tw, bb_inv(bb_pow(bb_from_canonical(2), l_skip)),
+                   engine_simd(eng)};
     gs_parallel_for(engine_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
     free(tw);
     return GLSTARK_OK;
@@ -536,6 +564,7 @@ typedef struct rs_ctx {
     const bb_t *tw_small; /* inverse twiddles of size 2^l_skip */
     bb_t small_scale;
     const bb_t *tw;       /* forward twiddles of size 2^(L + log_blowup) */
+    int simd;
     /* single-column parallel mode */
     const bb_t *msg;
     bb_t *dst;
@@ -550,7 +579,7 @@ static void rs_build_message(rs_ctx *c, uint32_t col, bb_t *msg)
         return;
     size_t H = (size_t)1 << c->L;
     for (size_t s = 0; s < H; s += (size_t)1 << l)
-        rs_block(msg + s, l, c->tw_small, c->small_scale);
+        rs_block(msg + s, l, c->tw_small, c->small_scale, c->simd);
 }
 
 /* dst[i] = msg[rev_L(i >> b)] for every i < 2^(L+b): the bit-reversed,
@@ -594,7 +623,7 @@ static void rs_columns_serial(void *v, size_t b, size_t e, unsigned w)
         bb_t *dst = c->cw + i * N;
         rs_build_message(c, c->col_begin + (uint32_t)i, msg);
         rs_gather(dst, msg, c->L, c->log_blowup, 0, bitrev_units(c->L));
-        dit_serial(dst, logN, c->log_blowup, c->tw);
+        dit_serial(dst, logN, c->log_blowup, c->tw, c->simd);
     }
 }
 
@@ -627,7 +656,7 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
             goto out;
         }
     rs_ctx c = {layout, traces, col_begin, log_blowup, L, (bb_t *)codeword->host + cw_offset, scratch, tw_small,
-                bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), tw, NULL, NULL};
+                bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), tw, engine_simd(eng), NULL, NULL};
     if (ncols >= threads || logN < GS_DFT_PAR_MIN_LOG) {
         gs_parallel_for(threads, ncols, rs_columns_serial, &c);
     } else {
@@ -639,7 +668,7 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
             c.msg = scratch[0];
             c.dst = c.cw + i * N;
             gs_parallel_for(threads, bitrev_units(L), rs_gather_par, &c);
-            dit_parallel(c.dst, logN, log_blowup, tw, threads);
+            dit_parallel(c.dst, logN, log_blowup, tw, threads, c.simd);
         }
     }
 out:

@@ -1,105 +1,300 @@
-/* The reduction family on the CPU engine: plain loops over host buffers,
- * the reference the GLES engine must match bit for bit. */
+/* The reduction family on the CPU engine, the reference the GLES engine
+ * must match bit for bit (field arithmetic is exact, so any summation order
+ * gives the same result).
+ *
+ * Speed: the long dot products (weights times matrix entries, EF table
+ * products) accumulate raw 62-bit products split into 32-bit halves in two
+ * u64 accumulators and reduce once at the end (lazy reduction), and the
+ * work is split over the engine's threads (pthreads, contiguous ranges). */
+#include <pthread.h>
 #include <string.h>
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/reduction_ops.h"
 
+#define RED_MAX_THREADS 64
+
+/* ---- lazy accumulation ---- */
+
+typedef struct acc64 {
+    uint64_t lo, hi;
+} acc64;
+
+static inline void acc_add(acc64 *a, uint64_t prod)
+{
+    a->lo += (uint32_t)prod;
+    a->hi += prod >> 32;
+}
+
+/* Σ of products of Montgomery values (R²·Σ true products) -> Montgomery form
+ * of Σ true products. Valid for fewer than 2^32 added products. */
+static inline bb_t acc_reduce(acc64 a)
+{
+    uint64_t t = (a.hi % BB_P) * (uint64_t)0x0FFFFFFEu /* 2^32 mod p */ + a.lo % BB_P;
+    return bb_monty_reduce(t % BB_P);
+}
+
+/* Lazy EF product accumulator: raw coefficients d_0..d_6 of Σ a·b. */
+typedef struct ef_acc {
+    acc64 d[7];
+} ef_acc;
+
+static inline void ef_acc_mul_add(ef_acc *acc, const bb4_t *a, const bb4_t *b)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            acc_add(&acc->d[i + j], (uint64_t)a->c[i] * b->c[j]);
+}
+
+static inline bb4_t ef_acc_reduce(const ef_acc *acc)
+{
+    bb_t d[7];
+    for (int k = 0; k < 7; k++)
+        d[k] = acc_reduce(acc->d[k]);
+    bb_t w = bb_from_canonical(BB4_W);
+    bb4_t r;
+    for (int k = 0; k < 4; k++)
+        r.c[k] = k + 4 < 7 ? bb_add(d[k], bb_mul(w, d[k + 4])) : d[k];
+    return r;
+}
+
+/* ---- parallel for ---- */
+
+typedef void (*range_fn)(void *ctx, size_t begin, size_t end, unsigned worker);
+
+typedef struct range_job {
+    range_fn fn;
+    void *ctx;
+    size_t begin, end;
+    unsigned worker;
+} range_job;
+
+static void *range_main(void *p)
+{
+    range_job *j = p;
+    j->fn(j->ctx, j->begin, j->end, j->worker);
+    return NULL;
+}
+
+static unsigned engine_threads(const gs_engine *eng)
+{
+    const gs_cpu_state *st = eng->impl;
+    unsigned t = st && st->threads ? st->threads : 1;
+    return t > RED_MAX_THREADS ? RED_MAX_THREADS : t;
+}
+
+/* Runs fn over [0, n) split into contiguous ranges, one per worker (at most
+ * `threads`, fewer for small n). Returns the number of workers used. If a
+ * thread cannot be started its range runs on the calling thread. */
+static unsigned parallel_for(const gs_engine *eng, size_t n, size_t min_per_worker, range_fn fn, void *ctx)
+{
+    unsigned T = engine_threads(eng);
+    if (min_per_worker == 0)
+        min_per_worker = 1;
+    if (n / min_per_worker < T)
+        T = (unsigned)(n / min_per_worker) > 0 ? (unsigned)(n / min_per_worker) : 1;
+    range_job jobs[RED_MAX_THREADS];
+    pthread_t tid[RED_MAX_THREADS];
+    int started[RED_MAX_THREADS] = {0};
+    for (unsigned t = 0; t < T; t++)
+        jobs[t] = (range_job){fn, ctx, n * t / T, n * (t + 1) / T, t};
+    for (unsigned t = 1; t < T; t++)
+        started[t] = pthread_create(&tid[t], NULL, range_main, &jobs[t]) == 0;
+    range_main(&jobs[0]);
+    for (unsigned t = 1; t < T; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            range_main(&jobs[t]);
+    }
+    return T;
+}
+
+/* ---- block sums ---- */
+
+typedef struct bs_ctx {
+    const bb_t *m;
+    uint32_t height, l_skip;
+    const gs_red_slice *slices;
+    const bb4_t *eq_tables;
+    bb4_t *out;
+} bs_ctx;
+
+static void bs_range(void *p, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const bs_ctx *c = p;
+    const size_t N = (size_t)1 << c->l_skip;
+    acc64 acc[2][64][4]; /* N <= 64 (l_skip <= 6 checked by the caller) */
+    for (size_t s = begin; s < end; s++) {
+        const gs_red_slice *sl = &c->slices[s];
+        uint32_t nt = sl->log_height > c->l_skip ? sl->log_height - c->l_skip : 0;
+        const bb4_t *eq = c->eq_tables + (((size_t)1 << nt) - 1);
+        const bb_t *base = c->m + (size_t)sl->col * c->height + sl->row;
+        memset(acc, 0, sizeof acc);
+        size_t nx = (size_t)1 << nt;
+        for (size_t x = 0; x < nx; x++) {
+            const bb4_t e = eq[x];
+            const bb4_t ep = eq[x == 0 ? nx - 1 : x - 1];
+            const bb_t *blk = base + x * N;
+            for (size_t z = 0; z < N; z++) {
+                uint64_t mv = blk[z];
+                for (int j = 0; j < 4; j++) {
+                    acc_add(&acc[0][z][j], mv * e.c[j]);
+                    acc_add(&acc[1][z][j], mv * ep.c[j]);
+                }
+            }
+        }
+        bb4_t *a = c->out + s * 2 * N;
+        for (int h = 0; h < 2; h++)
+            for (size_t z = 0; z < N; z++)
+                for (int j = 0; j < 4; j++)
+                    a[h * N + z].c[j] = acc_reduce(acc[h][z][j]);
+    }
+}
+
 static glstark_status cpu_block_sums(gs_engine *eng, const gs_buf *matrix, uint32_t height, uint32_t l_skip,
                                      const gs_red_slice *slices, uint32_t num_slices, const bb4_t *eq_tables,
                                      uint32_t max_nt, bb4_t *out)
 {
-    const bb_t *m = (const bb_t *)matrix->host;
-    const size_t N = (size_t)1 << l_skip;
+    if (l_skip > 6)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "reduction block_sums: l_skip %u > 6 is not supported by the CPU engine", l_skip);
     for (uint32_t s = 0; s < num_slices; s++) {
-        const gs_red_slice *sl = &slices[s];
-        uint32_t nt = sl->log_height > l_skip ? sl->log_height - l_skip : 0;
+        uint32_t nt = slices[s].log_height > l_skip ? slices[s].log_height - l_skip : 0;
         if (nt > max_nt)
             return gs_error_set(&eng->err, GLSTARK_ERR_INTERNAL,
                                 "reduction block_sums: slice %u needs eq table %u but only %u given", s, nt, max_nt);
-        const bb4_t *eq = eq_tables + (((size_t)1 << nt) - 1);
-        const bb_t *base = m + (size_t)sl->col * height + sl->row;
-        bb4_t *a = out + (size_t)s * 2 * N;
-        bb4_t *b = a + N;
-        for (size_t z = 0; z < N; z++)
-            a[z] = b[z] = bb4_zero();
-        size_t nx = (size_t)1 << nt;
-        for (size_t x = 0; x < nx; x++) {
-            bb4_t e = eq[x];
-            bb4_t ep = eq[x == 0 ? nx - 1 : x - 1];
-            const bb_t *blk = base + x * N;
-            for (size_t z = 0; z < N; z++) {
-                a[z] = bb4_add(a[z], bb4_mul_base(e, blk[z]));
-                b[z] = bb4_add(b[z], bb4_mul_base(ep, blk[z]));
-            }
-        }
     }
+    bs_ctx c = {(const bb_t *)matrix->host, height, l_skip, slices, eq_tables, out};
+    parallel_for(eng, num_slices, 1, bs_range, &c);
     return GLSTARK_OK;
+}
+
+/* ---- PLE fold ---- */
+
+typedef struct fp_ctx {
+    const bb_t *m;
+    uint32_t height, l_skip;
+    size_t nx;
+    const bb4_t *lag;
+    bb4_t *o;
+    size_t stride;
+} fp_ctx;
+
+static void fp_range(void *p, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const fp_ctx *c = p;
+    const size_t N = (size_t)1 << c->l_skip;
+    for (size_t i = begin; i < end; i++) {
+        size_t col = i / c->nx, x = i % c->nx;
+        const bb_t *blk = c->m + col * c->height + x * N;
+        acc64 acc[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+        for (size_t z = 0; z < N; z++) {
+            uint64_t mv = blk[z];
+            for (int j = 0; j < 4; j++)
+                acc_add(&acc[j], mv * c->lag[z].c[j]);
+        }
+        bb4_t r;
+        for (int j = 0; j < 4; j++)
+            r.c[j] = acc_reduce(acc[j]);
+        c->o[col * c->stride + x] = r;
+    }
 }
 
 static glstark_status cpu_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_t width, uint32_t height,
                                    uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out)
 {
-    (void)eng;
-    const bb_t *m = (const bb_t *)matrix->host;
-    const size_t N = (size_t)1 << l_skip;
-    const size_t nx = (size_t)height >> l_skip;
-    bb4_t *o = (bb4_t *)out->buf->host + out->offset;
-    for (uint32_t c = 0; c < width; c++) {
-        const bb_t *col = m + (size_t)c * height;
-        bb4_t *oc = o + (size_t)c * out->stride;
-        for (size_t x = 0; x < nx; x++) {
-            const bb_t *blk = col + x * N;
-            /* accumulate coefficient-wise: Σ_z lag[z]·blk[z] */
-            bb4_t acc = bb4_zero();
-            for (size_t z = 0; z < N; z++)
-                if (blk[z])
-                    acc = bb4_add(acc, bb4_mul_base(lag[z], blk[z]));
-            oc[x] = acc;
-        }
-    }
+    fp_ctx c = {(const bb_t *)matrix->host, height, l_skip, (size_t)height >> l_skip, lag,
+                (bb4_t *)out->buf->host + out->offset, out->stride};
+    parallel_for(eng, (size_t)width * c.nx, 4096, fp_range, &c);
     return GLSTARK_OK;
+}
+
+/* ---- product sumcheck round ---- */
+
+typedef struct re_ctx {
+    const bb4_t *q, *w;
+    size_t qs, ws, len;
+    bb4_t part[RED_MAX_THREADS][2];
+} re_ctx;
+
+static void re_range(void *p, size_t begin, size_t end, unsigned worker)
+{
+    re_ctx *c = p;
+    bb4_t s1 = bb4_zero(), s2 = bb4_zero();
+    for (size_t col = begin; col < end; col++) {
+        const bb4_t *qc = c->q + col * c->qs;
+        const bb4_t *wc = c->w + col * c->ws;
+        ef_acc a1, a2;
+        memset(&a1, 0, sizeof a1);
+        memset(&a2, 0, sizeof a2);
+        for (size_t y = 0; y < c->len / 2; y++) {
+            bb4_t q0 = qc[2 * y], q1 = qc[2 * y + 1];
+            bb4_t w0 = wc[2 * y], w1 = wc[2 * y + 1];
+            ef_acc_mul_add(&a1, &q1, &w1);
+            bb4_t q2 = bb4_sub(bb4_add(q1, q1), q0);
+            bb4_t w2 = bb4_sub(bb4_add(w1, w1), w0);
+            ef_acc_mul_add(&a2, &q2, &w2);
+        }
+        s1 = bb4_add(s1, ef_acc_reduce(&a1));
+        s2 = bb4_add(s2, ef_acc_reduce(&a2));
+    }
+    c->part[worker][0] = s1;
+    c->part[worker][1] = s2;
 }
 
 static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
                                       bb4_t out[2])
 {
-    (void)eng;
-    const bb4_t *qb = (const bb4_t *)q->buf->host + q->offset;
-    const bb4_t *wb = (const bb4_t *)w->buf->host + w->offset;
-    bb4_t s1 = bb4_zero(), s2 = bb4_zero();
-    for (uint32_t c = 0; c < q->ncols; c++) {
-        const bb4_t *qc = qb + (size_t)c * q->stride;
-        const bb4_t *wc = wb + (size_t)c * w->stride;
-        for (size_t y = 0; y < len / 2; y++) {
-            bb4_t q0 = qc[2 * y], q1 = qc[2 * y + 1];
-            bb4_t w0 = wc[2 * y], w1 = wc[2 * y + 1];
-            s1 = bb4_add(s1, bb4_mul(q1, w1));
-            bb4_t q2 = bb4_sub(bb4_add(q1, q1), q0);
-            bb4_t w2 = bb4_sub(bb4_add(w1, w1), w0);
-            s2 = bb4_add(s2, bb4_mul(q2, w2));
-        }
+    if (len > ((size_t)1 << 28))
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED, "reduction round: tables of %zu entries", len);
+    re_ctx c;
+    c.q = (const bb4_t *)q->buf->host + q->offset;
+    c.w = (const bb4_t *)w->buf->host + w->offset;
+    c.qs = q->stride;
+    c.ws = w->stride;
+    c.len = len;
+    unsigned T = parallel_for(eng, q->ncols, 1, re_range, &c);
+    out[0] = out[1] = bb4_zero();
+    for (unsigned t = 0; t < T; t++) {
+        out[0] = bb4_add(out[0], c.part[t][0]);
+        out[1] = bb4_add(out[1], c.part[t][1]);
     }
-    out[0] = s1;
-    out[1] = s2;
     return GLSTARK_OK;
 }
 
-static void fold_cols(const gs_red_cols *t, size_t len, bb4_t u)
+/* ---- fold ---- */
+
+typedef struct fo_ctx {
+    const gs_red_cols *q, *w;
+    size_t len;
+    bb4_t u;
+} fo_ctx;
+
+static void fold_col(bb4_t *v, size_t len, bb4_t u)
 {
-    bb4_t *b = (bb4_t *)t->buf->host + t->offset;
-    for (uint32_t c = 0; c < t->ncols; c++) {
-        bb4_t *v = b + (size_t)c * t->stride;
-        for (size_t y = 0; y < len / 2; y++)
-            v[y] = bb4_add(v[2 * y], bb4_mul(u, bb4_sub(v[2 * y + 1], v[2 * y])));
+    for (size_t y = 0; y < len / 2; y++)
+        v[y] = bb4_add(v[2 * y], bb4_mul(u, bb4_sub(v[2 * y + 1], v[2 * y])));
+}
+
+static void fo_range(void *p, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const fo_ctx *c = p;
+    bb4_t *qb = (bb4_t *)c->q->buf->host + c->q->offset;
+    bb4_t *wb = (bb4_t *)c->w->buf->host + c->w->offset;
+    for (size_t col = begin; col < end; col++) {
+        fold_col(qb + col * c->q->stride, c->len, c->u);
+        fold_col(wb + col * c->w->stride, c->len, c->u);
     }
 }
 
 static glstark_status cpu_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)
 {
-    (void)eng;
-    fold_cols(q, len, u);
-    fold_cols(w, len, u);
+    fo_ctx c = {q, w, len, u};
+    parallel_for(eng, q->ncols, 1, fo_range, &c);
     return GLSTARK_OK;
 }
 

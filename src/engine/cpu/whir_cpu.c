@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/parallel_for.h"
+#include "engine/dft_ops.h"
 
 static glstark_status need(gs_engine *eng, const gs_buf *b, size_t bytes, const char *op, const char *what)
 {
@@ -47,45 +49,6 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
     return GLSTARK_OK;
 }
 
-static unsigned bitrev(unsigned x, unsigned bits)
-{
-    unsigned r = 0;
-    for (unsigned i = 0; i < bits; i++, x >>= 1)
-        r = (r << 1) | (x & 1);
-    return r;
-}
-
-/* In-place radix-2 DIT DFT of 2^log_n EF values with root `root` (order 2^log_n):
- * out[i] = Σ_j in[j]·root^(i·j), natural order in and out. tw holds 2^(log_n-1) scratch. */
-static void dft_ext(bb4_t *a, unsigned log_n, bb_t root, bb_t *tw)
-{
-    size_t n = (size_t)1 << log_n;
-    for (size_t i = 0; i < n; i++) {
-        size_t j = bitrev((unsigned)i, log_n);
-        if (i < j) {
-            bb4_t t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
-    }
-    if (n < 2)
-        return;
-    /* twiddles of the full size; stage with half-length h uses stride n/(2h) */
-    tw[0] = bb_one();
-    for (size_t i = 1; i < n / 2; i++)
-        tw[i] = bb_mul(tw[i - 1], root);
-    for (size_t h = 1; h < n; h <<= 1) {
-        size_t stride = n / (2 * h);
-        for (size_t s = 0; s < n; s += 2 * h)
-            for (size_t t = 0; t < h; t++) {
-                bb4_t u = a[s + t];
-                bb4_t v = bb4_mul_base(a[s + t + h], tw[t * stride]);
-                a[s + t] = bb4_add(u, v);
-                a[s + t + h] = bb4_sub(u, v);
-            }
-    }
-}
-
 /* Subset-sum (zeta) transform over `bits` index bits of blocks of 2^bits. */
 static void zeta_ext(bb4_t *a, size_t n, unsigned bits)
 {
@@ -108,17 +71,11 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
                             log_n);
     bb4_t *a = f->host;
     size_t blk = (size_t)1 << l_skip;
-    bb_t *tw = malloc((blk / 2 + 1) * sizeof(bb_t));
-    if (!tw)
-        return oom(eng, "prepare_f");
-    bb_t inv_root = bb_inv(bb_two_adic_generator(l_skip));
-    bb_t inv_n = bb_inv(bb_from_u32((uint32_t)blk));
-    for (size_t b = 0; b < n; b += blk) {
-        dft_ext(a + b, l_skip, inv_root, tw);
-        for (size_t i = 0; i < blk; i++)
-            a[b + i] = bb4_mul_base(a[b + i], inv_n);
-    }
-    free(tw);
+    /* the per-block inverse DFTs are the dft family's, on EF columns of 2^l_skip */
+    gs_dft_cols cols = {.buf = f, .offset = 0, .col_stride = 4 * blk, .ncols = n / blk, .log_n = l_skip,
+                        .elem_words = 4};
+    if ((st = gs_dft(eng, &cols, GS_DFT_INVERSE)))
+        return st;
     zeta_ext(a, n, l_skip);
     zeta_ext(a, n, log_n);
     return GLSTARK_OK;
@@ -225,18 +182,61 @@ static glstark_status cpu_encode_ext(gs_engine *eng, const gs_buf *g, size_t len
     if (st)
         return st;
     bb4_t *a = codeword->host;
-    bb_t *tw = malloc((n / 2 + 1) * sizeof(bb_t));
-    if (!tw)
-        return oom(eng, "encode_ext");
     memmove(a, g->host, len * sizeof(bb4_t));
     memset(a + len, 0, (n - len) * sizeof(bb4_t));
-    dft_ext(a, log_n, bb_two_adic_generator(log_n), tw);
-    free(tw);
+    /* an EF DFT is four base-field DFTs; the dft family does them */
+    gs_dft_cols cols = {.buf = codeword, .offset = 0, .col_stride = 4 * n, .ncols = 1, .log_n = log_n,
+                        .elem_words = 4};
+    if ((st = gs_dft(eng, &cols, GS_DFT_FORWARD)))
+        return st;
     return GLSTARK_OK;
 }
 
-/* w[b] += gamma·Π_i(b_i ? p_i : 1 − p_i) with p_i = z^(2^i), built as an eq table in a scratch
- * vector (doubling per variable) and then added. */
+/* eq table of the point (p, p^2, p^4, ...) over `bits` variables starting at
+ * variable `first` (so p is raised to 2^first first): t[b] = Π_i (b_i ? q_i : 1 − q_i). */
+static void eq_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
+{
+    bb_t p = z;
+    for (unsigned i = 0; i < first; i++)
+        p = bb_square(p);
+    t[0] = bb_one();
+    for (unsigned i = 0; i < bits; i++) {
+        size_t h = (size_t)1 << i;
+        for (size_t b = 0; b < h; b++) {
+            bb_t hi = bb_mul(t[b], p);
+            t[b + h] = hi;
+            t[b] = bb_sub(t[b], hi);
+        }
+        p = bb_square(p);
+    }
+}
+
+typedef struct wacc_ctx {
+    bb4_t *w;
+    const bb4_t *t0;     /* gamma0-scaled eq table of z0, full length */
+    const bb_t *lo, *hi; /* per base point: eq tables of the low and high variables */
+    const bb4_t *gammas;
+    size_t nz;
+    unsigned nlo, nhi;
+} wacc_ctx;
+
+/* Each eq value of a base point is lo[b & mask]·hi[b >> nlo]: the per-point
+ * tables are small, and the range of b splits across threads. */
+static void wacc_range(void *vctx, size_t b0, size_t b1, unsigned worker)
+{
+    (void)worker;
+    const wacc_ctx *c = vctx;
+    size_t mask = ((size_t)1 << c->nlo) - 1, llen = (size_t)1 << c->nlo, hlen = (size_t)1 << c->nhi;
+    for (size_t b = b0; b < b1; b++) {
+        bb4_t acc = bb4_add(c->w[b], c->t0[b]);
+        for (size_t q = 0; q < c->nz; q++) {
+            bb_t e = bb_mul(c->lo[q * llen + (b & mask)], c->hi[q * hlen + (b >> c->nlo)]);
+            acc = bb4_add(acc, bb4_mul_base(c->gammas[q], e));
+        }
+        c->w[b] = acc;
+    }
+}
+
 static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb4_t z0, bb4_t gamma0, const bb_t *zs,
                                        const bb4_t *gammas, size_t nz)
 {
@@ -244,46 +244,38 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
     glstark_status st = need(eng, w, len * sizeof(bb4_t), "w_accumulate", "w");
     if (st)
         return st;
-    bb4_t *o = w->host;
+    unsigned nlo = n / 2, nhi = n - n / 2;
     bb4_t *t = malloc(len * sizeof(bb4_t));
-    bb_t *tb = malloc(len * sizeof(bb_t));
-    if (!t || !tb) {
+    bb_t *lo = malloc((nz ? nz : 1) * ((size_t)1 << nlo) * sizeof(bb_t));
+    bb_t *hi = malloc((nz ? nz : 1) * ((size_t)1 << nhi) * sizeof(bb_t));
+    if (!t || !lo || !hi) {
         free(t);
-        free(tb);
+        free(lo);
+        free(hi);
         return oom(eng, "w_accumulate");
     }
-    /* EF point: table scaled by gamma0 from the start */
+    /* EF point: one full table, scaled by gamma0 from the start */
     t[0] = gamma0;
     bb4_t p = z0;
     for (unsigned i = 0; i < n; i++) {
         size_t h = (size_t)1 << i;
         for (size_t b = 0; b < h; b++) {
-            bb4_t hi = bb4_mul(t[b], p);
-            t[b + h] = hi;
-            t[b] = bb4_sub(t[b], hi);
+            bb4_t x = bb4_mul(t[b], p);
+            t[b + h] = x;
+            t[b] = bb4_sub(t[b], x);
         }
         p = bb4_square(p);
     }
-    for (size_t b = 0; b < len; b++)
-        o[b] = bb4_add(o[b], t[b]);
-    /* base-field points: the table stays in F, scaled by gamma when added */
     for (size_t q = 0; q < nz; q++) {
-        tb[0] = bb_one();
-        bb_t pb = zs[q];
-        for (unsigned i = 0; i < n; i++) {
-            size_t h = (size_t)1 << i;
-            for (size_t b = 0; b < h; b++) {
-                bb_t hi = bb_mul(tb[b], pb);
-                tb[b + h] = hi;
-                tb[b] = bb_sub(tb[b], hi);
-            }
-            pb = bb_square(pb);
-        }
-        for (size_t b = 0; b < len; b++)
-            o[b] = bb4_add(o[b], bb4_mul_base(gammas[q], tb[b]));
+        eq_table_base(zs[q], 0, nlo, lo + q * ((size_t)1 << nlo));
+        eq_table_base(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
     }
+    wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi};
+    unsigned threads = ((const gs_cpu_state *)eng->impl)->threads;
+    gs_parallel_for(len >= 4096 ? threads : 1, len, wacc_range, &c);
     free(t);
-    free(tb);
+    free(lo);
+    free(hi);
     return GLSTARK_OK;
 }
 

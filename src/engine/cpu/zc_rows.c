@@ -51,6 +51,7 @@ void gs_cpu_eval_row(const gs_zc_trace *t, gs_cpu_rowbuf *rb, size_t i)
     env.sel[1] = r == h - 1 ? bb_one() : 0;
     env.sel[2] = r == h - 1 ? 0 : bb_one();
     env.publics = t->publics;
+    env.stride = 1;
     gs_cdag_eval_base(t->dag, &env, rb->nodes);
 }
 

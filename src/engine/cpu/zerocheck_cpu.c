@@ -12,21 +12,6 @@ static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
     return (size_t)1 << (t->log_height > l_skip ? t->log_height : l_skip);
 }
 
-/* (zc, p, q) of the DAG node values `nodes` (base field). */
-static void combine_base(const gs_cdag *d, const bb_t *nodes, const gs_zc_weights *w, bb4_t o[3])
-{
-    bb4_t zc = bb4_zero(), p = bb4_zero(), q = bb4_zero();
-    for (uint32_t i = 0; i < d->n_constraints; i++)
-        zc = bb4_add(zc, bb4_mul_base(w->lambda_pows[i], nodes[d->constraint_idx[i]]));
-    for (uint32_t k = 0; k < d->n_interactions; k++) {
-        p = bb4_add(p, bb4_mul_base(w->eq3b[k], nodes[d->interactions[k].count]));
-        q = bb4_add(q, bb4_mul(w->eq3b[k], gs_cpu_interaction_denominator(d, k, nodes, w->beta)));
-    }
-    o[0] = zc;
-    o[1] = bb4_mul_base(p, w->norm);
-    o[2] = q;
-}
-
 static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weights *w, bb4_t o[3])
 {
     bb4_t zc = bb4_zero(), p = bb4_zero(), q = bb4_zero();
@@ -48,12 +33,185 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
     o[2] = q;
 }
 
+/* Size-N radix-2 NTT in place (natural order in and out): v[m] <- sum_j v[j] w^(jm),
+ * tw[k] = w^k for k < N/2. */
+static void ntt_small(bb_t *v, size_t N, const bb_t *tw, size_t logn)
+{
+    for (size_t i = 1, j = 0; i < N; i++) {
+        size_t bit = N >> 1;
+        for (; j & bit; bit >>= 1)
+            j ^= bit;
+        j ^= bit;
+        if (i < j) {
+            bb_t t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+    }
+    for (size_t s = 1; s <= logn; s++) {
+        size_t len = (size_t)1 << s, half = len >> 1, step = N >> s;
+        for (size_t i = 0; i < N; i += len)
+            for (size_t k = 0; k < half; k++) {
+                bb_t u = v[i + k], x = bb_mul(v[i + k + half], tw[k * step]);
+                v[i + k] = bb_add(u, x);
+                v[i + k + half] = bb_sub(u, x);
+            }
+    }
+}
+
+/* Lane-batched DAG evaluation for round 0: every node is evaluated on L
+ * points at once (L = N, one coset), so the per-node dispatch is paid once
+ * per L values. src[i] points at node i's L values: into the point-value
+ * table for variables, into a constant row, or into val for computed nodes. */
+typedef struct lane_prog {
+    size_t L;
+    const bb_t **src; /* n_nodes */
+    bb_t *val;        /* n_nodes * L */
+    bb_t *consts;     /* n_nodes * L, rows of constants (only constant nodes used) */
+} lane_prog;
+
+static int lane_prog_init(lane_prog *lp, const gs_cdag *d, size_t L)
+{
+    size_t n = d->n_nodes ? d->n_nodes : 1;
+    lp->L = L;
+    lp->src = malloc(n * sizeof(*lp->src));
+    lp->val = malloc(n * L * sizeof(bb_t));
+    lp->consts = malloc(n * L * sizeof(bb_t));
+    if (!lp->src || !lp->val || !lp->consts)
+        return -1;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        lp->src[i] = lp->val + (size_t)i * L;
+        if (d->nodes[i].kind == GS_CN_CONST) {
+            for (size_t j = 0; j < L; j++)
+                lp->consts[(size_t)i * L + j] = d->nodes[i].value;
+            lp->src[i] = lp->consts + (size_t)i * L;
+        }
+    }
+    return 0;
+}
+
+static void lane_prog_free(lane_prog *lp)
+{
+    free(lp->src);
+    free(lp->val);
+    free(lp->consts);
+}
+
+/* Evaluates on points [p0, p0 + L) of the point-value table pv (column c at
+ * pv[c * n_pts + pt]; table columns as gs_zc_table_cols: 3 selectors, then
+ * [local, next] per column per part). */
+static void lane_eval(lane_prog *lp, const gs_zc_trace *t, const bb_t *pv, size_t n_pts, size_t p0, const size_t *part_off)
+{
+    const gs_cdag *d = t->dag;
+    const size_t L = lp->L;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        const gs_cnode *n = &d->nodes[i];
+        bb_t *o = lp->val + (size_t)i * L;
+        switch (n->kind) {
+        case GS_CN_VAR_PREP:
+        case GS_CN_VAR_MAIN:
+            lp->src[i] = pv + (part_off[gs_cdag_part_of(d, n)] + 2 * (size_t)n->a + n->offset) * n_pts + p0;
+            break;
+        case GS_CN_IS_FIRST: lp->src[i] = pv + 0 * n_pts + p0; break;
+        case GS_CN_IS_LAST: lp->src[i] = pv + 1 * n_pts + p0; break;
+        case GS_CN_IS_TRANSITION: lp->src[i] = pv + 2 * n_pts + p0; break;
+        case GS_CN_PUBLIC:
+            for (size_t j = 0; j < L; j++)
+                o[j] = t->publics[n->a];
+            break;
+        case GS_CN_CONST: break;
+        case GS_CN_ADD: {
+            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_add(a[j], b[j]);
+            break;
+        }
+        case GS_CN_SUB: {
+            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_sub(a[j], b[j]);
+            break;
+        }
+        case GS_CN_NEG: {
+            const bb_t *a = lp->src[n->a];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_neg(a[j]);
+            break;
+        }
+        case GS_CN_MUL: {
+            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
+            for (size_t j = 0; j < L; j++)
+                o[j] = bb_mul(a[j], b[j]);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+/* Adds e * (zc, p, q) of lanes j < L into out[3 (p0 + j) + {0,1,2}]. */
+static void lane_combine(const lane_prog *lp, const gs_cdag *d, const gs_zc_weights *w, bb4_t e, size_t p0, bb4_t *out,
+                         bb4_t *scratch /* 3 L */)
+{
+    const size_t L = lp->L;
+    bb4_t *zc = scratch, *p = scratch + L, *q = scratch + 2 * L;
+    for (size_t j = 0; j < 3 * L; j++)
+        scratch[j] = bb4_zero();
+    /* sum_i λ^i v_i as exact integer dot products, reduced once: the sum of
+     * Montgomery products a_i b_i is (sum bb_mul(a_i, b_i)) * R mod p */
+    {
+        unsigned __int128 acc[256][4];
+        for (size_t j = 0; j < L; j++)
+            for (int c = 0; c < 4; c++)
+                acc[j][c] = 0;
+        for (uint32_t i = 0; i < d->n_constraints; i++) {
+            const bb_t *v = lp->src[d->constraint_idx[i]];
+            const bb_t *lam = w->lambda_pows[i].c;
+            for (size_t j = 0; j < L; j++) {
+                uint64_t x = v[j];
+                acc[j][0] += (uint64_t)lam[0] * x;
+                acc[j][1] += (uint64_t)lam[1] * x;
+                acc[j][2] += (uint64_t)lam[2] * x;
+                acc[j][3] += (uint64_t)lam[3] * x;
+            }
+        }
+        for (size_t j = 0; j < L; j++)
+            for (int c = 0; c < 4; c++)
+                zc[j].c[c] = bb_monty_reduce((uint64_t)(acc[j][c] % BB_P));
+    }
+    for (uint32_t k = 0; k < d->n_interactions; k++) {
+        const gs_cinteraction *it = &d->interactions[k];
+        const bb_t *c = lp->src[it->count];
+        bb4_t e3 = w->eq3b[k];
+        for (size_t j = 0; j < L; j++) {
+            p[j] = bb4_add(p[j], bb4_mul_base(e3, c[j]));
+            bb4_t h = bb4_zero(), pw = bb4_one();
+            for (uint32_t m = 0; m < it->message_len; m++) {
+                h = bb4_add(h, bb4_mul_base(pw, lp->src[it->message[m]][j]));
+                pw = bb4_mul(pw, w->beta);
+            }
+            h = bb4_add(h, bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1)));
+            q[j] = bb4_add(q[j], bb4_mul(e3, h));
+        }
+    }
+    for (size_t j = 0; j < L; j++) {
+        bb4_t *o = out + 3 * (p0 + j);
+        o[0] = bb4_add(o[0], bb4_mul(e, zc[j]));
+        o[1] = bb4_add(o[1], bb4_mul(e, bb4_mul_base(p[j], w->norm)));
+        o[2] = bb4_add(o[2], bb4_mul(e, q[j]));
+    }
+}
+
+#define R0_TILE 4
+
 typedef struct r0_ctx {
     const gs_zc_trace *t;
     uint32_t l_skip;
-    const bb_t *lw;
+    uint32_t n_cos;
     size_t n_pts;
     int d_points;
+    const bb_t *tw_fwd, *tw_inv; /* N/2 twiddles of w and w^-1 */
+    const bb_t *scale;           /* n_cos x N: g^(ij) / N */
     const bb4_t *E;
     const gs_zc_weights *w;
     bb4_t *acc; /* per part: 3 * n_pts */
@@ -67,94 +225,181 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     const gs_cdag *d = t->dag;
     size_t N = (size_t)1 << cx->l_skip, H = (size_t)1 << t->log_height;
     size_t ncols = gs_zc_table_cols(t), n_pts = cx->n_pts;
+    size_t d0 = cx->d_points ? N : 0;
     bb4_t *out = cx->acc + 3 * n_pts * part;
     for (size_t i = 0; i < 3 * n_pts; i++)
         out[i] = bb4_zero();
     if (lo >= hi)
         return;
-    /* block[c*N + k]: value of table column c at row xN + k */
-    bb_t *block = malloc(ncols * N * sizeof(bb_t));
-    bb_t *vals = malloc(ncols * sizeof(bb_t));
+    /* pv[c * n_pts + pt]: table column c at evaluation point pt */
+    /* blocks are taken R0_TILE at a time so that every trace column is read
+     * in runs of R0_TILE * N consecutive rows */
+    bb_t *pv = malloc(R0_TILE * ncols * n_pts * sizeof(bb_t));
+    bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
     bb_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb_t));
     const bb_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
-    if (!block || !vals || !nodes || !cols) {
-        free(block), free(vals), free(nodes), free(cols);
+    if (!pv || !coef || !nodes || !cols) {
+        free(pv), free(coef), free(nodes), free(cols);
         cx->oom = 1;
         return;
     }
-    size_t off = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++) {
-        cols[p] = vals + off;
-        off += 2 * (size_t)t->part_widths[p];
+    /* table column c >= 3 reads colsrc[c] at row r (+1 for rotated columns) */
+    const bb_t **colsrc = malloc(ncols * sizeof(*colsrc));
+    if (!colsrc) {
+        free(pv), free(coef), free(nodes), free(cols);
+        cx->oom = 1;
+        return;
     }
-    for (size_t x = lo; x < hi; x++) {
-        for (size_t k = 0; k < N; k++) {
-            size_t r = (x * N + k) & (H - 1), nr = (r + 1) & (H - 1);
-            block[0 * N + k] = r == 0 ? bb_one() : 0;
-            block[1 * N + k] = r == H - 1 ? bb_one() : 0;
-            block[2 * N + k] = r == H - 1 ? 0 : bb_one();
-            size_t c0 = 3;
-            for (uint32_t p = 0; p < t->n_parts; p++) {
-                const bb_t *m = (const bb_t *)t->parts[p]->host;
-                for (uint32_t c = 0; c < t->part_widths[p]; c++) {
-                    block[(c0 + 2 * c) * N + k] = m[(size_t)c * H + r];
-                    block[(c0 + 2 * c + 1) * N + k] = m[(size_t)c * H + nr];
-                }
-                c0 += 2 * (size_t)t->part_widths[p];
-            }
-        }
-        for (size_t pt = 0; pt < n_pts; pt++) {
-            if (cx->d_points && pt < N) {
-                /* a point of D: the row's own values */
-                for (size_t c = 0; c < ncols; c++)
-                    vals[c] = block[c * N + pt];
-            } else {
-                const bb_t *wt = cx->lw + pt * N;
-                for (size_t c = 0; c < ncols; c++) {
-                    const bb_t *b = block + c * N;
-                    bb_t acc = 0;
+    {
+        size_t c = 3;
+        for (uint32_t p = 0; p < t->n_parts; p++)
+            for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
+                colsrc[c] = colsrc[c + 1] = (const bb_t *)t->parts[p]->host + (size_t)j * H;
+    }
+    lane_prog lp;
+    size_t *part_off = malloc((t->n_parts + 1) * sizeof(size_t));
+    bb4_t *scratch = malloc(3 * N * sizeof(bb4_t));
+    if (lane_prog_init(&lp, d, N) || !part_off || !scratch) {
+        lane_prog_free(&lp);
+        free(part_off), free(scratch), free(pv), free(coef), free(nodes), free(cols), free(colsrc);
+        cx->oom = 1;
+        return;
+    }
+    part_off[0] = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        part_off[p + 1] = part_off[p] + 2 * (size_t)t->part_widths[p];
+    for (size_t x0 = lo; x0 < hi; x0 += R0_TILE) {
+        size_t G = hi - x0 < R0_TILE ? hi - x0 : R0_TILE;
+        /* one column's N values on D -> its values at every point */
+        for (size_t c = 0; c < ncols; c++) {
+            for (size_t g = 0; g < G; g++) {
+                size_t x = x0 + g;
+                if (c < 3) {
+                    for (size_t k = 0; k < N; k++) {
+                        size_t r = (x * N + k) & (H - 1);
+                        coef[k] = (c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1) ? bb_one() : 0;
+                    }
+                } else {
+                    const bb_t *src = colsrc[c];
+                    size_t rot = (c - 3) & 1;
                     for (size_t k = 0; k < N; k++)
-                        acc = bb_add(acc, bb_mul(wt[k], b[k]));
-                    vals[c] = acc;
+                        coef[k] = src[(x * N + k + rot) & (H - 1)];
+                }
+                bb_t *pc = pv + (g * ncols + c) * n_pts;
+                if (d0)
+                    for (size_t k = 0; k < N; k++)
+                        pc[k] = coef[k];
+                ntt_small(coef, N, cx->tw_inv, cx->l_skip); /* N * coefficients */
+                for (uint32_t i = 0; i < cx->n_cos; i++) {
+                    const bb_t *sc = cx->scale + (size_t)i * N;
+                    for (size_t j = 0; j < N; j++)
+                        tmp[j] = bb_mul(coef[j], sc[j]);
+                    ntt_small(tmp, N, cx->tw_fwd, cx->l_skip);
+                    for (size_t k = 0; k < N; k++)
+                        pc[d0 + (size_t)i * N + k] = tmp[k];
                 }
             }
-            gs_cdag_env_base env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
-            gs_cdag_eval_base(d, &env, nodes);
-            bb4_t o[3];
-            combine_base(d, nodes, cx->w, o);
-            for (int i = 0; i < 3; i++)
-                out[3 * pt + i] = bb4_add(out[3 * pt + i], bb4_mul(cx->E[x], o[i]));
         }
+        for (size_t g = 0; g < G; g++)
+            for (size_t p0 = 0; p0 < n_pts; p0 += N) {
+                lane_eval(&lp, t, pv + g * ncols * n_pts, n_pts, p0, part_off);
+                lane_combine(&lp, d, cx->w, cx->E[x0 + g], p0, out, scratch);
+            }
     }
-    free(block), free(vals), free(nodes), free(cols);
+    lane_prog_free(&lp);
+    free(scratch), free(part_off);
+    free(pv), free(coef), free(nodes), free(cols), free(colsrc);
 }
 
-static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb_t *lw, size_t n_pts,
-                                 int d_points, const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
+static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
+                                 const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
 {
     size_t N = (size_t)1 << l_skip;
     size_t nx = lifted_rows(t, l_skip) / N;
-    if (d_points && n_pts < N)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "zerocheck round 0: %zu points cannot start with the %zu points of D", n_pts, N);
+    size_t n_pts = (d_points ? N : 0) + (size_t)n_cos * N;
+    if (n_pts == 0)
+        return GLSTARK_OK;
+    bb_t *tw = malloc((N + (size_t)n_cos * N) * sizeof(bb_t));
+    if (!tw)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: twiddle allocation failed");
+    bb_t *tw_inv = tw + N / 2, *scale = tw + N;
+    bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
+    for (size_t k = 0; k < N / 2; k++) {
+        tw[k] = a;
+        tw_inv[k] = b;
+        a = bb_mul(a, om);
+        b = bb_mul(b, omi);
+    }
+    bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
+    for (uint32_t i = 0; i < n_cos; i++) {
+        bb_t s = ninv;
+        for (size_t j = 0; j < N; j++) {
+            scale[(size_t)i * N + j] = s;
+            s = bb_mul(s, gi);
+        }
+        gi = bb_mul(gi, g);
+    }
     unsigned parts = gs_cpu_parts(eng, nx);
-    r0_ctx cx = {t, l_skip, lw, n_pts, d_points, (const bb4_t *)e->host, w, NULL, 0};
+    r0_ctx cx = {t, l_skip, n_cos, n_pts, d_points, tw, tw_inv, scale, (const bb4_t *)e->host, w, NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_pts * sizeof(bb4_t));
-    if (!cx.acc)
+    if (!cx.acc) {
+        free(tw);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: accumulator allocation failed");
+    }
     gs_cpu_parallel_for(parts, nx, r0_slice, &cx);
+    free(tw);
     if (cx.oom) {
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: scratch allocation failed");
     }
     for (size_t i = 0; i < 3 * n_pts; i++) {
-        bb4_t s = bb4_zero();
+        bb4_t sum = bb4_zero();
         for (unsigned p = 0; p < parts; p++)
-            s = bb4_add(s, cx.acc[3 * n_pts * p + i]);
-        out[i] = s;
+            sum = bb4_add(sum, cx.acc[3 * n_pts * p + i]);
+        out[i] = sum;
     }
     free(cx.acc);
     return GLSTARK_OK;
+}
+
+typedef struct fp_ctx {
+    const gs_zc_trace *t;
+    size_t N, H, nx;
+    const bb4_t *lw;
+    const bb_t **src; /* per table column >= 3 */
+    bb4_t *T;
+} fp_ctx;
+
+/* Table columns [lo, hi): each trace column is streamed once, in order. */
+static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
+{
+    (void)part;
+    fp_ctx *cx = vctx;
+    size_t N = cx->N, H = cx->H, nx = cx->nx;
+    for (size_t c = lo; c < hi; c++) {
+        bb4_t *dst = cx->T + c * nx;
+        if (c < 3) {
+            for (size_t x = 0; x < nx; x++) {
+                bb4_t s = bb4_zero();
+                for (size_t k = 0; k < N; k++) {
+                    size_t r = (x * N + k) & (H - 1);
+                    int on = c == 0 ? r == 0 : c == 1 ? r == H - 1 : r != H - 1;
+                    if (on)
+                        s = bb4_add(s, cx->lw[k]);
+                }
+                dst[x] = s;
+            }
+            continue;
+        }
+        const bb_t *m = cx->src[c];
+        size_t rot = (c - 3) & 1;
+        for (size_t x = 0; x < nx; x++) {
+            bb4_t a = bb4_zero();
+            for (size_t k = 0; k < N; k++)
+                a = bb4_add(a, bb4_mul_base(cx->lw[k], m[(x * N + k + rot) & (H - 1)]));
+            dst[x] = a;
+        }
+    }
 }
 
 static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,
@@ -166,36 +411,16 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     if (tables->size < ncols * nx * sizeof(bb4_t))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "zerocheck fold_ple: table buffer has %zu bytes, needs %zu", tables->size, ncols * nx * sizeof(bb4_t));
-    bb4_t *T = (bb4_t *)tables->host;
-    for (size_t x = 0; x < nx; x++) {
-        bb4_t s[3] = {bb4_zero(), bb4_zero(), bb4_zero()};
-        for (size_t k = 0; k < N; k++) {
-            size_t r = (x * N + k) & (H - 1);
-            if (r == 0)
-                s[0] = bb4_add(s[0], lw[k]);
-            if (r == H - 1)
-                s[1] = bb4_add(s[1], lw[k]);
-            else
-                s[2] = bb4_add(s[2], lw[k]);
-        }
-        for (int i = 0; i < 3; i++)
-            T[(size_t)i * nx + x] = s[i];
-        size_t c0 = 3;
-        for (uint32_t p = 0; p < t->n_parts; p++) {
-            const bb_t *m = (const bb_t *)t->parts[p]->host;
-            for (uint32_t c = 0; c < t->part_widths[p]; c++) {
-                bb4_t a = bb4_zero(), b = bb4_zero();
-                for (size_t k = 0; k < N; k++) {
-                    size_t r = (x * N + k) & (H - 1), nr = (r + 1) & (H - 1);
-                    a = bb4_add(a, bb4_mul_base(lw[k], m[(size_t)c * H + r]));
-                    b = bb4_add(b, bb4_mul_base(lw[k], m[(size_t)c * H + nr]));
-                }
-                T[(c0 + 2 * c) * nx + x] = a;
-                T[(c0 + 2 * c + 1) * nx + x] = b;
-            }
-            c0 += 2 * (size_t)t->part_widths[p];
-        }
-    }
+    const bb_t **src = malloc(ncols * sizeof(*src));
+    if (!src)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck fold_ple: allocation failed");
+    size_t c = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
+            src[c] = src[c + 1] = (const bb_t *)t->parts[p]->host + (size_t)j * H;
+    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host};
+    gs_cpu_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
+    free(src);
     return GLSTARK_OK;
 }
 

@@ -1,0 +1,212 @@
+// Batched radix-2 DFT passes over BabyBear (src/engine/gles/dft_gles.c
+// drives them; definitions in src/engine/dft_ops.h). Natural order in and
+// out: a bit-reversal pass (optionally scaling by n^-1), then decimation-in-
+// time layers, the low ones in shared memory, the rest DFT_RADIX_MAX-point
+// register passes. Also the two RS-encoding helpers: the subset-sum (zeta)
+// transform and the bit-reversed zero-padded expansion.
+//
+// "Virtual columns": the bound window holds gs_nv sequences of 2^gs_logn
+// elements; sequence v, element i sits at word
+//   gs_lead + (v >> gs_vpcs) * gs_stride + (v & (2^gs_vpcs - 1)) * gs_subw + (i << gs_ews)
+// which covers plain columns (vpcs 0), the 4 coefficient sequences of an
+// extension column (vpcs 2, subw 1, ews 2) and the 2^l-blocks of a column
+// (vpcs = log blocks, subw = 2^l).
+//
+// Twiddles: tw[h + t] = w_(2h)^t for every half-size h < 2^gs_logn (inverse
+// roots for inverse transforms), the CPU engine's table: one load per
+// butterfly, contiguous in t.
+#include "babybear.glsl"
+#include "grid.glsl"
+
+// Defaults so the file validates on its own (the host always defines these).
+#ifndef DFT_MODE
+#define DFT_MODE 1
+#endif
+#ifndef DFT_BLOCK_LOG
+#define DFT_BLOCK_LOG 11
+#define DFT_BLOCK 2048u
+#endif
+#ifndef DFT_RADIX_M
+#define DFT_RADIX_M 4
+#endif
+
+#define MODE_BITREV 1
+#define MODE_SHARED 2
+#define MODE_RADIX 3
+#define MODE_ZETA_LOW 4
+#define MODE_ZETA_BIT 5
+#define MODE_GATHER 6
+
+layout(local_size_x = GS_LOCAL_SIZE) in;
+
+layout(std430, binding = 0) buffer Data { uint a[]; };
+layout(std430, binding = 1) readonly buffer Tw { uint tw[]; };
+layout(std430, binding = 2) readonly buffer Src { uint src[]; };
+
+uniform uint gs_id0;
+uniform uint gs_logn;
+uniform uint gs_lead;
+uniform uint gs_stride;
+uniform uint gs_vpcs;
+uniform uint gs_subw;
+uniform uint gs_ews;
+uniform uint gs_scale;     // Montgomery factor for the bit reversal, 0 = none
+uniform uint gs_layer;     // first layer (log2 of its half-size)
+uniform uint gs_layers;    // layers in this pass (shared mode)
+uniform uint gs_bits;      // zeta: number of low bits / the bit
+uniform uint gs_src_lead;  // gather
+uniform uint gs_src_logh;  // gather: log2 of the message length
+uniform uint gs_blowup;    // gather: log_blowup
+
+uint addr(uint v, uint i)
+{
+    return gs_lead + (v >> gs_vpcs) * gs_stride + (v & ((1u << gs_vpcs) - 1u)) * gs_subw + (i << gs_ews);
+}
+
+// w_(2h)^t for a layer of half-size h = 2^l, 0 <= t < h.
+uint twiddle(uint h, uint t) { return tw[h + t]; }
+
+#if DFT_MODE == MODE_SHARED
+shared uint sh[DFT_BLOCK];
+#endif
+
+void main()
+{
+#if DFT_MODE == MODE_SHARED
+    // One work group per block of DFT_BLOCK (or 2^logn if smaller) elements:
+    // layers [gs_layer, gs_layer + gs_layers) in shared memory.
+    uint id = gs_id0 + gs_linear_id();
+    if (id >= gs_id0 + gs_count)
+        return;
+    uint lsz = GS_LOCAL_SIZE;
+    uint lid = gl_LocalInvocationID.x;
+    uint bs_log = gs_logn < uint(DFT_BLOCK_LOG) ? gs_logn : uint(DFT_BLOCK_LOG);
+    uint bs = 1u << bs_log;
+    uint g = id / lsz;
+    uint nblk_log = gs_logn - bs_log;
+    uint v = g >> nblk_log, blk = g & ((1u << nblk_log) - 1u);
+    uint i0 = blk << bs_log;
+    for (uint q = lid; q < bs; q += lsz)
+        sh[q] = a[addr(v, i0 + q)];
+    barrier();
+    uint lend = gs_layer + gs_layers;
+    uint l = gs_layer;
+    // Two layers per barrier (radix 4, as the CPU's dit_pass4), then a last
+    // single layer if the count is odd.
+    for (; l + 1u < lend; l += 2u) {
+        uint h = 1u << l;
+        for (uint p = lid; p < bs / 4u; p += lsz) {
+            uint t = p & (h - 1u);
+            uint i0 = ((p >> l) << (l + 2u)) + t;
+            uint w1 = twiddle(h, t);
+            uint x0 = sh[i0], x1 = bb_mul(sh[i0 + h], w1);
+            uint x2 = sh[i0 + 2u * h], x3 = bb_mul(sh[i0 + 3u * h], w1);
+            uint y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
+            uint y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
+            uint z2 = bb_mul(y2, twiddle(2u * h, t)), z3 = bb_mul(y3, twiddle(2u * h, h + t));
+            sh[i0] = bb_add(y0, z2);
+            sh[i0 + 2u * h] = bb_sub(y0, z2);
+            sh[i0 + h] = bb_add(y1, z3);
+            sh[i0 + 3u * h] = bb_sub(y1, z3);
+        }
+        barrier();
+    }
+    if (l < lend) {
+        uint h = 1u << l;
+        for (uint p = lid; p < bs / 2u; p += lsz) {
+            uint t = p & (h - 1u);
+            uint x = ((p >> l) << (l + 1u)) + t;
+            uint y = x + h;
+            uint u = sh[x];
+            uint w = bb_mul(sh[y], twiddle(h, t));
+            sh[x] = bb_add(u, w);
+            sh[y] = bb_sub(u, w);
+        }
+        barrier();
+    }
+    for (uint q = lid; q < bs; q += lsz)
+        a[addr(v, i0 + q)] = sh[q];
+#else
+    uint id = gs_linear_id();
+    if (id >= gs_count)
+        return;
+    id += gs_id0;
+#if DFT_MODE == MODE_BITREV
+    uint v = id >> gs_logn, i = id & ((1u << gs_logn) - 1u);
+    uint j = gs_logn == 0u ? 0u : bitfieldReverse(i) >> (32u - gs_logn);
+    if (i < j) {
+        uint ai = addr(v, i), aj = addr(v, j);
+        uint x = a[ai], y = a[aj];
+        if (gs_scale != 0u) {
+            x = bb_mul(x, gs_scale);
+            y = bb_mul(y, gs_scale);
+        }
+        a[ai] = y;
+        a[aj] = x;
+    } else if (i == j && gs_scale != 0u) {
+        uint ai = addr(v, i);
+        a[ai] = bb_mul(a[ai], gs_scale);
+    }
+#elif DFT_MODE == MODE_RADIX
+    // 2^DFT_RADIX_M points spaced h = 2^gs_layer apart: DIT layers with
+    // half-sizes h .. h * 2^(M-1) in registers. M is a compile-time constant
+    // so the loops unroll and the points stay in registers.
+    const uint m = uint(DFT_RADIX_M);
+    const uint cnt = 1u << m;
+    uint grp_log = gs_logn - m;
+    uint v = id >> grp_log, g = id & ((1u << grp_log) - 1u);
+    uint l0 = gs_layer, h = 1u << l0;
+    uint t = g & (h - 1u), blk = g >> l0;
+    uint base = (blk << (l0 + m)) + t;
+    uint x[cnt];
+    for (uint j = 0u; j < cnt; j++)
+        x[j] = a[addr(v, base + (j << l0))];
+    for (uint s = 0u; s < m; s++) {
+        uint hb = 1u << s;
+        for (uint j = 0u; j < cnt; j++) {
+            if ((j & hb) != 0u)
+                continue;
+            uint pos = ((j & (hb - 1u)) << l0) + t;
+            uint u = x[j];
+            uint w = bb_mul(x[j | hb], twiddle(h << s, pos));
+            x[j] = bb_add(u, w);
+            x[j | hb] = bb_sub(u, w);
+        }
+    }
+    for (uint j = 0u; j < cnt; j++)
+        a[addr(v, base + (j << l0))] = x[j];
+#elif DFT_MODE == MODE_ZETA_LOW
+    // Subset sums over the low gs_bits (<= 5) index bits, one aligned chunk
+    // of 2^gs_bits elements per invocation.
+    uint c = gs_bits;
+    uint cl_log = gs_logn - c;
+    uint v = id >> cl_log, i0 = (id & ((1u << cl_log) - 1u)) << c;
+    uint x[32];
+    uint cnt = 1u << c;
+    for (uint j = 0u; j < cnt; j++)
+        x[j] = a[addr(v, i0 + j)];
+    for (uint b = 0u; b < c; b++)
+        for (uint j = 0u; j < cnt; j++)
+            if ((j & (1u << b)) != 0u)
+                x[j] = bb_add(x[j], x[j ^ (1u << b)]);
+    for (uint j = 0u; j < cnt; j++)
+        a[addr(v, i0 + j)] = x[j];
+#elif DFT_MODE == MODE_ZETA_BIT
+    // One bit b = gs_bits of the subset-sum transform: x[i | 2^b] += x[i].
+    uint b = gs_bits;
+    uint pl = gs_logn - 1u;
+    uint v = id >> pl, p = id & ((1u << pl) - 1u);
+    uint lo = p & ((1u << b) - 1u);
+    uint i = ((p >> b) << (b + 1u)) | lo;
+    uint ai = addr(v, i), aj = addr(v, i | (1u << b));
+    a[aj] = bb_add(a[aj], a[ai]);
+#elif DFT_MODE == MODE_GATHER
+    // Codeword column after its first log_blowup (copy-only) DIT layers:
+    // a[i] = msg[rev_L(i >> blowup)], message v at src[gs_src_lead + v * 2^L].
+    uint v = id >> gs_logn, i = id & ((1u << gs_logn) - 1u);
+    uint j = i >> gs_blowup;
+    uint r = gs_src_logh == 0u ? 0u : bitfieldReverse(j) >> (32u - gs_src_logh);
+    a[addr(v, i)] = src[gs_src_lead + (v << gs_src_logh) + r];
+#endif
+#endif
+}

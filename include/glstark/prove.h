@@ -1,0 +1,113 @@
+/* Proving and verifying whole OpenVM SWIRL proofs.
+ *
+ *   glstark_params *p;  glstark_params_app_100_bits(21, &p, msg, sizeof msg);
+ *   glstark_proving_key *pk; glstark_verifying_key *vk;
+ *   glstark_keygen(airs, n, p, &pk, &vk, msg, sizeof msg);
+ *   glstark_prove_result r; glstark_prove(pk, traces, n, NULL, &r);   -> r.proof, r.proof_len
+ *   glstark_verify(vk, r.proof, r.proof_len, msg, sizeof msg);       -> GLSTARK_OK or ..._REJECTED
+ *
+ * Proofs are OpenVM stark-backend v2.0.1's `Proof::encode` bytes (codec
+ * version 3): byte-identical to OpenVM's for the same AIRs, traces and
+ * parameters, and OpenVM's proofs verify here. Nothing aborts: every call
+ * returns a status, and a message where a buffer is given. */
+#ifndef GLSTARK_PROVE_H
+#define GLSTARK_PROVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "glstark/air.h"
+#include "glstark/device.h"
+#include "glstark/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- system parameters (OpenVM SystemParams) ---- */
+typedef struct glstark_params glstark_params;
+
+/* stark-sdk's app_params_with_100_bits_security(L): stacked height 2^L
+ * (L <= 24; OpenVM's keccakf example uses 21). */
+GLSTARK_API glstark_status glstark_params_app_100_bits(size_t log_stacked_height, glstark_params **out, char *msg,
+                                                       size_t msg_size);
+/* OpenVM's default_test_params_small() (l_skip 2, n_stack 8, WHIR k 3). */
+GLSTARK_API glstark_status glstark_params_test_small(glstark_params **out);
+GLSTARK_API void glstark_params_destroy(glstark_params *p);
+/* log2 of the stacked height (l_skip + n_stack): the tallest trace allowed. */
+GLSTARK_API size_t glstark_params_log_stacked_height(const glstark_params *p);
+
+/* ---- keys ---- */
+typedef struct glstark_proving_key glstark_proving_key;
+typedef struct glstark_verifying_key glstark_verifying_key;
+
+/* Keygen for a set of AIRs (the proof's AIR order). The proving key borrows
+ * the AIRs: they must outlive it. vk may be NULL (take it later with
+ * glstark_proving_key_verifying_key). */
+GLSTARK_API glstark_status glstark_keygen(glstark_air *const *airs, size_t num_airs, const glstark_params *params,
+                                          glstark_proving_key **pk, glstark_verifying_key **vk, char *msg,
+                                          size_t msg_size);
+GLSTARK_API glstark_status glstark_proving_key_verifying_key(const glstark_proving_key *pk,
+                                                             glstark_verifying_key **vk);
+GLSTARK_API void glstark_proving_key_destroy(glstark_proving_key *pk);
+GLSTARK_API void glstark_verifying_key_destroy(glstark_verifying_key *vk);
+
+/* The verifying key as OpenVM's pre-hash input (u32 3 || u64 len ||
+ * postcard(vk), the `.prevk.bin` files) and back. *bytes is malloc'd;
+ * release with glstark_free. */
+GLSTARK_API glstark_status glstark_verifying_key_encode(const glstark_verifying_key *vk, uint8_t **bytes,
+                                                        size_t *len);
+GLSTARK_API glstark_status glstark_verifying_key_decode(const uint8_t *bytes, size_t len,
+                                                        glstark_verifying_key **vk, char *msg, size_t msg_size);
+
+/* ---- proving ---- */
+typedef struct glstark_prove_options {
+    size_t size;                /* sizeof(glstark_prove_options) */
+    glstark_device *device;     /* NULL = a CPU engine made for this call */
+    unsigned cpu_threads;       /* CPU engine threads (its own or the fallback's), 0 = one per core */
+    int skip_constraint_check;  /* nonzero: do not check the traces against the AIRs first (faster) */
+} glstark_prove_options;
+
+GLSTARK_API void glstark_prove_options_init(glstark_prove_options *opts);
+
+typedef struct glstark_prove_result {
+    uint8_t *proof;             /* the proof bytes (glstark_prove_result_free releases them) */
+    size_t proof_len;
+    double seconds;             /* prove time (after the argument checks) */
+    double phase_seconds[6];    /* constraint check, commit, LogUp PoW, LogUp/zerocheck, stacked reduction, WHIR */
+    /* A GLES engine that lacks a phase runs that phase on the CPU engine:
+     * bit i of fallback_phases = phase i+1 above (commit = bit 0), and
+     * fallback_note says which and why ("" when none). */
+    unsigned fallback_phases;
+    char fallback_note[512];
+    char message[2048];         /* why it failed ("" on success) */
+} glstark_prove_result;
+
+/* traces: one per AIR of the key, in key order (height 0 = the AIR is
+ * absent), with their public values. GLSTARK_ERR_UNSATISFIED when a
+ * constraint or a LogUp bus fails (the message names AIR, constraint and
+ * row). */
+GLSTARK_API glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_trace *traces,
+                                         size_t num_traces, const glstark_prove_options *opts,
+                                         glstark_prove_result *result);
+GLSTARK_API void glstark_prove_result_free(glstark_prove_result *result);
+
+/* ---- verifying ---- */
+/* GLSTARK_OK: the proof verifies. GLSTARK_ERR_MALFORMED: the bytes are not
+ * a proof. GLSTARK_ERR_REJECTED: it does not verify against vk (wrong AIR,
+ * wrong public values, tampered). msg (may be NULL) says why. */
+GLSTARK_API glstark_status glstark_verify(const glstark_verifying_key *vk, const uint8_t *proof, size_t len, char *msg,
+                                          size_t msg_size);
+
+/* ---- files ---- */
+/* Reads a whole file (*bytes malloc'd, glstark_free) / writes bytes to a file. GLSTARK_ERR_IO with the reason. */
+GLSTARK_API glstark_status glstark_read_file(const char *path, uint8_t **bytes, size_t *len, char *msg,
+                                             size_t msg_size);
+GLSTARK_API glstark_status glstark_write_file(const char *path, const uint8_t *bytes, size_t len, char *msg,
+                                              size_t msg_size);
+GLSTARK_API void glstark_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,351 @@
+/* The public prove/verify API (include/glstark/prove.h) over the internal
+ * keygen, prover, codec and verifier. */
+#include "glstark/prove.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "air/keygen.h"
+#include "api/device_internal.h"
+#include "protocol/params.h"
+#include "protocol/proof.h"
+#include "protocol/prover.h"
+#include "protocol/verifier.h"
+
+struct glstark_params {
+    gs_system_params p;
+};
+struct glstark_proving_key {
+    gs_multi_pk pk;
+};
+struct glstark_verifying_key {
+    gs_multi_vk vk;
+};
+
+static void put_msg(char *msg, size_t size, const char *text)
+{
+    if (msg && size)
+        snprintf(msg, size, "%s", text);
+}
+
+glstark_status glstark_params_app_100_bits(size_t log_stacked_height, glstark_params **out, char *msg,
+                                           size_t msg_size)
+{
+    put_msg(msg, msg_size, "");
+    if (!out)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    glstark_params *p = calloc(1, sizeof *p);
+    if (!p)
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    gs_error err;
+    gs_error_clear(&err);
+    glstark_status st = gs_app_params_with_100_bits_security(log_stacked_height, &p->p, &err);
+    if (st) {
+        put_msg(msg, msg_size, err.msg);
+        free(p);
+        return st;
+    }
+    *out = p;
+    return GLSTARK_OK;
+}
+
+glstark_status glstark_params_test_small(glstark_params **out)
+{
+    if (!out)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    gs_default_test_params_small(&(*out)->p);
+    return GLSTARK_OK;
+}
+
+void glstark_params_destroy(glstark_params *p) { free(p); }
+
+size_t glstark_params_log_stacked_height(const glstark_params *p)
+{
+    return p ? gs_params_log_stacked_height(&p->p) : 0;
+}
+
+/* A standalone verifying key: through OpenVM's vk bytes, so it owns
+ * everything and carries its pre-hash. */
+static glstark_status vk_copy(const gs_multi_vk *src, glstark_verifying_key **out, gs_error *err)
+{
+    uint8_t *b = NULL;
+    size_t n = 0;
+    glstark_status st = gs_vk_prevk_bytes(src, &b, &n, err);
+    if (st)
+        return st;
+    glstark_verifying_key *vk = calloc(1, sizeof *vk);
+    if (!vk) {
+        free(b);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    st = gs_vk_from_prevk_bytes(b, n, &vk->vk, err);
+    free(b);
+    if (!st)
+        st = gs_vk_compute_pre_hash(&vk->vk, err);
+    if (st) {
+        gs_multi_vk_free(&vk->vk);
+        free(vk);
+        return st;
+    }
+    *out = vk;
+    return GLSTARK_OK;
+}
+
+glstark_status glstark_keygen(glstark_air *const *airs, size_t num_airs, const glstark_params *params,
+                              glstark_proving_key **pk, glstark_verifying_key **vk, char *msg, size_t msg_size)
+{
+    put_msg(msg, msg_size, "");
+    if (!pk || !params || (!airs && num_airs)) {
+        put_msg(msg, msg_size, "glstark_keygen: NULL AIRs, params or output");
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    }
+    *pk = NULL;
+    if (vk)
+        *vk = NULL;
+    glstark_proving_key *k = calloc(1, sizeof *k);
+    if (!k)
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    gs_error err;
+    gs_error_clear(&err);
+    glstark_status st = gs_keygen(&params->p, airs, num_airs, NULL, &k->pk, &err);
+    if (st) {
+        put_msg(msg, msg_size, err.msg);
+        free(k);
+        return st;
+    }
+    if (vk && (st = vk_copy(&k->pk.vk, vk, &err))) {
+        put_msg(msg, msg_size, err.msg);
+        gs_multi_pk_free(&k->pk);
+        free(k);
+        return st;
+    }
+    *pk = k;
+    return GLSTARK_OK;
+}
+
+glstark_status glstark_proving_key_verifying_key(const glstark_proving_key *pk, glstark_verifying_key **vk)
+{
+    if (!pk || !vk)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    gs_error err;
+    return vk_copy(&pk->pk.vk, vk, &err);
+}
+
+void glstark_proving_key_destroy(glstark_proving_key *pk)
+{
+    if (!pk)
+        return;
+    gs_multi_pk_free(&pk->pk);
+    free(pk);
+}
+
+void glstark_verifying_key_destroy(glstark_verifying_key *vk)
+{
+    if (!vk)
+        return;
+    gs_multi_vk_free(&vk->vk);
+    free(vk);
+}
+
+glstark_status glstark_verifying_key_encode(const glstark_verifying_key *vk, uint8_t **bytes, size_t *len)
+{
+    if (!vk || !bytes || !len)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    gs_error err;
+    return gs_vk_prevk_bytes(&vk->vk, bytes, len, &err);
+}
+
+glstark_status glstark_verifying_key_decode(const uint8_t *bytes, size_t len, glstark_verifying_key **out, char *msg,
+                                            size_t msg_size)
+{
+    put_msg(msg, msg_size, "");
+    if (!out || (!bytes && len))
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    glstark_verifying_key *vk = calloc(1, sizeof *vk);
+    if (!vk)
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    gs_error err;
+    gs_error_clear(&err);
+    glstark_status st = gs_vk_from_prevk_bytes(bytes, len, &vk->vk, &err);
+    if (!st)
+        st = gs_vk_compute_pre_hash(&vk->vk, &err);
+    if (st) {
+        put_msg(msg, msg_size, err.msg);
+        gs_multi_vk_free(&vk->vk);
+        free(vk);
+        return st;
+    }
+    *out = vk;
+    return GLSTARK_OK;
+}
+
+void glstark_prove_options_init(glstark_prove_options *opts)
+{
+    if (!opts)
+        return;
+    memset(opts, 0, sizeof *opts);
+    opts->size = sizeof *opts;
+}
+
+glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t num_traces,
+                             const glstark_prove_options *opts, glstark_prove_result *res)
+{
+    if (!res)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    memset(res, 0, sizeof *res);
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    if (opts) {
+        size_t n = opts->size && opts->size < sizeof o ? opts->size : sizeof o;
+        memcpy(&o, opts, n);
+    }
+    if (!pk) {
+        put_msg(res->message, sizeof res->message, "glstark_prove: NULL proving key");
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    }
+    gs_error err;
+    gs_error_clear(&err);
+    gs_engine *eng = gs_device_engine_of(o.device), *own = NULL, *fallback = NULL;
+    glstark_status st = GLSTARK_OK;
+    if (!eng) {
+        st = gs_cpu_engine_create(o.cpu_threads, &own, &err);
+        eng = own;
+    } else if (strcmp(eng->core->name, "cpu") != 0) {
+        /* a GPU engine may lack phases: the CPU engine runs those */
+        st = gs_cpu_engine_create(o.cpu_threads, &fallback, &err);
+    }
+    if (st) {
+        put_msg(res->message, sizeof res->message, err.msg);
+        return st;
+    }
+    gs_prove_options po = {o.skip_constraint_check, fallback};
+    gs_prove_timings tm;
+    gs_proof pf;
+    st = gs_prove(eng, &pk->pk, traces, num_traces, &po, &pf, &tm, &err);
+    if (!st) {
+        st = gs_proof_encode(&pf, &res->proof, &res->proof_len, &err);
+        gs_proof_free(&pf);
+    }
+    if (st) {
+        put_msg(res->message, sizeof res->message, err.msg);
+    } else {
+        res->seconds = tm.total;
+        double ph[6] = {tm.check, tm.commit, tm.logup_pow, tm.logup_zerocheck, tm.stacked_reduction, tm.whir};
+        memcpy(res->phase_seconds, ph, sizeof ph);
+        res->fallback_phases = tm.fallback_phases;
+        snprintf(res->fallback_note, sizeof res->fallback_note, "%s", tm.fallback_note);
+    }
+    if (own)
+        gs_engine_destroy(own);
+    if (fallback)
+        gs_engine_destroy(fallback);
+    return st;
+}
+
+void glstark_prove_result_free(glstark_prove_result *res)
+{
+    if (!res)
+        return;
+    free(res->proof);
+    res->proof = NULL;
+    res->proof_len = 0;
+}
+
+glstark_status glstark_verify(const glstark_verifying_key *vk, const uint8_t *proof, size_t len, char *msg,
+                              size_t msg_size)
+{
+    put_msg(msg, msg_size, "");
+    if (!vk || (!proof && len)) {
+        put_msg(msg, msg_size, "glstark_verify: NULL key or proof");
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    }
+    gs_error err;
+    gs_error_clear(&err);
+    gs_proof pf;
+    glstark_status st = gs_proof_decode(proof, len, &pf, &err);
+    if (st) {
+        put_msg(msg, msg_size, err.msg);
+        return st;
+    }
+    st = gs_verify(&vk->vk, &pf, &err);
+    gs_proof_free(&pf);
+    if (st)
+        put_msg(msg, msg_size, err.msg);
+    return st;
+}
+
+glstark_status glstark_read_file(const char *path, uint8_t **bytes, size_t *len, char *msg, size_t msg_size)
+{
+    put_msg(msg, msg_size, "");
+    if (!path || !bytes || !len)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    *bytes = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "cannot open %s: %s", path, strerror(errno));
+        return GLSTARK_ERR_IO;
+    }
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *b = malloc(cap);
+    while (b) {
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        uint8_t *nb = realloc(b, cap * 2);
+        if (!nb) {
+            free(b);
+            b = NULL;
+            break;
+        }
+        b = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!b) {
+        put_msg(msg, msg_size, "out of host memory reading the file");
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    }
+    if (bad) {
+        free(b);
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "error reading %s", path);
+        return GLSTARK_ERR_IO;
+    }
+    *bytes = b;
+    *len = n;
+    return GLSTARK_OK;
+}
+
+glstark_status glstark_write_file(const char *path, const uint8_t *bytes, size_t len, char *msg, size_t msg_size)
+{
+    put_msg(msg, msg_size, "");
+    if (!path || (!bytes && len))
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "cannot create %s: %s", path, strerror(errno));
+        return GLSTARK_ERR_IO;
+    }
+    size_t put = len ? fwrite(bytes, 1, len, f) : 0;
+    int bad = fclose(f) != 0 || put != len;
+    if (bad) {
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "error writing %s (%zu of %zu bytes)", path, put, len);
+        return GLSTARK_ERR_IO;
+    }
+    return GLSTARK_OK;
+}
+
+void glstark_free(void *p) { free(p); }

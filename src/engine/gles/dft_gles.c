@@ -1,0 +1,563 @@
+/* The GLES engine's dft family (definitions in src/engine/dft_ops.h): the
+ * same transforms as the CPU engine, so results are bit-identical.
+ *
+ * A DFT of 2^k points is a bit-reversal pass (which also applies 1/n for
+ * inverses) and k decimation-in-time layers: the low layers inside work-group
+ * blocks of up to 2^DFT_BLOCK_LOG elements in shared memory (8 KiB, within the
+ * 16 KiB floor), the remaining layers DFT_RADIX_LOG at a time in registers
+ * (glsl/dft.comp). Each pass binds a window of whole columns that fits the
+ * per-binding limit; a column too long for any window is transformed on the
+ * host (read back, CPU engine, written back) rather than failing. Passes are
+ * cut into dispatches of at most GS_DFT_DISPATCH elements so that none runs
+ * long on a slow GPU.
+ *
+ * RS code matrix: per group of stacked columns, Q is assembled in a scratch
+ * buffer with buffer copies (zero fill, then every slice), turned into the RS
+ * message (block inverse DFTs + subset sums), expanded straight into the
+ * codeword columns in bit-reversed order with the first log_blowup copy-only
+ * layers already applied, and finished with the remaining DIT layers. */
+#include "engine/dft_ops.h"
+#include "engine/gles/gles_engine.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DFT_BLOCK_LOG_MAX 11u /* 2048 words of shared memory */
+#define DFT_RADIX_LOG 4u      /* 16 points per invocation in the global passes */
+#define GS_DFT_DISPATCH (1u << 22)
+
+enum { M_BITREV = 1, M_SHARED = 2, M_RADIX = 3, M_ZETA_LOW = 4, M_ZETA_BIT = 5, M_GATHER = 6 };
+
+/* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
+typedef struct vview {
+    gs_buf *buf;
+    uint64_t start; /* bound byte range */
+    uint64_t bytes;
+    uint32_t lead, stride, vpcs, subw, ews;
+    uint64_t nv;    /* sequences */
+    unsigned logn;
+} vview;
+
+typedef struct dft_ctx {
+    gs_engine *eng;
+    gs_gl_device *dev;
+    unsigned block_log;
+    gs_gl_program *prog[7];
+    gs_gl_program *radix[5]; /* MODE_RADIX per points-per-invocation log */
+} dft_ctx;
+
+static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
+{
+    GLint loc = gs_gl_program_uniform(p, name);
+    if (loc >= 0)
+        glProgramUniform1ui(gs_gl_program_name(p), loc, v);
+}
+
+static glstark_status ctx_init(dft_ctx *c, gs_engine *eng)
+{
+    memset(c, 0, sizeof *c);
+    c->eng = eng;
+    c->dev = gs_gles_device(eng);
+    unsigned bl = 1;
+    while (bl < DFT_BLOCK_LOG_MAX && ((4u << (bl + 1)) <= c->dev->caps.max_shared_bytes))
+        bl++;
+    c->block_log = bl;
+    return GLSTARK_OK;
+}
+
+static glstark_status prog_get(dft_ctx *c, int mode, unsigned radix_m, gs_gl_program **slot)
+{
+    if (*slot)
+        return GLSTARK_OK;
+    char defs[160];
+    snprintf(defs, sizeof defs, "DFT_MODE %d\nDFT_BLOCK_LOG %u\nDFT_BLOCK %uu\nDFT_RADIX_M %u\n", mode, c->block_log,
+             1u << c->block_log, radix_m);
+    return gs_gl_program_get(c->dev, "dft.comp", defs, slot, &c->eng->err);
+}
+
+static glstark_status prog_for(dft_ctx *c, int mode, gs_gl_program **out)
+{
+    glstark_status st = prog_get(c, mode, 1, &c->prog[mode]);
+    *out = c->prog[mode];
+    return st;
+}
+
+static glstark_status prog_radix(dft_ctx *c, unsigned m, gs_gl_program **out)
+{
+    glstark_status st = prog_get(c, M_RADIX, m, &c->radix[m]);
+    *out = c->radix[m];
+    return st;
+}
+
+static glstark_status bind_view(dft_ctx *c, const vview *v, gs_gl_program *p)
+{
+    set_u(p, "gs_logn", v->logn);
+    set_u(p, "gs_lead", v->lead);
+    set_u(p, "gs_stride", v->stride);
+    set_u(p, "gs_vpcs", v->vpcs);
+    set_u(p, "gs_subw", v->subw);
+    set_u(p, "gs_ews", v->ews);
+    return gs_gl_bind_range(c->dev, 0, v->buf->gl_name, v->start, v->bytes, &c->eng->err);
+}
+
+/* Runs `count` ids of the bound program in dispatches of at most `chunk`
+ * ids (chunk a multiple of the local size for the shared pass). */
+static glstark_status run_ids(dft_ctx *c, gs_gl_program *p, uint64_t count, uint64_t chunk)
+{
+    for (uint64_t i0 = 0; i0 < count; i0 += chunk) {
+        uint64_t n = count - i0 < chunk ? count - i0 : chunk;
+        set_u(p, "gs_id0", (uint32_t)i0);
+        glstark_status st = gs_gl_dispatch_1d(c->dev, p, n, &c->eng->err);
+        if (st)
+            return st;
+    }
+    return GLSTARK_OK;
+}
+
+/* Twiddle table of the CPU engine: tw[h + t] = w_(2h)^t (inverse roots if
+ * asked) for every power of two h < 2^logn and t < h; 2^logn words, which fit
+ * a binding whenever a column does. */
+typedef struct tw_buf {
+    gs_buf *buf;
+} tw_buf;
+
+static glstark_status twiddles(dft_ctx *c, unsigned logn, int inverse, tw_buf *out)
+{
+    size_t n = (size_t)1 << logn, words = n > 1 ? n : 2;
+    bb_t *t = malloc(words * sizeof *t);
+    if (!t)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles dft: no host memory for twiddles");
+    t[0] = t[1] = bb_one();
+    if (n >= 2) {
+        bb_t w = bb_two_adic_generator(logn);
+        if (inverse)
+            w = bb_inv(w);
+        bb_t x = bb_one();
+        for (size_t i = 0; i < n / 2; i++) {
+            t[n / 2 + i] = x;
+            x = bb_mul(x, w);
+        }
+        for (size_t h = n / 4; h >= 1; h /= 2)
+            for (size_t i = 0; i < h; i++)
+                t[h + i] = t[2 * h + 2 * i];
+    }
+    out->buf = NULL;
+    glstark_status st = gs_buf_create(c->eng, words * 4, &out->buf);
+    if (!st)
+        st = gs_buf_write(out->buf, 0, t, words * 4);
+    free(t);
+    return st;
+}
+
+static glstark_status bind_tw(dft_ctx *c, const tw_buf *tw)
+{
+    return gs_gl_bind_range(c->dev, 1, tw->buf->gl_name, 0, tw->buf->size, &c->eng->err);
+}
+
+static glstark_status pass_bitrev(dft_ctx *c, const vview *v, bb_t scale)
+{
+    gs_gl_program *p;
+    glstark_status st = prog_for(c, M_BITREV, &p);
+    if (!st)
+        st = bind_view(c, v, p);
+    if (st)
+        return st;
+    set_u(p, "gs_scale", scale);
+    return run_ids(c, p, v->nv << v->logn, GS_DFT_DISPATCH);
+}
+
+/* DIT layers [lo, logn) of every sequence of v (twiddles already bound). */
+static glstark_status dit_layers(dft_ctx *c, const vview *v, unsigned lo)
+{
+    unsigned logn = v->logn;
+    unsigned bl = logn < c->block_log ? logn : c->block_log;
+    glstark_status st;
+    gs_gl_program *p;
+    if (lo < bl) {
+        st = prog_for(c, M_SHARED, &p);
+        if (!st)
+            st = bind_view(c, v, p);
+        if (st)
+            return st;
+        set_u(p, "gs_layer", lo);
+        set_u(p, "gs_layers", bl - lo);
+        uint64_t ls = c->dev->caps.local_size;
+        uint64_t groups = v->nv << (logn - bl);
+        uint64_t per = ((uint64_t)GS_DFT_DISPATCH >> bl) * ls;
+        if (per < ls)
+            per = ls;
+        st = run_ids(c, p, groups * ls, per);
+        if (st)
+            return st;
+    }
+    unsigned l = lo > bl ? lo : bl;
+    /* The remaining layers in as few register passes as possible, of even
+     * sizes (9 layers: 3+3+3, not 4+4+1: a thin pass costs a full sweep). */
+    unsigned rem = logn > l ? logn - l : 0;
+    unsigned passes = (rem + DFT_RADIX_LOG - 1) / DFT_RADIX_LOG;
+    for (unsigned k = 0; k < passes; k++) {
+        unsigned m = (rem + (passes - k) - 1) / (passes - k);
+        st = prog_radix(c, m, &p);
+        if (!st)
+            st = bind_view(c, v, p);
+        if (st)
+            return st;
+        set_u(p, "gs_layer", l);
+        st = run_ids(c, p, v->nv << (logn - m), GS_DFT_DISPATCH >> m);
+        if (st)
+            return st;
+        l += m;
+        rem -= m;
+    }
+    return GLSTARK_OK;
+}
+
+/* Subset sums over the low `bits` index bits of every sequence. */
+static glstark_status pass_zeta(dft_ctx *c, const vview *v, unsigned bits)
+{
+    gs_gl_program *p;
+    unsigned low = bits < 5 ? bits : 5;
+    glstark_status st = prog_for(c, M_ZETA_LOW, &p);
+    if (!st)
+        st = bind_view(c, v, p);
+    if (st)
+        return st;
+    set_u(p, "gs_bits", low);
+    st = run_ids(c, p, v->nv << (v->logn - low), GS_DFT_DISPATCH >> low);
+    if (st || bits <= 5)
+        return st;
+    st = prog_for(c, M_ZETA_BIT, &p);
+    if (!st)
+        st = bind_view(c, v, p);
+    for (unsigned b = 5; !st && b < bits; b++) {
+        set_u(p, "gs_bits", b);
+        st = run_ids(c, p, v->nv << (v->logn - 1), GS_DFT_DISPATCH);
+    }
+    return st;
+}
+
+/* Full DFT of the sequences of v. */
+static glstark_status dft_view(dft_ctx *c, const vview *v, gs_dft_dir dir, const tw_buf *tw)
+{
+    if (v->logn == 0)
+        return GLSTARK_OK; /* length 1: the identity both ways */
+    glstark_status st = bind_tw(c, tw);
+    if (st)
+        return st;
+    bb_t scale = dir == GS_DFT_INVERSE ? bb_inv(bb_pow(bb_from_canonical(2), v->logn)) : 0;
+    st = pass_bitrev(c, v, scale);
+    if (!st)
+        st = dit_layers(c, v, 0);
+    return st;
+}
+
+/* Fills a view of columns [c0, c1) of a column set; words per column span
+ * `span` words from its first word. */
+static void make_view(dft_ctx *c, vview *v, gs_buf *buf, uint64_t first_word, uint64_t stride, uint64_t ncols,
+                      uint64_t span)
+{
+    uint64_t align = c->dev->caps.binding_offset_align;
+    uint64_t byte = first_word * 4;
+    v->buf = buf;
+    v->start = byte - byte % align;
+    v->lead = (uint32_t)((byte - v->start) / 4);
+    v->bytes = ((ncols - 1) * stride + span) * 4 + (byte - v->start);
+    v->stride = (uint32_t)stride;
+}
+
+/* Columns per window starting at word first_word such that the window,
+ * bound from the aligned offset below it, fits one binding (0: not even
+ * one column does). */
+static uint64_t cols_per_window(dft_ctx *c, uint64_t first_word, uint64_t stride, uint64_t span, uint64_t ncols)
+{
+    uint64_t maxb = c->dev->caps.max_binding_bytes, align = c->dev->caps.binding_offset_align;
+    uint64_t lead = (first_word * 4) % align;
+    if (span * 4 + lead > maxb)
+        return 0;
+    uint64_t k = 1 + (maxb - lead - span * 4) / (stride ? stride * 4 : 1);
+    return k < ncols ? k : ncols;
+}
+
+/* Host fallback for one column longer than any binding window. */
+static glstark_status dft_column_host(dft_ctx *c, gs_buf *buf, uint64_t word, unsigned logn, unsigned ew,
+                                      gs_dft_dir dir)
+{
+    gs_engine *cpu = NULL;
+    gs_error err;
+    size_t words = ((size_t)ew) << logn;
+    glstark_status st = gs_cpu_engine_create(0, &cpu, &err);
+    if (st)
+        return gs_error_set(&c->eng->err, st, "gles dft host fallback: %s", err.msg);
+    gs_buf *h = NULL;
+    st = gs_buf_create(cpu, words * 4, &h);
+    if (!st)
+        st = gs_buf_read(buf, word * 4, h->host, words * 4);
+    if (!st) {
+        gs_dft_cols hc = {h, 0, words, 1, logn, ew};
+        st = gs_dft(cpu, &hc, dir);
+        if (st)
+            gs_error_set(&c->eng->err, st, "gles dft host fallback: %s", cpu->err.msg);
+    }
+    if (!st)
+        st = gs_buf_write(buf, word * 4, h->host, words * 4);
+    gs_buf_destroy(h);
+    gs_engine_destroy(cpu);
+    return st;
+}
+
+static glstark_status gles_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_dir dir)
+{
+    dft_ctx c;
+    ctx_init(&c, eng);
+    if (cols->log_n == 0)
+        return GLSTARK_OK;
+    unsigned ews = cols->elem_words == 4 ? 2 : 0;
+    uint64_t span = (uint64_t)cols->elem_words << cols->log_n;
+    uint64_t stride = cols->ncols > 1 ? cols->col_stride : span;
+    tw_buf tw = {NULL};
+    glstark_status st = GLSTARK_OK;
+    for (uint64_t c0 = 0; !st && c0 < cols->ncols;) {
+        uint64_t first = cols->offset + c0 * stride;
+        uint64_t n = cols_per_window(&c, first, stride, span, cols->ncols - c0);
+        if (n == 0) {
+            st = dft_column_host(&c, cols->buf, first, cols->log_n, cols->elem_words, dir);
+            c0++;
+            continue;
+        }
+        if (!tw.buf)
+            st = twiddles(&c, cols->log_n, dir == GS_DFT_INVERSE, &tw);
+        if (st)
+            break;
+        vview v;
+        make_view(&c, &v, cols->buf, first, stride, n, span);
+        v.vpcs = ews;
+        v.subw = 1;
+        v.ews = ews;
+        v.nv = n << ews;
+        v.logn = cols->log_n;
+        st = dft_view(&c, &v, dir, &tw);
+        c0 += n;
+    }
+    gs_buf_destroy(tw.buf);
+    return st;
+}
+
+/* RS message of a view whose sequences are whole columns of 2^logn words:
+ * block inverse DFTs of size 2^l, then subset sums over the l block bits. */
+static glstark_status rs_message_view(dft_ctx *c, const vview *col, unsigned l, const tw_buf *tw_small)
+{
+    if (l == 0)
+        return GLSTARK_OK;
+    vview v = *col;
+    v.vpcs = col->vpcs + (col->logn - l); /* blocks per column */
+    v.subw = 1u << l;
+    v.nv = col->nv << (col->logn - l);
+    v.logn = l;
+    glstark_status st = dft_view(c, &v, GS_DFT_INVERSE, tw_small);
+    if (!st)
+        st = pass_zeta(c, &v, l);
+    return st;
+}
+
+static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, unsigned l_skip)
+{
+    dft_ctx c;
+    ctx_init(&c, eng);
+    if (l_skip == 0)
+        return GLSTARK_OK;
+    uint64_t span = (uint64_t)1 << cols->log_n;
+    uint64_t stride = cols->ncols > 1 ? cols->col_stride : span;
+    tw_buf tw = {NULL};
+    glstark_status st = twiddles(&c, l_skip, 1, &tw);
+    for (uint64_t c0 = 0; !st && c0 < cols->ncols;) {
+        uint64_t first = cols->offset + c0 * stride;
+        uint64_t n = cols_per_window(&c, first, stride, span, cols->ncols - c0);
+        if (n == 0) {
+            /* A column longer than a binding: its blocks in window-sized runs. */
+            uint64_t maxw = (c.dev->caps.max_binding_bytes - c.dev->caps.binding_offset_align) / 4;
+            uint64_t run = (maxw >> l_skip) << l_skip;
+            if (run == 0) {
+                st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                  "gles rs_message: a block of 2^%u elements exceeds this device's binding limit; "
+                                  "use the cpu engine", l_skip);
+                break;
+            }
+            for (uint64_t o = 0; !st && o < span; o += run) {
+                uint64_t len = span - o < run ? span - o : run; /* a multiple of 2^l */
+                unsigned lg = 0;
+                while (((uint64_t)1 << (lg + 1)) <= len)
+                    lg++;
+                /* split len into power-of-two pieces (each a multiple of 2^l) */
+                for (uint64_t done = 0; !st && done < len;) {
+                    uint64_t piece = (uint64_t)1 << lg;
+                    while (piece > len - done)
+                        piece >>= 1;
+                    vview v;
+                    make_view(&c, &v, cols->buf, first + o + done, piece, 1, piece);
+                    v.vpcs = 0;
+                    v.subw = 1;
+                    v.ews = 0;
+                    v.nv = 1;
+                    unsigned pl = 0;
+                    while (((uint64_t)1 << pl) < piece)
+                        pl++;
+                    v.logn = pl;
+                    st = rs_message_view(&c, &v, l_skip, &tw);
+                    done += piece;
+                }
+            }
+            c0++;
+            continue;
+        }
+        vview v;
+        make_view(&c, &v, cols->buf, first, stride, n, span);
+        v.vpcs = 0;
+        v.subw = 1;
+        v.ews = 0;
+        v.nv = n;
+        v.logn = cols->log_n;
+        st = rs_message_view(&c, &v, l_skip, &tw);
+        c0 += n;
+    }
+    gs_buf_destroy(tw.buf);
+    return st;
+}
+
+/* First slice of stacked column col (slices are sorted by stacked_col). */
+static size_t first_slice(const gs_stack_layout *lay, uint32_t col)
+{
+    size_t lo = 0, hi = lay->nslices;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lay->slices[mid].stacked_col < col)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Writes stacked columns [c0, c1) into q at word q_word (column j at
+ * q_word + j * H) with buffer copies. */
+static glstark_status stack_into(gs_engine *eng, const gs_stack_layout *lay, const gs_trace_ref *traces, uint32_t c0,
+                                 uint32_t c1, gs_buf *q, size_t q_word)
+{
+    (void)eng; /* errors land in q's engine, which is eng */
+    unsigned l = lay->l_skip;
+    size_t H = (size_t)1 << (l + lay->n_stack);
+    glstark_status st = gs_buf_fill_u32(q, q_word * 4, (size_t)(c1 - c0) * H, 0);
+    for (size_t i = first_slice(lay, c0); !st && i < lay->nslices && lay->slices[i].stacked_col < c1; i++) {
+        const gs_stack_slice *s = &lay->slices[i];
+        size_t h = (size_t)1 << s->log_height;
+        size_t src = traces[s->trace].offset + (size_t)s->trace_col * h;
+        size_t dst = q_word + (size_t)(s->stacked_col - c0) * H + s->row;
+        if (s->log_height >= l) {
+            st = gs_buf_copy(q, dst * 4, traces[s->trace].buf, src * 4, h * 4);
+        } else {
+            size_t stride = (size_t)1 << (l - s->log_height);
+            for (size_t r = 0; !st && r < h; r++)
+                st = gs_buf_copy(q, (dst + r * stride) * 4, traces[s->trace].buf, (src + r) * 4, 4);
+        }
+    }
+    return st;
+}
+
+static glstark_status gles_stack_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                        uint32_t col_begin, uint32_t col_end, gs_buf *q, size_t q_offset)
+{
+    return stack_into(eng, layout, traces, col_begin, col_end, q, q_offset);
+}
+
+static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                          unsigned log_blowup, uint32_t col_begin, uint32_t col_end, gs_buf *codeword,
+                                          size_t cw_offset)
+{
+    dft_ctx c;
+    ctx_init(&c, eng);
+    const unsigned l = layout->l_skip, L = l + layout->n_stack, logN = L + log_blowup;
+    const uint64_t H = (uint64_t)1 << L, N = (uint64_t)1 << logN;
+    const uint64_t maxb = c.dev->caps.max_binding_bytes, align = c.dev->caps.binding_offset_align;
+    const uint64_t ncols = col_end - col_begin;
+    if (N * 4 > maxb)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles rs_code_matrix: a codeword column of 2^%u rows (%" PRIu64
+                            " bytes) exceeds this device's %" PRIu64 "-byte binding limit; use the cpu engine",
+                            logN, N * 4, maxb);
+    /* Columns per group: the codeword window and the message scratch must
+     * each fit a binding; keep scratch modest. */
+    uint64_t g = (maxb - align) / (N * 4);
+    if (g == 0)
+        g = 1;
+    uint64_t cap = ((uint64_t)1 << 24) / H;
+    if (g > cap)
+        g = cap ? cap : 1;
+    if (g > ncols)
+        g = ncols;
+    gs_buf *msg = NULL, *tmp = NULL;
+    tw_buf tw = {NULL}, tw_small = {NULL};
+    glstark_status st = gs_buf_create(eng, g * H * 4, &msg);
+    if (!st)
+        st = twiddles(&c, logN, 0, &tw);
+    if (!st && l > 0)
+        st = twiddles(&c, l, 1, &tw_small);
+    gs_gl_program *pg = NULL;
+    if (!st)
+        st = prog_for(&c, M_GATHER, &pg);
+    for (uint64_t c0 = 0; !st && c0 < ncols; c0 += g) {
+        uint64_t n = ncols - c0 < g ? ncols - c0 : g;
+        st = stack_into(eng, layout, traces, col_begin + (uint32_t)c0, col_begin + (uint32_t)(c0 + n), msg, 0);
+        vview mv;
+        make_view(&c, &mv, msg, 0, H, n, H);
+        mv.vpcs = 0;
+        mv.subw = 1;
+        mv.ews = 0;
+        mv.nv = n;
+        mv.logn = L;
+        if (!st)
+            st = rs_message_view(&c, &mv, l, &tw_small);
+        /* An unaligned or oversize destination goes through an aligned
+         * temporary, then a buffer copy. */
+        int direct = cols_per_window(&c, cw_offset + c0 * N, N, N, n) >= n;
+        if (!st && !direct && !tmp)
+            st = gs_buf_create(eng, g * N * 4, &tmp);
+        gs_buf *dst = direct ? codeword : tmp;
+        uint64_t dst_word = direct ? cw_offset + c0 * N : 0;
+        vview cv;
+        make_view(&c, &cv, dst, dst_word, N, n, N);
+        cv.vpcs = 0;
+        cv.subw = 1;
+        cv.ews = 0;
+        cv.nv = n;
+        cv.logn = logN;
+        if (!st)
+            st = bind_view(&c, &cv, pg);
+        if (!st)
+            st = gs_gl_bind_range(c.dev, 2, msg->gl_name, 0, n * H * 4, &eng->err);
+        if (!st) {
+            set_u(pg, "gs_src_lead", 0);
+            set_u(pg, "gs_src_logh", L);
+            set_u(pg, "gs_blowup", log_blowup);
+            st = run_ids(&c, pg, n * N, GS_DFT_DISPATCH);
+        }
+        if (!st)
+            st = bind_tw(&c, &tw);
+        if (!st)
+            st = dit_layers(&c, &cv, log_blowup);
+        if (!st && !direct)
+            st = gs_buf_copy(codeword, (cw_offset + c0 * N) * 4, tmp, 0, n * N * 4);
+    }
+    gs_buf_destroy(msg);
+    gs_buf_destroy(tmp);
+    gs_buf_destroy(tw.buf);
+    gs_buf_destroy(tw_small.buf);
+    return st;
+}
+
+const gs_dft_ops gs_gles_dft_ops = {
+    .dft = gles_dft,
+    .rs_message = gles_rs_message,
+    .stack_matrix = gles_stack_matrix,
+    .rs_code_matrix = gles_rs_code_matrix,
+};

@@ -1,0 +1,369 @@
+/* The GLES engine's hash family: Poseidon2 leaf hashing, the SWIRL Merkle
+ * tree (commitment-layer.md 6.4, the layout of src/hash/merkle.h) and
+ * proof-of-work grinding, bit-identical to the CPU engine.
+ *
+ * Merkle commit. The N rows are processed in tiles of Y query cosets:
+ * tile rows y0+y+t*S (t < K, y < Y) are hashed into a scratch leaf buffer
+ * (glsl/merkle_leaf.comp), then the K leaves of each coset are compressed
+ * pairwise, (t, t+1) first, into bottom-layer digests y0..y0+Y-1
+ * (glsl/merkle_compress.comp with stride Y). Upper layers compress adjacent
+ * pairs. Everything stays in engine buffers; only the root and openings
+ * come back.
+ *
+ * Bindings. A matrix may be far larger than one SSBO binding (a 2^22 x 42
+ * codeword is 672 MiB, the ES 3.1 floor is 128 MiB per binding), so a leaf
+ * dispatch binds a window of whole columns restricted to the rows it
+ * touches, and absorbs only that window's elements; the sponge states of the
+ * tile rows wait in a scratch buffer between windows. Dispatches are also
+ * cut to a permutation budget so none runs long on a slow GPU. */
+#include "engine/gles/gles_engine.h"
+#include "engine/hash_ops.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Permutations per dispatch: well under a second on llvmpipe with two cores;
+ * a Raspberry Pi 5 resets GPU jobs that run longer than about 500 ms
+ * (gles-targets.md), so dispatches stay small (not measured on a Pi). */
+#define GS_HASH_PERM_BUDGET (1u << 17)
+/* Rows per tile (states 64 B, leaves 32 B each, so 16 + 8 MiB at most). */
+#define GS_HASH_TILE_MAX (1u << 18)
+
+static size_t pow2_floor_sz(size_t v)
+{
+    size_t p = 1;
+    while (p * 2 <= v)
+        p *= 2;
+    return p;
+}
+
+/* Binds bytes [byte, byte + bytes) of buf to `binding` at an aligned offset;
+ * returns the word lead of `byte` inside the binding in *lead. */
+static glstark_status bind_window(gs_engine *eng, GLuint binding, const gs_buf *buf, uint64_t byte, uint64_t bytes,
+                                  uint32_t *lead)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    uint64_t align = dev->caps.binding_offset_align;
+    uint64_t start = byte - byte % align;
+    uint64_t end = byte + bytes;
+    if (end > buf->size)
+        end = buf->size;
+    *lead = (uint32_t)((byte - start) / 4);
+    return gs_gl_bind_range(dev, binding, buf->gl_name, start, end - start, &eng->err);
+}
+
+static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
+{
+    GLint loc = gs_gl_program_uniform(p, name);
+    if (loc >= 0)
+        glProgramUniform1ui(gs_gl_program_name(p), loc, v);
+}
+
+typedef struct leaf_job {
+    const gs_buf *mat;
+    uint64_t mat_word; /* word offset of the matrix in its buffer */
+    uint64_t n;        /* height */
+    uint64_t width;
+    unsigned ds;       /* log2(elem_deg) */
+    uint64_t s;        /* query stride S = N / K */
+} leaf_job;
+
+static uint64_t tile_row(const leaf_job *j, uint64_t y0, uint64_t ytile, uint64_t i)
+{
+    return y0 + i % ytile + (i / ytile) * j->s;
+}
+
+/* Hashes tile rows [0, k*ytile) of the cosets y0 .. y0+ytile-1 into leaves. */
+static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const leaf_job *j, uint64_t y0,
+                                uint64_t ytile, uint64_t k, gs_buf *states, gs_buf *leaves)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const uint64_t deg = (uint64_t)1 << j->ds, len = j->width * deg, total = k * ytile;
+    set_u(prog, "gs_ytile", (uint32_t)ytile);
+    set_u(prog, "gs_y0", (uint32_t)y0);
+    set_u(prog, "gs_stride_s", (uint32_t)j->s);
+    set_u(prog, "gs_len", (uint32_t)len);
+    set_u(prog, "gs_deg_shift", j->ds);
+    set_u(prog, "gs_col_words", (uint32_t)(j->n * deg));
+    uint32_t lead;
+    glstark_status st = bind_window(eng, 1, states, 0, total * 64, &lead);
+    if (!st)
+        st = bind_window(eng, 2, leaves, 0, total * 32, &lead);
+    if (st)
+        return st;
+    uint64_t i0 = 0;
+    while (i0 < total) {
+        uint64_t i1 = total - i0 > GS_HASH_PERM_BUDGET ? i0 + GS_HASH_PERM_BUDGET : total;
+        /* One column's rows of the id range must fit one binding. */
+        for (;;) {
+            uint64_t rlo = tile_row(j, y0, ytile, i0), rhi = tile_row(j, y0, ytile, i1 - 1) + 1;
+            if ((rhi - rlo) * deg * 4 + align <= maxb || i1 - i0 == 1)
+                break;
+            i1 = i0 + (i1 - i0) / 2;
+        }
+        uint64_t rlo = tile_row(j, y0, ytile, i0), rhi = tile_row(j, y0, ytile, i1 - 1) + 1;
+        if ((rhi - rlo) * deg * 4 + align > maxb)
+            return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                "gles merkle: one matrix entry does not fit the %" PRIu64 "-byte binding limit", maxb);
+        uint64_t ids = i1 - i0;
+        uint64_t emax = (GS_HASH_PERM_BUDGET / ids) * 8;
+        if (emax < 8)
+            emax = 8;
+        set_u(prog, "gs_i0", (uint32_t)i0);
+        set_u(prog, "gs_rlo", (uint32_t)rlo);
+        uint64_t e = 0;
+        while (e < len) {
+            uint64_t c0 = e >> j->ds;
+            uint64_t first = (j->mat_word + (c0 * j->n + rlo) * deg) * 4;
+            uint64_t start = first - first % align;
+            /* Largest c1 with (mat_word + ((c1-1)*n + rhi)*deg)*4 - start <= maxb. */
+            uint64_t tail = (j->mat_word + (c0 * j->n + rhi) * deg) * 4 - start; /* bytes with c1 = c0+1 */
+            uint64_t extra = (maxb - tail) / (j->n * deg * 4);
+            uint64_t c1 = c0 + 1 + extra;
+            if (c1 > j->width)
+                c1 = j->width;
+            uint64_t e1 = c1 << j->ds;
+            if (e1 - e > emax)
+                e1 = e + emax;
+            if (e1 > len)
+                e1 = len;
+            uint64_t cl = (e1 - 1) >> j->ds; /* last column touched */
+            uint64_t bytes = (j->mat_word + (cl * j->n + rhi) * deg) * 4 - start;
+            st = gs_gl_bind_range(dev, 0, j->mat->gl_name, start, bytes, &eng->err);
+            if (st)
+                return st;
+            set_u(prog, "gs_c0", (uint32_t)c0);
+            set_u(prog, "gs_lead", (uint32_t)((first - start) / 4));
+            set_u(prog, "gs_e0", (uint32_t)e);
+            set_u(prog, "gs_e1", (uint32_t)e1);
+            st = gs_gl_dispatch_1d(dev, prog, ids, &eng->err);
+            if (st)
+                return st;
+            e = e1;
+        }
+        i0 = i1;
+    }
+    return GLSTARK_OK;
+}
+
+/* out[out_first + i] = C(in[2x*ys + y], in[(2x+1)*ys + y]) for i < count,
+ * digest indices absolute in their buffers (in layer starts at in_first). */
+static glstark_status compress_layer(gs_engine *eng, const gs_gl_program *prog, const gs_buf *in, uint64_t in_first,
+                                     gs_buf *out, uint64_t out_first, uint64_t count, uint64_t ys)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    uint64_t limit = (maxb - align) / 64;
+    if (limit > GS_HASH_PERM_BUDGET)
+        limit = GS_HASH_PERM_BUDGET;
+    uint64_t chunk = limit / ys * ys;
+    if (chunk == 0)
+        chunk = ys; /* the tile sizes keep 2*ys digests within a binding */
+    set_u(prog, "gs_ystride", (uint32_t)ys);
+    for (uint64_t i0 = 0; i0 < count; i0 += chunk) {
+        uint64_t n = count - i0 < chunk ? count - i0 : chunk;
+        uint32_t in_lead, out_lead;
+        glstark_status st = bind_window(eng, 0, in, (in_first + 2 * i0) * 32, 2 * n * 32, &in_lead);
+        if (!st)
+            st = bind_window(eng, 1, out, (out_first + i0) * 32, n * 32, &out_lead);
+        if (st)
+            return st;
+        set_u(prog, "gs_i0", (uint32_t)i0);
+        set_u(prog, "gs_in_lead", in_lead);
+        set_u(prog, "gs_in_first", (uint32_t)(2 * i0));
+        set_u(prog, "gs_out_lead", out_lead);
+        st = gs_gl_dispatch_1d(dev, prog, n, &eng->err);
+        if (st)
+            return st;
+    }
+    return GLSTARK_OK;
+}
+
+static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height,
+                                         size_t width, unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    unsigned depth;
+    glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, &eng->err);
+    if (st)
+        return st;
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const uint64_t k = (uint64_t)1 << log_k, s = (uint64_t)height >> log_k;
+    uint64_t tile = pow2_floor_sz((size_t)((maxb - align) / 64));
+    if (tile > GS_HASH_TILE_MAX)
+        tile = GS_HASH_TILE_MAX;
+    if (k > tile)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles merkle: 2^%u rows per query exceed the %" PRIu64
+                            "-row tile this device's binding limit allows; use k <= %u or the cpu engine",
+                            log_k, tile, (unsigned)__builtin_ctzll(tile));
+    uint64_t ytile = tile / k < s ? tile / k : s;
+    uint64_t trows = ytile * k;
+    gs_gl_program *pleaf, *pcomp;
+    st = gs_gl_program_get(dev, "merkle_leaf.comp", NULL, &pleaf, &eng->err);
+    if (!st)
+        st = gs_gl_program_get(dev, "merkle_compress.comp", NULL, &pcomp, &eng->err);
+    if (st)
+        return st;
+    gs_buf *dg = NULL, *states = NULL, *la = NULL, *lb = NULL;
+    st = gs_buf_create(eng, gs_merkle_digest_words(height, log_k) * sizeof(bb_t), &dg);
+    if (!st)
+        st = gs_buf_create(eng, trows * 64, &states);
+    if (!st)
+        st = gs_buf_create(eng, trows * 32, &la);
+    if (!st && k > 1)
+        st = gs_buf_create(eng, trows * 16, &lb);
+    leaf_job job = {mat, mat_off, height, width, elem_deg == 4 ? 2u : 0u, s};
+    for (uint64_t y0 = 0; !st && y0 < s; y0 += ytile) {
+        st = hash_tile(eng, pleaf, &job, y0, ytile, k, states, la);
+        /* Coset trees: K leaves per coset, t-major with stride ytile. */
+        gs_buf *cur = la, *nxt = lb;
+        for (uint64_t m = k; !st && m > 1; m /= 2) {
+            if (m == 2) {
+                st = compress_layer(eng, pcomp, cur, 0, dg, y0, ytile, ytile);
+            } else {
+                st = compress_layer(eng, pcomp, cur, 0, nxt, 0, m / 2 * ytile, ytile);
+                gs_buf *t = cur;
+                cur = nxt;
+                nxt = t;
+            }
+        }
+        if (!st && k == 1)
+            st = gs_buf_copy(dg, y0 * 32, la, 0, ytile * 32);
+    }
+    /* Upper layers: adjacent pairs. */
+    for (unsigned jl = 0; !st && jl < depth; jl++) {
+        uint64_t in_first = gs_merkle_layer_offset(s, jl), out_first = gs_merkle_layer_offset(s, jl + 1);
+        st = compress_layer(eng, pcomp, dg, in_first, dg, out_first, (s >> jl) / 2, 1);
+    }
+    gs_buf_destroy(states);
+    gs_buf_destroy(la);
+    gs_buf_destroy(lb);
+    if (st) {
+        gs_buf_destroy(dg);
+        return st;
+    }
+    *tree = (gs_merkle_dev){dg, height, width, elem_deg, log_k, depth};
+    return GLSTARK_OK;
+}
+
+/* Openings: the opened entries and sibling digests are gathered with buffer
+ * copies into one staging buffer (no binding limit applies to copies), then
+ * read back with a single map. */
+static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                       const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (n == 0)
+        return GLSTARK_OK;
+    const size_t k = (size_t)1 << tree->log_k, s = tree->height >> tree->log_k, deg = tree->elem_deg;
+    const size_t row_words = k * tree->width * deg, proof_words = (size_t)tree->depth * GS_DIGEST_LEN;
+    size_t words = n * ((rows_out ? row_words : 0) + (proofs_out ? proof_words : 0));
+    if (words == 0)
+        return GLSTARK_OK;
+    gs_buf *stage = NULL;
+    glstark_status st = gs_buf_create(eng, words * 4, &stage);
+    if (st)
+        return st;
+    gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, stage->gl_name);
+    size_t o = 0;
+    if (rows_out) {
+        glBindBuffer(GL_COPY_READ_BUFFER, mat->gl_name);
+        for (size_t q = 0; q < n; q++)
+            for (size_t t = 0; t < k; t++)
+                for (size_t c = 0; c < tree->width; c++, o += deg) {
+                    size_t r = indices[q] + t * s;
+                    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                                        (GLintptr)((mat_off + (c * tree->height + r) * deg) * 4), (GLintptr)(o * 4),
+                                        (GLsizeiptr)(deg * 4));
+                }
+    }
+    size_t proofs_at = o;
+    if (proofs_out) {
+        glBindBuffer(GL_COPY_READ_BUFFER, tree->digests->gl_name);
+        for (size_t q = 0; q < n; q++) {
+            size_t idx = indices[q];
+            for (unsigned jl = 0; jl < tree->depth; jl++, o += GS_DIGEST_LEN) {
+                size_t sib = gs_merkle_layer_offset(s, jl) + ((idx >> jl) ^ 1);
+                glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)(sib * 32),
+                                    (GLintptr)(o * 4), 32);
+            }
+        }
+    }
+    st = gs_gl_check(dev, &eng->err, "gles merkle open (glCopyBufferSubData)");
+    if (!st && rows_out)
+        st = gs_buf_read(stage, 0, rows_out, proofs_at * 4);
+    if (!st && proofs_out)
+        st = gs_buf_read(stage, proofs_at * 4, proofs_out, (o - proofs_at) * 4);
+    gs_buf_destroy(stage);
+    return st;
+}
+
+/* Grinding: ordered batches [w0, w0 + batch), each a few dispatches of at
+ * most GS_GRIND_DISPATCH candidates, then one read of the batch minimum.
+ * Batches grow so easy searches stay cheap and hard ones sync rarely. The
+ * first batch holding a valid witness holds the smallest one overall, so the
+ * result equals the CPU grinder's. */
+#define GS_GRIND_DISPATCH (1u << 16)
+#define GS_GRIND_BATCH_MIN (1u << 12)
+#define GS_GRIND_BATCH_MAX (1u << 22)
+
+static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
+                                 uint32_t *witness)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(dev, "grind.comp", NULL, &prog, &eng->err);
+    if (st)
+        return st;
+    gs_buf *res = NULL;
+    st = gs_buf_create(eng, 4, &res);
+    if (st)
+        return st;
+    GLuint p = gs_gl_program_name(prog);
+    GLint loc = gs_gl_program_uniform(prog, "gs_state[0]");
+    if (loc < 0)
+        loc = gs_gl_program_uniform(prog, "gs_state");
+    glProgramUniform1uiv(p, loc, GS_P2_WIDTH, state);
+    set_u(prog, "gs_absorb", absorb_idx);
+    set_u(prog, "gs_bits", bits);
+    uint64_t batch = GS_GRIND_BATCH_MIN;
+    for (uint64_t w0 = 0; w0 < BB_P;) {
+        const uint32_t none = 0xFFFFFFFFu;
+        st = gs_buf_write(res, 0, &none, 4);
+        if (st)
+            break;
+        st = gs_gles_bind(eng, 0, res, 0, 4);
+        uint64_t end = w0 + batch < BB_P ? w0 + batch : BB_P;
+        for (uint64_t a = w0; !st && a < end; a += GS_GRIND_DISPATCH) {
+            uint64_t cnt = end - a < GS_GRIND_DISPATCH ? end - a : GS_GRIND_DISPATCH;
+            set_u(prog, "gs_w0", (uint32_t)a);
+            st = gs_gl_dispatch_1d(dev, prog, cnt, &eng->err);
+        }
+        uint32_t found = none;
+        if (!st)
+            st = gs_buf_read(res, 0, &found, 4);
+        if (st)
+            break;
+        if (found != none) {
+            *witness = found;
+            break;
+        }
+        w0 = end;
+        if (w0 >= BB_P)
+            st = gs_error_set(&eng->err, GLSTARK_ERR_INTERNAL,
+                              "gles grind: no witness in [0, p) gives %u zero bits; this should not happen", bits);
+        if (batch < GS_GRIND_BATCH_MAX)
+            batch *= 4;
+    }
+    gs_buf_destroy(res);
+    return st;
+}
+
+const gs_hash_ops gs_gles_hash_ops = {
+    .merkle_commit = gles_merkle_commit,
+    .merkle_open = gles_merkle_open,
+    .grind = gles_grind,
+};

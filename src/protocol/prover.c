@@ -1,0 +1,601 @@
+/* The whole-proof prover (see prover.h): it only sequences the existing
+ * pieces (stacking + RS + Merkle commit, transcript, LogUp/zerocheck,
+ * stacked reduction, WHIR) and assembles the Proof struct. */
+#include "protocol/prover.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/dft_ops.h"
+#include "engine/hash_ops.h"
+#include "engine/zc_trace.h"
+#include "protocol/air_cdag.h"
+#include "protocol/logup_zerocheck.h"
+#include "protocol/proof_bridge.h"
+#include "protocol/stacked_reduction.h"
+#include "protocol/stacking.h"
+#include "protocol/transcript.h"
+#include "protocol/verifier.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (sp->whir.num_rounds > GS_WHIR_PROOF_MAX_ROUNDS)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "WHIR: %zu rounds, at most %d supported",
+                            sp->whir.num_rounds, GS_WHIR_PROOF_MAX_ROUNDS);
+    out->l_skip = (uint32_t)sp->l_skip;
+    out->n_stack = (uint32_t)sp->n_stack;
+    out->log_blowup = (uint32_t)sp->log_blowup;
+    out->k = (uint32_t)sp->whir.k;
+    out->num_rounds = (uint32_t)sp->whir.num_rounds;
+    for (size_t i = 0; i < sp->whir.num_rounds; i++)
+        out->num_queries[i] = (uint32_t)sp->whir.num_queries[i];
+    out->mu_pow_bits = (uint32_t)sp->whir.mu_pow_bits;
+    out->folding_pow_bits = (uint32_t)sp->whir.folding_pow_bits;
+    out->query_phase_pow_bits = (uint32_t)sp->whir.query_phase_pow_bits;
+    return gs_whir_params_check(out, err);
+}
+
+/* A buffer with a copy per engine (0: the main engine, 1: the fallback),
+ * made on demand. */
+typedef struct mbuf {
+    gs_buf *b[2];
+} mbuf;
+
+/* Everything the prover allocates, released in one place. */
+typedef struct pstate {
+    gs_engine *eng[2];
+    uint32_t M;                 /* present traces */
+    uint32_t *trace_air;        /* sorted position -> air id */
+    uint32_t *logh;             /* per sorted trace */
+    mbuf *main;                 /* per sorted trace: common main, Montgomery, column-major */
+    gs_trace_ref *refs;
+    gs_cdag_owned *dags;
+    bb_t **publics;
+    uint32_t *widths;
+    const gs_buf **part_ptrs;
+    gs_zc_trace *zc;
+    gs_stack_layout lay;
+    int have_lay;
+    mbuf q, cw;
+    gs_merkle_dev tree[2];
+    int have_tree[2];
+    gs_red_slice *slices;
+    uint8_t *need_rot;
+    bb4_t *r, *u, *ucube;
+    gs_lz_proof lz;
+    int have_lz;
+    unsigned fallback_phases;
+    char missing[256];
+} pstate;
+
+static void mbuf_free(mbuf *m)
+{
+    gs_buf_destroy(m->b[0]);
+    gs_buf_destroy(m->b[1]);
+    m->b[0] = m->b[1] = NULL;
+}
+
+static void pstate_free(pstate *s)
+{
+    for (uint32_t t = 0; t < s->M; t++) {
+        if (s->main)
+            mbuf_free(&s->main[t]);
+        if (s->dags)
+            gs_cdag_owned_free(&s->dags[t]);
+        if (s->publics)
+            free(s->publics[t]);
+    }
+    free(s->trace_air);
+    free(s->logh);
+    free(s->main);
+    free(s->refs);
+    free(s->dags);
+    free(s->publics);
+    free(s->widths);
+    free(s->part_ptrs);
+    free(s->zc);
+    if (s->have_lay)
+        gs_stack_layout_free(&s->lay);
+    for (int e = 0; e < 2; e++)
+        if (s->have_tree[e])
+            gs_merkle_dev_release(&s->tree[e]);
+    mbuf_free(&s->q);
+    mbuf_free(&s->cw);
+    free(s->slices);
+    free(s->need_rot);
+    free(s->r);
+    free(s->u);
+    free(s->ucube);
+    if (s->have_lz)
+        gs_lz_proof_free(&s->lz);
+    memset(s, 0, sizeof *s);
+}
+
+static glstark_status oom(gs_error *err)
+{
+    return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "prove: out of host memory");
+}
+
+/* Engine failures carry their message in eng->err. */
+static glstark_status eng_fail(gs_engine *eng, glstark_status st, const char *what, gs_error *err)
+{
+    return gs_error_set(err, st, "prove: %s failed on the %s engine: %s", what, eng->core->name, eng->err.msg);
+}
+
+/* Copies a buffer from one engine to another through the host. */
+static glstark_status move_buf(gs_engine *to, const gs_buf *from, gs_buf **out, gs_error *err)
+{
+    void *h = malloc(from->size ? from->size : 1);
+    if (!h)
+        return oom(err);
+    glstark_status st = gs_buf_read(from, 0, h, from->size);
+    if (st) {
+        free(h);
+        return eng_fail(from->engine, st, "reading a buffer back for the fallback engine", err);
+    }
+    st = gs_buf_create(to, from->size ? from->size : 1, out);
+    if (!st)
+        st = gs_buf_write(*out, 0, h, from->size);
+    free(h);
+    if (st)
+        return eng_fail(to, st, "copying a buffer to the fallback engine", err);
+    return GLSTARK_OK;
+}
+
+static glstark_status mbuf_on(pstate *s, mbuf *m, int e, gs_error *err)
+{
+    if (m->b[e])
+        return GLSTARK_OK;
+    return move_buf(s->eng[e], m->b[1 - e], &m->b[e], err);
+}
+
+static glstark_status tree_on(pstate *s, int e, gs_error *err)
+{
+    if (s->have_tree[e])
+        return GLSTARK_OK;
+    s->tree[e] = s->tree[1 - e];
+    s->tree[e].digests = NULL;
+    glstark_status st = move_buf(s->eng[e], s->tree[1 - e].digests, &s->tree[e].digests, err);
+    if (st)
+        return st;
+    s->have_tree[e] = 1;
+    return GLSTARK_OK;
+}
+
+/* Which engine runs a phase: the main one if it has every family the phase
+ * needs, else the fallback (recorded), else UNSUPPORTED. */
+static glstark_status pick(pstate *s, unsigned phase, int *e, gs_error *err)
+{
+    const gs_engine *m = s->eng[0];
+    char miss[128] = "";
+#define NEED(fam)                                                                                                  \
+    if (!m->fam) {                                                                                                 \
+        snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s" #fam, miss[0] ? ", " : "");                 \
+        if (s->eng[1] && !strstr(s->missing, #fam))                                                                \
+            snprintf(s->missing + strlen(s->missing), sizeof s->missing - strlen(s->missing), "%s" #fam,          \
+                     s->missing[0] ? ", " : "");                                                                   \
+    }
+    switch (phase) {
+    case GS_PHASE_COMMIT: NEED(dft) NEED(hash) break;
+    case GS_PHASE_LOGUP_POW: NEED(hash) break;
+    case GS_PHASE_LOGUP_ZEROCHECK: NEED(gkr) NEED(zerocheck) break;
+    case GS_PHASE_STACKED_REDUCTION: NEED(reduction) break;
+    default: NEED(whir) NEED(hash) break;
+    }
+#undef NEED
+    if (!miss[0]) {
+        *e = 0;
+        return GLSTARK_OK;
+    }
+    if (!s->eng[1])
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                            "prove: the %s engine lacks the %s famil%s and no fallback engine was given",
+                            m->core->name, miss, strchr(miss, ',') ? "ies" : "y");
+    *e = 1;
+    s->fallback_phases |= phase;
+    return GLSTARK_OK;
+}
+
+static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trace *traces, size_t num_traces,
+                                   uint32_t *present_out, gs_error *err)
+{
+    const size_t L = vk->params.l_skip + vk->params.n_stack;
+    if (num_traces != vk->num_airs)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "prove: %zu traces given, the key has %zu AIRs (pass one per AIR, height 0 = absent)",
+                            num_traces, vk->num_airs);
+    uint32_t present = 0;
+    for (size_t a = 0; a < vk->num_airs; a++) {
+        const gs_air_vk *av = &vk->per_air[a];
+        const glstark_air_trace *tr = &traces[a];
+        if (av->num_cached_mains || av->has_preprocessed_width || av->has_preprocessed_data)
+            return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                                "prove: AIR %zu has cached main or preprocessed traces, which this prover does not "
+                                "support yet (only common main traces)",
+                                a);
+        if (tr->height == 0) {
+            if (av->is_required)
+                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                    "prove: AIR %zu is required but has no trace (height 0)", a);
+            if (tr->num_public_values)
+                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                    "prove: AIR %zu has no trace but %zu public values (an absent AIR has none)", a,
+                                    tr->num_public_values);
+            continue;
+        }
+        if (tr->height & (tr->height - 1))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu trace height %zu is not a power of two", a, tr->height);
+        uint32_t lh = 0;
+        while (((size_t)1 << lh) < tr->height)
+            lh++;
+        if (lh > L)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu has 2^%u rows, more than the stacked height 2^%zu of these params "
+                                "(raise l_skip + n_stack)",
+                                a, lh, L);
+        if (tr->common_main.width != av->common_main_width || !tr->common_main.values)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu trace has %zu columns (values %s), the AIR has %zu", a,
+                                tr->common_main.width, tr->common_main.values ? "given" : "NULL",
+                                av->common_main_width);
+        if (tr->num_public_values != av->num_public_values || (tr->num_public_values && !tr->public_values))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu has %zu public values, the AIR has %zu", a, tr->num_public_values,
+                                av->num_public_values);
+        present++;
+    }
+    if (!present)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "prove: every trace is absent (OpenVM refuses empty proofs: EmptyTraces)");
+    *present_out = present;
+    return GLSTARK_OK;
+}
+
+/* Uploads the present common mains (sorted order) to engine e. */
+static glstark_status upload_traces(const gs_multi_vk *vk, const glstark_air_trace *traces, pstate *s, int e,
+                                    gs_error *err)
+{
+    const uint32_t M = s->M;
+    gs_engine *eng = s->eng[e];
+    s->main = calloc(M, sizeof(mbuf));
+    s->refs = calloc(M, sizeof(gs_trace_ref));
+    s->dags = calloc(M, sizeof(gs_cdag_owned));
+    s->publics = calloc(M, sizeof(bb_t *));
+    s->widths = calloc(M, sizeof(uint32_t));
+    s->part_ptrs = calloc(M, sizeof(gs_buf *));
+    s->zc = calloc(M, sizeof(gs_zc_trace));
+    if (!s->main || !s->refs || !s->dags || !s->publics || !s->widths || !s->part_ptrs || !s->zc)
+        return oom(err);
+    for (uint32_t t = 0; t < M; t++) {
+        uint32_t a = s->trace_air[t];
+        const glstark_air_trace *tr = &traces[a];
+        size_t n = tr->common_main.width * tr->height;
+        bb_t *h = malloc((n ? n : 1) * sizeof(bb_t));
+        if (!h)
+            return oom(err);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t v = tr->common_main.values[i];
+            if (v >= BB_P) {
+                free(h);
+                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                    "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a, v,
+                                    i / tr->height, i % tr->height, (unsigned)BB_P);
+            }
+            h[i] = bb_from_canonical(v);
+        }
+        glstark_status st = gs_buf_create(eng, (n ? n : 1) * sizeof(bb_t), &s->main[t].b[e]);
+        if (!st)
+            st = gs_buf_write(s->main[t].b[e], 0, h, n * sizeof(bb_t));
+        free(h);
+        if (st)
+            return eng_fail(eng, st, "uploading a trace", err);
+        st = gs_cdag_from_vk(&vk->per_air[a], &s->dags[t], err);
+        if (st)
+            return st;
+        s->publics[t] = malloc((tr->num_public_values ? tr->num_public_values : 1) * sizeof(bb_t));
+        if (!s->publics[t])
+            return oom(err);
+        for (size_t i = 0; i < tr->num_public_values; i++) {
+            if (tr->public_values[i] >= BB_P)
+                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                    "prove: AIR %u public value %zu = %u is not below p", a, i, tr->public_values[i]);
+            s->publics[t][i] = bb_from_canonical(tr->public_values[i]);
+        }
+        s->widths[t] = (uint32_t)tr->common_main.width;
+        s->zc[t] = (gs_zc_trace){&s->dags[t].dag, s->logh[t], 1, &s->part_ptrs[t], &s->widths[t], s->publics[t],
+                                 (uint32_t)tr->num_public_values};
+    }
+    return GLSTARK_OK;
+}
+
+/* Points refs and the gs_zc_trace views at the main traces on engine e. */
+static glstark_status traces_on(pstate *s, int e, gs_error *err)
+{
+    for (uint32_t t = 0; t < s->M; t++) {
+        glstark_status st = mbuf_on(s, &s->main[t], e, err);
+        if (st)
+            return st;
+        s->refs[t] = (gs_trace_ref){s->main[t].b[e], 0};
+        s->part_ptrs[t] = s->main[t].b[e]; /* s->zc[t].parts points here */
+    }
+    return GLSTARK_OK;
+}
+
+/* The stacked commitment of all common mains (OpenVM stacked_commit) on engine e. */
+static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, bb_t root[8], gs_error *err)
+{
+    gs_engine *eng = s->eng[e];
+    gs_stack_trace_shape *shapes = calloc(s->M, sizeof *shapes);
+    if (!shapes)
+        return oom(err);
+    for (uint32_t t = 0; t < s->M; t++)
+        shapes[t] = (gs_stack_trace_shape){s->widths[t], s->logh[t]};
+    glstark_status st = gs_stack_layout_build((unsigned)sp->l_skip, (unsigned)sp->n_stack, shapes, s->M, &s->lay, err);
+    free(shapes);
+    if (st)
+        return st;
+    s->have_lay = 1;
+    if (s->lay.width > sp->w_stack)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "prove: the stacked matrix is %u columns wide, more than w_stack = %zu (OpenVM: "
+                            "TotalStackedWidthOutOfBounds); use a larger l_skip + n_stack",
+                            s->lay.width, sp->w_stack);
+    if ((st = traces_on(s, e, err)))
+        return st;
+    const unsigned L = (unsigned)(sp->l_skip + sp->n_stack);
+    const size_t H = (size_t)1 << L, N = (size_t)1 << (L + sp->log_blowup);
+    const uint32_t W = s->lay.width;
+    if ((st = gs_buf_create(eng, W * H * sizeof(bb_t), &s->q.b[e])) ||
+        (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e])))
+        return eng_fail(eng, st, "allocating the stacked matrix and its codeword", err);
+    if ((st = gs_stack_matrix(eng, &s->lay, s->refs, 0, W, s->q.b[e], 0)))
+        return eng_fail(eng, st, "stacking the main traces", err);
+    if ((st = gs_rs_code_matrix(eng, &s->lay, s->refs, (unsigned)sp->log_blowup, 0, W, s->cw.b[e], 0)))
+        return eng_fail(eng, st, "Reed-Solomon encoding the stacked matrix", err);
+    if ((st = gs_engine_merkle_commit(eng, s->cw.b[e], 0, N, W, 1, (unsigned)sp->whir.k, &s->tree[e])))
+        return eng_fail(eng, st, "the Merkle commitment", err);
+    s->have_tree[e] = 1;
+    if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
+        return eng_fail(eng, st, "reading the Merkle root", err);
+    return GLSTARK_OK;
+}
+
+static glstark_status fill_preamble(const gs_multi_vk *vk, const glstark_air_trace *traces, const pstate *s,
+                                    gs_proof *p, gs_error *err)
+{
+    const size_t A = vk->num_airs;
+    p->num_airs = (uint32_t)A;
+    p->trace_vdata = calloc(A, sizeof(gs_trace_vdata));
+    p->num_public_value_lists = (uint32_t)A;
+    p->public_values = calloc(A, sizeof *p->public_values);
+    if (!p->trace_vdata || !p->public_values)
+        return oom(err);
+    for (uint32_t t = 0; t < s->M; t++) {
+        uint32_t a = s->trace_air[t];
+        p->trace_vdata[a].present = 1;
+        p->trace_vdata[a].log_height = s->logh[t];
+        size_t n = traces[a].num_public_values;
+        p->public_values[a].len = (uint32_t)n;
+        p->public_values[a].v = malloc((n ? n : 1) * sizeof(bb_t));
+        if (!p->public_values[a].v)
+            return oom(err);
+        memcpy(p->public_values[a].v, s->publics[t], n * sizeof(bb_t));
+    }
+    return GLSTARK_OK;
+}
+
+/* T0..T2 */
+static void observe_preamble(gs_transcript *ts, const gs_multi_vk *vk, const gs_proof *p)
+{
+    gs_transcript_observe_commit(ts, vk->pre_hash);
+    gs_transcript_observe_commit(ts, p->common_main_commit.v);
+    for (size_t a = 0; a < vk->num_airs; a++) {
+        const gs_trace_vdata *tv = &p->trace_vdata[a];
+        if (!vk->per_air[a].is_required)
+            gs_transcript_observe_u32(ts, tv->present ? 1 : 0);
+        if (tv->present)
+            gs_transcript_observe_u32(ts, tv->log_height); /* no preprocessed or cached commits here */
+        for (uint32_t i = 0; i < p->public_values[a].len; i++)
+            gs_transcript_observe(ts, p->public_values[a].v[i]);
+    }
+}
+
+static const char *phase_name(unsigned ph)
+{
+    switch (ph) {
+    case GS_PHASE_COMMIT: return "commit";
+    case GS_PHASE_LOGUP_POW: return "LogUp PoW";
+    case GS_PHASE_LOGUP_ZEROCHECK: return "LogUp/zerocheck";
+    case GS_PHASE_STACKED_REDUCTION: return "stacked reduction";
+    default: return "WHIR";
+    }
+}
+
+glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
+                        const gs_prove_options *opt, gs_proof *out, gs_prove_timings *times, gs_error *err)
+{
+    const gs_prove_options dflt = {0, NULL};
+    if (!opt)
+        opt = &dflt;
+    memset(out, 0, sizeof *out);
+    gs_prove_timings tm;
+    memset(&tm, 0, sizeof tm);
+    if (!eng || !pk || (!traces && num_traces))
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "prove: NULL engine, key or traces");
+    const gs_multi_vk *vk = &pk->vk;
+    const gs_system_params *sp = &vk->params;
+    if (!vk->has_pre_hash)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "prove: the key has no vk pre-hash (make it with gs_keygen)");
+    const uint32_t l_skip = (uint32_t)sp->l_skip, n_stack = (uint32_t)sp->n_stack, L = l_skip + n_stack;
+    double t0 = now_s(), t1;
+    pstate s;
+    memset(&s, 0, sizeof s);
+    s.eng[0] = eng;
+    s.eng[1] = opt->fallback != eng ? opt->fallback : NULL;
+    glstark_status st = check_inputs(vk, traces, num_traces, &s.M, err);
+    if (st)
+        return st;
+    gs_whir_params wpar;
+    if ((st = gs_whir_params_of(sp, &wpar, err)))
+        return st;
+
+    /* the checker: names AIR, constraint and row */
+    if (!opt->skip_constraint_check && pk->airs && pk->num_airs == vk->num_airs) {
+        glstark_check_failure f;
+        char msg[512];
+        msg[0] = 0;
+        st = glstark_check_constraints((glstark_air *const *)pk->airs, pk->num_airs, traces, &f, msg, sizeof msg);
+        if (st)
+            return gs_error_set(err, st, "prove: the traces do not satisfy the AIRs: %s", msg);
+    }
+    t1 = now_s();
+    tm.check = t1 - t0;
+
+    /* sorted order: log height descending, then AIR id */
+    uint32_t *present_air = malloc(s.M * sizeof(uint32_t)), *plogh = malloc(s.M * sizeof(uint32_t)),
+             *order = malloc(s.M * sizeof(uint32_t));
+    s.trace_air = malloc(s.M * sizeof(uint32_t));
+    s.logh = malloc(s.M * sizeof(uint32_t));
+    if (!present_air || !plogh || !order || !s.trace_air || !s.logh) {
+        free(present_air);
+        free(plogh);
+        free(order);
+        pstate_free(&s);
+        return oom(err);
+    }
+    {
+        uint32_t k = 0;
+        for (size_t a = 0; a < vk->num_airs; a++)
+            if (traces[a].height) {
+                uint32_t lh = 0;
+                while (((size_t)1 << lh) < traces[a].height)
+                    lh++;
+                present_air[k] = (uint32_t)a;
+                plogh[k++] = lh;
+            }
+    }
+    st = gs_stack_sort_order(plogh, s.M, order, err);
+    for (uint32_t t = 0; !st && t < s.M; t++) {
+        s.trace_air[t] = present_air[order[t]];
+        s.logh[t] = plogh[order[t]];
+    }
+    free(present_air);
+    free(plogh);
+    free(order);
+    if (st)
+        goto fail;
+
+    int e;
+    if ((st = pick(&s, GS_PHASE_COMMIT, &e, err)))
+        goto fail;
+    if ((st = upload_traces(vk, traces, &s, e, err)))
+        goto fail;
+    if ((st = commit_main(sp, &s, e, out->common_main_commit.v, err)))
+        goto fail;
+    if ((st = fill_preamble(vk, traces, &s, out, err)))
+        goto fail;
+    tm.commit = now_s() - t1;
+    t1 = now_s();
+
+    gs_transcript ts;
+    gs_transcript_init(&ts);
+    gs_fs fs;
+    gs_fs_from_transcript(&fs, &ts);
+    observe_preamble(&ts, vk, out);
+
+    uint32_t w = 0;
+    if ((st = pick(&s, GS_PHASE_LOGUP_POW, &e, err)))
+        goto fail;
+    if ((st = gs_transcript_grind(&ts, (unsigned)sp->logup.pow_bits, gs_engine_grind_fn, s.eng[e], &w, err)))
+        goto fail;
+    out->gkr.logup_pow_witness = bb_from_canonical(w);
+    tm.logup_pow = now_s() - t1;
+    t1 = now_s();
+
+    /* T4..T13 */
+    s.r = calloc(L + 2, sizeof(bb4_t));
+    s.u = calloc(n_stack + 2, sizeof(bb4_t));
+    s.ucube = calloc(L + 1, sizeof(bb4_t));
+    if (!s.r || !s.u || !s.ucube) {
+        st = oom(err);
+        goto fail;
+    }
+    if ((st = pick(&s, GS_PHASE_LOGUP_ZEROCHECK, &e, err)) || (st = traces_on(&s, e, err)))
+        goto fail;
+    if ((st = gs_lz_prove(s.eng[e], &fs, s.zc, s.M, l_skip, (uint32_t)sp->max_constraint_degree, 0, &s.lz, s.r, err)))
+        goto fail;
+    s.have_lz = 1;
+    if ((st = gs_bridge_lz_to_proof(&s.lz, s.zc, s.M, out, err)))
+        goto fail;
+    uint32_t n_max = s.lz.batch.n_rounds;
+    tm.logup_zerocheck = now_s() - t1;
+    t1 = now_s();
+
+    /* T14..T17: one commit (the common main), slices in placement order */
+    s.slices = calloc(s.lay.nslices ? s.lay.nslices : 1, sizeof(gs_red_slice));
+    s.need_rot = calloc(s.lay.nslices ? s.lay.nslices : 1, 1);
+    if (!s.slices || !s.need_rot) {
+        st = oom(err);
+        goto fail;
+    }
+    for (size_t k = 0; k < s.lay.nslices; k++) {
+        const gs_stack_slice *sl = &s.lay.slices[k];
+        s.slices[k] = (gs_red_slice){sl->stacked_col, sl->row, sl->log_height};
+        s.need_rot[k] = (uint8_t)(vk->per_air[s.trace_air[sl->trace]].need_rot != 0);
+    }
+    if ((st = pick(&s, GS_PHASE_STACKED_REDUCTION, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)))
+        goto fail;
+    gs_sred_commit sc = {s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot, s.q.b[e]};
+    if ((st = gs_sred_prove(s.eng[e], &fs, (gs_sred_params){l_skip, n_stack}, &sc, 1, s.r, n_max + 1, &out->stacking,
+                            s.u, err)))
+        goto fail;
+    tm.stacked_reduction = now_s() - t1;
+    t1 = now_s();
+
+    /* WHIR on u_cube = (u_0, u_0^2, .., u_0^(2^(l-1)), u_1, .., u_{n_stack}) */
+    {
+        bb4_t x = s.u[0];
+        for (uint32_t i = 0; i < l_skip; i++) {
+            s.ucube[i] = x;
+            x = bb4_mul(x, x);
+        }
+        for (uint32_t j = 1; j <= n_stack; j++)
+            s.ucube[l_skip + j - 1] = s.u[j];
+    }
+    if ((st = pick(&s, GS_PHASE_WHIR, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)) ||
+        (st = mbuf_on(&s, &s.cw, e, err)) || (st = tree_on(&s, e, err)))
+        goto fail;
+    gs_whir_commit_data cd = {s.q.b[e], 0, s.cw.b[e], 0, &s.tree[e], s.lay.width};
+    if ((st = gs_whir_prove(s.eng[e], &ts, &wpar, &cd, 1, s.ucube, L, &out->whir, err)))
+        goto fail;
+    tm.whir = now_s() - t1;
+    tm.total = now_s() - t0;
+    tm.fallback_phases = s.fallback_phases;
+    if (s.fallback_phases) {
+        char ph[160] = "";
+        for (unsigned b = 1; b <= GS_PHASE_WHIR; b <<= 1)
+            if (s.fallback_phases & b)
+                snprintf(ph + strlen(ph), sizeof ph - strlen(ph), "%s%s", ph[0] ? ", " : "", phase_name(b));
+        snprintf(tm.fallback_note, sizeof tm.fallback_note, "%s ran on the %s engine (the %s engine lacks %s)", ph,
+                 s.eng[1]->core->name, eng->core->name, s.missing);
+    }
+    if (times)
+        *times = tm;
+    pstate_free(&s);
+    return GLSTARK_OK;
+fail:
+    pstate_free(&s);
+    gs_proof_free(out);
+    return st;
+}

@@ -1,0 +1,64 @@
+/* The whole SWIRL prover (OpenVM stark-backend v2.0.1 Coordinator::prove)
+ * over the engine interface, in OpenVM's exact transcript order
+ * (spec/constraint-layer.md §3.2):
+ *
+ *   T0   vk pre-hash
+ *   T1   main-trace commitment (all present common mains stacked, sorted)
+ *   T2   per AIR: presence (if not required), log height, public values
+ *   T3   LogUp proof-of-work (ground on the engine)
+ *   T4-13 alpha, beta, GKR, xi, lambda, LogUp sums, mu, univariate-skip
+ *        round 0, multilinear rounds, column openings   (gs_lz_prove)
+ *   T14-17 stacked opening reduction                     (gs_sred_prove)
+ *   WHIR on u_cube                                       (gs_whir_prove)
+ *
+ * Scope: AIRs with a common main trace only (no cached mains, no
+ * preprocessed trace); others are refused with GLSTARK_ERR_UNSUPPORTED. */
+#ifndef GS_PROTOCOL_PROVER_H
+#define GS_PROTOCOL_PROVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "air/keygen.h"
+#include "engine/engine.h"
+#include "protocol/proof.h"
+#include "protocol/whir.h"
+#include "util/error.h"
+
+typedef struct gs_prove_options {
+    int skip_constraint_check; /* 0 (default): refuse traces that violate a constraint before proving */
+    /* Per-phase fallback: a phase whose engine families the main engine lacks
+     * runs on this engine (normally the CPU engine) instead, its inputs copied
+     * over; NULL = no fallback (such a phase fails with UNSUPPORTED). */
+    gs_engine *fallback;
+} gs_prove_options;
+
+/* The phases, as bits of gs_prove_timings.fallback_phases. */
+enum {
+    GS_PHASE_COMMIT = 1,            /* dft + hash families */
+    GS_PHASE_LOGUP_POW = 2,         /* hash (grinding) */
+    GS_PHASE_LOGUP_ZEROCHECK = 4,   /* gkr + zerocheck */
+    GS_PHASE_STACKED_REDUCTION = 8, /* reduction */
+    GS_PHASE_WHIR = 16              /* whir + hash */
+};
+
+/* Seconds spent per phase (wall clock), and which phases ran on the
+ * fallback engine; filled when not NULL. */
+typedef struct gs_prove_timings {
+    double check, commit, logup_pow, logup_zerocheck, stacked_reduction, whir, total;
+    unsigned fallback_phases;
+    char fallback_note[512]; /* "" or e.g. "commit, WHIR ran on the cpu engine (gles lacks dft, whir)" */
+} gs_prove_timings;
+
+/* traces: one per AIR of pk, vk order (height 0 = absent), canonical
+ * column-major values. On success *out holds the proof (gs_proof_free).
+ * Errors: INVALID_ARGUMENT (shapes), UNSATISFIED (a constraint or a LogUp
+ * bus fails; the message names AIR, constraint and row), UNSUPPORTED,
+ * OUT_OF_MEMORY, engine errors. */
+glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
+                        const gs_prove_options *opt, gs_proof *out, gs_prove_timings *times, gs_error *err);
+
+/* The WHIR parameters of a SystemParams. */
+glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err);
+
+#endif

@@ -1,0 +1,263 @@
+/* Benchmark (meson benchmark 'commit_bench', not a test) of the commitment
+ * building blocks on one engine, medians of --reps runs, each ended by an
+ * engine finish so GPU work is counted:
+ *   - device copy bandwidth (buffer to buffer), the yardstick for DFT bytes/s;
+ *   - batched forward DFTs: elements/s and bytes/s (elements x 4 B / time);
+ *   - Poseidon2 permutations/s through a Merkle commit of a 2^h x 8 matrix
+ *     (one permutation per leaf plus one per compression);
+ *   - the keccakf main-trace commit: a 2633-column trace of 2^15 rows stacked
+ *     to 2^21 x 42 (l_skip 4, n_stack 17), log_blowup 1, k_whir 4, split into
+ *     rs_code_matrix and merkle_tree.
+ * Usage: bench_commit [--engine cpu|gles] [--reps N] [--trace-log L] [--no-dft]
+ *                     [--no-commit] [--threads T]
+ * The GLES engine takes the usual GLSTARK_* environment overrides. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/dft_ops.h"
+#include "engine/gles/gles_engine.h"
+#include "engine/hash_ops.h"
+#include "protocol/stacking.h"
+
+#define MAX_REPS 32
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int fail(gs_engine *eng, const char *what)
+{
+    fprintf(stderr, "bench_commit: %s failed: %s\n", what, eng->err.msg);
+    return 1;
+}
+
+/* A buffer of `words` random field elements, generated in slices. */
+static gs_buf *random_buf(gs_engine *eng, size_t words, uint64_t seed)
+{
+    gs_buf *b = NULL;
+    if (gs_buf_create(eng, words * 4, &b))
+        return NULL;
+    const size_t slice = (size_t)1 << 22;
+    bb_t *h = malloc(slice * 4);
+    uint64_t s = seed;
+    for (size_t o = 0; h && o < words; o += slice) {
+        size_t n = words - o < slice ? words - o : slice;
+        for (size_t i = 0; i < n; i++)
+            h[i] = (bb_t)(mix(&s) % BB_P);
+        if (gs_buf_write(b, o * 4, h, n * 4)) {
+            free(h);
+            gs_buf_destroy(b);
+            return NULL;
+        }
+    }
+    free(h);
+    return b;
+}
+
+static int bench_copy(gs_engine *eng, int reps)
+{
+    size_t bytes = (size_t)256 << 20;
+    gs_buf *a = NULL, *b = NULL;
+    if (gs_buf_create(eng, bytes, &a) || gs_buf_create(eng, bytes, &b))
+        return fail(eng, "copy buffers");
+    gs_buf_fill_u32(a, 0, bytes / 4, 1);
+    gs_engine_finish(eng);
+    double t[MAX_REPS];
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        if (gs_buf_copy(b, 0, a, 0, bytes) || gs_engine_finish(eng))
+            return fail(eng, "copy");
+        t[r] = now_s() - t0;
+    }
+    double m = median(t, reps);
+    printf("copy 256 MiB buffer->buffer: %8.2f ms  %7.2f GB/s (read+write %7.2f GB/s)\n", m * 1e3, bytes / m / 1e9,
+           2 * bytes / m / 1e9);
+    gs_buf_destroy(a);
+    gs_buf_destroy(b);
+    return 0;
+}
+
+static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols, int reps)
+{
+    size_t n = (size_t)1 << log_n, total = n * ncols;
+    gs_buf *b = random_buf(eng, total, 1);
+    if (!b)
+        return fail(eng, "dft buffer");
+    gs_dft_cols c = {b, 0, n, ncols, log_n, 1};
+    /* warm-up (programs, twiddles, first-touch) */
+    if (gs_dft(eng, &c, GS_DFT_FORWARD) || gs_engine_finish(eng))
+        return fail(eng, "dft");
+    double t[MAX_REPS];
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        if (gs_dft(eng, &c, GS_DFT_FORWARD) || gs_engine_finish(eng))
+            return fail(eng, "dft");
+        t[r] = now_s() - t0;
+    }
+    double m = median(t, reps);
+    printf("dft fwd 2^%-2u x %4zu cols: %9.2f ms  %8.1f Melem/s  %8.1f MB/s\n", log_n, ncols, m * 1e3,
+           (double)total / m / 1e6, (double)total * 4 / m / 1e6);
+    gs_buf_destroy(b);
+    return 0;
+}
+
+static int bench_poseidon2(gs_engine *eng, unsigned log_h, int reps)
+{
+    size_t n = (size_t)1 << log_h, width = 8;
+    gs_buf *m = random_buf(eng, n * width, 2);
+    if (!m)
+        return fail(eng, "poseidon2 matrix");
+    double t[MAX_REPS];
+    for (int r = -1; r < reps; r++) {
+        gs_merkle_dev tree;
+        double t0 = now_s();
+        if (gs_engine_merkle_commit(eng, m, 0, n, width, 1, 0, &tree) || gs_engine_finish(eng))
+            return fail(eng, "merkle (poseidon2)");
+        if (r >= 0)
+            t[r] = now_s() - t0;
+        gs_merkle_dev_release(&tree);
+    }
+    double md = median(t, reps), perms = (double)n + (double)(n - 1);
+    printf("poseidon2 via merkle 2^%u x 8: %9.2f ms  %8.3f M perms/s\n", log_h, md * 1e3, perms / md / 1e6);
+    gs_buf_destroy(m);
+    return 0;
+}
+
+static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps)
+{
+    const unsigned l_skip = 4, n_stack = 17, log_blowup = 1, log_k = 4;
+    gs_stack_trace_shape sh = {2633, trace_log};
+    gs_stack_layout lay;
+    gs_error err;
+    if (gs_stack_layout_build(l_skip, n_stack, &sh, 1, &lay, &err)) {
+        fprintf(stderr, "bench_commit: %s\n", err.msg);
+        return 1;
+    }
+    size_t tn = (size_t)sh.width << sh.log_height, N = (size_t)1 << (l_skip + n_stack + log_blowup);
+    gs_buf *tb = random_buf(eng, tn, 7), *cw = NULL;
+    if (!tb || gs_buf_create(eng, N * lay.width * sizeof(bb_t), &cw))
+        return fail(eng, "commit buffers");
+    gs_trace_ref ref = {tb, 0};
+    printf("keccakf main commit: trace 2633 x 2^%u -> stacked 2^%u x %u, codeword 2^%u x %u (%.0f MiB)\n", trace_log,
+           l_skip + n_stack, lay.width, l_skip + n_stack + log_blowup, lay.width,
+           (double)N * lay.width * 4 / 1048576.0);
+    double trs[MAX_REPS], tmt[MAX_REPS];
+    bb_t root[8];
+    for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
+        double t0 = now_s();
+        if (gs_rs_code_matrix(eng, &lay, &ref, log_blowup, 0, lay.width, cw, 0) || gs_engine_finish(eng))
+            return fail(eng, "rs_code_matrix");
+        double t1 = now_s();
+        gs_merkle_dev tree;
+        if (gs_engine_merkle_commit(eng, cw, 0, N, lay.width, 1, log_k, &tree) ||
+            gs_engine_merkle_root(eng, &tree, root))
+            return fail(eng, "merkle_tree");
+        double t2 = now_s();
+        gs_merkle_dev_release(&tree);
+        if (r >= 0) {
+            trs[r] = t1 - t0;
+            tmt[r] = t2 - t1;
+        }
+    }
+    double a = median(trs, reps), b = median(tmt, reps);
+    printf("  rs_code_matrix: %9.1f ms (median of %d)\n", a * 1e3, reps);
+    printf("  merkle_tree:    %9.1f ms (median of %d)\n", b * 1e3, reps);
+    printf("  total:          %9.1f ms   root[0] = %u\n", (a + b) * 1e3, bb_to_canonical(root[0]));
+    gs_buf_destroy(cw);
+    gs_buf_destroy(tb);
+    gs_stack_layout_free(&lay);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *engine = "cpu";
+    int reps = 3, do_dft = 1, do_commit = 1;
+    unsigned trace_log = 15, threads = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--engine") && i + 1 < argc)
+            engine = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--trace-log") && i + 1 < argc)
+            trace_log = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-dft"))
+            do_dft = 0;
+        else if (!strcmp(argv[i], "--no-commit"))
+            do_commit = 0;
+        else {
+            fprintf(stderr,
+                    "usage: bench_commit [--engine cpu|gles] [--reps N] [--trace-log L] [--threads T] [--no-dft] "
+                    "[--no-commit]\n");
+            return 2;
+        }
+    }
+    if (reps < 1)
+        reps = 1;
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
+    gs_engine *eng = NULL;
+    gs_error err;
+    glstark_status st;
+    if (!strcmp(engine, "gles"))
+        st = gs_gles_engine_create(NULL, &eng, &err);
+    else if (!strcmp(engine, "cpu"))
+        st = gs_cpu_engine_create(threads, &eng, &err);
+    else {
+        fprintf(stderr, "bench_commit: unknown engine '%s' (cpu or gles)\n", engine);
+        return 2;
+    }
+    if (st) {
+        fprintf(stderr, "bench_commit: %s\n", err.msg);
+        return 1;
+    }
+    if (!strcmp(engine, "gles")) {
+        gs_gl_device *dev = gs_gles_device(eng);
+        printf("engine gles: %s (%s), local size %u, binding limit %llu MiB%s\n", dev->renderer, dev->gl_version,
+               dev->caps.local_size, (unsigned long long)(dev->caps.max_binding_bytes >> 20),
+               dev->caps.floor_mode ? ", ES 3.1 floor mode" : "");
+    } else {
+        printf("engine cpu\n");
+    }
+    printf("medians of %d runs\n", reps);
+    int rc = bench_copy(eng, reps);
+    static const struct {
+        unsigned log_n;
+        size_t ncols;
+    } sizes[] = {{10, 1024}, {16, 64}, {20, 8}, {22, 4}, {24, 1}};
+    for (size_t i = 0; !rc && do_dft && i < sizeof sizes / sizeof sizes[0]; i++)
+        rc = bench_dft(eng, sizes[i].log_n, sizes[i].ncols, reps);
+    if (!rc)
+        rc = bench_poseidon2(eng, 18, reps);
+    if (!rc && do_commit)
+        rc = bench_keccak_commit(eng, trace_log, reps);
+    gs_engine_destroy(eng);
+    return rc;
+}

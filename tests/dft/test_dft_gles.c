@@ -1,0 +1,260 @@
+/* The GLES engine's dft family against the CPU engine (itself tested against
+ * naive definitions in test_dft.c): batched forward/inverse DFTs of base and
+ * extension columns, heights 2^0 .. 2^20, 1 and 3 columns, strides and
+ * offsets that are not aligned, edge values, outputs poisoned; the RS
+ * message and the fused RS code matrix on random stacked layouts; and the
+ * same with a lowered binding limit so column windows, the temporary for
+ * unaligned codewords and the host fallback for over-long columns run. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdio.h>
+
+#include "dft_test_util.h"
+#include "engine/gles/gles_engine.h"
+#include "protocol/stacking.h"
+
+static gs_engine *gles(uint64_t max_binding)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = max_binding;
+    gs_engine *eng = NULL;
+    gs_error err;
+    glstark_status st = gs_gles_engine_create(&o, &eng, &err);
+    cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s", err.msg);
+    return eng;
+}
+
+static gs_engine *cpu(void)
+{
+    gs_engine *eng = NULL;
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK, "%s", err.msg);
+    return eng;
+}
+
+#define OK(eng, call)                                                                                     \
+    do {                                                                                                  \
+        glstark_status st_ = (call);                                                                      \
+        cr_assert_eq(st_, GLSTARK_OK, "%s -> %s: %s", #call, glstark_status_name(st_), (eng)->err.msg); \
+    } while (0)
+
+typedef enum { OP_DFT_FWD, OP_DFT_INV, OP_RS_MSG } op_kind;
+
+/* Runs op on a copy of data (total words, columns described by cols with
+ * buf filled in here) on eng; poison around the columns stays untouched. */
+static bb_t *run_op(gs_engine *eng, const bb_t *data, size_t total, gs_dft_cols cols, op_kind op, unsigned l)
+{
+    gs_buf *b = NULL;
+    OK(eng, gs_buf_create(eng, total * 4, &b));
+    OK(eng, gs_buf_fill_u32(b, 0, total, 0xDEADBEEFu));
+    OK(eng, gs_buf_write(b, 0, data, total * 4));
+    cols.buf = b;
+    if (op == OP_RS_MSG)
+        OK(eng, gs_rs_message(eng, &cols, l));
+    else
+        OK(eng, gs_dft(eng, &cols, op == OP_DFT_INV ? GS_DFT_INVERSE : GS_DFT_FORWARD));
+    bb_t *out = malloc(total * 4);
+    OK(eng, gs_buf_read(b, 0, out, total * 4));
+    gs_buf_destroy(b);
+    return out;
+}
+
+static void compare_dft(gs_engine *g, gs_engine *c, unsigned log_n, size_t ncols, unsigned ew, size_t pad,
+                        size_t off, op_kind op, unsigned l, uint64_t *s, const char *tag)
+{
+    size_t len = ((size_t)ew) << log_n, stride = len + pad;
+    size_t total = off + (ncols - 1) * stride + len + 5;
+    bb_t *data = malloc(total * 4);
+    for (size_t i = 0; i < total; i++)
+        data[i] = t_rand_bb(s);
+    /* a column of edge values */
+    for (size_t i = 0; i < len; i++)
+        data[off + i] = (i % 3 == 0) ? 0 : (i % 3 == 1) ? bb_one() : bb_from_canonical(BB_P - 1);
+    gs_dft_cols cols = {NULL, off, stride, ncols, log_n, ew};
+    bb_t *a = run_op(g, data, total, cols, op, l);
+    bb_t *b = run_op(c, data, total, cols, op, l);
+    for (size_t i = 0; i < total; i++)
+        cr_assert_eq(a[i], b[i], "%s: op %d 2^%u x %zu cols ew %u pad %zu off %zu l %u: word %zu gles %08x cpu %08x", tag,
+                     (int)op, log_n, ncols, ew, pad, off, l, i, a[i], b[i]);
+    free(a);
+    free(b);
+    free(data);
+}
+
+Test(dft_gles, dft_matches_cpu)
+{
+    uint64_t seed = 0xDF7001, s = seed;
+    printf("dft_gles seed %llu\n", (unsigned long long)seed);
+    gs_engine *g = gles(0), *c = cpu();
+    for (unsigned k = 0; k <= 16; k++) {
+        compare_dft(g, c, k, 1, 1, 0, 0, OP_DFT_FWD, 0, &s, "fwd 1 col");
+        compare_dft(g, c, k, 3, 1, k & 3, 1 + k % 3, OP_DFT_INV, 0, &s, "inv 3 cols");
+        if (k <= 12)
+            compare_dft(g, c, k, k % 2 ? 1 : 3, 4, 4 * (k % 2), 4, k % 2 ? OP_DFT_FWD : OP_DFT_INV, 0, &s, "ext4");
+    }
+    compare_dft(g, c, 18, 3, 1, 7, 3, OP_DFT_FWD, 0, &s, "2^18");
+    compare_dft(g, c, 20, 1, 1, 0, 0, OP_DFT_INV, 0, &s, "2^20");
+    for (unsigned l = 1; l <= 7; l++)
+        compare_dft(g, c, l + 3, 3, 1, l, 2, OP_RS_MSG, l, &s, "rs_message");
+    compare_dft(g, c, 14, 1, 1, 0, 0, OP_RS_MSG, 4, &s, "rs_message 2^14");
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+/* A 4 KiB binding: columns of more than 1024 words take the host fallback,
+ * shorter ones run in multi-column windows. */
+Test(dft_gles, dft_small_bindings)
+{
+    uint64_t seed = 0xDF7002, s = seed;
+    printf("dft_gles small bindings seed %llu\n", (unsigned long long)seed);
+    gs_engine *g = gles(4096), *c = cpu();
+    compare_dft(g, c, 8, 9, 1, 3, 1, OP_DFT_FWD, 0, &s, "windows");
+    compare_dft(g, c, 6, 7, 4, 0, 2, OP_DFT_INV, 0, &s, "ext windows");
+    compare_dft(g, c, 12, 2, 1, 1, 3, OP_DFT_FWD, 0, &s, "host fallback");
+    compare_dft(g, c, 10, 1, 1, 0, 0, OP_DFT_INV, 0, &s, "exactly one binding");
+    compare_dft(g, c, 10, 2, 1, 0, 1, OP_DFT_FWD, 0, &s, "one binding plus a lead: host");
+    compare_dft(g, c, 12, 2, 1, 1, 3, OP_RS_MSG, 3, &s, "rs_message pieces");
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+/* Random stacked layouts: codeword on both engines, several column groups. */
+static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned max_l, unsigned max_n)
+{
+    printf("rs_code_matrix gles vs cpu: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
+           (unsigned long long)seed);
+    uint64_t s = seed;
+    gs_engine *g = gles(max_binding), *c = cpu();
+    for (int iter = 0; iter < iters; iter++) {
+        unsigned l = (unsigned)(t_splitmix(&s) % (max_l + 1)), n = (unsigned)(t_splitmix(&s) % (max_n + 1));
+        unsigned L = l + n, b = (unsigned)(t_splitmix(&s) % 3);
+        size_t nt = 1 + t_splitmix(&s) % 4;
+        gs_stack_trace_shape sh[8];
+        bb_t *vals[8];
+        unsigned prev = L;
+        for (size_t t = 0; t < nt; t++) {
+            sh[t].log_height = (uint32_t)(t_splitmix(&s) % (prev + 1));
+            prev = sh[t].log_height;
+            sh[t].width = (uint32_t)(t_splitmix(&s) % 4) + (t == 0);
+            size_t cnt = (size_t)sh[t].width << sh[t].log_height;
+            vals[t] = malloc((cnt ? cnt : 1) * sizeof(bb_t));
+            for (size_t i = 0; i < cnt; i++)
+                vals[t][i] = t_rand_bb(&s);
+        }
+        gs_stack_layout lay;
+        gs_error err;
+        cr_assert_eq(gs_stack_layout_build(l, n, sh, nt, &lay, &err), GLSTARK_OK, "%s", err.msg);
+        size_t N = (size_t)1 << (L + b), off = (size_t)(t_splitmix(&s) % 3);
+        bb_t *out[2], *q[2];
+        gs_engine *engs[2] = {g, c};
+        for (int e = 0; e < 2; e++) {
+            gs_engine *eng = engs[e];
+            gs_trace_ref refs[8];
+            for (size_t t = 0; t < nt; t++) {
+                size_t cnt = (size_t)sh[t].width << sh[t].log_height;
+                refs[t].buf = NULL;
+                OK(eng, gs_buf_create(eng, (cnt + 3) * 4, &refs[t].buf));
+                OK(eng, gs_buf_fill_u32(refs[t].buf, 0, cnt + 3, 0xBADu));
+                if (cnt)
+                    OK(eng, gs_buf_write(refs[t].buf, 4, vals[t], cnt * 4));
+                refs[t].offset = 1;
+            }
+            size_t total = off + N * lay.width + 2;
+            gs_buf *cw = NULL;
+            OK(eng, gs_buf_create(eng, total * 4, &cw));
+            OK(eng, gs_buf_fill_u32(cw, 0, total, 0xDEADBEEFu));
+            /* first column alone, the rest together: both call shapes */
+            OK(eng, gs_rs_code_matrix(eng, &lay, refs, b, 0, 1, cw, off));
+            if (lay.width > 1)
+                OK(eng, gs_rs_code_matrix(eng, &lay, refs, b, 1, lay.width, cw, off + N));
+            out[e] = malloc(total * 4);
+            OK(eng, gs_buf_read(cw, 0, out[e], total * 4));
+            /* the stacked matrix itself, at an odd offset */
+            size_t H = (size_t)1 << L, qtotal = H * lay.width + 3;
+            gs_buf *qb = NULL;
+            OK(eng, gs_buf_create(eng, qtotal * 4, &qb));
+            OK(eng, gs_buf_fill_u32(qb, 0, qtotal, 0xDEADBEEFu));
+            OK(eng, gs_stack_matrix(eng, &lay, refs, 0, lay.width, qb, 1));
+            q[e] = malloc(qtotal * 4);
+            OK(eng, gs_buf_read(qb, 0, q[e], qtotal * 4));
+            gs_buf_destroy(qb);
+            gs_buf_destroy(cw);
+            for (size_t t = 0; t < nt; t++)
+                gs_buf_destroy(refs[t].buf);
+        }
+        size_t total = off + N * lay.width + 2;
+        for (size_t i = 0; i < total; i++)
+            cr_assert_eq(out[0][i], out[1][i], "seed %llu iter %d (l %u n %u b %u width %u off %zu): word %zu",
+                         (unsigned long long)seed, iter, l, n, b, lay.width, off, i);
+        size_t qtotal = ((size_t)1 << L) * lay.width + 3;
+        cr_assert_eq(memcmp(q[0], q[1], qtotal * 4), 0, "seed %llu iter %d: stacked matrices differ",
+                     (unsigned long long)seed, iter);
+        free(q[0]);
+        free(q[1]);
+        free(out[0]);
+        free(out[1]);
+        for (size_t t = 0; t < nt; t++)
+            free(vals[t]);
+        gs_stack_layout_free(&lay);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+Test(dft_gles, rs_code_matrix_matches_cpu) { compare_rs(0, 0xC0DE01, 16, 6, 10); }
+
+Test(dft_gles, rs_code_matrix_small_bindings) { compare_rs(16384, 0xC0DE02, 12, 4, 6); }
+
+/* The keccak-like shape scaled down: one wide trace, l_skip 4, blowup 1,
+ * column groups; and a codeword column too tall for the binding limit. */
+Test(dft_gles, rs_code_matrix_wide_and_unsupported)
+{
+    uint64_t s = 0xC0DE03;
+    printf("rs wide seed %llu\n", (unsigned long long)s);
+    gs_engine *g = gles(1 << 20), *c = cpu();
+    gs_stack_trace_shape sh = {37, 9};
+    gs_stack_layout lay;
+    gs_error err;
+    cr_assert_eq(gs_stack_layout_build(4, 12, &sh, 1, &lay, &err), GLSTARK_OK);
+    size_t cnt = (size_t)37 << 9, N = (size_t)1 << 17;
+    bb_t *vals = malloc(cnt * 4);
+    for (size_t i = 0; i < cnt; i++)
+        vals[i] = t_rand_bb(&s);
+    bb_t *out[2];
+    gs_engine *engs[2] = {g, c};
+    for (int e = 0; e < 2; e++) {
+        gs_trace_ref ref = {NULL, 0};
+        OK(engs[e], gs_buf_create(engs[e], cnt * 4, &ref.buf));
+        OK(engs[e], gs_buf_write(ref.buf, 0, vals, cnt * 4));
+        gs_buf *cw = NULL;
+        OK(engs[e], gs_buf_create(engs[e], N * lay.width * 4, &cw));
+        OK(engs[e], gs_buf_fill_u32(cw, 0, N * lay.width, 0xDEADBEEFu));
+        OK(engs[e], gs_rs_code_matrix(engs[e], &lay, &ref, 1, 0, lay.width, cw, 0));
+        out[e] = malloc(N * lay.width * 4);
+        OK(engs[e], gs_buf_read(cw, 0, out[e], N * lay.width * 4));
+        gs_buf_destroy(cw);
+        gs_buf_destroy(ref.buf);
+    }
+    cr_assert_eq(memcmp(out[0], out[1], N * lay.width * 4), 0, "wide codeword differs");
+    free(out[0]);
+    free(out[1]);
+    free(vals);
+    gs_stack_layout_free(&lay);
+    gs_engine_destroy(g);
+    /* 2^17-row codeword columns (512 KiB) against a 64 KiB limit: a status. */
+    g = gles(1 << 16);
+    gs_stack_trace_shape sh2 = {1, 16};
+    cr_assert_eq(gs_stack_layout_build(4, 12, &sh2, 1, &lay, &err), GLSTARK_OK);
+    gs_trace_ref ref = {NULL, 0};
+    gs_buf *cw = NULL;
+    OK(g, gs_buf_create(g, ((size_t)1 << 16) * 4, &ref.buf));
+    OK(g, gs_buf_create(g, N * 4, &cw));
+    cr_assert_eq(gs_rs_code_matrix(g, &lay, &ref, 1, 0, 1, cw, 0), GLSTARK_ERR_UNSUPPORTED);
+    cr_assert(strlen(g->err.msg) > 0);
+    gs_buf_destroy(cw);
+    gs_buf_destroy(ref.buf);
+    gs_stack_layout_free(&lay);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}

@@ -1,0 +1,253 @@
+/* The GLES engine's hash family against the CPU engine: Merkle trees (every
+ * digest layer, not just the root) of random matrices of awkward shapes
+ * with edge values, poisoned outputs, a lowered binding limit so the column
+ * windows, row splits and resumable sponge states run in CI; openings equal
+ * the CPU engine's and verify; grinding finds the same smallest witness. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/gles/gles_engine.h"
+#include "engine/hash_ops.h"
+#include "hash/grind.h"
+#include "hash/merkle.h"
+#include "protocol/transcript.h"
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Random Montgomery words with the edge values 0, 1, p-1 mixed in. */
+static bb_t *random_words(size_t n, uint64_t *s)
+{
+    bb_t *m = malloc((n ? n : 1) * sizeof *m);
+    cr_assert(m);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = splitmix(s);
+        uint32_t v = (r & 15) == 0 ? 0 : (r & 15) == 1 ? 1 : (r & 15) == 2 ? BB_P - 1 : (uint32_t)((r >> 8) % BB_P);
+        m[i] = bb_from_canonical(v);
+    }
+    return m;
+}
+
+static gs_engine *gles(uint64_t max_binding)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = max_binding;
+    gs_engine *eng = NULL;
+    gs_error err;
+    glstark_status st = gs_gles_engine_create(&o, &eng, &err);
+    cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s", err.msg);
+    return eng;
+}
+
+static gs_engine *cpu(void)
+{
+    gs_engine *eng = NULL;
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK, "%s", err.msg);
+    return eng;
+}
+
+#define OK(eng, call)                                                                                     \
+    do {                                                                                                  \
+        glstark_status st_ = (call);                                                                      \
+        cr_assert_eq(st_, GLSTARK_OK, "%s -> %s: %s", #call, glstark_status_name(st_), (eng)->err.msg); \
+    } while (0)
+
+/* Builds the tree on eng from mat (placed at word offset `off` of a buffer
+ * poisoned elsewhere) and returns every digest layer. */
+static bb_t *tree_on(gs_engine *eng, const bb_t *mat, size_t off, size_t n, size_t width, unsigned deg, unsigned log_k,
+                     gs_merkle_dev *tree, gs_buf **mat_buf)
+{
+    size_t words = n * width * deg;
+    gs_buf *b = NULL;
+    OK(eng, gs_buf_create(eng, (off + words + 7) * 4, &b));
+    OK(eng, gs_buf_fill_u32(b, 0, off + words + 7, 0xDEADBEEFu));
+    OK(eng, gs_buf_write(b, off * 4, mat, words * 4));
+    OK(eng, gs_engine_merkle_commit(eng, b, off, n, width, deg, log_k, tree));
+    size_t dw = gs_merkle_digest_words(n, log_k);
+    bb_t *d = malloc(dw * sizeof *d);
+    OK(eng, gs_buf_read(tree->digests, 0, d, dw * 4));
+    *mat_buf = b;
+    return d;
+}
+
+typedef struct shape {
+    size_t n, width;
+    unsigned deg, log_k;
+} shape;
+
+static void compare_shapes(uint64_t max_binding, const shape *shapes, size_t count, uint64_t seed)
+{
+    gs_engine *g = gles(max_binding), *c = cpu();
+    cr_log_info("binding limit %llu bytes (device %llu), seed %llu", (unsigned long long)max_binding,
+                (unsigned long long)gs_gles_device(g)->caps.max_binding_bytes, (unsigned long long)seed);
+    printf("merkle gles vs cpu: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
+           (unsigned long long)seed);
+    uint64_t s = seed;
+    for (size_t i = 0; i < count; i++) {
+        const shape *sh = &shapes[i];
+        bb_t *mat = random_words(sh->n * sh->width * sh->deg, &s);
+        size_t off = (size_t)(splitmix(&s) % 5); /* unaligned matrix offsets */
+        gs_merkle_dev tg, tc;
+        gs_buf *bg, *bc;
+        bb_t *dg = tree_on(g, mat, off, sh->n, sh->width, sh->deg, sh->log_k, &tg, &bg);
+        bb_t *dc = tree_on(c, mat, off, sh->n, sh->width, sh->deg, sh->log_k, &tc, &bc);
+        size_t dw = gs_merkle_digest_words(sh->n, sh->log_k);
+        for (size_t w = 0; w < dw; w++)
+            cr_assert_eq(dg[w], dc[w], "shape %zu (n %zu, width %zu, deg %u, k %u, off %zu): digest word %zu differs",
+                         i, sh->n, sh->width, sh->deg, sh->log_k, off, w);
+        /* openings */
+        size_t S = sh->n >> sh->log_k, K = (size_t)1 << sh->log_k;
+        uint32_t idx[3] = {0, (uint32_t)(S - 1), (uint32_t)(splitmix(&s) % S)};
+        size_t rw = K * sh->width * sh->deg, pw = tg.depth * 8u;
+        bb_t *rg = malloc(3 * rw * 4 + 4), *rc = malloc(3 * rw * 4 + 4);
+        bb_t *pg = malloc(3 * pw * 4 + 4), *pc = malloc(3 * pw * 4 + 4);
+        OK(g, gs_engine_merkle_open(g, bg, off, &tg, idx, 3, rg, pg));
+        OK(c, gs_engine_merkle_open(c, bc, off, &tc, idx, 3, rc, pc));
+        cr_assert_eq(memcmp(rg, rc, 3 * rw * 4), 0, "shape %zu: opened rows differ", i);
+        cr_assert_eq(memcmp(pg, pc, 3 * pw * 4), 0, "shape %zu: opening proofs differ", i);
+        bb_t root[8];
+        OK(g, gs_engine_merkle_root(g, &tg, root));
+        gs_error err;
+        for (int q = 0; q < 3; q++)
+            cr_assert_eq(gs_merkle_verify(root, idx[q], rg + q * rw, sh->log_k, sh->width * sh->deg, pg + q * pw,
+                                          tg.depth, &err),
+                         GLSTARK_OK, "shape %zu query %d: %s", i, q, err.msg);
+        free(rg);
+        free(rc);
+        free(pg);
+        free(pc);
+        gs_merkle_dev_release(&tg);
+        gs_merkle_dev_release(&tc);
+        gs_buf_destroy(bg);
+        gs_buf_destroy(bc);
+        free(dg);
+        free(dc);
+        free(mat);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+/* Heights 1 .. 2^20, widths 1 and 3 and ones that are not multiples of the
+ * rate or the work-group size, base and extension entries. */
+static const shape shapes_default[] = {
+    {1, 1, 1, 0},    {2, 1, 1, 1},   {2, 3, 1, 0},     {8, 3, 1, 1},     {16, 1, 4, 2},   {16, 2, 1, 4},
+    {64, 5, 1, 3},   {32, 9, 1, 4},  {128, 8, 1, 2},   {256, 17, 1, 4},  {1024, 1, 4, 3}, {512, 3, 4, 4},
+    {4096, 42, 1, 4}, {1u << 14, 3, 1, 4}, {1u << 20, 1, 1, 4},
+};
+
+Test(hash_gles, merkle_matches_cpu)
+{
+    compare_shapes(0, shapes_default, sizeof shapes_default / sizeof shapes_default[0], 0x5EED0001u);
+}
+
+/* A 4 KiB binding limit: each leaf dispatch sees a few columns or a part of
+ * one, rows are absorbed over several windows, the compressions chunk. */
+Test(hash_gles, merkle_small_bindings)
+{
+    static const shape sh[] = {
+        {256, 42, 1, 4}, {1024, 3, 1, 2}, {2048, 1, 1, 0}, {512, 5, 4, 3}, {64, 11, 1, 1}, {4096, 2, 1, 4},
+    };
+    compare_shapes(4096, sh, sizeof sh / sizeof sh[0], 0x5EED0002u);
+}
+
+Test(hash_gles, grind_same_witness)
+{
+    gs_engine *g = gles(0), *c = cpu();
+    uint64_t s = 0x6121D;
+    printf("grind seed %llu\n", (unsigned long long)s);
+    for (unsigned bits = 1; bits <= 16; bits += (bits < 4 ? 1 : 3)) {
+        bb_t st[GS_P2_WIDTH];
+        for (int i = 0; i < GS_P2_WIDTH; i++)
+            st[i] = bb_from_canonical((uint32_t)(splitmix(&s) % BB_P));
+        unsigned absorb = (unsigned)(splitmix(&s) % GS_P2_RATE);
+        uint32_t wg = 0xFFFFFFFFu, wc = 0xFFFFFFFEu;
+        OK(g, gs_engine_grind(g, st, absorb, bits, &wg));
+        OK(c, gs_engine_grind(c, st, absorb, bits, &wc));
+        cr_assert_eq(wg, wc, "%u bits, absorb %u: gles found %u, cpu %u", bits, absorb, wg, wc);
+        cr_assert(gs_pow_witness_ok(st, absorb, bits, wg));
+        for (uint32_t w = 0; w < wg && w < 4096; w++)
+            cr_assert(!gs_pow_witness_ok(st, absorb, bits, w), "%u bits: %u < %u also passes", bits, w, wg);
+    }
+    /* bad input: a status, no crash */
+    bb_t st[GS_P2_WIDTH] = {0};
+    uint32_t w;
+    cr_assert_eq(gs_engine_grind(g, st, 8, 4, &w), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_engine_grind(g, st, 0, 31, &w), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+Test(hash_gles, bad_input)
+{
+    gs_engine *g = gles(0);
+    gs_buf *b = NULL;
+    OK(g, gs_buf_create(g, 64 * 4, &b));
+    gs_merkle_dev t;
+    cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 3, 1, 1, 0, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 64, 2, 1, 0, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 16, 1, 1, 5, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 16, 1, 2, 1, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+    OK(g, gs_engine_merkle_commit(g, b, 0, 16, 2, 1, 2, &t));
+    uint32_t idx = 4;
+    bb_t rows[64], proof[64];
+    cr_assert_eq(gs_engine_merkle_open(g, b, 0, &t, &idx, 1, rows, proof), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strlen(g->err.msg) > 0);
+    gs_merkle_dev_release(&t);
+    gs_buf_destroy(b);
+    gs_engine_destroy(g);
+}
+
+/* OpenVM's prover logs (serial builds, so every witness is the smallest
+ * valid one): replaying the transcript, the GLES grinder must find each
+ * witness from the state just before it is observed. */
+static void replay_grinds(const char *name)
+{
+    gs_engine *g = gles(0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", GLSTARK_TEST_DATA, name);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s", path);
+    gs_transcript ts;
+    gs_transcript_init(&ts);
+    char buf[512];
+    unsigned pending = 0, bits;
+    size_t grinds = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        unsigned long v;
+        char *cw;
+        if (buf[0] == '#' && (cw = strstr(buf, "[check_witness ")) != NULL && sscanf(cw, "[check_witness %u]", &bits) == 1) {
+            pending = bits;
+        } else if (sscanf(buf, "observe %lu", &v) == 1) {
+            if (pending) {
+                uint32_t w = 0xFFFFFFFFu;
+                OK(g, gs_engine_grind(g, ts.st, ts.absorb_idx, pending, &w));
+                cr_assert_eq(w, v, "%s: gles grind(%u) found %u, OpenVM's witness is %lu", name, pending, w, v);
+                pending = 0;
+                grinds++;
+            }
+            gs_transcript_observe_u32(&ts, (uint32_t)v);
+        } else if (sscanf(buf, "sample %lu", &v) == 1) {
+            gs_transcript_sample(&ts);
+        }
+    }
+    fclose(f);
+    printf("%s: %zu witnesses found on the GPU\n", name, grinds);
+    cr_assert_gt(grinds, 0);
+    gs_engine_destroy(g);
+}
+
+Test(hash_gles, grind_openvm_witnesses_small) { replay_grinds("fib-small_n4.transcript.txt"); }
+
+/* 18-, 15-, 20- and 5-bit proofs of work. */
+Test(hash_gles, grind_openvm_witnesses_app18) { replay_grinds("fib-app18_n10.transcript.txt"); }
