@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     unsigned long long seed = 42;
     long L = 21;
     const char *engine = "cpu", *out = NULL, *verify = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* --option value pairs */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             usage();
@@ -42,7 +42,6 @@ int main(int argc, char **argv)
             usage();
             return 2;
         }
-        i++;
     }
     if (perms < 1 || perms > (1l << 20) || L < 1) {
         usage();

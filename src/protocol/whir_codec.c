@@ -393,7 +393,15 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
                 return st;
             }
     } else {
-        TRY(need_bytes(&r, ncommits, 0));
+        /* Without initial queries a commit takes no bytes here, so the
+         * remaining length cannot bound the count; a commit still stands for
+         * a stacking opening earlier in the proof (at least 4 bytes), so more
+         * commits than input bytes is malformed. (Found by fuzz_proof:
+         * num_commits = 0xFFFFFFFF made a 16 GiB allocation.) */
+        if (ncommits > r.len)
+            return gs_error_set(err, GLSTARK_ERR_MALFORMED,
+                                "whir decode: num_commits %u at byte %zu exceeds the %zu-byte input", ncommits,
+                                r.pos - 8, r.len);
         widths = calloc(ncommits, sizeof *widths); /* OpenVM fills 0 */
         if (!widths)
             return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir decode: out of memory");
