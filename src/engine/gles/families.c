@@ -3,11 +3,17 @@
 #include "engine/dft_ops.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
+#include "engine/reduction_ops.h"
+#include "engine/whir_ops.h"
 
 extern const gs_hash_ops gs_gles_hash_ops;
 extern const gs_dft_ops gs_gles_dft_ops;
+extern const gs_whir_ops gs_gles_whir_ops;
+extern const gs_reduction_ops gs_gles_reduction_ops;
 
 void gs_gles_engine_attach_families(gs_engine *eng) {
     eng->dft = &gs_gles_dft_ops;
     eng->hash = &gs_gles_hash_ops;
+    eng->whir = &gs_gles_whir_ops;
+    eng->reduction = &gs_gles_reduction_ops;
 }
