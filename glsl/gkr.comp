@@ -8,6 +8,12 @@
 //   4 FOLD      dst[stride a + b] = lo + r (hi - lo)
 //   5 EQ_STAGE  one eq-table doubling step, in place
 //   6 FILL4     o[i] = gs_value (EF pattern fill)
+// @variant GKR_MODE 1
+// @variant GKR_MODE 2
+// @variant GKR_MODE 3
+// @variant GKR_MODE 4
+// @variant GKR_MODE 5
+// @variant GKR_MODE 6
 #include "ext4.glsl"
 #include "grid.glsl"
 
