@@ -18,9 +18,11 @@
  * GPU, where the writes of one workgroup race the reads of another: it folds
  * into a temporary and copies back on the GPU.
  *
- * input_layer evaluates the interaction DAG on the host for now (the parts
- * are read back, the CPU kernel runs, the leaves are uploaded); the GPU DAG
- * interpreter (gpu-kernels.md, dag_eval.comp GKR_INPUT) is not written yet. */
+ * input_layer interprets the used part of each trace's interaction DAG on
+ * the GPU (glsl/gkr_input.comp): variables are gathered from the trace parts
+ * into a slot-major node buffer, the other nodes are evaluated in slot order,
+ * and each interaction's leaves are written; rows go in chunks bounded by a
+ * binding and by a node-evaluation budget per dispatch. */
 #include "engine/gles/gles_engine.h"
 #include "engine/gkr_ops.h"
 
@@ -304,8 +306,301 @@ static glstark_status gles_eq_table(gs_engine *eng, const bb4_t *xi, size_t n, g
     return GLSTARK_OK;
 }
 
-/* Host evaluation of the leaves: parts are read back into host copies, the
- * CPU kernel fills host leaves, which are uploaded. */
+/* ---- input layer (glsl/gkr_input.comp) ---- */
+
+/* Node evaluations per EVAL dispatch. */
+#define GS_GKR_NODE_EVALS (1u << 21)
+
+enum { IN_GATHER = 1, IN_EVAL = 2, IN_EMIT = 3 };
+enum { OP_VAR = 0, OP_CONST, OP_FIRST, OP_LAST, OP_TRANS, OP_ADD, OP_SUB, OP_NEG, OP_MUL };
+
+static glstark_status get_in_prog(gs_engine *eng, int mode, gs_gl_program **out)
+{
+    char defs[32];
+    snprintf(defs, sizeof defs, "GKR_IN_MODE %d\n", mode);
+    return gs_gl_program_get(gs_gles_device(eng), "gkr_input.comp", defs, out, &eng->err);
+}
+
+/* The used part of one trace's DAG, compiled for gkr_input.comp. */
+typedef struct in_code {
+    uint32_t *w;        /* code words */
+    size_t n_words;
+    uint32_t n_used;    /* slots */
+    size_t *part_first; /* per part: first gather entry index, n_parts + 1 entries */
+    size_t gather_word; /* word of gather entry 0 */
+    size_t inter_word;  /* word of interaction 0 */
+} in_code;
+
+static void in_code_free(in_code *c)
+{
+    free(c->w);
+    free(c->part_first);
+    memset(c, 0, sizeof(*c));
+}
+
+/* gather entries by part (stashed in word 3), column, then slot */
+static int cmp_gather(const void *x, const void *y)
+{
+    const uint32_t *a = x, *b = y;
+    static const int order[4] = {3, 1, 0, 2};
+    for (int i = 0; i < 4; i++)
+        if (a[order[i]] != b[order[i]])
+            return a[order[i]] < b[order[i]] ? -1 : 1;
+    return 0;
+}
+
+static glstark_status in_compile(gs_engine *eng, const gs_zc_trace *tr, in_code *c)
+{
+    const gs_cdag *d = tr->dag;
+    memset(c, 0, sizeof(*c));
+    uint32_t nn = d->n_nodes;
+    uint32_t *slot = malloc((nn ? nn : 1) * sizeof(uint32_t));
+    uint8_t *used = calloc(nn ? nn : 1, 1);
+    c->part_first = calloc(tr->n_parts + 1, sizeof(size_t));
+    glstark_status st = GLSTARK_OK;
+    if (!slot || !used || !c->part_first) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles gkr input layer: DAG compile allocation failed");
+        goto done;
+    }
+    size_t msg_total = 0;
+    for (uint32_t k = 0; k < d->n_interactions; k++) {
+        const gs_cinteraction *it = &d->interactions[k];
+        if (it->count >= nn)
+            goto bad;
+        used[it->count] = 1;
+        for (uint32_t j = 0; j < it->message_len; j++) {
+            if (it->message[j] >= nn)
+                goto bad;
+            used[it->message[j]] = 1;
+        }
+        msg_total += it->message_len;
+    }
+    for (uint32_t i = nn; i-- > 0;) {
+        const gs_cnode *n = &d->nodes[i];
+        if (!used[i])
+            continue;
+        if (n->kind == GS_CN_ADD || n->kind == GS_CN_SUB || n->kind == GS_CN_MUL || n->kind == GS_CN_NEG) {
+            if (n->a >= i || (n->kind != GS_CN_NEG && n->b >= i))
+                goto bad;
+            used[n->a] = 1;
+            if (n->kind != GS_CN_NEG)
+                used[n->b] = 1;
+        }
+    }
+    uint32_t u = 0, n_vars = 0;
+    for (uint32_t i = 0; i < nn; i++)
+        if (used[i]) {
+            slot[i] = u++;
+            if (d->nodes[i].kind == GS_CN_VAR_MAIN || d->nodes[i].kind == GS_CN_VAR_PREP)
+                n_vars++;
+        }
+    c->n_used = u;
+    c->gather_word = 4 * (size_t)u;
+    c->inter_word = c->gather_word + 4 * (size_t)n_vars;
+    c->n_words = c->inter_word + 4 * (size_t)d->n_interactions + msg_total;
+    c->w = calloc(c->n_words ? c->n_words : 1, sizeof(uint32_t));
+    if (!c->w) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles gkr input layer: DAG compile allocation failed");
+        goto done;
+    }
+    uint32_t *g = c->w + c->gather_word;
+    size_t gv = 0;
+    for (uint32_t i = 0; i < nn; i++) {
+        if (!used[i])
+            continue;
+        const gs_cnode *n = &d->nodes[i];
+        uint32_t *o = c->w + 4 * (size_t)slot[i];
+        switch (n->kind) {
+        case GS_CN_VAR_PREP:
+        case GS_CN_VAR_MAIN: {
+            int part = gs_cdag_part_of(d, n);
+            if (part < 0 || (uint32_t)part >= tr->n_parts || n->a >= tr->part_widths[part])
+                goto bad;
+            o[0] = OP_VAR;
+            uint32_t *e = g + 4 * gv++;
+            e[0] = slot[i];
+            e[1] = n->a;
+            e[2] = n->offset;
+            e[3] = (uint32_t)part;
+            break;
+        }
+        case GS_CN_PUBLIC:
+            if (n->a >= tr->n_publics)
+                goto bad;
+            o[0] = OP_CONST;
+            o[3] = tr->publics[n->a];
+            break;
+        case GS_CN_CONST:
+            o[0] = OP_CONST;
+            o[3] = n->value;
+            break;
+        case GS_CN_IS_FIRST: o[0] = OP_FIRST; break;
+        case GS_CN_IS_LAST: o[0] = OP_LAST; break;
+        case GS_CN_IS_TRANSITION: o[0] = OP_TRANS; break;
+        case GS_CN_ADD:
+        case GS_CN_SUB:
+        case GS_CN_MUL:
+        case GS_CN_NEG:
+            o[0] = n->kind == GS_CN_ADD ? OP_ADD : n->kind == GS_CN_SUB ? OP_SUB : n->kind == GS_CN_MUL ? OP_MUL : OP_NEG;
+            o[1] = slot[n->a];
+            o[2] = n->kind == GS_CN_NEG ? 0 : slot[n->b];
+            break;
+        default:
+            goto bad;
+        }
+    }
+    qsort(g, gv, 4 * sizeof(uint32_t), cmp_gather);
+    for (size_t e = 0, p = 0; p <= tr->n_parts; p++) {
+        while (e < gv && g[4 * e + 3] < p)
+            e++;
+        c->part_first[p] = e;
+    }
+    size_t mw = c->inter_word + 4 * (size_t)d->n_interactions;
+    for (uint32_t k = 0; k < d->n_interactions; k++) {
+        const gs_cinteraction *it = &d->interactions[k];
+        uint32_t *o = c->w + c->inter_word + 4 * (size_t)k;
+        o[0] = slot[it->count];
+        o[1] = bb_from_u32((uint32_t)it->bus_index + 1);
+        o[2] = it->message_len;
+        o[3] = (uint32_t)mw;
+        for (uint32_t j = 0; j < it->message_len; j++)
+            c->w[mw++] = slot[it->message[j]];
+    }
+    goto done;
+bad:
+    st = gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                      "gles gkr input layer: the interaction DAG has an out-of-range node, column or public index; "
+                      "check it with gs_cdag_check");
+done:
+    free(slot);
+    free(used);
+    if (st)
+        in_code_free(c);
+    return st;
+}
+
+static glstark_status bind_words(gs_engine *eng, const gs_gl_program *prog, GLuint binding, const gs_buf *buf,
+                                 uint64_t first, uint64_t count, const char *lead)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    uint64_t align = dev->caps.binding_offset_align;
+    uint64_t byte = first * 4, start = byte - byte % align, end = byte + count * 4;
+    if (end > buf->size)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles gkr input layer: words [%" PRIu64 ", %" PRIu64 ") pass the end of a %zu-byte buffer",
+                            first, first + count, buf->size);
+    if (lead)
+        set_u(prog, lead, (uint32_t)((byte - start) / 4));
+    return gs_gl_bind_range(dev, binding, buf->gl_name, start, end - start, &eng->err);
+}
+
+static glstark_status input_trace(gs_engine *eng, const gs_zc_trace *tr, const uint64_t *slots, uint32_t l_skip,
+                                  bb4_t alpha, bb4_t beta, gs_buf *p, gs_buf *q)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const gs_cdag *d = tr->dag;
+    const uint32_t lh = tr->log_height;
+    const uint64_t h = (uint64_t)1 << lh, len = (uint64_t)1 << (lh > l_skip ? lh : l_skip);
+    bb_t norm = bb_one();
+    if (lh < l_skip)
+        norm = bb_inv(bb_from_u32(1u << (l_skip - lh)));
+    for (uint32_t i = 0; i < tr->n_parts; i++)
+        if (tr->parts[i]->size / 4 / h < tr->part_widths[i])
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "gles gkr input layer: part %u holds fewer than %u columns of 2^%u rows", i,
+                                tr->part_widths[i], lh);
+    if (h * 4 + align > maxb)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles gkr input layer: a 2^%u-row column does not fit the %" PRIu64 "-byte binding limit",
+                            lh, maxb);
+    in_code c;
+    glstark_status st = in_compile(eng, tr, &c);
+    if (st)
+        return st;
+    gs_gl_program *pg, *pe, *pm;
+    gs_buf *code = NULL, *inter = NULL;
+    if ((st = get_in_prog(eng, IN_GATHER, &pg)) || (st = get_in_prog(eng, IN_EVAL, &pe)) ||
+        (st = get_in_prog(eng, IN_EMIT, &pm)))
+        goto done;
+    uint64_t u = c.n_used ? c.n_used : 1;
+    uint64_t rows = (maxb - align) / (u * 4);
+    if (rows > GS_GKR_NODE_EVALS / u)
+        rows = GS_GKR_NODE_EVALS / u;
+    if (rows > len)
+        rows = len;
+    if (rows == 0)
+        rows = 1;
+    if (u * rows * 4 + align > maxb) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                          "gles gkr input layer: %" PRIu64 " DAG nodes do not fit one binding", u);
+        goto done;
+    }
+    if ((st = gs_buf_create(eng, c.n_words * 4, &code)) || (st = gs_buf_write(code, 0, c.w, c.n_words * 4)) ||
+        (st = gs_buf_create(eng, u * rows * 4, &inter)))
+        goto done;
+    if (c.n_words * 4 > maxb) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED, "gles gkr input layer: the compiled DAG exceeds one binding");
+        goto done;
+    }
+    const gs_gl_program *progs[3] = {pg, pe, pm};
+    for (int i = 0; i < 3; i++)
+        set_u(progs[i], "gs_log_h", lh);
+    set_u(pm, "gs_norm", norm);
+    GLint loc;
+    if ((loc = gs_gl_program_uniform(pm, "gs_alpha")) >= 0)
+        glProgramUniform4ui(gs_gl_program_name(pm), loc, alpha.c[0], alpha.c[1], alpha.c[2], alpha.c[3]);
+    if ((loc = gs_gl_program_uniform(pm, "gs_beta")) >= 0)
+        glProgramUniform4ui(gs_gl_program_name(pm), loc, beta.c[0], beta.c[1], beta.c[2], beta.c[3]);
+    const uint64_t cols_per_window = (maxb - align) / (h * 4);
+    for (uint64_t r0 = 0; r0 < len; r0 += rows) {
+        uint64_t nr = len - r0 < rows ? len - r0 : rows;
+        for (int i = 0; i < 3; i++) {
+            set_u(progs[i], "gs_rows", (uint32_t)nr);
+            set_u(progs[i], "gs_row0", (uint32_t)r0);
+        }
+        /* gather: per part, windows of whole columns */
+        for (uint32_t pi = 0; pi < tr->n_parts; pi++) {
+            size_t e = c.part_first[pi], e_end = c.part_first[pi + 1];
+            while (e < e_end) {
+                uint32_t c0 = c.w[c.gather_word + 4 * e + 1];
+                size_t f = e;
+                while (f < e_end && c.w[c.gather_word + 4 * f + 1] < c0 + cols_per_window)
+                    f++;
+                uint32_t cl = c.w[c.gather_word + 4 * (f - 1) + 1];
+                set_u(pg, "gs_c0", c0);
+                set_u(pg, "gs_first", (uint32_t)(c.gather_word + 4 * e));
+                if ((st = bind_words(eng, pg, 0, code, 0, c.n_words, NULL)) ||
+                    (st = bind_words(eng, pg, 1, tr->parts[pi], (uint64_t)c0 * h, (uint64_t)(cl - c0 + 1) * h,
+                                     "gs_lead1")) ||
+                    (st = bind_words(eng, pg, 2, inter, 0, u * nr, NULL)) ||
+                    (st = gs_gl_dispatch_1d(dev, pg, (uint64_t)(f - e) * nr, &eng->err)))
+                    goto done;
+                e = f;
+            }
+        }
+        set_u(pe, "gs_first", 0);
+        set_u(pe, "gs_nodes", c.n_used);
+        if ((st = bind_words(eng, pe, 0, code, 0, c.n_words, NULL)) ||
+            (st = bind_words(eng, pe, 1, inter, 0, u * nr, NULL)) ||
+            (st = gs_gl_dispatch_1d(dev, pe, nr, &eng->err)))
+            goto done;
+        for (uint32_t k = 0; k < d->n_interactions; k++) {
+            set_u(pm, "gs_first", (uint32_t)(c.inter_word + 4 * (size_t)k));
+            if ((st = bind_words(eng, pm, 0, code, 0, c.n_words, NULL)) ||
+                (st = bind_words(eng, pm, 1, inter, 0, u * nr, NULL)) ||
+                (st = bind_ef(eng, pm, 2, p, slots[k] + r0, nr)) || (st = bind_ef(eng, pm, 3, q, slots[k] + r0, nr)) ||
+                (st = gs_gl_dispatch_1d(dev, pm, nr, &eng->err)))
+                goto done;
+        }
+    }
+done:
+    gs_buf_destroy(code);
+    gs_buf_destroy(inter);
+    in_code_free(&c);
+    return st;
+}
+
 static glstark_status gles_input_layer(gs_engine *eng, const gs_zc_trace *traces, size_t n_traces,
                                        const uint64_t *slots, uint32_t l_skip, bb4_t alpha, bb4_t beta,
                                        size_t n_leaves, gs_buf *p, gs_buf *q)
@@ -313,56 +608,31 @@ static glstark_status gles_input_layer(gs_engine *eng, const gs_zc_trace *traces
     glstark_status st;
     if ((st = need_ef(eng, p, n_leaves, "input layer p")) || (st = need_ef(eng, q, n_leaves, "input layer q")))
         return st;
-    size_t n_parts = 0;
-    for (size_t t = 0; t < n_traces; t++)
-        n_parts += traces[t].n_parts;
-    gs_zc_trace *ht = calloc(n_traces ? n_traces : 1, sizeof(*ht));
-    gs_buf *hb = calloc(n_parts ? n_parts : 1, sizeof(*hb));
-    const gs_buf **hp = calloc(n_parts ? n_parts : 1, sizeof(*hp));
-    gs_buf lp = {0}, lq = {0};
-    lp.size = lq.size = n_leaves * sizeof(bb4_t);
-    lp.host = malloc(lp.size ? lp.size : 1);
-    lq.host = malloc(lq.size ? lq.size : 1);
-    if (!ht || !hb || !hp || !lp.host || !lq.host) {
-        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles gkr input layer: host staging allocation failed");
-        goto done;
-    }
-    size_t k = 0;
+    if (n_leaves > UINT32_MAX || l_skip > 30)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED, "gles gkr input layer: %zu leaves (l_skip %u) too many",
+                            n_leaves, l_skip);
+    if ((st = fill_ef(eng, p, 0, n_leaves, bb4_zero())) || (st = fill_ef(eng, q, 0, n_leaves, alpha)))
+        return st;
+    size_t si = 0;
     for (size_t t = 0; t < n_traces; t++) {
-        ht[t] = traces[t];
-        ht[t].parts = &hp[k];
-        if (traces[t].dag->n_interactions == 0) {
-            k += traces[t].n_parts;
+        const gs_zc_trace *tr = &traces[t];
+        uint32_t n_int = tr->dag->n_interactions;
+        if (n_int == 0)
             continue;
-        }
-        size_t h = (size_t)1 << traces[t].log_height;
-        for (uint32_t i = 0; i < traces[t].n_parts; i++, k++) {
-            size_t bytes = h * traces[t].part_widths[i] * sizeof(bb_t);
-            hb[k].size = bytes;
-            hb[k].host = malloc(bytes ? bytes : 1);
-            hp[k] = &hb[k];
-            if (!hb[k].host) {
-                st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles gkr input layer: staging a trace part failed");
-                goto done;
-            }
-            if ((st = gs_buf_read(traces[t].parts[i], 0, hb[k].host, bytes)))
-                goto done;
-        }
+        if (tr->log_height > 30)
+            return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED, "gles gkr input layer: trace of 2^%u rows",
+                                tr->log_height);
+        uint64_t len = (uint64_t)1 << (tr->log_height > l_skip ? tr->log_height : l_skip);
+        for (uint32_t k = 0; k < n_int; k++)
+            if (slots[si + k] + len > n_leaves)
+                return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                    "gkr input layer: trace %zu interaction %u slot at %llu + %llu passes %zu leaves", t,
+                                    k, (unsigned long long)slots[si + k], (unsigned long long)len, n_leaves);
+        if ((st = input_trace(eng, tr, slots + si, l_skip, alpha, beta, p, q)))
+            return st;
+        si += n_int;
     }
-    if ((st = gs_cpu_gkr_ops.input_layer(eng, ht, n_traces, slots, l_skip, alpha, beta, n_leaves, &lp, &lq)))
-        goto done;
-    if ((st = gs_buf_write(p, 0, lp.host, lp.size)) || (st = gs_buf_write(q, 0, lq.host, lq.size)))
-        goto done;
-done:
-    if (hb)
-        for (size_t i = 0; i < n_parts; i++)
-            free(hb[i].host);
-    free(hb);
-    free(hp);
-    free(ht);
-    free(lp.host);
-    free(lq.host);
-    return st;
+    return GLSTARK_OK;
 }
 
 const gs_gkr_ops gs_gles_gkr_ops = {
