@@ -369,3 +369,149 @@ Test(gkr_gles, interactions_small_replays_openvm)
     gs_engine_destroy(g);
     gs_engine_destroy(c);
 }
+
+/* ---- input layer on random DAGs ----
+ * Three parts in opening order [common main, preprocessed, cached_0]
+ * (common main is OpenVM part_index n_cached = 1, cached_0 is part_index 0),
+ * random variables with rotations, publics, constants 0/1/p-1, selectors,
+ * ADD/SUB/NEG/MUL, interactions with messages of length 0..5 on random
+ * buses; heights below and above 2^l_skip (lifted traces); slots spread
+ * over a larger leaf array whose gaps must stay (0, alpha). */
+typedef struct rnd_dag {
+    gs_cnode nodes[96];
+    uint32_t msg[8][6];
+    gs_cinteraction its[8];
+    gs_cdag dag;
+} rnd_dag;
+
+static void make_dag(rnd_dag *r, uint64_t *s, const uint32_t widths[3], uint32_t n_pub, uint32_t n_int)
+{
+    uint32_t n = 0;
+    for (; n < 96; n++) {
+        gs_cnode *c = &r->nodes[n];
+        memset(c, 0, sizeof(*c));
+        uint64_t x = tu_splitmix(s);
+        unsigned kind = n < 12 ? (unsigned)(x % 7) : (unsigned)(x % 11);
+        if (kind >= GS_CN_ADD && n == 0)
+            kind = GS_CN_CONST;
+        c->kind = (uint8_t)kind;
+        uint64_t y = tu_splitmix(s);
+        switch (kind) {
+        case GS_CN_VAR_PREP:
+            c->a = (uint32_t)(y % widths[1]);
+            c->offset = (uint8_t)((y >> 8) & 1);
+            break;
+        case GS_CN_VAR_MAIN: {
+            int cached = (y >> 16) & 1;
+            c->part = cached ? 0 : 1;
+            c->a = (uint32_t)(y % widths[cached ? 2 : 0]);
+            c->offset = (uint8_t)((y >> 8) & 1);
+            break;
+        }
+        case GS_CN_PUBLIC: c->a = (uint32_t)(y % n_pub); break;
+        case GS_CN_IS_FIRST:
+        case GS_CN_IS_LAST:
+        case GS_CN_IS_TRANSITION: break;
+        case GS_CN_CONST:
+            c->value = y % 4 == 0 ? 0 : y % 4 == 1 ? bb_one() : y % 4 == 2 ? bb_from_canonical(BB_P - 1) : bb_from_u64(y >> 2);
+            break;
+        default:
+            c->a = (uint32_t)(y % n);
+            c->b = (uint32_t)((y >> 32) % n);
+        }
+    }
+    for (uint32_t k = 0; k < n_int; k++) {
+        uint64_t y = tu_splitmix(s);
+        r->its[k].message_len = (uint32_t)(y % 6);
+        for (uint32_t j = 0; j < r->its[k].message_len; j++)
+            r->msg[k][j] = (uint32_t)(tu_splitmix(s) % 96);
+        r->its[k].message = r->msg[k];
+        r->its[k].count = (uint32_t)((y >> 8) % 96);
+        r->its[k].bus_index = (uint16_t)((y >> 24) % 7);
+    }
+    gs_cdag d = {r->nodes, 96, NULL, 0, r->its, n_int, 3, 1, 1, 1};
+    r->dag = d;
+}
+
+static void check_input_layer(uint64_t max_binding, uint64_t seed)
+{
+    gs_engine *g = gles_eng(max_binding), *c = cpu_eng();
+    uint64_t s = seed;
+    const uint32_t l_skip = 3, n_traces = 3;
+    const uint32_t log_h[3] = {6, 1, 3}, n_int[3] = {3, 2, 0};
+    static const uint32_t widths[3][3] = {{5, 2, 3}, {1, 1, 2}, {2, 1, 1}};
+    rnd_dag dags[3];
+    bb_t pubs[3][4];
+    gs_buf *bg[3][3], *bc[3][3];
+    gs_zc_trace tg[3], tc[3];
+    uint64_t slots[8];
+    size_t si = 0, leaf = 5; /* slots need not be aligned */
+    for (uint32_t t = 0; t < n_traces; t++) {
+        make_dag(&dags[t], &s, widths[t], 4, n_int[t]);
+        for (int i = 0; i < 4; i++)
+            pubs[t][i] = bb_from_u64(tu_splitmix(&s));
+        size_t h = (size_t)1 << log_h[t];
+        for (int pi = 0; pi < 3; pi++) {
+            size_t words = h * widths[t][pi];
+            bb_t *v = tu_alloc(words * 4);
+            for (size_t i = 0; i < words; i++) {
+                uint64_t x = tu_splitmix(&s);
+                v[i] = x % 5 == 0 ? 0 : x % 5 == 1 ? bb_one() : x % 5 == 2 ? bb_from_canonical(BB_P - 1) : bb_from_u64(x);
+            }
+            TU_OK(g, gs_buf_create(g, words * 4, &bg[t][pi]));
+            TU_OK(g, gs_buf_write(bg[t][pi], 0, v, words * 4));
+            TU_OK(c, gs_buf_create(c, words * 4, &bc[t][pi]));
+            TU_OK(c, gs_buf_write(bc[t][pi], 0, v, words * 4));
+            free(v);
+        }
+        gs_zc_trace a = {&dags[t].dag, log_h[t], 3, (const gs_buf *const *)bg[t], widths[t], pubs[t], 4};
+        gs_zc_trace b = {&dags[t].dag, log_h[t], 3, (const gs_buf *const *)bc[t], widths[t], pubs[t], 4};
+        tg[t] = a;
+        tc[t] = b;
+        size_t len = (size_t)1 << (log_h[t] > l_skip ? log_h[t] : l_skip);
+        for (uint32_t k = 0; k < n_int[t]; k++) {
+            slots[si++] = leaf;
+            leaf += len + (tu_splitmix(&s) % 3);
+        }
+    }
+    size_t n_leaves = leaf + 7;
+    bb4_t alpha = rnd_ef(&s), beta = rnd_ef(&s);
+    gs_buf *p = mk(g, n_leaves, NULL, 0), *q = mk(g, n_leaves, NULL, 0);
+    gs_buf *cp = mk(c, n_leaves, NULL, 0), *cq = mk(c, n_leaves, NULL, 0);
+    TU_OK(g, g->gkr->input_layer(g, tg, n_traces, slots, l_skip, alpha, beta, n_leaves, p, q));
+    TU_OK(c, c->gkr->input_layer(c, tc, n_traces, slots, l_skip, alpha, beta, n_leaves, cp, cq));
+    bb4_t *a0 = rd(g, p, n_leaves), *a1 = rd(c, cp, n_leaves), *b0 = rd(g, q, n_leaves), *b1 = rd(c, cq, n_leaves);
+    same(a0, a1, n_leaves, "input layer p", n_leaves, seed);
+    same(b0, b1, n_leaves, "input layer q", n_leaves, seed);
+    /* a bad slot is refused with a message */
+    slots[0] = n_leaves;
+    cr_assert_eq(g->gkr->input_layer(g, tg, n_traces, slots, l_skip, alpha, beta, n_leaves, p, q),
+                 GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_neq(g->err.msg[0], 0);
+    free(a0), free(a1), free(b0), free(b1);
+    gs_buf_destroy(p), gs_buf_destroy(q), gs_buf_destroy(cp), gs_buf_destroy(cq);
+    for (uint32_t t = 0; t < n_traces; t++)
+        for (int pi = 0; pi < 3; pi++)
+            gs_buf_destroy(bg[t][pi]), gs_buf_destroy(bc[t][pi]);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+Test(gkr_gles, input_layer_matches_cpu_on_random_dags)
+{
+    for (uint64_t i = 0; i < 6; i++) {
+        uint64_t seed = 0x6B773000ull + i;
+        cr_log_info("input layer, seed %llu", (unsigned long long)seed);
+        check_input_layer(0, seed);
+    }
+}
+
+/* 1 KiB bindings: several row chunks and column windows per part. */
+Test(gkr_gles, input_layer_matches_cpu_small_bindings)
+{
+    for (uint64_t i = 0; i < 3; i++) {
+        uint64_t seed = 0x6B774000ull + i;
+        cr_log_info("input layer (1 KiB bindings), seed %llu", (unsigned long long)seed);
+        check_input_layer(1024, seed);
+    }
+}
