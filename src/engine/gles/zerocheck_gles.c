@@ -32,10 +32,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Interpreted instructions per dispatch (lanes x program length). About
- * 0.3 s on llvmpipe with 2 cores for the largest programs; not measured on
- * a Pi-class GPU. */
+/* Interpreted instructions per dispatch (lanes x program length). llvmpipe
+ * on 2 cores runs about 1.3 G instructions/s on Keccak (design-round0.md),
+ * so 2^25 is ~30 ms there and should stay well under 500 ms on a Pi-class
+ * GPU (not measured). Devices that offer a binding of 1 GiB or more are
+ * desktop-class (an H100 offers 2 GiB) and get 16x more, or Keccak's ~40k
+ * instructions would leave them ~800 lanes per dispatch. Floor mode caps
+ * the binding at 128 MiB and so keeps the small budget. */
 #define ZC_WORK_BUDGET (1u << 25)
+#define ZC_WORK_BUDGET_DESKTOP (1u << 29)
 /* Cap on scratch buffers (LDE tiles, gathered rows, slots, fold scratch). */
 #define ZC_SCRATCH_BYTES ((uint64_t)64 << 20)
 /* Ids per dispatch for the data movers. */
@@ -335,7 +340,8 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
                             "%" PRIu64 "-byte binding limit; use the cpu engine",
                             e->code.n_instr, e->code.aux_words * 4, c->maxb);
     uint64_t per = e->code.n_instr ? e->code.n_instr : 1;
-    uint64_t lanes = ZC_WORK_BUDGET / per;
+    int desktop = !c->dev->is_software && c->maxb >= ((uint64_t)1 << 30);
+    uint64_t lanes = (desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
     uint64_t slot_bytes = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48; /* slots + accumulators per lane */
     uint64_t lim = min_u64(c->maxb, ZC_SCRATCH_BYTES);
     lim = lim > 48ull * nkeys ? lim - 48ull * nkeys : 0; /* the per-key results follow the lanes */
@@ -696,7 +702,7 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
         st = eval_items(&c, &ep, 0, groups * nkeys, single ? NULL : eq);
     } else {
         /* gathered tiles of R rows (R/2 groups) of every column */
-        uint64_t lim = min_u64(c.maxb, ZC_SCRATCH_BYTES) / 16 / ncols;
+        uint64_t lim = (min_u64(c.maxb, ZC_SCRATCH_BYTES) - c.align) / 16 / ncols;
         uint64_t R = 1;
         while (R * 2 <= lim && R * 2 <= rows)
             R *= 2;
@@ -720,6 +726,12 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
             st = bind_elems(&c, 1, gt, 0, ncols * R, 16, NULL);
             for (uint64_t c0 = 0; !st && c0 < ncols;) {
                 uint64_t cw = fit_cols(&c, c0 * stride + r0, stride, nr, 16, ncols - c0, 0);
+                if (cw == 0) {
+                    st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                      "gles zerocheck mle round: %" PRIu64 " rows of one column do not fit a binding",
+                                      nr);
+                    break;
+                }
                 uint32_t lead;
                 st = bind_elems(&c, 0, tables, c0 * stride + r0, (cw - 1) * stride + nr, 16, &lead);
                 if (st)
