@@ -57,11 +57,24 @@ static bb4_t rand_bb4(uint64_t *s)
         cr_assert_eq(st_, GLSTARK_OK, "%s -> %s: %s", #call, glstark_status_name(st_), (eng)->err.msg); \
     } while (0)
 
-static gs_engine *gles(uint64_t max_binding)
+/* Counts the library's notes that the gathered-row path ran. */
+static void count_gathers(void *user, glstark_log_level level, const char *msg)
+{
+    (void)level;
+    if (strstr(msg, "gathering"))
+        (*(int *)user)++;
+}
+
+/* gathers (may be NULL) counts the gathered-row notes */
+static gs_engine *gles(uint64_t max_binding, int *gathers)
 {
     glstark_device_options o;
     glstark_device_options_init(&o);
     o.max_binding_bytes = max_binding;
+    if (gathers) {
+        o.log = count_gathers;
+        o.log_user = gathers;
+    }
     gs_engine *eng = NULL;
     gs_error err;
     glstark_status st = gs_gles_engine_create(&o, &eng, &err);
@@ -405,13 +418,15 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
     }
 }
 
-static void random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
-                         uint32_t max_nodes)
+/* Returns how many multilinear rounds gathered rows. */
+static int random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
+                        uint32_t max_nodes)
 {
     printf("zerocheck gles vs cpu: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
            (unsigned long long)seed);
     uint64_t s = seed;
-    gs_engine *g = gles(max_binding), *c = cpu();
+    int gathers = 0;
+    gs_engine *g = gles(max_binding, &gathers), *c = cpu();
     for (int it = 0; it < iters; it++) {
         uint32_t l = 1 + (uint32_t)(splitmix(&s) % max_l);
         uint32_t log_h = (uint32_t)(splitmix(&s) % (max_log_h + 1));
@@ -425,19 +440,24 @@ static void random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_
     }
     gs_engine_destroy(g);
     gs_engine_destroy(c);
+    return gathers;
 }
 
 Test(zerocheck_gles, random_dags_match_cpu) { random_cases(0, 0x2C0001, 24, 4, 9, 120); }
 
 /* 8 KiB bindings: part and table windows of a few columns, gathered row
  * tiles in the multilinear rounds, LDE tiles of a few x, short dispatches. */
-Test(zerocheck_gles, random_dags_small_bindings) { random_cases(8192, 0x2C0002, 12, 3, 10, 40); }
+Test(zerocheck_gles, random_dags_small_bindings)
+{
+    int gathers = random_cases(8192, 0x2C0002, 12, 3, 10, 40);
+    cr_assert(gathers > 0, "no multilinear round took the gathered-rows path: the test lost its purpose");
+}
 
 Test(zerocheck_gles, fibonacci_and_interactions_small)
 {
     uint64_t seed = 0x2C0003, s = seed;
     printf("zerocheck gles fixtures seed %llu\n", (unsigned long long)seed);
-    gs_engine *g = gles(0), *c = cpu();
+    gs_engine *g = gles(0, NULL), *c = cpu();
     uint32_t fib[][2] = {{2, 2}, {4, 2}, {10, 2}, {10, 4}, {3, 4}};
     for (size_t i = 0; i < sizeof fib / sizeof fib[0]; i++) {
         tcase tc;
@@ -465,7 +485,7 @@ Test(zerocheck_gles, satisfied_trace_vanishes_on_d)
 {
     uint64_t seed = 0x2C0004, s = seed;
     printf("zerocheck gles vanishing seed %llu\n", (unsigned long long)seed);
-    gs_engine *g = gles(0);
+    gs_engine *g = gles(0, NULL);
     tcase tc;
     tcase_fib(&tc, &s, 8);
     inst in;
@@ -496,7 +516,7 @@ Test(zerocheck_gles, satisfied_trace_vanishes_on_d)
 Test(zerocheck_gles, bad_arguments_give_status)
 {
     uint64_t s = 0x2C0005;
-    gs_engine *g = gles(0);
+    gs_engine *g = gles(0, NULL);
     tcase tc;
     tcase_fib(&tc, &s, 4);
     inst in;
@@ -562,7 +582,7 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
 {
     uint64_t seed = 0x2C0006, s = seed;
     printf("zerocheck gles builder AIRs seed %llu\n", (unsigned long long)seed);
-    gs_engine *g = gles(0), *c = cpu();
+    gs_engine *g = gles(0, NULL), *c = cpu();
     for (int it = 0; it < 6; it++) {
         uint32_t w = 2 + (uint32_t)(splitmix(&s) % 3); /* recurrence columns */
         uint32_t W = w + 2;                          /* + product column p, boolean column b */

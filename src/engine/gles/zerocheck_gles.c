@@ -714,6 +714,10 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
             goto done;
         }
         uint64_t gpt = single ? 1 : R / 2;
+        gs_gl_log(c.dev, GLSTARK_LOG_DEBUG,
+                  "gles zerocheck mle round: %" PRIu64 " columns exceed one binding; gathering %" PRIu64
+                  " rows per tile",
+                  ncols, R);
         st = gs_buf_create(eng, ncols * R * 16, &gt);
         if (!st)
             st = prog_mode(&c, M_GATHER, 0, &gp);
