@@ -31,7 +31,7 @@
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };  // LDE tile (base) or table window (EF words)
-layout(std430, binding = 1) readonly buffer Aux { uint aux[]; };  // bytecode, constants, weights
+layout(std430, binding = 1) readonly buffer Aux { uvec4 aux[]; }; // bytecode, constants (4 a slot), weights
 layout(std430, binding = 2) buffer Work { uint work[]; };         // slots, then per-lane accumulators
 layout(std430, binding = 3) readonly buffer Eq { uvec4 eqw[]; };  // eq weight per group (x or a)
 
@@ -41,8 +41,8 @@ uniform uint gs_nkeys;
 uniform uint gs_ninstr;
 uniform uint gs_lanes;     // slot stride in the work buffer
 uniform uint gs_acc_off;   // word offset of the accumulators in the work buffer
-uniform uint gs_const_off; // word offset of the constants in aux
-uniform uint gs_w_off;     // word offset of the weights in aux
+uniform uint gs_const_off; // uvec4 offset of the constants in aux
+uniform uint gs_w_off;     // uvec4 offset of the weights in aux
 uniform uint gs_pvstride;  // round 0: words per column in the LDE tile
 uniform uint gs_eq_on;     // 0: weight one (a single evaluation)
 uniform uint gs_eq_lead;   // eq index (in the binding) of group gs_grp_base
@@ -57,8 +57,7 @@ uint item;
 
 uvec4 weight(uint w)
 {
-    uint o = gs_w_off + 4u * w;
-    return uvec4(aux[o], aux[o + 1u], aux[o + 2u], aux[o + 3u]);
+    return aux[gs_w_off + w];
 }
 
 #if ZC_EXT == 0
@@ -69,7 +68,7 @@ uint fetch(uint op)
         return work[i * gs_lanes + lane];
     if (kind == 1u)
         return src[i * gs_pvstride + (item - gs_tile_base)];
-    return aux[gs_const_off + i];
+    return aux[gs_const_off + (i >> 2)][i & 3u];
 }
 
 void store(uint slot, uint v) { work[slot * gs_lanes + lane] = v; }
@@ -98,7 +97,7 @@ uvec4 fetch(uint op)
         uvec4 v1 = ld_t(e + 1u);
         return bb4_add(v0, bb4_mul_base(bb4_sub(v1, v0), xm));
     }
-    return uvec4(aux[gs_const_off + i], 0u, 0u, 0u);
+    return uvec4(aux[gs_const_off + (i >> 2)][i & 3u], 0u, 0u, 0u);
 }
 
 void store(uint slot, uvec4 v)
@@ -128,8 +127,8 @@ void main()
     acc[1] = uvec4(0u);
     acc[2] = weight(0u); // the constant part of the LogUp denominators
     for (uint pc = 0u; pc < gs_ninstr; pc++) {
-        uint o = 4u * pc;
-        uint op = aux[o], dst = aux[o + 1u], a = aux[o + 2u], b = aux[o + 3u];
+        uvec4 ins = aux[pc];
+        uint op = ins.x, dst = ins.y, a = ins.z, b = ins.w;
         if (op == OP_ACC) {
 #if ZC_EXT == 0
             uvec4 t = bb4_mul_base(weight(b), fetch(a));

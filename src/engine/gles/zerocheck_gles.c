@@ -53,9 +53,9 @@ enum { M_LDE = 1, M_REDUCE = 2, M_FOLD_PLE = 3, M_FOLD = 4, M_COPY = 5, M_GATHER
 #define OPND_CONST (2u << 30)
 
 typedef struct zc_code {
-    uint32_t *aux; /* instructions (4 words each), constants, weights (4 words each) */
+    uint32_t *aux; /* instructions (4 words each), constants (padded to 4), weights (4 words each) */
     size_t aux_words;
-    uint32_t n_instr, const_off, w_off, n_slots;
+    uint32_t n_instr, const_off, w_off, n_slots; /* offsets in 4-word units */
 } zc_code;
 
 static void code_free(zc_code *c)
@@ -208,17 +208,17 @@ static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_
 
     out->n_instr = ni;
     out->n_slots = n_slots;
-    out->const_off = 4 * ni;
-    out->w_off = out->const_off + n_consts;
-    out->aux_words = out->w_off + 4 * n_w;
-    out->aux = malloc(out->aux_words * sizeof(uint32_t));
+    out->const_off = ni;
+    out->w_off = out->const_off + (n_consts + 3) / 4;
+    out->aux_words = 4 * (out->w_off + n_w);
+    out->aux = calloc(out->aux_words, sizeof(uint32_t));
     if (!out->aux) {
         st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck: no host memory for the bytecode");
         goto done;
     }
     memcpy(out->aux, ins, 4 * (size_t)ni * sizeof(uint32_t));
-    memcpy(out->aux + out->const_off, consts, n_consts * sizeof(uint32_t));
-    memcpy(out->aux + out->w_off, wts, n_w * sizeof(bb4_t));
+    memcpy(out->aux + 4 * (size_t)out->const_off, consts, n_consts * sizeof(uint32_t));
+    memcpy(out->aux + 4 * (size_t)out->w_off, wts, n_w * sizeof(bb4_t));
 done:
     free(need), free(last), free(slot), free(freel), free(part_off), free(uses), free(wts), free(ins), free(consts);
     return st;
