@@ -2,6 +2,7 @@
 #include "protocol/zerocheck.h"
 #include "engine/gkr_ops.h"
 #include "protocol/sc_poly.h"
+#include "protocol/spans.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                             "batch prover: %u traces, l_skip %u, degree %u; need >= 1 trace, l_skip 1..8, degree 1..16", M,
                             l_skip, D);
     const gs_zerocheck_ops *ops = eng->zerocheck;
+    int span = gs_span_eng_begin(eng, "round0");
     gs_batch_shape shape;
     gs_batch_shape_of(traces, M, l_skip, D, &shape);
     glstark_status st = gs_batch_proof_alloc(out, M, &shape, err);
@@ -331,8 +333,10 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     for (uint32_t k = 0; k < shape.n_uni; k++)
         gs_fs_observe_ext(fs, out->uni[k]);
     r[0] = gs_fs_sample_ext(fs);
+    gs_span_eng_end(eng, span);
 
     /* fold Z at r_0 */
+    span = gs_span_eng_begin(eng, "mle_rounds");
     gs_lagrange_d(l_skip, r[0], lw4);
     for (uint32_t t = 0; t < M; t++) {
         size_t rows = (size_t)1 << ts[t].nt;
@@ -439,8 +443,10 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         }
     }
     free(hv), free(sv);
+    gs_span_eng_end(eng, span);
 
     /* T13: openings; all common-main parts first, then the other parts */
+    span = gs_span_eng_begin(eng, "column_openings");
     {
         size_t off = 0;
         size_t *part_off = calloc((size_t)M * 64, sizeof(size_t));
@@ -488,6 +494,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             }
         free(part_off);
     }
+    gs_span_eng_end(eng, span);
     st = GLSTARK_OK;
 done:
     if (ts)
