@@ -4,6 +4,7 @@
 
 #include "protocol/air_cdag.h"
 #include "protocol/gkr.h"
+#include "protocol/stacking.h"
 #include "protocol/zerocheck.h"
 #include "protocol/whir.h"
 
@@ -52,43 +53,27 @@ void gs_verify_challenges_free(gs_verify_challenges *c)
     memset(c, 0, sizeof *c);
 }
 
-/* StackedLayout::new over matrices given as (width, log_height, need_rot),
- * heights non-increasing. Fills one commit's slices. */
+/* StackedLayout::new (stacking.c) over matrices given as (width,
+ * log_height, need_rot), heights non-increasing, as one commit's view. */
 static glstark_status build_commit_layout(uint32_t l_skip, uint32_t n_stack, const uint32_t *widths,
                                           const uint32_t *logh, const uint8_t *rot, uint32_t nmats,
                                           gs_sred_commit *out, gs_error *err)
 {
-    uint64_t total = 0;
-    for (uint32_t m = 0; m < nmats; m++)
-        total += widths[m];
-    gs_red_slice *sl = calloc(total ? total : 1, sizeof *sl);
-    uint8_t *nr = calloc(total ? total : 1, 1);
-    if (!sl || !nr) {
-        free(sl);
-        free(nr);
+    gs_stack_trace_shape *shapes = malloc((nmats ? nmats : 1) * sizeof *shapes);
+    if (!shapes)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory for the stacked layout");
-    }
-    const uint64_t height = (uint64_t)1 << (l_skip + n_stack);
-    uint64_t col = 0, row = 0, k = 0;
-    for (uint32_t m = 0; m < nmats; m++) {
-        uint64_t slot = (uint64_t)1 << (logh[m] > l_skip ? logh[m] : l_skip);
-        for (uint32_t j = 0; j < widths[m]; j++) {
-            if (row + slot > height) {
-                /* heights are sorted powers of two, so the column is exactly full */
-                col++;
-                row = 0;
-            }
-            sl[k] = (gs_red_slice){(uint32_t)col, (uint32_t)row, logh[m]};
-            nr[k++] = rot[m];
-            row += slot;
-        }
-    }
-    out->width = (uint32_t)(col + (row != 0));
-    out->num_slices = (uint32_t)total;
-    out->slices = sl;
-    out->need_rot = nr;
-    out->matrix = NULL;
-    return GLSTARK_OK;
+    for (uint32_t m = 0; m < nmats; m++)
+        shapes[m] = (gs_stack_trace_shape){widths[m], logh[m]};
+    gs_stack_layout lay;
+    glstark_status st = gs_stack_layout_build(l_skip, n_stack, shapes, nmats, &lay, err);
+    free(shapes);
+    if (st)
+        return st;
+    gs_red_slice *sl;
+    uint8_t *nr;
+    st = gs_sred_commit_from_layout(&lay, rot, NULL, out, &sl, &nr, err);
+    gs_stack_layout_free(&lay);
+    return st;
 }
 
 /* WHIR's parameters from SystemParams. */

@@ -457,23 +457,43 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         for (uint32_t t = 0; t < M; t++) {
             const gs_zc_trace *tr = &traces[t];
             size_t stride = (size_t)1 << ts[t].nt;
-            size_t c0 = 3;
+            /* the folded values (entry 0 of table columns 3, 4, ...: value and
+             * rotation per trace column) gathered on the engine and read back
+             * at once: one host sync per trace, not two per column */
+            size_t nv = 0;
+            for (uint32_t p = 0; p < tr->n_parts && p < 64; p++)
+                nv += 2 * (size_t)tr->part_widths[p];
+            bb4_t *hvals = malloc((nv ? nv : 1) * sizeof(bb4_t));
+            gs_buf *gather = NULL;
+            glstark_status rs = hvals ? GLSTARK_OK : GLSTARK_ERR_OUT_OF_MEMORY;
+            if (!rs && nv && stride == 1) {
+                rs = gs_buf_read(ts[t].tables, 3 * sizeof(bb4_t), hvals, nv * sizeof(bb4_t));
+            } else if (!rs && nv) {
+                rs = gs_buf_create(eng, nv * sizeof(bb4_t), &gather);
+                for (size_t k = 0; !rs && k < nv; k++)
+                    rs = gs_buf_copy(gather, k * sizeof(bb4_t), ts[t].tables, (3 + k) * stride * sizeof(bb4_t),
+                                     sizeof(bb4_t));
+                if (!rs)
+                    rs = gs_buf_read(gather, 0, hvals, nv * sizeof(bb4_t));
+                gs_buf_destroy(gather);
+            }
+            if (rs) {
+                st = !hvals ? gs_error_set(err, rs, "batch prover: allocation failed")
+                            : eng_fail(eng, err, "reading openings");
+                free(hvals);
+                free(part_off);
+                goto done;
+            }
+            size_t k = 0;
             for (uint32_t p = 0; p < tr->n_parts && p < 64; p++) {
                 part_off[(size_t)t * 64 + p] = off;
-                for (uint32_t c = 0; c < tr->part_widths[p]; c++) {
-                    bb4_t v[2];
-                    if (gs_buf_read(ts[t].tables, (c0 + 2 * c) * stride * sizeof(bb4_t), &v[0], sizeof(bb4_t)) ||
-                        gs_buf_read(ts[t].tables, (c0 + 2 * c + 1) * stride * sizeof(bb4_t), &v[1], sizeof(bb4_t))) {
-                        free(part_off);
-                        st = eng_fail(eng, err, "reading openings");
-                        goto done;
-                    }
-                    out->openings[off++] = v[0];
+                for (uint32_t c = 0; c < tr->part_widths[p]; c++, k += 2) {
+                    out->openings[off++] = hvals[k];
                     if (tr->dag->need_rot)
-                        out->openings[off++] = v[1];
+                        out->openings[off++] = hvals[k + 1];
                 }
-                c0 += 2 * (size_t)tr->part_widths[p];
             }
+            free(hvals);
         }
         eng->host_syncs++;
         for (int pass = 0; pass < 2; pass++)

@@ -187,6 +187,7 @@ static void check_eq(gs_engine *g, gs_engine *c, size_t n, uint64_t seed)
 static void all_ops(uint64_t max_binding, uint64_t seed0)
 {
     gs_engine *g = gles_eng(max_binding), *c = cpu_eng();
+    size_t live0 = g->bytes_live;
     cr_log_info("gkr ops, binding limit %llu, seeds from %llu", (unsigned long long)max_binding,
                 (unsigned long long)seed0);
     for (size_t i = 0; i < NSIZES; i++) {
@@ -201,6 +202,22 @@ static void all_ops(uint64_t max_binding, uint64_t seed0)
     }
     for (size_t n = 0; n <= 12; n++)
         check_eq(g, c, n, seed0 + 1000 + n);
+    /* empty work is a no-op */
+    gs_buf *b = mk(g, 4, NULL, 0);
+    bb4_t out[3];
+    memset(out, 0xAB, sizeof out);
+    TU_OK(g, g->gkr->layer_up(g, b, b, 0, b, b));
+    TU_OK(g, g->gkr->round(g, b, b, b, 0, bb4_one(), out));
+    TU_OK(g, g->gkr->fold(g, b, 0, 1, bb4_one(), b));
+    for (int i = 0; i < 3; i++)
+        cr_assert(bb4_is_zero(out[i]), "an empty round sums to zero");
+    bb4_t *v = rd(g, b, 4);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(v[i].c[0], POISON, "empty ops wrote");
+    free(v);
+    gs_buf_destroy(b);
+    /* the temporaries of round and in-place fold are all released */
+    cr_assert_eq(g->bytes_live, live0, "%zu device bytes leaked", g->bytes_live - live0);
     gs_engine_destroy(g);
     gs_engine_destroy(c);
 }
