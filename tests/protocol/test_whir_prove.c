@@ -17,9 +17,24 @@
 #include "whir_vectors.h"
 
 /* mont_trace: NULL to take the traces from the vector file, else one trace
- * (Montgomery, column-major, mont_width columns of 2^mont_log_height). */
+ * (Montgomery, column-major, mont_width columns of 2^mont_log_height).
+ * prove_exact_on runs everything on eng (any engine with the dft, hash and
+ * whir families; tests/gles_protocol runs it on the GLES engine) and leaves
+ * it open; prove_exact uses a CPU engine. */
+void prove_exact_on(gs_engine *eng, const char *spec, const bb_t *mont_trace, uint32_t mont_width,
+                    uint32_t mont_log_height);
 void prove_exact(const char *spec, const bb_t *mont_trace, uint32_t mont_width, uint32_t mont_log_height);
 void prove_exact(const char *spec, const bb_t *mont_trace, uint32_t mont_width, uint32_t mont_log_height)
+{
+    gs_engine *eng;
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(0, &eng, &err), GLSTARK_OK, "%s", err.msg);
+    prove_exact_on(eng, spec, mont_trace, mont_width, mont_log_height);
+    gs_engine_destroy(eng);
+}
+
+void prove_exact_on(gs_engine *eng, const char *spec, const bb_t *mont_trace, uint32_t mont_width,
+                    uint32_t mont_log_height)
 {
     whir_vec v;
     cr_assert_eq(whir_vec_load(&v, spec), 0, "load %s", spec);
@@ -29,9 +44,7 @@ void prove_exact(const char *spec, const bb_t *mont_trace, uint32_t mont_width, 
         v.traces[0].log_height = mont_log_height;
     }
     cr_assert(v.num_traces > 0, "%s has traces", spec);
-    gs_engine *eng;
     gs_error err;
-    cr_assert_eq(gs_cpu_engine_create(0, &eng, &err), GLSTARK_OK, "%s", err.msg);
     const gs_whir_params *prm = &v.params;
     const unsigned L = prm->l_skip + prm->n_stack;
 
@@ -85,7 +98,7 @@ void prove_exact(const char *spec, const bb_t *mont_trace, uint32_t mont_width, 
     gs_whir_proof pf;
     uint64_t syncs0 = eng->host_syncs;
     glstark_status st = gs_whir_prove(eng, &ts, prm, &cd, 1, u, v.L, &pf, &err);
-    cr_assert_eq(st, GLSTARK_OK, "%s: prove: %s", spec, err.msg);
+    cr_assert_eq(st, GLSTARK_OK, "%s: prove on %s: %s", spec, eng->core->name, err.msg);
     cr_log_info("%s: WHIR host syncs %llu", spec, (unsigned long long)(eng->host_syncs - syncs0));
     whir_compare_ops(&rec, &v, "prover");
     gs_ts_record_free(&rec);
@@ -120,7 +133,6 @@ void prove_exact(const char *spec, const bb_t *mont_trace, uint32_t mont_width, 
     for (uint32_t t = 0; t < v.num_traces; t++)
         gs_buf_destroy(refs[t].buf);
     gs_stack_layout_free(&lay);
-    gs_engine_destroy(eng);
     whir_vec_free(&v);
 }
 

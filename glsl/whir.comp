@@ -1,0 +1,207 @@
+// The WHIR family's kernels (src/engine/gles/whir_gles.c drives them;
+// definitions in src/engine/whir_ops.h) and the column-pair kernels the
+// stacked reduction shares (src/engine/gles/reduction_gles.c).
+//
+// Every EF element is 4 consecutive words (bb4_t layout, Montgomery). Each
+// dispatch sees windows of its buffers bound at aligned offsets; the host
+// passes the word position of the first element it needs inside a window as
+// a "lead" uniform, so no kernel knows where a window sits in its buffer.
+// Field arithmetic is exact, so the partial sums here add up to the CPU
+// engine's sums whatever the grouping.
+#include "ext4.glsl"
+#include "grid.glsl"
+
+#ifndef WHIR_MODE
+#define WHIR_MODE 1
+#endif
+#ifndef WHIR_ITEMS
+#define WHIR_ITEMS 8u
+#endif
+
+#define MODE_BATCH 1    // out += Σ_j coeff_j · column_j (base columns, EF coefficients)
+#define MODE_BFLY_LOW 2 // subset-sum / Möbius stages over the low gs_bits index bits, in registers
+#define MODE_BFLY_BIT 3 // one subset-sum / Möbius stage: pairs (lo, hi) from two windows
+#define MODE_EQTAB 4    // out[b] = lo[b & mask] · hi[b >> nlo]
+#define MODE_PAIRSUM 5  // per-group partial sums of Σ q1·w1 and Σ (2q1 − q0)(2w1 − w0)
+#define MODE_REDUCE 6   // sums gs_nparts partials of gs_k EF values each (one work group)
+#define MODE_EVAL 7     // per-group partial sums of Σ g[b]·z^b
+#define MODE_WACC 8     // w[b] += eq tables of the round's points, weighted
+#define MODE_FOLD 9     // dst[y] = v[2y] + α(v[2y+1] − v[2y]) per column
+
+layout(local_size_x = GS_LOCAL_SIZE) in;
+
+layout(std430, binding = 0) buffer B0 { uint a[]; };
+layout(std430, binding = 1) buffer B1 { uint b[]; };
+layout(std430, binding = 2) buffer B2 { uint c[]; };
+
+#define LDA(i) uvec4(a[(i)], a[(i) + 1u], a[(i) + 2u], a[(i) + 3u])
+#define LDB(i) uvec4(b[(i)], b[(i) + 1u], b[(i) + 2u], b[(i) + 3u])
+#define LDC(i) uvec4(c[(i)], c[(i) + 1u], c[(i) + 2u], c[(i) + 3u])
+#define STA(i, v) { uvec4 v_ = (v); a[(i)] = v_.x; a[(i) + 1u] = v_.y; a[(i) + 2u] = v_.z; a[(i) + 3u] = v_.w; }
+#define STB(i, v) { uvec4 v_ = (v); b[(i)] = v_.x; b[(i) + 1u] = v_.y; b[(i) + 2u] = v_.z; b[(i) + 3u] = v_.w; }
+#define STC(i, v) { uvec4 v_ = (v); c[(i)] = v_.x; c[(i) + 1u] = v_.y; c[(i) + 2u] = v_.z; c[(i) + 3u] = v_.w; }
+
+uniform uint gs_lead0;   // word lead of the first element in binding 0
+uniform uint gs_lead1;   // ... binding 1
+uniform uint gs_lead2;   // ... binding 2
+uniform uint gs_n;       // units per column in this dispatch (rows, pairs, elements)
+uniform uint gs_stride0; // column stride of binding 0 (words)
+uniform uint gs_stride1; // column stride of binding 1 (words)
+uniform uint gs_ncols;   // columns (batch: columns summed per row)
+uniform uint gs_cbase;   // batch: first coefficient; eval: first chunk index
+uniform uint gs_accum;   // batch: add to out (1) or start from zero (0)
+uniform uint gs_bits;    // bfly_low: stages; eqtab/wacc: nlo
+uniform uint gs_mask;    // bfly_bit: index bits below the stage bit
+uniform uint gs_sub;     // butterflies: 1 = Möbius (subtract), 0 = subset sum (add)
+uniform uint gs_id0;     // global index of this dispatch's first unit
+uniform uint gs_pbase;   // first partial slot of this dispatch
+uniform uint gs_k;       // reduce: EF values per partial; wacc: points
+uniform uint gs_tab;     // wacc: word offsets of the tables in binding 1 (see whir_gles.c)
+uniform uint gs_hlen;    // wacc: entries of each high table
+uniform uvec4 gs_x;      // an EF scalar: fold α, eval z
+uniform uvec4 gs_y;      // eval: z^WHIR_ITEMS
+
+#if WHIR_MODE == MODE_PAIRSUM || WHIR_MODE == MODE_REDUCE || WHIR_MODE == MODE_EVAL
+shared uvec4 sh0[GS_LOCAL_SIZE];
+shared uvec4 sh1[GS_LOCAL_SIZE];
+
+// Tree sum of sh0 (and sh1) over the work group; every invocation calls it.
+void group_sum(uint lid)
+{
+    for (uint s = GS_LOCAL_SIZE / 2u; s > 0u; s >>= 1) {
+        barrier();
+        if (lid < s) {
+            sh0[lid] = bb4_add(sh0[lid], sh0[lid + s]);
+            sh1[lid] = bb4_add(sh1[lid], sh1[lid + s]);
+        }
+    }
+    barrier();
+}
+#endif
+
+void main()
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint id = gs_linear_id();
+#if WHIR_MODE == MODE_PAIRSUM
+    // Invocation id: column id / chunks, pairs [ch·ITEMS, ch·ITEMS + ITEMS)
+    // of that column (gs_n pairs per column). Extra invocations add zero but
+    // still reach the barriers.
+    uvec4 s1 = uvec4(0u), s2 = uvec4(0u);
+    if (id < gs_count) {
+        uint chunks = (gs_n + WHIR_ITEMS - 1u) / WHIR_ITEMS;
+        uint col = id / chunks, ch = id - col * chunks;
+        uint y0 = ch * WHIR_ITEMS;
+        uint y1 = min(y0 + WHIR_ITEMS, gs_n);
+        uint qa = gs_lead0 + col * gs_stride0, wa = gs_lead1 + col * gs_stride1;
+        for (uint y = y0; y < y1; y++) {
+            uvec4 q0 = LDA(qa + 8u * y), q1 = LDA(qa + 8u * y + 4u);
+            uvec4 w0 = LDB(wa + 8u * y), w1 = LDB(wa + 8u * y + 4u);
+            s1 = bb4_add(s1, bb4_mul(q1, w1));
+            uvec4 q2 = bb4_sub(bb4_add(q1, q1), q0), w2 = bb4_sub(bb4_add(w1, w1), w0);
+            s2 = bb4_add(s2, bb4_mul(q2, w2));
+        }
+    }
+    sh0[lid] = s1;
+    sh1[lid] = s2;
+    group_sum(lid);
+    uint grp = id / GS_LOCAL_SIZE;
+    if (lid == 0u && grp * GS_LOCAL_SIZE < gs_count) {
+        uint o = gs_lead2 + (gs_pbase + grp) * 8u;
+        STC(o, sh0[0]);
+        STC(o + 4u, sh1[0]);
+    }
+#elif WHIR_MODE == MODE_EVAL
+    // Chunk id of WHIR_ITEMS elements (gs_n elements in all): Horner inside
+    // the chunk, times (z^ITEMS)^(gs_cbase + id).
+    uvec4 s = uvec4(0u);
+    if (id < gs_count) {
+        uint e0 = id * WHIR_ITEMS;
+        uint e1 = min(e0 + WHIR_ITEMS, gs_n);
+        for (uint e = e1; e > e0; e--)
+            s = bb4_add(bb4_mul(s, gs_x), LDA(gs_lead0 + 4u * (e - 1u)));
+        s = bb4_mul(s, bb4_pow(gs_y, gs_cbase + id));
+    }
+    sh0[lid] = s;
+    sh1[lid] = uvec4(0u);
+    group_sum(lid);
+    uint grp = id / GS_LOCAL_SIZE;
+    if (lid == 0u && grp * GS_LOCAL_SIZE < gs_count)
+        STC(gs_lead2 + (gs_pbase + grp) * 4u, sh0[0]);
+#elif WHIR_MODE == MODE_REDUCE
+    // One work group: partial p holds gs_k (1 or 2) EF values at c[4(p·k + j)].
+    uvec4 s1 = uvec4(0u), s2 = uvec4(0u);
+    for (uint p = lid; p < gs_n; p += GS_LOCAL_SIZE) {
+        s1 = bb4_add(s1, LDC(gs_lead2 + 4u * p * gs_k));
+        if (gs_k > 1u)
+            s2 = bb4_add(s2, LDC(gs_lead2 + 4u * p * gs_k + 4u));
+    }
+    sh0[lid] = s1;
+    sh1[lid] = s2;
+    group_sum(lid);
+    if (lid == 0u) {
+        STB(gs_lead1, sh0[0]);
+        if (gs_k > 1u)
+            STB(gs_lead1 + 4u, sh1[0]);
+    }
+#else
+    if (id >= gs_count)
+        return;
+#if WHIR_MODE == MODE_BATCH
+    // Row id of gs_ncols base columns (stride gs_stride0 words) in binding 0;
+    // out row id in binding 1; coefficients in binding 2.
+    uvec4 acc = gs_accum != 0u ? LDB(gs_lead1 + 4u * id) : uvec4(0u);
+    for (uint j = 0u; j < gs_ncols; j++)
+        acc = bb4_add(acc, bb4_mul_base(LDC(4u * (gs_cbase + j)), a[gs_lead0 + j * gs_stride0 + id]));
+    STB(gs_lead1 + 4u * id, acc);
+#elif WHIR_MODE == MODE_BFLY_LOW
+    // 2^gs_bits (<= 16) consecutive elements, stages 0 .. gs_bits-1.
+    uint cnt = 1u << gs_bits;
+    uint base = gs_lead0 + 4u * (id << gs_bits);
+    uvec4 x[16];
+    for (uint j = 0u; j < cnt; j++)
+        x[j] = LDA(base + 4u * j);
+    for (uint s = 0u; s < gs_bits; s++)
+        for (uint j = 0u; j < cnt; j++)
+            if ((j & (1u << s)) != 0u)
+                x[j] = gs_sub != 0u ? bb4_sub(x[j], x[j ^ (1u << s)]) : bb4_add(x[j], x[j ^ (1u << s)]);
+    for (uint j = 0u; j < cnt; j++)
+        STA(base + 4u * j, x[j]);
+#elif WHIR_MODE == MODE_BFLY_BIT
+    // Pair id: lo = id with a zero inserted above gs_mask's bits; the low
+    // element in binding 0, the high one in binding 1 (leads differ).
+    uint lo = ((id & ~gs_mask) << 1) | (id & gs_mask);
+    uvec4 u = LDA(gs_lead0 + 4u * lo);
+    uvec4 v = LDB(gs_lead1 + 4u * lo);
+    STB(gs_lead1 + 4u * lo, gs_sub != 0u ? bb4_sub(v, u) : bb4_add(v, u));
+#elif WHIR_MODE == MODE_EQTAB
+    // Element gs_id0 + id; tables in binding 1: lo (2^gs_bits EF), then hi.
+    uint g = gs_id0 + id;
+    uint m = (1u << gs_bits) - 1u;
+    uvec4 v = bb4_mul(LDB(4u * (g & m)), LDB(4u * ((1u << gs_bits) + (g >> gs_bits))));
+    STA(gs_lead0 + 4u * id, v);
+#elif WHIR_MODE == MODE_WACC
+    // Binding 1: [EF lo table of z0 (2^nlo)] [EF hi table of z0, times gamma0
+    // (gs_hlen)] [EF gammas (gs_k)] then at gs_tab: per point its base lo
+    // table (2^nlo) and hi table (gs_hlen).
+    uint g = gs_id0 + id;
+    uint nlo = gs_bits, llen = 1u << nlo;
+    uint il = g & (llen - 1u), ih = g >> nlo;
+    uvec4 acc = bb4_add(LDA(gs_lead0 + 4u * id), bb4_mul(LDB(4u * il), LDB(4u * (llen + ih))));
+    uint gam = 4u * (llen + gs_hlen);
+    uint per = llen + gs_hlen;
+    for (uint q = 0u; q < gs_k; q++) {
+        uint e = bb_mul(b[gs_tab + q * per + il], b[gs_tab + q * per + llen + ih]);
+        acc = bb4_add(acc, bb4_mul_base(LDB(gam + 4u * q), e));
+    }
+    STA(gs_lead0 + 4u * id, acc);
+#elif WHIR_MODE == MODE_FOLD
+    // Pair id of column id / gs_n: binding 0 holds the source columns
+    // (stride gs_stride0), binding 1 the destination (stride gs_stride1).
+    uint col = id / gs_n, y = id - col * gs_n;
+    uint sa = gs_lead0 + col * gs_stride0 + 8u * y;
+    uvec4 v0 = LDA(sa), v1 = LDA(sa + 4u);
+    STB(gs_lead1 + col * gs_stride1 + 4u * y, bb4_add(v0, bb4_mul(gs_x, bb4_sub(v1, v0))));
+#endif
+#endif
+}

@@ -1,0 +1,249 @@
+/* Column windows and the shared column-pair kernels (colwin.h). */
+#include "engine/gles/colwin.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+void gs_cw_set_u(const gs_gl_program *p, const char *name, uint32_t v)
+{
+    GLint loc = gs_gl_program_uniform(p, name);
+    if (loc >= 0)
+        glProgramUniform1ui(gs_gl_program_name(p), loc, v);
+}
+
+void gs_cw_set_ef(const gs_gl_program *p, const char *name, bb4_t v)
+{
+    GLint loc = gs_gl_program_uniform(p, name);
+    if (loc >= 0)
+        glProgramUniform4ui(gs_gl_program_name(p), loc, v.c[0], v.c[1], v.c[2], v.c[3]);
+}
+
+glstark_status gs_gles_whir_prog(gs_engine *eng, int mode, gs_gl_program **out)
+{
+    char defs[64];
+    snprintf(defs, sizeof defs, "WHIR_MODE %d\nWHIR_ITEMS %uu\n", mode, GS_WHIR_ITEMS);
+    return gs_gl_program_get(gs_gles_device(eng), "whir.comp", defs, out, &eng->err);
+}
+
+/* Byte range [start, end) a set needs for columns [c0, c0+nc) x elements [e0, e0+ne). */
+static void set_range(const gs_cw_set *s, uint64_t align, uint64_t c0, uint64_t nc, uint64_t e0, uint64_t ne,
+                      uint64_t *start, uint64_t *end)
+{
+    uint64_t first = (s->off + c0 * s->stride + (e0 >> s->shift)) * s->esz;
+    uint64_t last = (s->off + (c0 + nc - 1) * s->stride + ((e0 + ne - 1) >> s->shift) + 1) * s->esz;
+    *start = first - first % align;
+    *end = last;
+}
+
+static int fits(const gs_cw_iter *it, uint64_t c0, uint64_t nc, uint64_t e0, uint64_t ne)
+{
+    for (unsigned i = 0; i < it->nsets; i++) {
+        uint64_t a, b;
+        set_range(&it->sets[i], it->caps->binding_offset_align, c0, nc, e0, ne, &a, &b);
+        if (b - a > it->caps->max_binding_bytes)
+            return 0;
+    }
+    return 1;
+}
+
+void gs_cw_start(gs_cw_iter *it, const gs_gl_caps *caps, const gs_cw_set *sets, unsigned nsets, uint64_t ncols,
+                 uint64_t e_begin, uint64_t e_end, uint64_t unit, uint64_t budget)
+{
+    it->caps = caps;
+    it->sets = sets;
+    it->nsets = nsets;
+    it->ncols = e_end > e_begin ? ncols : 0;
+    it->e_begin = e_begin;
+    it->e_end = e_end;
+    it->unit = unit ? unit : 1;
+    it->budget = budget < it->unit ? it->unit : budget;
+    it->c = 0;
+    it->e = e_begin;
+}
+
+int gs_cw_next(gs_cw_iter *it, gs_cw_piece *p)
+{
+    if (it->c >= it->ncols)
+        return 0;
+    const uint64_t full = it->e_end - it->e_begin;
+    if (it->e == it->e_begin && full <= it->budget && fits(it, it->c, 1, it->e_begin, full)) {
+        /* whole columns: as many as fit (doubling, then bisecting) */
+        uint64_t maxk = it->ncols - it->c, byb = it->budget / full;
+        if (byb < maxk)
+            maxk = byb ? byb : 1;
+        uint64_t lo = 1, hi = maxk;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo + 1) / 2;
+            if (fits(it, it->c, mid, it->e_begin, full))
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        *p = (gs_cw_piece){it->c, lo, it->e_begin, full};
+        it->c += lo;
+        return 1;
+    }
+    /* part of one column */
+    uint64_t rem = it->e_end - it->e;
+    uint64_t n = rem < it->budget ? rem : it->budget;
+    n -= n % it->unit;
+    if (n == 0)
+        n = rem < it->unit ? rem : it->unit; /* the last, short unit */
+    while (n > it->unit && !fits(it, it->c, 1, it->e, n)) {
+        n /= 2;
+        n -= n % it->unit;
+        if (n < it->unit)
+            n = it->unit;
+    }
+    if (!fits(it, it->c, 1, it->e, n))
+        return -1;
+    *p = (gs_cw_piece){it->c, 1, it->e, n};
+    it->e += n;
+    if (it->e >= it->e_end) {
+        it->e = it->e_begin;
+        it->c++;
+    }
+    return 1;
+}
+
+glstark_status gs_cw_bind(gs_engine *eng, GLuint binding, const gs_cw_set *s, const gs_cw_piece *p, uint32_t *lead)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    uint64_t a, b;
+    set_range(s, dev->caps.binding_offset_align, p->c0, p->nc, p->e0, p->ne, &a, &b);
+    uint64_t first = (s->off + p->c0 * s->stride + (p->e0 >> s->shift)) * s->esz;
+    if (b > s->buf->size)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles window: bytes [%" PRIu64 ", %" PRIu64 ") lie outside the %zu-byte buffer; allocate it "
+                            "for the full length",
+                            first, b, s->buf->size);
+    *lead = (uint32_t)((first - a) / 4);
+    return gs_gl_bind_range(dev, binding, s->buf->gl_name, a, b - a, &eng->err);
+}
+
+static glstark_status no_fit(gs_engine *eng, const char *op)
+{
+    return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                        "gles %s: not even one element fits this device's %" PRIu64 "-byte binding limit", op,
+                        gs_gles_device(eng)->caps.max_binding_bytes);
+}
+
+glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw_set *w, uint64_t ncols, uint64_t len,
+                                 bb4_t out[2], const char *op)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t ls = dev->caps.local_size;
+    out[0] = out[1] = bb4_zero();
+    if (len < 2 || ncols == 0) {
+        eng->host_syncs++; /* as on the CPU engine: the value goes to the host */
+        return GLSTARK_OK;
+    }
+    const uint64_t pairs = len / 2;
+    gs_cw_set sets[2] = {*q, *w};
+    gs_cw_iter it;
+    gs_cw_piece p;
+    /* count the partial slots first */
+    uint64_t slots = 0;
+    int r;
+    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * pairs, 2, 2 * (uint64_t)GS_CW_BUDGET);
+    while ((r = gs_cw_next(&it, &p)) > 0) {
+        uint64_t inv = p.nc * ((p.ne / 2 + GS_WHIR_ITEMS - 1) / GS_WHIR_ITEMS);
+        slots += (inv + ls - 1) / ls;
+    }
+    if (r < 0)
+        return no_fit(eng, op);
+    if (slots * 32 > dev->caps.max_binding_bytes)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles %s: %" PRIu64 " partial sums exceed one binding; use the cpu engine", op, slots);
+    gs_gl_program *pp, *pr;
+    glstark_status st = gs_gles_whir_prog(eng, GS_WM_PAIRSUM, &pp);
+    if (!st)
+        st = gs_gles_whir_prog(eng, GS_WM_REDUCE, &pr);
+    if (st)
+        return st;
+    gs_buf *parts = NULL, *res = NULL;
+    st = gs_buf_create(eng, slots * 32, &parts);
+    if (!st)
+        st = gs_buf_create(eng, 32, &res);
+    if (!st)
+        st = gs_gles_bind(eng, 2, parts, 0, slots * 32);
+    uint64_t pbase = 0;
+    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * pairs, 2, 2 * (uint64_t)GS_CW_BUDGET);
+    while (!st && gs_cw_next(&it, &p) > 0) {
+        uint32_t l0, l1;
+        st = gs_cw_bind(eng, 0, &sets[0], &p, &l0);
+        if (!st)
+            st = gs_cw_bind(eng, 1, &sets[1], &p, &l1);
+        if (st)
+            break;
+        uint64_t chunks = (p.ne / 2 + GS_WHIR_ITEMS - 1) / GS_WHIR_ITEMS, inv = p.nc * chunks;
+        gs_cw_set_u(pp, "gs_lead0", l0);
+        gs_cw_set_u(pp, "gs_lead1", l1);
+        gs_cw_set_u(pp, "gs_lead2", 0);
+        gs_cw_set_u(pp, "gs_stride0", (uint32_t)(q->stride * 4));
+        gs_cw_set_u(pp, "gs_stride1", (uint32_t)(w->stride * 4));
+        gs_cw_set_u(pp, "gs_n", (uint32_t)(p.ne / 2));
+        gs_cw_set_u(pp, "gs_pbase", (uint32_t)pbase);
+        st = gs_gl_dispatch_1d(dev, pp, inv, &eng->err);
+        pbase += (inv + ls - 1) / ls;
+    }
+    if (!st)
+        st = gs_gles_bind(eng, 1, res, 0, 32);
+    if (!st) {
+        gs_cw_set_u(pr, "gs_lead1", 0);
+        gs_cw_set_u(pr, "gs_lead2", 0);
+        gs_cw_set_u(pr, "gs_n", (uint32_t)slots);
+        gs_cw_set_u(pr, "gs_k", 2);
+        st = gs_gl_dispatch_1d(dev, pr, ls, &eng->err);
+    }
+    if (!st)
+        st = gs_buf_read(res, 0, out, 32);
+    gs_buf_destroy(parts);
+    gs_buf_destroy(res);
+    return st;
+}
+
+glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
+                                 const char *op)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t half = len / 2;
+    if (half == 0 || ncols == 0)
+        return GLSTARK_OK;
+    gs_gl_program *pf;
+    glstark_status st = gs_gles_whir_prog(eng, GS_WM_FOLD, &pf);
+    if (st)
+        return st;
+    gs_buf *tmp = NULL;
+    if ((st = gs_buf_create(eng, ncols * half * 16, &tmp)))
+        return st;
+    gs_cw_set sets[2] = {*v, {tmp, 0, half, 16, 1}};
+    gs_cw_iter it;
+    gs_cw_piece p;
+    int r;
+    gs_cw_set_ef(pf, "gs_x", alpha);
+    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * half, 2, 2 * (uint64_t)GS_CW_BUDGET);
+    while (!st && (r = gs_cw_next(&it, &p)) != 0) {
+        if (r < 0) {
+            st = no_fit(eng, op);
+            break;
+        }
+        uint32_t l0, l1;
+        st = gs_cw_bind(eng, 0, &sets[0], &p, &l0);
+        if (!st)
+            st = gs_cw_bind(eng, 1, &sets[1], &p, &l1);
+        if (st)
+            break;
+        gs_cw_set_u(pf, "gs_lead0", l0);
+        gs_cw_set_u(pf, "gs_lead1", l1);
+        gs_cw_set_u(pf, "gs_stride0", (uint32_t)(v->stride * 4));
+        gs_cw_set_u(pf, "gs_stride1", (uint32_t)(half * 4));
+        gs_cw_set_u(pf, "gs_n", (uint32_t)(p.ne / 2));
+        st = gs_gl_dispatch_1d(dev, pf, p.nc * (p.ne / 2), &eng->err);
+    }
+    gs_buf *dst = (gs_buf *)v->buf;
+    for (uint64_t c = 0; !st && c < ncols; c++)
+        st = gs_buf_copy(dst, (v->off + c * v->stride) * 16, tmp, c * half * 16, half * 16);
+    gs_buf_destroy(tmp);
+    return st;
+}

@@ -1,0 +1,86 @@
+/* Column windows for the GLES whir and reduction families: cutting work on
+ * sets of equal-length columns into pieces whose buffer ranges each fit one
+ * SSBO binding and whose size stays within a per-dispatch budget, and the
+ * two column-pair kernels both families share (product-sumcheck sums and
+ * folds, glsl/whir.comp).
+ *
+ * A column set: column j, element e sits at element index
+ * off + j*stride + (e >> shift) of buf (elements of esz bytes). shift lets a
+ * set that is indexed by half as many elements (a fold's destination) follow
+ * the same pieces as its source; stride 0 makes every column the same range
+ * (an accumulator all columns add into). */
+#ifndef GS_ENGINE_GLES_COLWIN_H
+#define GS_ENGINE_GLES_COLWIN_H
+
+#include "engine/gles/gles_engine.h"
+
+typedef struct gs_cw_set {
+    const gs_buf *buf;
+    uint64_t off, stride; /* elements */
+    uint32_t esz;         /* bytes per element */
+    uint32_t shift;
+} gs_cw_set;
+
+/* Columns [c0, c0 + nc) x elements [e0, e0 + ne). */
+typedef struct gs_cw_piece {
+    uint64_t c0, nc, e0, ne;
+} gs_cw_piece;
+
+typedef struct gs_cw_iter {
+    const gs_gl_caps *caps;
+    const gs_cw_set *sets;
+    unsigned nsets;
+    uint64_t ncols, e_begin, e_end, unit, budget;
+    uint64_t c, e; /* next position */
+} gs_cw_iter;
+
+/* Elements [e_begin, e_end) of ncols columns in pieces; counts and starts are
+ * multiples of unit (e_begin, e_end too), at most budget elements (rounded up
+ * to one unit per column) per piece. */
+void gs_cw_start(gs_cw_iter *it, const gs_gl_caps *caps, const gs_cw_set *sets, unsigned nsets, uint64_t ncols,
+                 uint64_t e_begin, uint64_t e_end, uint64_t unit, uint64_t budget);
+/* Next piece; 0 when done. Fails (returns -1) when not even one unit of one
+ * column fits a binding. */
+int gs_cw_next(gs_cw_iter *it, gs_cw_piece *p);
+
+/* Binds set s's range for piece p to binding; *lead = word position of the
+ * piece's first element inside the binding. */
+glstark_status gs_cw_bind(gs_engine *eng, GLuint binding, const gs_cw_set *s, const gs_cw_piece *p, uint32_t *lead);
+
+/* Sets a uint / uvec4 uniform if the program uses it. */
+void gs_cw_set_u(const gs_gl_program *p, const char *name, uint32_t v);
+void gs_cw_set_ef(const gs_gl_program *p, const char *name, bb4_t v);
+
+/* out[0] = Σ_c Σ_{y<len/2} q[2y+1]·w[2y+1], out[1] = Σ_c Σ_y (2q[2y+1] − q[2y])·(2w[2y+1] − w[2y])
+ * over ncols columns of q and w (EF sets, shift 0): per-group partials, then
+ * one reducing work group; reads back 32 bytes (one host sync). */
+glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw_set *w, uint64_t ncols, uint64_t len,
+                                 bb4_t out[2], const char *op);
+
+/* v[y] = v[2y] + α·(v[2y+1] − v[2y]) for y < len/2 in each of ncols columns
+ * of the EF set v, through a scratch buffer (in-place folding races across
+ * work groups) and buffer copies back. */
+glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
+                                 const char *op);
+
+/* Program of glsl/whir.comp in the given mode (WHIR_MODE). */
+glstark_status gs_gles_whir_prog(gs_engine *eng, int mode, gs_gl_program **out);
+
+#define GS_WHIR_ITEMS 8u
+enum {
+    GS_WM_BATCH = 1,
+    GS_WM_BFLY_LOW = 2,
+    GS_WM_BFLY_BIT = 3,
+    GS_WM_EQTAB = 4,
+    GS_WM_PAIRSUM = 5,
+    GS_WM_REDUCE = 6,
+    GS_WM_EVAL = 7,
+    GS_WM_WACC = 8,
+    GS_WM_FOLD = 9,
+};
+
+/* Elements per dispatch for light element-wise kernels: well under 500 ms
+ * even on a slow GPU (a Raspberry Pi 5 resets longer jobs; gles-targets.md). */
+#define GS_CW_BUDGET (1u << 20)
+
+#endif

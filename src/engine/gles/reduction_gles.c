@@ -1,0 +1,319 @@
+/* The GLES engine's reduction family (definitions in
+ * src/engine/reduction_ops.h), bit-identical to the CPU engine (exact field
+ * arithmetic: any summation order gives the same value).
+ *
+ * Round-0 block sums are two-pass: each slice's x range is cut into items of
+ * at most RED_XC blocks; pass 1 (glsl/reduction.comp, BLOCK_PART) writes the
+ * two eq-weighted sums of every (item, z), pass 2 (BLOCK_SUM) adds a slice's
+ * items. Slices are processed in address order so each pass-1 dispatch binds
+ * one matrix window covering its items, and in batches whose partials fit
+ * one binding. Only the final num_slices·2·N sums come back (one sync).
+ * The PLE fold is one invocation per (column, block) over column windows;
+ * the product-sumcheck rounds and folds are the column-pair kernels shared
+ * with the whir family (colwin.c). */
+#include "engine/gles/colwin.h"
+#include "engine/reduction_ops.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RED_XC 256u /* blocks per item at most */
+#define RED_PART_CAP (64u << 20) /* bytes of partials per batch at most */
+
+enum { RM_BLOCK_PART = 1, RM_BLOCK_SUM = 2, RM_FOLD_PLE = 3 };
+
+static glstark_status prog(gs_engine *eng, int mode, gs_gl_program **out)
+{
+    char defs[32];
+    snprintf(defs, sizeof defs, "RED_MODE %d\n", mode);
+    return gs_gl_program_get(gs_gles_device(eng), "reduction.comp", defs, out, &eng->err);
+}
+
+static glstark_status too_big(gs_engine *eng, const char *what, uint64_t bytes)
+{
+    return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                        "gles reduction: %s (%" PRIu64 " bytes) exceeds this device's %" PRIu64
+                        "-byte binding limit; use the cpu engine",
+                        what, bytes, gs_gles_device(eng)->caps.max_binding_bytes);
+}
+
+typedef struct bs_sort {
+    uint64_t base;
+    uint32_t idx;
+} bs_sort;
+
+static int bs_cmp(const void *a, const void *b)
+{
+    const bs_sort *x = a, *y = b;
+    return x->base < y->base ? -1 : x->base > y->base;
+}
+
+static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint32_t height, uint32_t l_skip,
+                                      const gs_red_slice *slices, uint32_t num_slices, const bb4_t *eq_tables,
+                                      uint32_t max_nt, bb4_t *out)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    if (l_skip > 10)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "reduction block_sums: l_skip %u > 10 is not supported by the gles engine", l_skip);
+    const uint64_t N = (uint64_t)1 << l_skip;
+    for (uint32_t s = 0; s < num_slices; s++) {
+        uint32_t nt = slices[s].log_height > l_skip ? slices[s].log_height - l_skip : 0;
+        if (nt > max_nt)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INTERNAL,
+                                "reduction block_sums: slice %u needs eq table %u but only %u given", s, nt, max_nt);
+        uint64_t end = ((uint64_t)slices[s].col * height + slices[s].row + (N << nt)) * 4;
+        if (end > matrix->size)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "reduction block_sums: slice %u reads up to byte %" PRIu64 " of a %zu-byte matrix", s,
+                                end, matrix->size);
+    }
+    if (num_slices == 0)
+        return GLSTARK_OK;
+    const uint64_t eq_bytes = ((((uint64_t)2) << max_nt) - 1) * 16;
+    if (eq_bytes > maxb)
+        return too_big(eng, "the eq tables", eq_bytes);
+    /* blocks per item: one item's rows must fit a window */
+    uint64_t xc = (maxb - align) / (N * 4);
+    if (xc > RED_XC)
+        xc = RED_XC;
+    if (xc == 0)
+        return too_big(eng, "one block of the matrix", N * 4);
+
+    bs_sort *order = malloc(num_slices * sizeof *order);
+    uint64_t nitems = 0;
+    if (!order)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
+    for (uint32_t s = 0; s < num_slices; s++) {
+        order[s].base = (uint64_t)slices[s].col * height + slices[s].row;
+        order[s].idx = s;
+        uint32_t nt = slices[s].log_height > l_skip ? slices[s].log_height - l_skip : 0;
+        nitems += (((uint64_t)1 << nt) + xc - 1) / xc;
+    }
+    qsort(order, num_slices, sizeof *order, bs_cmp);
+    /* table: items (base, x0, x1, nt), then per sorted slice (first item, count) */
+    const uint64_t stab = 4 * nitems, twords = stab + 2 * (uint64_t)num_slices;
+    uint32_t *tab = malloc(twords * 4);
+    bb4_t *res = malloc((size_t)num_slices * 2 * N * sizeof(bb4_t));
+    if (!tab || !res) {
+        free(order);
+        free(tab);
+        free(res);
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
+    }
+    uint64_t it = 0;
+    for (uint32_t k = 0; k < num_slices; k++) {
+        const gs_red_slice *sl = &slices[order[k].idx];
+        uint32_t nt = sl->log_height > l_skip ? sl->log_height - l_skip : 0;
+        uint64_t nx = (uint64_t)1 << nt;
+        tab[stab + 2 * k] = (uint32_t)it;
+        for (uint64_t x0 = 0; x0 < nx; x0 += xc, it++) {
+            tab[4 * it] = (uint32_t)order[k].base;
+            tab[4 * it + 1] = (uint32_t)x0;
+            tab[4 * it + 2] = (uint32_t)(nx - x0 < xc ? nx : x0 + xc);
+            tab[4 * it + 3] = nt;
+        }
+        tab[stab + 2 * k + 1] = (uint32_t)(it - tab[stab + 2 * k]);
+    }
+    glstark_status st = GLSTARK_OK;
+    if (twords * 4 > maxb)
+        st = too_big(eng, "the slice table", twords * 4);
+    if (order[num_slices - 1].base + (N << max_nt) > UINT32_MAX)
+        st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                          "gles reduction block_sums: matrix word indices beyond 2^32 are not supported");
+    gs_gl_program *p1 = NULL, *p2 = NULL;
+    gs_buf *tb = NULL, *eqb = NULL, *parts = NULL, *ob = NULL;
+    uint64_t part_cap = maxb < RED_PART_CAP ? maxb : RED_PART_CAP;
+    if (!st && 2 * N * 16 > part_cap)
+        st = too_big(eng, "the partials of one item", 2 * N * 16);
+    if (!st)
+        st = prog(eng, RM_BLOCK_PART, &p1);
+    if (!st)
+        st = prog(eng, RM_BLOCK_SUM, &p2);
+    if (!st && !(st = gs_buf_create(eng, twords * 4, &tb)))
+        st = gs_buf_write(tb, 0, tab, twords * 4);
+    if (!st && !(st = gs_buf_create(eng, eq_bytes, &eqb)))
+        st = gs_buf_write(eqb, 0, eq_tables, eq_bytes);
+    /* partial slots: as many items as fit part_cap */
+    uint64_t items_per_batch = part_cap / (2 * N * 16);
+    if (items_per_batch > nitems)
+        items_per_batch = nitems;
+    if (!st)
+        st = gs_buf_create(eng, items_per_batch * 2 * N * 16, &parts);
+    if (!st)
+        st = gs_buf_create(eng, (uint64_t)num_slices * 2 * N * 16, &ob);
+    if (!st) {
+        gs_cw_set_u(p1, "gs_lskip", l_skip);
+        gs_cw_set_u(p2, "gs_lskip", l_skip);
+        gs_cw_set_u(p2, "gs_stab", (uint32_t)stab);
+    }
+    /* batches of whole slices whose items' partials fit the slots and whose
+     * outputs fit a binding */
+    const uint64_t budget = 4 * (uint64_t)GS_CW_BUDGET; /* matrix words read per dispatch */
+    for (uint32_t s0 = 0; !st && s0 < num_slices;) {
+        uint64_t i0 = tab[stab + 2 * s0];
+        uint32_t s1 = s0;
+        while (s1 < num_slices && tab[stab + 2 * s1] + tab[stab + 2 * s1 + 1] - i0 <= items_per_batch &&
+               (uint64_t)(s1 + 1 - s0) * 2 * N * 16 + align <= maxb)
+            s1++;
+        if (s1 == s0) {
+            st = too_big(eng, "one slice's partial sums", (uint64_t)tab[stab + 2 * s0 + 1] * 2 * N * 16);
+            break;
+        }
+        uint64_t i1 = tab[stab + 2 * (s1 - 1)] + tab[stab + 2 * (s1 - 1) + 1];
+        /* pass 1: items [i0, i1) in matrix windows */
+        st = gs_gles_bind(eng, 1, eqb, 0, eq_bytes);
+        if (!st)
+            st = gs_gles_bind(eng, 2, tb, 0, twords * 4);
+        if (!st)
+            st = gs_gles_bind(eng, 3, parts, 0, (i1 - i0) * 2 * N * 16);
+        gs_cw_set_u(p1, "gs_pbase", (uint32_t)i0);
+        for (uint64_t a = i0; !st && a < i1;) {
+            uint64_t w0 = ((uint64_t)tab[4 * a] + (uint64_t)tab[4 * a + 1] * N) * 4;
+            uint64_t ws = w0 - w0 % align;
+            uint64_t b = a, work = 0, wend = 0;
+            while (b < i1) {
+                uint64_t e = ((uint64_t)tab[4 * b] + (uint64_t)tab[4 * b + 2] * N) * 4;
+                uint64_t wk = (uint64_t)(tab[4 * b + 2] - tab[4 * b + 1]) * N;
+                if (b > a && (e - ws > maxb || work + wk > budget))
+                    break;
+                work += wk;
+                wend = e;
+                b++;
+            }
+            st = gs_gl_bind_range(dev, 0, matrix->gl_name, ws, wend - ws, &eng->err);
+            if (st)
+                break;
+            gs_cw_set_u(p1, "gs_win", (uint32_t)(ws / 4));
+            gs_cw_set_u(p1, "gs_item0", (uint32_t)a);
+            st = gs_gl_dispatch_1d(dev, p1, (b - a) * N, &eng->err);
+            a = b;
+        }
+        /* pass 2: slices [s0, s1) into the output, sorted order */
+        if (!st) {
+            gs_cw_set ocs = {ob, 0, 0, 16, 0};
+            gs_cw_piece pc = {0, 1, (uint64_t)s0 * 2 * N, (uint64_t)(s1 - s0) * 2 * N};
+            uint32_t lead;
+            st = gs_cw_bind(eng, 0, &ocs, &pc, &lead);
+            if (!st) {
+                gs_cw_set_u(p2, "gs_olead", lead);
+                gs_cw_set_u(p2, "gs_s0", s0);
+                gs_cw_set_u(p2, "gs_pbase", (uint32_t)i0);
+                st = gs_gl_dispatch_1d(dev, p2, (uint64_t)(s1 - s0) * 2 * N, &eng->err);
+            }
+        }
+        s0 = s1;
+    }
+    if (!st)
+        st = gs_buf_read(ob, 0, res, (size_t)num_slices * 2 * N * sizeof(bb4_t));
+    if (!st)
+        for (uint32_t k = 0; k < num_slices; k++)
+            memcpy(out + (size_t)order[k].idx * 2 * N, res + (size_t)k * 2 * N, 2 * N * sizeof(bb4_t));
+    gs_buf_destroy(tb);
+    gs_buf_destroy(eqb);
+    gs_buf_destroy(parts);
+    gs_buf_destroy(ob);
+    free(order);
+    free(tab);
+    free(res);
+    return st;
+}
+
+static glstark_status gles_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_t width, uint32_t height,
+                                    uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (l_skip > 10 || ((uint64_t)1 << l_skip) > height)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "reduction fold_ple: l_skip %u with height %u (needs 2^l_skip <= height, l_skip <= 10)",
+                            l_skip, height);
+    const uint64_t N = (uint64_t)1 << l_skip, nx = height >> l_skip;
+    if (width == 0 || nx == 0)
+        return GLSTARK_OK;
+    if (matrix->size < (uint64_t)width * height * 4 || !out->buf ||
+        out->buf->size < (out->offset + (uint64_t)(width - 1) * out->stride + nx) * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "reduction fold_ple: %u columns of %u rows do not fit the matrix (%zu bytes) or the output",
+                            width, height, matrix->size);
+    gs_gl_program *pf;
+    gs_buf *lb = NULL;
+    glstark_status st = prog(eng, RM_FOLD_PLE, &pf);
+    if (!st && !(st = gs_buf_create(eng, N * 16, &lb)))
+        st = gs_buf_write(lb, 0, lag, N * 16);
+    if (!st)
+        st = gs_gles_bind(eng, 2, lb, 0, N * 16);
+    gs_cw_set sets[2] = {{matrix, 0, height, 4, 0}, {out->buf, out->offset, out->stride, 16, l_skip}};
+    gs_cw_iter it;
+    gs_cw_piece p;
+    int r;
+    gs_cw_set_u(pf, "gs_lskip", l_skip);
+    gs_cw_set_u(pf, "gs_height", height);
+    gs_cw_set_u(pf, "gs_ostride", (uint32_t)(out->stride * 4));
+    gs_cw_start(&it, &dev->caps, sets, 2, width, 0, height, N, 4 * (uint64_t)GS_CW_BUDGET);
+    while (!st && (r = gs_cw_next(&it, &p)) != 0) {
+        uint32_t l0, l1;
+        if (r < 0) {
+            st = too_big(eng, "one block of the matrix", N * 4);
+            break;
+        }
+        st = gs_cw_bind(eng, 0, &sets[0], &p, &l0);
+        if (!st)
+            st = gs_cw_bind(eng, 1, &sets[1], &p, &l1);
+        if (st)
+            break;
+        gs_cw_set_u(pf, "gs_lead0", l0);
+        gs_cw_set_u(pf, "gs_lead1", l1);
+        gs_cw_set_u(pf, "gs_nx", (uint32_t)(p.ne >> l_skip));
+        st = gs_gl_dispatch_1d(dev, pf, p.nc * (p.ne >> l_skip), &eng->err);
+    }
+    gs_buf_destroy(lb);
+    return st;
+}
+
+static glstark_status cols_check(gs_engine *eng, const gs_red_cols *a, size_t len, const char *op)
+{
+    if (!a->buf || (a->ncols && a->buf->size < (a->offset + (uint64_t)(a->ncols - 1) * a->stride + len) * 16))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "reduction %s: %u columns of %zu entries (stride %zu) do not fit the buffer", op, a->ncols,
+                            len, a->stride);
+    return GLSTARK_OK;
+}
+
+static glstark_status gles_round_evals(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
+                                       bb4_t out[2])
+{
+    glstark_status st = cols_check(eng, q, len, "round");
+    if (!st)
+        st = cols_check(eng, w, len, "round");
+    if (!st && q->ncols != w->ncols)
+        st = gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "reduction round: %u q columns but %u w columns",
+                          q->ncols, w->ncols);
+    if (st)
+        return st;
+    gs_cw_set qs = {q->buf, q->offset, q->stride, 16, 0}, ws = {w->buf, w->offset, w->stride, 16, 0};
+    return gs_gles_pair_sums(eng, &qs, &ws, q->ncols, len, out, "reduction round");
+}
+
+static glstark_status gles_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)
+{
+    glstark_status st = cols_check(eng, q, len, "fold");
+    if (!st)
+        st = cols_check(eng, w, len, "fold");
+    if (st)
+        return st;
+    gs_cw_set qs = {q->buf, q->offset, q->stride, 16, 0}, ws = {w->buf, w->offset, w->stride, 16, 0};
+    st = gs_gles_fold_cols(eng, &qs, q->ncols, len, u, "reduction fold");
+    if (!st)
+        st = gs_gles_fold_cols(eng, &ws, w->ncols, len, u, "reduction fold");
+    return st;
+}
+
+const gs_reduction_ops gs_gles_reduction_ops = {
+    .block_sums = gles_block_sums,
+    .fold_ple = gles_fold_ple,
+    .round_evals = gles_round_evals,
+    .fold = gles_fold,
+};

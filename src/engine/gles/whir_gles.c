@@ -1,0 +1,511 @@
+/* The GLES engine's whir family (definitions in src/engine/whir_ops.h),
+ * bit-identical to the CPU engine: every op is exact field arithmetic, so a
+ * different summation order or factoring of a product gives the same value.
+ *
+ * Kernels: glsl/whir.comp. Buffers are reached through windows that fit one
+ * binding (colwin.h), and work is cut into dispatches of about 2^20
+ * elements. Reductions (sumcheck_round, eval_univariate) are two-pass:
+ * per-work-group partials, then one reducing work group; only the final 16
+ * or 32 bytes come back. Eq tables (mobius_eq_table, w_accumulate) are
+ * factored into a low-variable and a high-variable table built on the host
+ * (about 2·2^(n/2) entries), so each entry costs one product on the GPU.
+ * prepare_f and encode_ext use the dft family for their transforms. */
+#include "engine/dft_ops.h"
+#include "engine/gles/colwin.h"
+#include "engine/whir_ops.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static glstark_status need(gs_engine *eng, const gs_buf *b, uint64_t bytes, const char *op, const char *what)
+{
+    if (!b || b->engine != eng || b->size < bytes)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir %s: buffer %s holds %zu bytes, needs %" PRIu64
+                            "; allocate it on this engine for the full length",
+                            op, what, b ? b->size : 0, bytes);
+    return GLSTARK_OK;
+}
+
+static glstark_status oom(gs_engine *eng, const char *op)
+{
+    return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "whir %s: host scratch allocation failed", op);
+}
+
+static glstark_status no_fit(gs_engine *eng, const char *op)
+{
+    return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                        "gles whir %s: not even one element fits this device's %" PRIu64 "-byte binding limit", op,
+                        gs_gles_device(eng)->caps.max_binding_bytes);
+}
+
+static glstark_status upload(gs_engine *eng, const void *src, size_t bytes, gs_buf **out)
+{
+    *out = NULL;
+    glstark_status st = gs_buf_create(eng, bytes ? bytes : 16, out);
+    if (!st && bytes)
+        st = gs_buf_write(*out, 0, src, bytes);
+    if (st) {
+        gs_buf_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+static glstark_status gles_batch_columns(gs_engine *eng, const gs_buf *const *mats, const size_t *offs,
+                                         const size_t *widths, size_t nmats, size_t height, const bb4_t *coeffs,
+                                         gs_buf *out)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    glstark_status st = need(eng, out, (uint64_t)height * 16, "batch_columns", "out");
+    size_t total = 0;
+    for (size_t c = 0; !st && c < nmats; c++) {
+        st = need(eng, mats[c], ((uint64_t)offs[c] + (uint64_t)widths[c] * height) * 4, "batch_columns", "matrix");
+        total += widths[c];
+    }
+    if (st)
+        return st;
+    if (height == 0)
+        return GLSTARK_OK;
+    if ((st = gs_buf_fill_u32(out, 0, height * 4, 0)))
+        return st;
+    if (total == 0)
+        return GLSTARK_OK;
+    if (total * 16 > dev->caps.max_binding_bytes)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles whir batch_columns: %zu coefficients exceed one binding", total);
+    gs_gl_program *pb;
+    gs_buf *cb = NULL;
+    if ((st = gs_gles_whir_prog(eng, GS_WM_BATCH, &pb)) || (st = upload(eng, coeffs, total * 16, &cb)))
+        return st;
+    st = gs_gles_bind(eng, 2, cb, 0, total * 16);
+    gs_cw_set_u(pb, "gs_accum", 1);
+    size_t j0 = 0;
+    for (size_t c = 0; !st && c < nmats; j0 += widths[c], c++) {
+        gs_cw_set sets[2] = {{mats[c], offs[c], height, 4, 0}, {out, 0, 0, 16, 0}};
+        gs_cw_iter it;
+        gs_cw_piece p;
+        int r;
+        gs_cw_start(&it, &dev->caps, sets, 2, widths[c], 0, height, 1, 4 * (uint64_t)GS_CW_BUDGET);
+        while (!st && (r = gs_cw_next(&it, &p)) != 0) {
+            uint32_t l0, l1;
+            if (r < 0)
+                st = no_fit(eng, "batch_columns");
+            if (!st)
+                st = gs_cw_bind(eng, 0, &sets[0], &p, &l0);
+            if (!st)
+                st = gs_cw_bind(eng, 1, &sets[1], &p, &l1);
+            if (st)
+                break;
+            gs_cw_set_u(pb, "gs_lead0", l0);
+            gs_cw_set_u(pb, "gs_lead1", l1);
+            gs_cw_set_u(pb, "gs_stride0", (uint32_t)height);
+            gs_cw_set_u(pb, "gs_ncols", (uint32_t)p.nc);
+            gs_cw_set_u(pb, "gs_cbase", (uint32_t)(j0 + p.c0));
+            st = gs_gl_dispatch_1d(dev, pb, p.ne, &eng->err);
+        }
+    }
+    gs_buf_destroy(cb);
+    return st;
+}
+
+/* Subset-sum (sub = 0) or Möbius (sub = 1) stages over index bits [0, bits)
+ * of the first n = 2^log_n EF elements of buf. */
+static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned bits, int sub, const char *op)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const uint64_t n = (uint64_t)1 << log_n;
+    if (bits == 0)
+        return GLSTARK_OK;
+    gs_gl_program *plo, *pbit;
+    glstark_status st = gs_gles_whir_prog(eng, GS_WM_BFLY_LOW, &plo);
+    if (!st)
+        st = gs_gles_whir_prog(eng, GS_WM_BFLY_BIT, &pbit);
+    if (st)
+        return st;
+    /* stages 0 .. low-1 in registers, 2^low elements per invocation */
+    unsigned low = bits < 4 ? bits : 4;
+    gs_cw_set set = {buf, 0, 0, 16, 0};
+    gs_cw_iter it;
+    gs_cw_piece p;
+    int r;
+    gs_cw_set_u(plo, "gs_bits", low);
+    gs_cw_set_u(plo, "gs_sub", (uint32_t)sub);
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, n, (uint64_t)1 << low, GS_CW_BUDGET);
+    while (!st && (r = gs_cw_next(&it, &p)) != 0) {
+        uint32_t l0;
+        if (r < 0)
+            return no_fit(eng, op);
+        if ((st = gs_cw_bind(eng, 0, &set, &p, &l0)))
+            break;
+        gs_cw_set_u(plo, "gs_lead0", l0);
+        st = gs_gl_dispatch_1d(dev, plo, p.ne >> low, &eng->err);
+    }
+    gs_cw_set_u(pbit, "gs_sub", (uint32_t)sub);
+    for (unsigned bit = low; !st && bit < bits; bit++) {
+        const uint64_t h = (uint64_t)1 << bit, blk = 2 * h;
+        if (blk * 16 + align <= maxb && h <= GS_CW_BUDGET) {
+            /* whole blocks of 2^(bit+1) in one window, bound twice */
+            uint64_t per = (maxb - align) / (blk * 16);
+            uint64_t byb = GS_CW_BUDGET / h;
+            if (byb < per)
+                per = byb ? byb : 1;
+            gs_cw_set_u(pbit, "gs_mask", (uint32_t)(h - 1));
+            for (uint64_t b0 = 0; !st && b0 < n / blk; b0 += per) {
+                uint64_t nb = n / blk - b0 < per ? n / blk - b0 : per;
+                gs_cw_piece q = {0, 1, b0 * blk, nb * blk};
+                uint32_t l0, l1;
+                st = gs_cw_bind(eng, 0, &set, &q, &l0);
+                if (!st)
+                    st = gs_cw_bind(eng, 1, &set, &q, &l1);
+                if (st)
+                    break;
+                gs_cw_set_u(pbit, "gs_lead0", l0);
+                gs_cw_set_u(pbit, "gs_lead1", l1 + (uint32_t)(4 * h));
+                st = gs_gl_dispatch_1d(dev, pbit, nb * h, &eng->err);
+            }
+        } else {
+            /* a block exceeds a binding: its halves in matching chunks */
+            uint64_t m = (maxb - align) / 16;
+            if (m > GS_CW_BUDGET)
+                m = GS_CW_BUDGET;
+            gs_cw_set_u(pbit, "gs_mask", 0xFFFFFFFFu);
+            for (uint64_t b0 = 0; !st && b0 < n; b0 += blk)
+                for (uint64_t i = 0; !st && i < h; i += m) {
+                    uint64_t k = h - i < m ? h - i : m;
+                    gs_cw_piece ql = {0, 1, b0 + i, k}, qh = {0, 1, b0 + h + i, k};
+                    uint32_t l0, l1;
+                    st = gs_cw_bind(eng, 0, &set, &ql, &l0);
+                    if (!st)
+                        st = gs_cw_bind(eng, 1, &set, &qh, &l1);
+                    if (st)
+                        break;
+                    gs_cw_set_u(pbit, "gs_lead0", l0);
+                    gs_cw_set_u(pbit, "gs_lead1", l1);
+                    st = gs_gl_dispatch_1d(dev, pbit, k, &eng->err);
+                }
+        }
+    }
+    return st;
+}
+
+static glstark_status gles_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, unsigned l_skip)
+{
+    if (log_n > 27 || l_skip > log_n)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prepare_f: l_skip %u > log_n %u (or log_n > 27)",
+                            l_skip, log_n);
+    size_t n = (size_t)1 << log_n;
+    glstark_status st = need(eng, f, (uint64_t)n * 16, "prepare_f", "f");
+    if (st)
+        return st;
+    size_t blk = (size_t)1 << l_skip;
+    gs_dft_cols cols = {.buf = f, .offset = 0, .col_stride = 4 * blk, .ncols = n / blk, .log_n = l_skip,
+                        .elem_words = 4};
+    if ((st = gs_dft(eng, &cols, GS_DFT_INVERSE)))
+        return st;
+    if ((st = butterflies(eng, f, log_n, l_skip, 0, "prepare_f")))
+        return st;
+    return butterflies(eng, f, log_n, log_n, 0, "prepare_f");
+}
+
+/* t[b] = Π_{i<bits} (bit i of b ? x_i : y_i) (EF, 2^bits entries). */
+static void product_table(const bb4_t *x, const bb4_t *y, unsigned bits, bb4_t *t)
+{
+    t[0] = bb4_one();
+    for (unsigned i = 0; i < bits; i++) {
+        size_t h = (size_t)1 << i;
+        for (size_t b = 0; b < h; b++) {
+            t[b + h] = bb4_mul(t[b], x[i]);
+            t[b] = bb4_mul(t[b], y[i]);
+        }
+    }
+}
+
+/* Runs an EQTAB or WACC program over elements [0, n) of out. */
+static glstark_status run_table_kernel(gs_engine *eng, gs_gl_program *prog, gs_buf *out, uint64_t n, uint64_t budget,
+                                       const char *op)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_cw_set set = {out, 0, 0, 16, 0};
+    gs_cw_iter it;
+    gs_cw_piece p;
+    int r;
+    glstark_status st = GLSTARK_OK;
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, n, 1, budget);
+    while (!st && (r = gs_cw_next(&it, &p)) != 0) {
+        uint32_t l0;
+        if (r < 0)
+            return no_fit(eng, op);
+        if ((st = gs_cw_bind(eng, 0, &set, &p, &l0)))
+            break;
+        gs_cw_set_u(prog, "gs_lead0", l0);
+        gs_cw_set_u(prog, "gs_id0", (uint32_t)p.e0);
+        st = gs_gl_dispatch_1d(dev, prog, p.ne, &eng->err);
+    }
+    return st;
+}
+
+static glstark_status gles_mobius_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, gs_buf *out)
+{
+    if (n > 27)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir mobius_eq_table: 2^%u entries", n);
+    uint64_t len = (uint64_t)1 << n;
+    glstark_status st = need(eng, out, len * 16, "mobius_eq_table", "out");
+    if (st)
+        return st;
+    unsigned nlo = n / 2, nhi = n - nlo;
+    size_t llen = (size_t)1 << nlo, hlen = (size_t)1 << nhi;
+    bb4_t *t = malloc((llen + hlen) * sizeof(bb4_t)), *lo = malloc((n + 1) * sizeof(bb4_t));
+    if (!t || !lo) {
+        free(t);
+        free(lo);
+        return oom(eng, "mobius_eq_table");
+    }
+    for (unsigned i = 0; i < n; i++)
+        lo[i] = bb4_sub(bb4_one(), bb4_add(u[i], u[i]));
+    product_table(u, lo, nlo, t);
+    product_table(u + nlo, lo + nlo, nhi, t + llen);
+    gs_buf *tb = NULL;
+    gs_gl_program *pe;
+    st = gs_gles_whir_prog(eng, GS_WM_EQTAB, &pe);
+    if (!st)
+        st = upload(eng, t, (llen + hlen) * 16, &tb);
+    free(t);
+    free(lo);
+    if (!st)
+        st = gs_gles_bind(eng, 1, tb, 0, tb->size);
+    if (!st) {
+        gs_cw_set_u(pe, "gs_bits", nlo);
+        st = run_table_kernel(eng, pe, out, len, GS_CW_BUDGET, "mobius_eq_table");
+    }
+    gs_buf_destroy(tb);
+    return st;
+}
+
+static glstark_status gles_sumcheck_round(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t out[2])
+{
+    glstark_status st = need(eng, f, (uint64_t)len * 16, "sumcheck_round", "f");
+    if (!st)
+        st = need(eng, w, (uint64_t)len * 16, "sumcheck_round", "w");
+    if (st)
+        return st;
+    gs_cw_set q = {f, 0, 0, 16, 0}, ws = {w, 0, 0, 16, 0};
+    return gs_gles_pair_sums(eng, &q, &ws, 1, len, out, "whir sumcheck_round");
+}
+
+static glstark_status gles_fold(gs_engine *eng, gs_buf *f, gs_buf *w, size_t len, bb4_t alpha)
+{
+    glstark_status st = need(eng, f, (uint64_t)len * 16, "fold", "f");
+    if (!st)
+        st = need(eng, w, (uint64_t)len * 16, "fold", "w");
+    if (st)
+        return st;
+    gs_cw_set a = {f, 0, 0, 16, 0}, b = {w, 0, 0, 16, 0};
+    st = gs_gles_fold_cols(eng, &a, 1, len, alpha, "whir fold");
+    if (!st)
+        st = gs_gles_fold_cols(eng, &b, 1, len, alpha, "whir fold");
+    return st;
+}
+
+static glstark_status gles_mobius(gs_engine *eng, const gs_buf *src, gs_buf *dst, size_t len)
+{
+    glstark_status st = need(eng, src, (uint64_t)len * 16, "mobius", "src");
+    if (!st)
+        st = need(eng, dst, (uint64_t)len * 16, "mobius", "dst");
+    if (st)
+        return st;
+    if (len == 0 || (len & (len - 1)))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir mobius: length %zu is not a power of two",
+                            len);
+    if (dst != src && (st = gs_buf_copy(dst, 0, src, 0, len * 16)))
+        return st;
+    unsigned lg = 0;
+    while (((size_t)1 << lg) < len)
+        lg++;
+    return butterflies(eng, dst, lg, lg, 1, "mobius");
+}
+
+static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size_t len, bb4_t z, bb4_t *out)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t ls = dev->caps.local_size;
+    glstark_status st = need(eng, g, (uint64_t)len * 16, "eval_univariate", "g");
+    if (st)
+        return st;
+    *out = bb4_zero();
+    if (len == 0) {
+        eng->host_syncs++;
+        return GLSTARK_OK;
+    }
+    gs_cw_set set = {g, 0, 0, 16, 0};
+    gs_cw_iter it;
+    gs_cw_piece p;
+    int r;
+    uint64_t slots = 0;
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_ITEMS, GS_CW_BUDGET);
+    while ((r = gs_cw_next(&it, &p)) > 0)
+        slots += ((p.ne + GS_WHIR_ITEMS - 1) / GS_WHIR_ITEMS + ls - 1) / ls;
+    if (r < 0)
+        return no_fit(eng, "eval_univariate");
+    gs_gl_program *pe, *pr;
+    if ((st = gs_gles_whir_prog(eng, GS_WM_EVAL, &pe)) || (st = gs_gles_whir_prog(eng, GS_WM_REDUCE, &pr)))
+        return st;
+    gs_buf *parts = NULL, *res = NULL;
+    st = gs_buf_create(eng, slots * 16, &parts);
+    if (!st)
+        st = gs_buf_create(eng, 16, &res);
+    if (!st)
+        st = gs_gles_bind(eng, 2, parts, 0, slots * 16);
+    bb4_t zc = bb4_one();
+    for (unsigned i = 0; i < GS_WHIR_ITEMS; i++)
+        zc = bb4_mul(zc, z);
+    gs_cw_set_ef(pe, "gs_x", z);
+    gs_cw_set_ef(pe, "gs_y", zc);
+    uint64_t pbase = 0;
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_ITEMS, GS_CW_BUDGET);
+    while (!st && gs_cw_next(&it, &p) > 0) {
+        uint32_t l0;
+        if ((st = gs_cw_bind(eng, 0, &set, &p, &l0)))
+            break;
+        uint64_t inv = (p.ne + GS_WHIR_ITEMS - 1) / GS_WHIR_ITEMS;
+        gs_cw_set_u(pe, "gs_lead0", l0);
+        gs_cw_set_u(pe, "gs_lead2", 0);
+        gs_cw_set_u(pe, "gs_n", (uint32_t)p.ne);
+        gs_cw_set_u(pe, "gs_cbase", (uint32_t)(p.e0 / GS_WHIR_ITEMS));
+        gs_cw_set_u(pe, "gs_pbase", (uint32_t)pbase);
+        st = gs_gl_dispatch_1d(dev, pe, inv, &eng->err);
+        pbase += (inv + ls - 1) / ls;
+    }
+    if (!st)
+        st = gs_gles_bind(eng, 1, res, 0, 16);
+    if (!st) {
+        gs_cw_set_u(pr, "gs_lead1", 0);
+        gs_cw_set_u(pr, "gs_lead2", 0);
+        gs_cw_set_u(pr, "gs_n", (uint32_t)slots);
+        gs_cw_set_u(pr, "gs_k", 1);
+        st = gs_gl_dispatch_1d(dev, pr, ls, &eng->err);
+    }
+    if (!st)
+        st = gs_buf_read(res, 0, out, 16);
+    gs_buf_destroy(parts);
+    gs_buf_destroy(res);
+    return st;
+}
+
+static glstark_status gles_encode_ext(gs_engine *eng, const gs_buf *g, size_t len, unsigned log_n, gs_buf *codeword)
+{
+    if (log_n > 27 || len > ((size_t)1 << log_n))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir encode_ext: %zu coefficients do not fit a 2^%u codeword", len, log_n);
+    size_t n = (size_t)1 << log_n;
+    glstark_status st = need(eng, g, (uint64_t)len * 16, "encode_ext", "g");
+    if (!st)
+        st = need(eng, codeword, (uint64_t)n * 16, "encode_ext", "codeword");
+    if (st)
+        return st;
+    if (len && codeword != g && (st = gs_buf_copy(codeword, 0, g, 0, len * 16)))
+        return st;
+    if (n > len && (st = gs_buf_fill_u32(codeword, len * 16, (n - len) * 4, 0)))
+        return st;
+    gs_dft_cols cols = {.buf = codeword, .offset = 0, .col_stride = 4 * n, .ncols = 1, .log_n = log_n,
+                        .elem_words = 4};
+    return gs_dft(eng, &cols, GS_DFT_FORWARD);
+}
+
+/* Base-field eq table of (p^(2^first), p^(2^(first+1)), ...) over `bits`
+ * variables: t[b] = Π_i (b_i ? q_i : 1 − q_i). */
+static void eq_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
+{
+    bb_t p = z;
+    for (unsigned i = 0; i < first; i++)
+        p = bb_square(p);
+    t[0] = bb_one();
+    for (unsigned i = 0; i < bits; i++) {
+        size_t h = (size_t)1 << i;
+        for (size_t b = 0; b < h; b++) {
+            bb_t hi = bb_mul(t[b], p);
+            t[b + h] = hi;
+            t[b] = bb_sub(t[b], hi);
+        }
+        p = bb_square(p);
+    }
+}
+
+/* Binding-1 layout of MODE_WACC (words): EF lo table of z0 (2^nlo), EF hi
+ * table of z0 times gamma0 (2^nhi), EF gammas (nz), then per point its base
+ * lo table (2^nlo) and hi table (2^nhi). */
+static glstark_status gles_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb4_t z0, bb4_t gamma0, const bb_t *zs,
+                                        const bb4_t *gammas, size_t nz)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (n > 27)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir w_accumulate: 2^%u entries", n);
+    uint64_t len = (uint64_t)1 << n;
+    glstark_status st = need(eng, w, len * 16, "w_accumulate", "w");
+    if (st)
+        return st;
+    unsigned nlo = n / 2, nhi = n - nlo;
+    size_t llen = (size_t)1 << nlo, hlen = (size_t)1 << nhi;
+    size_t tab = 4 * (llen + hlen + nz), words = tab + nz * (llen + hlen);
+    if (words * 4 > dev->caps.max_binding_bytes)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles whir w_accumulate: tables for %zu points exceed one binding; use the cpu engine", nz);
+    uint32_t *t = malloc(words * 4);
+    bb4_t *pw = malloc((n + 1) * 2 * sizeof(bb4_t));
+    if (!t || !pw) {
+        free(t);
+        free(pw);
+        return oom(eng, "w_accumulate");
+    }
+    /* eq(z0-powers, b) = Π_i (b_i ? p_i : 1 − p_i), p_i = z0^(2^i) */
+    bb4_t *x = pw, *y = pw + (n + 1);
+    bb4_t p = z0;
+    for (unsigned i = 0; i < n; i++) {
+        x[i] = p;
+        y[i] = bb4_sub(bb4_one(), p);
+        p = bb4_square(p);
+    }
+    bb4_t *lo0 = (bb4_t *)t, *hi0 = lo0 + llen;
+    product_table(x, y, nlo, lo0);
+    product_table(x + nlo, y + nlo, nhi, hi0);
+    for (size_t i = 0; i < hlen; i++)
+        hi0[i] = bb4_mul(hi0[i], gamma0);
+    memcpy(hi0 + hlen, gammas, nz * sizeof(bb4_t));
+    for (size_t q = 0; q < nz; q++) {
+        eq_table_base(zs[q], 0, nlo, t + tab + q * (llen + hlen));
+        eq_table_base(zs[q], nlo, nhi, t + tab + q * (llen + hlen) + llen);
+    }
+    free(pw);
+    gs_buf *tb = NULL;
+    gs_gl_program *pa;
+    st = gs_gles_whir_prog(eng, GS_WM_WACC, &pa);
+    if (!st)
+        st = upload(eng, t, words * 4, &tb);
+    free(t);
+    if (!st)
+        st = gs_gles_bind(eng, 1, tb, 0, tb->size);
+    if (!st) {
+        gs_cw_set_u(pa, "gs_bits", nlo);
+        gs_cw_set_u(pa, "gs_hlen", (uint32_t)hlen);
+        gs_cw_set_u(pa, "gs_k", (uint32_t)nz);
+        gs_cw_set_u(pa, "gs_tab", (uint32_t)tab);
+        uint64_t budget = (4 * (uint64_t)GS_CW_BUDGET) / (nz + 1);
+        st = run_table_kernel(eng, pa, w, len, budget ? budget : 1, "w_accumulate");
+    }
+    gs_buf_destroy(tb);
+    return st;
+}
+
+const gs_whir_ops gs_gles_whir_ops = {
+    .batch_columns = gles_batch_columns,
+    .prepare_f = gles_prepare_f,
+    .mobius_eq_table = gles_mobius_eq_table,
+    .sumcheck_round = gles_sumcheck_round,
+    .fold = gles_fold,
+    .mobius = gles_mobius,
+    .eval_univariate = gles_eval_univariate,
+    .encode_ext = gles_encode_ext,
+    .w_accumulate = gles_w_accumulate,
+};

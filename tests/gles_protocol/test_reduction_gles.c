@@ -1,0 +1,260 @@
+/* The GLES reduction family against the CPU engine (itself checked by the
+ * stacked-reduction prover tests against OpenVM's proofs): round-0 block sums
+ * on random stacked layouts (slices of every height, short ones included,
+ * listed in shuffled order), the PLE fold into offset, strided output
+ * columns, and product-sumcheck rounds and folds over column sets; random
+ * inputs from printed seeds with 0/1/p-1 mixed in, outputs poisoned, whole
+ * buffers compared. "small_bindings" lowers the per-binding limit to 4 KiB
+ * so matrix windows, item batches and column pieces all run. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gles/gles_test_util.h"
+#include "engine/reduction_ops.h"
+
+typedef struct pair {
+    gs_engine *g, *c;
+    uint64_t s;
+} pair;
+
+static pair open_pair(uint64_t max_binding, uint64_t seed)
+{
+    pair p;
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = max_binding;
+    p.g = tu_engine(&o);
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(2, &p.c, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_not_null(p.g->reduction, "the GLES engine has a reduction family");
+    p.s = seed;
+    cr_log_info("seed %llu, binding limit %llu", (unsigned long long)seed, (unsigned long long)max_binding);
+    return p;
+}
+
+static void close_pair(pair *p)
+{
+    gs_engine_destroy(p->g);
+    gs_engine_destroy(p->c);
+}
+
+static bb_t rnd(uint64_t *s)
+{
+    uint64_t r = tu_splitmix(s);
+    switch (r & 15) {
+    case 0: return 0;
+    case 1: return bb_one();
+    case 2: return bb_from_canonical(BB_P - 1);
+    default: return bb_from_canonical((uint32_t)((r >> 8) % BB_P));
+    }
+}
+
+static bb4_t rnd4(uint64_t *s)
+{
+    bb4_t r = {{rnd(s), rnd(s), rnd(s), rnd(s)}};
+    return r;
+}
+
+static uint32_t *rnd_words(uint64_t *s, size_t n)
+{
+    uint32_t *w = tu_alloc(n * 4 + 4);
+    for (size_t i = 0; i < n; i++)
+        w[i] = rnd(s);
+    return w;
+}
+
+static gs_buf *mk(gs_engine *e, size_t words, const uint32_t *data, size_t dwords)
+{
+    gs_buf *b = NULL;
+    TU_OK(e, gs_buf_create(e, words * 4, &b));
+    TU_OK(e, gs_buf_fill_u32(b, 0, words, 0xDEADBEEFu));
+    if (dwords)
+        TU_OK(e, gs_buf_write(b, 0, data, dwords * 4));
+    return b;
+}
+
+static void same(gs_buf *a, gs_buf *b, size_t words, const char *what)
+{
+    uint32_t *x = tu_alloc(words * 4 + 4), *y = tu_alloc(words * 4 + 4);
+    TU_OK(a->engine, gs_buf_read(a, 0, x, words * 4));
+    TU_OK(b->engine, gs_buf_read(b, 0, y, words * 4));
+    for (size_t i = 0; i < words; i++)
+        cr_assert_eq(x[i], y[i], "%s: word %zu (EF %zu) gles %08x cpu %08x", what, i, i / 4, x[i], y[i]);
+    free(x);
+    free(y);
+}
+
+/* Block sums on a random layout: width columns of 2^(l + n_stack) rows,
+ * each filled top-down with slots of random heights (2^h rows, h <= l +
+ * n_stack, slot 2^max(h, l)), some slots left empty; slices shuffled. */
+static void check_block_sums(pair *p, unsigned l, unsigned n_stack, uint32_t width)
+{
+    const uint32_t height = 1u << (l + n_stack);
+    gs_red_slice *sl = tu_alloc((size_t)width * (height >> l) * sizeof *sl + sizeof *sl);
+    uint32_t ns = 0;
+    for (uint32_t c = 0; c < width; c++) {
+        uint32_t row = 0;
+        while (row < height) {
+            uint32_t h = (uint32_t)(tu_splitmix(&p->s) % (l + n_stack + 1));
+            uint32_t slot = 1u << (h > l ? h : l);
+            while (row + slot > height) {
+                h = h > l ? h - 1 : h;
+                slot = 1u << (h > l ? h : l);
+            }
+            if (tu_splitmix(&p->s) % 5 != 0)
+                sl[ns++] = (gs_red_slice){c, row, h};
+            row += slot;
+        }
+    }
+    for (uint32_t i = ns; i > 1; i--) { /* shuffle */
+        uint32_t j = (uint32_t)(tu_splitmix(&p->s) % i);
+        gs_red_slice t = sl[i - 1];
+        sl[i - 1] = sl[j];
+        sl[j] = t;
+    }
+    size_t mw = (size_t)width * height;
+    uint32_t *m = rnd_words(&p->s, mw);
+    size_t neq = ((size_t)2 << n_stack) - 1;
+    bb4_t *eq = tu_alloc(neq * sizeof(bb4_t));
+    for (size_t i = 0; i < neq; i++)
+        eq[i] = rnd4(&p->s);
+    size_t N = (size_t)1 << l, nout = (size_t)ns * 2 * N;
+    bb4_t *a = tu_alloc(nout * sizeof(bb4_t) + 16), *b = tu_alloc(nout * sizeof(bb4_t) + 16);
+    memset(a, 0x5A, nout * sizeof(bb4_t));
+    memset(b, 0xA5, nout * sizeof(bb4_t));
+    gs_buf *gm = mk(p->g, mw, m, mw), *cm = mk(p->c, mw, m, mw);
+    TU_OK(p->g, p->g->reduction->block_sums(p->g, gm, height, l, sl, ns, eq, n_stack, a));
+    TU_OK(p->c, p->c->reduction->block_sums(p->c, cm, height, l, sl, ns, eq, n_stack, b));
+    for (size_t i = 0; i < nout; i++)
+        for (int j = 0; j < 4; j++)
+            cr_assert_eq(a[i].c[j], b[i].c[j],
+                         "block_sums l %u n_stack %u width %u (%u slices): slice %zu half %zu z %zu coefficient %d", l,
+                         n_stack, width, ns, i / (2 * N), (i / N) % 2, i % N, j);
+    gs_buf_destroy(gm);
+    gs_buf_destroy(cm);
+    free(sl);
+    free(m);
+    free(eq);
+    free(a);
+    free(b);
+}
+
+static void check_fold_ple(pair *p, unsigned l, uint32_t height, uint32_t width, size_t off, size_t pad)
+{
+    size_t mw = (size_t)width * height, nx = height >> l, stride = nx + pad;
+    uint32_t *m = rnd_words(&p->s, mw);
+    bb4_t lag[1024];
+    for (size_t z = 0; z < ((size_t)1 << l); z++)
+        lag[z] = rnd4(&p->s);
+    size_t ow = 4 * (off + (width - 1) * stride + nx + 3);
+    gs_buf *gm = mk(p->g, mw, m, mw), *cm = mk(p->c, mw, m, mw);
+    gs_buf *go = mk(p->g, ow, NULL, 0), *co = mk(p->c, ow, NULL, 0);
+    gs_red_cols g = {go, off, stride, width}, c = {co, off, stride, width};
+    TU_OK(p->g, p->g->reduction->fold_ple(p->g, gm, width, height, l, lag, &g));
+    TU_OK(p->c, p->c->reduction->fold_ple(p->c, cm, width, height, l, lag, &c));
+    char what[96];
+    snprintf(what, sizeof what, "fold_ple l %u height %u width %u off %zu pad %zu", l, height, width, off, pad);
+    same(go, co, ow, what);
+    gs_buf_destroy(gm);
+    gs_buf_destroy(cm);
+    gs_buf_destroy(go);
+    gs_buf_destroy(co);
+    free(m);
+}
+
+/* round_evals then fold on ncols column pairs of length len inside tables of
+ * the given stride and offset. */
+static void check_rounds(pair *p, size_t len, uint32_t ncols, size_t off, size_t stride)
+{
+    size_t words = 4 * (off + (ncols - 1) * stride + len + 2);
+    uint32_t *q = rnd_words(&p->s, words), *w = rnd_words(&p->s, words);
+    gs_buf *gq = mk(p->g, words, q, words), *gw = mk(p->g, words, w, words);
+    gs_buf *cq = mk(p->c, words, q, words), *cw = mk(p->c, words, w, words);
+    gs_red_cols gqs = {gq, off, stride, ncols}, gws = {gw, off, stride, ncols};
+    gs_red_cols cqs = {cq, off, stride, ncols}, cws = {cw, off, stride, ncols};
+    char what[96];
+    for (size_t n = len; n >= 2; n /= 2) {
+        bb4_t a[2], b[2];
+        memset(a, 0x5A, sizeof a);
+        TU_OK(p->g, p->g->reduction->round_evals(p->g, &gqs, &gws, n, a));
+        TU_OK(p->c, p->c->reduction->round_evals(p->c, &cqs, &cws, n, b));
+        for (int k = 0; k < 2; k++)
+            for (int j = 0; j < 4; j++)
+                cr_assert_eq(a[k].c[j], b[k].c[j], "round len %zu cols %u: s(%d) coefficient %d", n, ncols, k + 1, j);
+        bb4_t u = rnd4(&p->s);
+        TU_OK(p->g, p->g->reduction->fold(p->g, &gqs, &gws, n, u));
+        TU_OK(p->c, p->c->reduction->fold(p->c, &cqs, &cws, n, u));
+        snprintf(what, sizeof what, "fold len %zu cols %u off %zu stride %zu: q", n, ncols, off, stride);
+        same(gq, cq, words, what);
+        snprintf(what, sizeof what, "fold len %zu cols %u off %zu stride %zu: w", n, ncols, off, stride);
+        same(gw, cw, words, what);
+        if (n % 2)
+            break;
+    }
+    gs_buf_destroy(gq);
+    gs_buf_destroy(gw);
+    gs_buf_destroy(cq);
+    gs_buf_destroy(cw);
+    free(q);
+    free(w);
+}
+
+Test(reduction_gles, block_sums)
+{
+    pair p = open_pair(0, 201);
+    check_block_sums(&p, 0, 3, 2);
+    check_block_sums(&p, 2, 2, 3);
+    check_block_sums(&p, 4, 6, 5);
+    check_block_sums(&p, 3, 10, 2); /* long slices: several items each */
+    close_pair(&p);
+}
+
+Test(reduction_gles, fold_ple)
+{
+    pair p = open_pair(0, 202);
+    check_fold_ple(&p, 0, 1, 1, 0, 0);
+    check_fold_ple(&p, 2, 4, 3, 1, 2);
+    check_fold_ple(&p, 4, 1024, 5, 3, 7);
+    check_fold_ple(&p, 3, 1 << 13, 2, 0, 0);
+    close_pair(&p);
+}
+
+Test(reduction_gles, rounds_and_folds)
+{
+    pair p = open_pair(0, 203);
+    check_rounds(&p, 2, 1, 0, 2);
+    check_rounds(&p, 6, 3, 1, 9);
+    check_rounds(&p, 64, 5, 3, 64);
+    check_rounds(&p, 1 << 12, 3, 0, 1 << 12);
+    close_pair(&p);
+}
+
+Test(reduction_gles, small_bindings)
+{
+    pair p = open_pair(4096, 204);
+    check_block_sums(&p, 4, 6, 3);         /* columns of 4 KiB: one window each, items cut to fit */
+    check_fold_ple(&p, 2, 2048, 3, 1, 5);  /* columns longer than a window: row chunks */
+    check_rounds(&p, 512, 3, 2, 600);      /* column pieces */
+    close_pair(&p);
+}
+
+Test(reduction_gles, bad_arguments)
+{
+    pair p = open_pair(0, 205);
+    gs_buf *b = mk(p.g, 64, NULL, 0);
+    gs_red_slice s = {4, 0, 4}; /* reads past the 64-word matrix */
+    bb4_t eq[64], out[64];
+    memset(eq, 0, sizeof eq);
+    cr_assert_neq(p.g->reduction->block_sums(p.g, b, 16, 2, &s, 1, eq, 2, out), GLSTARK_OK);
+    cr_assert(strlen(p.g->err.msg) > 0);
+    s.col = 0;
+    s.log_height = 6; /* needs eq table 4 > max_nt 2 */
+    cr_assert_neq(p.g->reduction->block_sums(p.g, b, 64, 2, &s, 1, eq, 2, out), GLSTARK_OK);
+    gs_red_cols c = {b, 0, 64, 4};
+    cr_assert_neq(p.g->reduction->round_evals(p.g, &c, &c, 64, out), GLSTARK_OK);
+    gs_buf_destroy(b);
+    close_pair(&p);
+}

@@ -1,0 +1,378 @@
+/* The GLES whir family against the CPU engine (itself checked against naive
+ * definitions in tests/protocol/test_whir_ops.c): every op on fresh random
+ * inputs from printed seeds, with 0/1/p-1 mixed in, lengths that are not
+ * multiples of the work-group size (and 1), outputs poisoned first and whole
+ * buffers compared (so words past the length must stay untouched). The
+ * "windows" tests lower the per-binding limit to 4 KiB so the column
+ * windows, row chunks and split butterfly halves run on any device. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gles/gles_test_util.h"
+#include "engine/whir_ops.h"
+
+typedef struct pair {
+    gs_engine *g, *c;
+    uint64_t s;
+} pair;
+
+static pair open_pair(uint64_t max_binding, uint64_t seed)
+{
+    pair p;
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = max_binding;
+    p.g = tu_engine(&o);
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(2, &p.c, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_not_null(p.g->whir, "the GLES engine has a whir family");
+    p.s = seed;
+    cr_log_info("seed %llu, binding limit %llu", (unsigned long long)seed, (unsigned long long)max_binding);
+    return p;
+}
+
+static void close_pair(pair *p)
+{
+    gs_engine_destroy(p->g);
+    gs_engine_destroy(p->c);
+}
+
+/* A field element: mostly random, sometimes 0, 1 or p-1. */
+static bb_t rnd(uint64_t *s)
+{
+    uint64_t r = tu_splitmix(s);
+    switch (r & 15) {
+    case 0: return 0;
+    case 1: return bb_one();
+    case 2: return bb_from_canonical(BB_P - 1);
+    default: return bb_from_canonical((uint32_t)((r >> 8) % BB_P));
+    }
+}
+
+static bb4_t rnd4(uint64_t *s)
+{
+    bb4_t r = {{rnd(s), rnd(s), rnd(s), rnd(s)}};
+    return r;
+}
+
+static uint32_t *rnd_words(uint64_t *s, size_t n)
+{
+    uint32_t *w = tu_alloc(n * 4 + 4);
+    for (size_t i = 0; i < n; i++)
+        w[i] = rnd(s);
+    return w;
+}
+
+/* A buffer of `words` words: poison, then data over the first `dwords`. */
+static gs_buf *mk(gs_engine *e, size_t words, const uint32_t *data, size_t dwords)
+{
+    gs_buf *b = NULL;
+    TU_OK(e, gs_buf_create(e, words * 4, &b));
+    TU_OK(e, gs_buf_fill_u32(b, 0, words, 0xDEADBEEFu));
+    if (dwords)
+        TU_OK(e, gs_buf_write(b, 0, data, dwords * 4));
+    return b;
+}
+
+static void same(gs_buf *a, gs_buf *b, size_t words, const char *what)
+{
+    uint32_t *x = tu_alloc(words * 4 + 4), *y = tu_alloc(words * 4 + 4);
+    TU_OK(a->engine, gs_buf_read(a, 0, x, words * 4));
+    TU_OK(b->engine, gs_buf_read(b, 0, y, words * 4));
+    for (size_t i = 0; i < words; i++)
+        cr_assert_eq(x[i], y[i], "%s: word %zu (EF %zu) gles %08x cpu %08x", what, i, i / 4, x[i], y[i]);
+    free(x);
+    free(y);
+}
+
+static void same_ef(bb4_t a, bb4_t b, const char *what)
+{
+    for (int j = 0; j < 4; j++)
+        cr_assert_eq(a.c[j], b.c[j], "%s: coefficient %d gles %08x cpu %08x", what, j, a.c[j], b.c[j]);
+}
+
+/* ---- per-op checks, shared by the default and the small-binding tests ---- */
+
+static void check_batch(pair *p, size_t height, size_t w0, size_t w1, size_t off0, size_t off1)
+{
+    size_t t0 = off0 + w0 * height + 3, t1 = off1 + w1 * height + 2;
+    uint32_t *m0 = rnd_words(&p->s, t0), *m1 = rnd_words(&p->s, t1);
+    bb4_t co[64];
+    for (size_t i = 0; i < w0 + w1; i++)
+        co[i] = rnd4(&p->s);
+    gs_buf *gm[2] = {mk(p->g, t0, m0, t0), mk(p->g, t1, m1, t1)};
+    gs_buf *cm[2] = {mk(p->c, t0, m0, t0), mk(p->c, t1, m1, t1)};
+    size_t offs[2] = {off0, off1}, wd[2] = {w0, w1};
+    size_t ow = 4 * height + 8;
+    gs_buf *go = mk(p->g, ow, NULL, 0), *c_o = mk(p->c, ow, NULL, 0);
+    TU_OK(p->g, p->g->whir->batch_columns(p->g, (const gs_buf *const *)gm, offs, wd, 2, height, co, go));
+    TU_OK(p->c, p->c->whir->batch_columns(p->c, (const gs_buf *const *)cm, offs, wd, 2, height, co, c_o));
+    char what[96];
+    snprintf(what, sizeof what, "batch_columns h %zu widths %zu,%zu offs %zu,%zu", height, w0, w1, off0, off1);
+    same(go, c_o, ow, what);
+    for (int i = 0; i < 2; i++) {
+        gs_buf_destroy(gm[i]);
+        gs_buf_destroy(cm[i]);
+    }
+    gs_buf_destroy(go);
+    gs_buf_destroy(c_o);
+    free(m0);
+    free(m1);
+}
+
+static void check_prepare_f(pair *p, unsigned log_n, unsigned l)
+{
+    size_t w = (size_t)4 << log_n;
+    uint32_t *d = rnd_words(&p->s, w);
+    gs_buf *g = mk(p->g, w + 4, d, w), *c = mk(p->c, w + 4, d, w);
+    TU_OK(p->g, p->g->whir->prepare_f(p->g, g, log_n, l));
+    TU_OK(p->c, p->c->whir->prepare_f(p->c, c, log_n, l));
+    char what[64];
+    snprintf(what, sizeof what, "prepare_f log_n %u l_skip %u", log_n, l);
+    same(g, c, w + 4, what);
+    gs_buf_destroy(g);
+    gs_buf_destroy(c);
+    free(d);
+}
+
+static void check_eq_table(pair *p, unsigned n)
+{
+    bb4_t u[32];
+    for (unsigned i = 0; i < n; i++)
+        u[i] = rnd4(&p->s);
+    size_t w = ((size_t)4 << n) + 4;
+    gs_buf *g = mk(p->g, w, NULL, 0), *c = mk(p->c, w, NULL, 0);
+    TU_OK(p->g, p->g->whir->mobius_eq_table(p->g, u, n, g));
+    TU_OK(p->c, p->c->whir->mobius_eq_table(p->c, u, n, c));
+    char what[64];
+    snprintf(what, sizeof what, "mobius_eq_table n %u", n);
+    same(g, c, w, what);
+    gs_buf_destroy(g);
+    gs_buf_destroy(c);
+}
+
+/* sumcheck_round, then fold, on f and w of length len (even). */
+static void check_round_fold(pair *p, size_t len)
+{
+    size_t w = 4 * len + 8;
+    uint32_t *f = rnd_words(&p->s, 4 * len), *ww = rnd_words(&p->s, 4 * len);
+    gs_buf *gf = mk(p->g, w, f, 4 * len), *gw = mk(p->g, w, ww, 4 * len);
+    gs_buf *cf = mk(p->c, w, f, 4 * len), *cw = mk(p->c, w, ww, 4 * len);
+    bb4_t a[2], b[2];
+    memset(a, 0x5A, sizeof a);
+    TU_OK(p->g, p->g->whir->sumcheck_round(p->g, gf, gw, len, a));
+    TU_OK(p->c, p->c->whir->sumcheck_round(p->c, cf, cw, len, b));
+    char what[64];
+    snprintf(what, sizeof what, "sumcheck_round len %zu s(1)", len);
+    same_ef(a[0], b[0], what);
+    snprintf(what, sizeof what, "sumcheck_round len %zu s(2)", len);
+    same_ef(a[1], b[1], what);
+    bb4_t al = rnd4(&p->s);
+    TU_OK(p->g, p->g->whir->fold(p->g, gf, gw, len, al));
+    TU_OK(p->c, p->c->whir->fold(p->c, cf, cw, len, al));
+    snprintf(what, sizeof what, "fold len %zu: f", len);
+    same(gf, cf, w, what);
+    snprintf(what, sizeof what, "fold len %zu: w", len);
+    same(gw, cw, w, what);
+    gs_buf_destroy(gf);
+    gs_buf_destroy(gw);
+    gs_buf_destroy(cf);
+    gs_buf_destroy(cw);
+    free(f);
+    free(ww);
+}
+
+static void check_mobius(pair *p, size_t len, int in_place)
+{
+    size_t w = 4 * len + 4;
+    uint32_t *d = rnd_words(&p->s, 4 * len);
+    gs_buf *gs = mk(p->g, w, d, 4 * len), *cs = mk(p->c, w, d, 4 * len);
+    gs_buf *gd = in_place ? gs : mk(p->g, w, NULL, 0), *cd = in_place ? cs : mk(p->c, w, NULL, 0);
+    TU_OK(p->g, p->g->whir->mobius(p->g, gs, gd, len));
+    TU_OK(p->c, p->c->whir->mobius(p->c, cs, cd, len));
+    char what[64];
+    snprintf(what, sizeof what, "mobius len %zu in place %d", len, in_place);
+    same(gd, cd, w, what);
+    same(gs, cs, w, what);
+    if (!in_place) {
+        gs_buf_destroy(gd);
+        gs_buf_destroy(cd);
+    }
+    gs_buf_destroy(gs);
+    gs_buf_destroy(cs);
+    free(d);
+}
+
+static void check_eval(pair *p, size_t len)
+{
+    uint32_t *d = rnd_words(&p->s, 4 * len + 4);
+    gs_buf *g = mk(p->g, 4 * len + 4, d, 4 * len + 4), *c = mk(p->c, 4 * len + 4, d, 4 * len + 4);
+    bb4_t z = rnd4(&p->s), a, b;
+    memset(&a, 0x5A, sizeof a);
+    TU_OK(p->g, p->g->whir->eval_univariate(p->g, g, len, z, &a));
+    TU_OK(p->c, p->c->whir->eval_univariate(p->c, c, len, z, &b));
+    char what[64];
+    snprintf(what, sizeof what, "eval_univariate len %zu", len);
+    same_ef(a, b, what);
+    gs_buf_destroy(g);
+    gs_buf_destroy(c);
+    free(d);
+}
+
+static void check_encode(pair *p, size_t len, unsigned log_n)
+{
+    size_t n = (size_t)1 << log_n;
+    uint32_t *d = rnd_words(&p->s, 4 * len + 4);
+    gs_buf *g = mk(p->g, 4 * len + 4, d, 4 * len + 4), *c = mk(p->c, 4 * len + 4, d, 4 * len + 4);
+    gs_buf *gc = mk(p->g, 4 * n + 4, NULL, 0), *cc = mk(p->c, 4 * n + 4, NULL, 0);
+    TU_OK(p->g, p->g->whir->encode_ext(p->g, g, len, log_n, gc));
+    TU_OK(p->c, p->c->whir->encode_ext(p->c, c, len, log_n, cc));
+    char what[64];
+    snprintf(what, sizeof what, "encode_ext len %zu log_n %u", len, log_n);
+    same(gc, cc, 4 * n + 4, what);
+    gs_buf_destroy(g);
+    gs_buf_destroy(c);
+    gs_buf_destroy(gc);
+    gs_buf_destroy(cc);
+    free(d);
+}
+
+static void check_wacc(pair *p, unsigned n, size_t nz)
+{
+    size_t w = ((size_t)4 << n) + 4;
+    uint32_t *d = rnd_words(&p->s, w);
+    gs_buf *g = mk(p->g, w, d, w), *c = mk(p->c, w, d, w);
+    bb4_t z0 = rnd4(&p->s), g0 = rnd4(&p->s);
+    bb_t *zs = tu_alloc((nz + 1) * sizeof(bb_t));
+    bb4_t *gm = tu_alloc((nz + 1) * sizeof(bb4_t));
+    for (size_t q = 0; q < nz; q++) {
+        zs[q] = rnd(&p->s);
+        gm[q] = rnd4(&p->s);
+    }
+    TU_OK(p->g, p->g->whir->w_accumulate(p->g, g, n, z0, g0, zs, gm, nz));
+    TU_OK(p->c, p->c->whir->w_accumulate(p->c, c, n, z0, g0, zs, gm, nz));
+    char what[64];
+    snprintf(what, sizeof what, "w_accumulate n %u points %zu", n, nz);
+    same(g, c, w, what);
+    gs_buf_destroy(g);
+    gs_buf_destroy(c);
+    free(zs);
+    free(gm);
+    free(d);
+}
+
+/* ---- default limits ---- */
+
+Test(whir_gles, batch_columns)
+{
+    pair p = open_pair(0, 101);
+    check_batch(&p, 1, 1, 2, 0, 1);
+    check_batch(&p, 37, 3, 2, 3, 5);
+    check_batch(&p, 300, 5, 1, 0, 7);
+    check_batch(&p, 1024, 4, 3, 16, 1);
+    close_pair(&p);
+}
+
+Test(whir_gles, prepare_f)
+{
+    pair p = open_pair(0, 102);
+    unsigned cases[][2] = {{0, 0}, {1, 1}, {1, 0}, {5, 2}, {9, 4}, {12, 3}, {10, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_prepare_f(&p, cases[i][0], cases[i][1]);
+    close_pair(&p);
+}
+
+Test(whir_gles, mobius_eq_table)
+{
+    pair p = open_pair(0, 103);
+    unsigned ns[] = {0, 1, 2, 5, 11};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        check_eq_table(&p, ns[i]);
+    close_pair(&p);
+}
+
+Test(whir_gles, sumcheck_round_and_fold)
+{
+    pair p = open_pair(0, 104);
+    size_t lens[] = {0, 2, 6, 38, 512, 4098, 1 << 14};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        check_round_fold(&p, lens[i]);
+    close_pair(&p);
+}
+
+Test(whir_gles, mobius)
+{
+    pair p = open_pair(0, 105);
+    size_t lens[] = {1, 2, 16, 32, 4096};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        check_mobius(&p, lens[i], 0);
+        check_mobius(&p, lens[i], 1);
+    }
+    close_pair(&p);
+}
+
+Test(whir_gles, eval_univariate)
+{
+    pair p = open_pair(0, 106);
+    size_t lens[] = {0, 1, 7, 8, 9, 1001, 8195};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++)
+        check_eval(&p, lens[i]);
+    close_pair(&p);
+}
+
+Test(whir_gles, encode_ext)
+{
+    pair p = open_pair(0, 107);
+    check_encode(&p, 0, 0);
+    check_encode(&p, 1, 0);
+    check_encode(&p, 5, 3);
+    check_encode(&p, 100, 10);
+    check_encode(&p, 1024, 10);
+    close_pair(&p);
+}
+
+Test(whir_gles, w_accumulate)
+{
+    pair p = open_pair(0, 108);
+    check_wacc(&p, 0, 0);
+    check_wacc(&p, 1, 1);
+    check_wacc(&p, 4, 3);
+    check_wacc(&p, 9, 17);
+    check_wacc(&p, 12, 5);
+    close_pair(&p);
+}
+
+/* ---- a 4 KiB binding limit: every op through small windows ---- */
+
+Test(whir_gles, small_bindings)
+{
+    pair p = open_pair(4096, 109);
+    check_batch(&p, 700, 4, 3, 5, 9);    /* columns of 2800 bytes: one or two per window */
+    check_batch(&p, 3000, 2, 1, 1, 0);   /* a column longer than a window: row chunks */
+    check_prepare_f(&p, 10, 3);          /* butterfly blocks beyond a window: split halves */
+    check_eq_table(&p, 10);
+    check_round_fold(&p, 1000);
+    check_mobius(&p, 1024, 0);
+    check_eval(&p, 999);
+    check_wacc(&p, 10, 4);
+    check_encode(&p, 40, 7);
+    close_pair(&p);
+}
+
+/* Wrong sizes give a status and a message, not a crash. */
+Test(whir_gles, bad_arguments)
+{
+    pair p = open_pair(0, 110);
+    gs_buf *b = mk(p.g, 16, NULL, 0);
+    bb4_t o[2];
+    cr_assert_neq(p.g->whir->sumcheck_round(p.g, b, b, 64, o), GLSTARK_OK);
+    cr_assert(strlen(p.g->err.msg) > 0);
+    cr_assert_neq(p.g->whir->mobius(p.g, b, b, 3), GLSTARK_OK);
+    cr_assert_neq(p.g->whir->prepare_f(p.g, b, 2, 3), GLSTARK_OK);
+    cr_assert_neq(p.g->whir->encode_ext(p.g, b, 5, 2, b), GLSTARK_OK);
+    gs_buf_destroy(b);
+    close_pair(&p);
+}
