@@ -20,8 +20,9 @@ void gs_cw_set_ef(const gs_gl_program *p, const char *name, bb4_t v)
 
 glstark_status gs_gles_whir_prog(gs_engine *eng, int mode, gs_gl_program **out)
 {
-    char defs[64];
-    snprintf(defs, sizeof defs, "WHIR_MODE %d\nWHIR_ITEMS %uu\n", mode, GS_WHIR_ITEMS);
+    char defs[120];
+    snprintf(defs, sizeof defs, "WHIR_MODE %d\nWHIR_ITEMS %uu\nWHIR_EVAL_ITEMS %uu\n", mode, GS_WHIR_ITEMS,
+             GS_WHIR_EVAL_ITEMS);
     return gs_gl_program_get(gs_gles_device(eng), "whir.comp", defs, out, &eng->err);
 }
 

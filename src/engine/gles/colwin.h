@@ -66,7 +66,8 @@ glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t nc
 /* Program of glsl/whir.comp in the given mode (WHIR_MODE). */
 glstark_status gs_gles_whir_prog(gs_engine *eng, int mode, gs_gl_program **out);
 
-#define GS_WHIR_ITEMS 8u
+#define GS_WHIR_ITEMS 8u       /* pairs per invocation in the pair sums */
+#define GS_WHIR_EVAL_ITEMS 64u /* elements per invocation in eval_univariate */
 enum {
     GS_WM_BATCH = 1,
     GS_WM_BFLY_LOW = 2,
@@ -77,6 +78,7 @@ enum {
     GS_WM_EVAL = 7,
     GS_WM_WACC = 8,
     GS_WM_FOLD = 9,
+    GS_WM_PREP_BLOCK = 10,
 };
 
 /* Elements per dispatch for light element-wise kernels: well under 500 ms
