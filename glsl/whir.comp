@@ -161,14 +161,38 @@ void main()
         acc = bb4_add(acc, bb4_mul_base(LDC(4u * (gs_cbase + j)), a[gs_lead0 + j * gs_stride0 + id]));
     STB(gs_lead1 + 4u * id, acc);
 #elif WHIR_MODE == MODE_BFLY_LOW
-    // Stages gs_s0 .. gs_s0 + gs_bits - 1 (gs_bits <= 4) on the 2^gs_bits
-    // elements 2^gs_s0 apart of one group: a radix-2^gs_bits pass. The group
-    // is worked on in memory (it stays in cache): register arrays with
-    // data-dependent indices make llvmpipe's compiler take seconds.
+    // Stages gs_s0 .. gs_s0 + gs_bits - 1 (gs_bits <= 3) on the 2^gs_bits
+    // elements 2^gs_s0 apart of one group: a radix-2^gs_bits pass, radix 8
+    // in named registers, smaller groups in memory (register arrays with
+    // data-dependent indices make llvmpipe's compiler take seconds).
     uint cnt = 1u << gs_bits;
     uint lowm = (1u << gs_s0) - 1u;
     uint base = gs_lead0 + 4u * (((id & ~lowm) << gs_bits) | (id & lowm));
     uint step = 4u << gs_s0;
+    if (gs_bits == 3u) {
+        // radix 8 in named registers (one read and one write per element)
+        uvec4 x0 = LDA(base), x1 = LDA(base + step), x2 = LDA(base + 2u * step), x3 = LDA(base + 3u * step);
+        uvec4 x4 = LDA(base + 4u * step), x5 = LDA(base + 5u * step), x6 = LDA(base + 6u * step);
+        uvec4 x7 = LDA(base + 7u * step);
+        if (gs_sub != 0u) {
+            x1 = bb4_sub(x1, x0); x3 = bb4_sub(x3, x2); x5 = bb4_sub(x5, x4); x7 = bb4_sub(x7, x6);
+            x2 = bb4_sub(x2, x0); x3 = bb4_sub(x3, x1); x6 = bb4_sub(x6, x4); x7 = bb4_sub(x7, x5);
+            x4 = bb4_sub(x4, x0); x5 = bb4_sub(x5, x1); x6 = bb4_sub(x6, x2); x7 = bb4_sub(x7, x3);
+        } else {
+            x1 = bb4_add(x1, x0); x3 = bb4_add(x3, x2); x5 = bb4_add(x5, x4); x7 = bb4_add(x7, x6);
+            x2 = bb4_add(x2, x0); x3 = bb4_add(x3, x1); x6 = bb4_add(x6, x4); x7 = bb4_add(x7, x5);
+            x4 = bb4_add(x4, x0); x5 = bb4_add(x5, x1); x6 = bb4_add(x6, x2); x7 = bb4_add(x7, x3);
+        }
+        STA(base, x0);
+        STA(base + step, x1);
+        STA(base + 2u * step, x2);
+        STA(base + 3u * step, x3);
+        STA(base + 4u * step, x4);
+        STA(base + 5u * step, x5);
+        STA(base + 6u * step, x6);
+        STA(base + 7u * step, x7);
+        return;
+    }
     for (uint s = 0u; s < gs_bits; s++) {
         uint h = 1u << s;
         for (uint j = 0u; j < cnt; j++) {

@@ -164,9 +164,9 @@ static glstark_status bfly_bit(gs_engine *eng, gs_gl_program *pbit, gs_buf *buf,
 }
 
 /* Subset-sum (sub = 0) or Möbius (sub = 1) stages over index bits [lo, hi)
- * of the first n = 2^log_n EF elements of buf: radix-16 passes (four stages
- * per sweep, in registers) where a group of 2^(s+4) elements fits a window,
- * single stages otherwise. */
+ * of the first n = 2^log_n EF elements of buf: radix-8 passes (three stages
+ * per sweep) where a group of 2^(s+3) elements fits a window, single stages
+ * otherwise. */
 static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned lo, unsigned hi, int sub,
                                   const char *op)
 {
@@ -185,7 +185,7 @@ static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, u
     gs_cw_set_u(plo, "gs_sub", (uint32_t)sub);
     gs_cw_set set = {buf, 0, 0, 16, 0};
     for (unsigned s = lo; !st && s < hi;) {
-        unsigned c = hi - s < 4 ? hi - s : 4;
+        unsigned c = hi - s < 3 ? hi - s : 3;
         uint64_t group = (uint64_t)1 << (s + c);
         if (group * 16 + align > maxb) {
             st = bfly_bit(eng, pbit, buf, n, s);
