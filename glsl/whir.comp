@@ -27,7 +27,7 @@
 #define MODE_BFLY_BIT 3 // one subset-sum / Möbius stage: pairs (lo, hi) from two windows
 #define MODE_EQTAB 4    // out[b] = lo[b & mask] · hi[b >> nlo]
 #define MODE_PAIRSUM 5  // per-group partial sums of Σ q1·w1 and Σ (2q1 − q0)(2w1 − w0)
-#define MODE_REDUCE 6   // sums gs_nparts partials of gs_k EF values each (one work group)
+#define MODE_REDUCE 6   // sums gs_n partials of gs_k EF values each (one work group)
 #define MODE_EVAL 7     // per-group partial sums of Σ g[b]·z^b
 #define MODE_WACC 8     // w[b] += eq tables of the round's points, weighted
 #define MODE_FOLD 9     // dst[y] = v[2y] + α(v[2y+1] − v[2y]) per column

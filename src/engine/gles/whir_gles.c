@@ -9,7 +9,9 @@
  * or 32 bytes come back. Eq tables (mobius_eq_table, w_accumulate) are
  * factored into a low-variable and a high-variable table built on the host
  * (about 2·2^(n/2) entries), so each entry costs one product on the GPU.
- * prepare_f and encode_ext use the dft family for their transforms. */
+ * prepare_f applies each block's inverse DFT and subset sums as one small
+ * matrix when blocks have at most 16 entries (the dft family otherwise);
+ * encode_ext is the dft family's forward DFT. */
 #include "engine/dft_ops.h"
 #include "engine/gles/colwin.h"
 #include "engine/whir_ops.h"
