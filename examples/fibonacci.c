@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 {
     long log_rows = -1;
     const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* --option value pairs */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
             usage();
@@ -38,7 +38,6 @@ int main(int argc, char **argv)
             usage();
             return 2;
         }
-        i++;
     }
     if (log_rows < 0 || log_rows > 30) {
         usage();

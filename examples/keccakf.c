@@ -1,106 +1,499 @@
-/* Proves (or verifies) Keccak-f[1600] permutations with Plonky3's KeccakAir,
- * as OpenVM's keccakf example does: inputs from Rust StdRng seeded with S,
- * params app_params_with_100_bits_security(L).
+/* The keccakf demo: proves Keccak-f[1600] permutations with Plonky3's
+ * KeccakAir, as OpenVM's keccakf example does (inputs from Rust StdRng
+ * seeded with S, params app_params_with_100_bits_security(L)), verifies the
+ * proof and reports where the time and memory went.
  *
- *   keccakf --perms N --seed S --log-stacked-height L --engine cpu|gles --out FILE
- *   keccakf --perms N --seed S --log-stacked-height L --verify FILE
+ *   keccakf [--perms N] [--seed S] [--log-stacked-height L] [--engine gles|cpu] [--jobs J]
+ *           [--out FILE] [--json FILE] [--quiet] [--check] [--threads T]
+ *           [--platform auto|gbm|device|surfaceless] [--drm-node PATH] [--require-hw] [--limits-floor]
+ *   keccakf [--perms N] [--seed S] [--log-stacked-height L] --verify FILE
  *
- * Exit codes: see example_common.h. */
+ * It prints the device, a line per phase as it finishes, the span tree
+ * (OpenVM's span names), host syncs, peak memory (host RSS, engine buffer
+ * high-water mark), proof size and verify time; --json writes the same
+ * figures. --jobs J proves the same statement J times at once, one thread
+ * and one device (GL context) each, and checks the proofs are identical.
+ * The debug constraint check runs only with --check.
+ *
+ * Exit codes: see example_common.h (2 also for bad arguments). */
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
 #include "example_common.h"
+
+#define MAX_JOBS 64
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: keccakf --perms N [--seed S] [--log-stacked-height L] [--engine cpu|gles] [--out FILE]\n"
-                    "       keccakf --perms N [--seed S] [--log-stacked-height L] --verify FILE\n");
+    fprintf(stderr,
+            "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
+            "               [--jobs J (1)] [--out FILE] [--json FILE] [--quiet] [--check] [--threads T]\n"
+            "               [--platform auto|gbm|device|surfaceless] [--drm-node /dev/dri/renderDN] [--require-hw]\n"
+            "               [--limits-floor]\n"
+            "       keccakf [--perms N] [--seed S] [--log-stacked-height L] --verify FILE\n");
 }
 
-int main(int argc, char **argv)
+typedef struct demo_cfg {
+    long perms, L, jobs;
+    unsigned long long seed;
+    const char *engine, *out, *json, *verify;
+    int quiet, check;
+    glstark_device_options dev;
+} demo_cfg;
+
+/* One proving thread: its own device, the shared key and trace. */
+typedef struct job {
+    int id;
+    const demo_cfg *cfg;
+    const glstark_proving_key *pk;
+    const glstark_air_trace *trace;
+    pthread_mutex_t *print_lock;
+    double t_origin; /* the demo's clock origin, for progress lines */
+    /* results */
+    int ok;
+    char msg[2304]; /* why it failed: a 2048-byte library message and a prefix */
+    char engine[8], renderer[256], platform[256], gl_version[256];
+    int software;
+    uint8_t *proof;
+    size_t proof_len;
+    double prove_s, phase_s[6];
+    unsigned fallback_phases;
+    char fallback_note[512];
+    glstark_prove_stats stats;
+} job;
+
+static void on_span(void *user, const glstark_span *s, int finished)
 {
-    long perms = -1;
-    unsigned long long seed = 42;
-    long L = 21;
-    const char *engine = "cpu", *out = NULL, *verify = NULL;
+    job *j = user;
+    if (j->cfg->quiet || !finished || s->depth > 1)
+        return;
+    pthread_mutex_lock(j->print_lock);
+    char who[16] = "";
+    if (j->cfg->jobs > 1)
+        snprintf(who, sizeof who, "[job %d] ", j->id);
+    printf("  %s[%8.3f s] %*s%-*s %9.3f s%s%s%s\n", who, ex_now() - j->t_origin, (int)s->depth * 2, "",
+           34 - (int)s->depth * 2, s->name, s->end - s->start, s->engine[0] ? " (" : "", s->engine,
+           s->engine[0] ? ")" : "");
+    fflush(stdout);
+    pthread_mutex_unlock(j->print_lock);
+}
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    glstark_device *dev = NULL;
+    char dmsg[2048];
+    glstark_status st = glstark_device_create(&j->cfg->dev, &dev, dmsg, sizeof dmsg);
+    if (st) {
+        snprintf(j->msg, sizeof j->msg, "cannot open the %s device (%s): %s", j->cfg->engine, glstark_status_name(st),
+                 dmsg);
+        return NULL;
+    }
+    snprintf(j->engine, sizeof j->engine, "%s",
+             glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "cpu" : "gles");
+    snprintf(j->renderer, sizeof j->renderer, "%s", glstark_device_renderer(dev));
+    snprintf(j->platform, sizeof j->platform, "%s", glstark_device_platform_path(dev));
+    snprintf(j->gl_version, sizeof j->gl_version, "%s", glstark_device_gl_version(dev));
+    j->software = glstark_device_is_software(dev);
+    glstark_prove_options po;
+    glstark_prove_options_init(&po);
+    po.device = dev;
+    po.cpu_threads = j->cfg->dev.cpu_threads;
+    po.skip_constraint_check = !j->cfg->check;
+    glstark_prove_stats_init(&j->stats);
+    po.stats = &j->stats;
+    po.progress = on_span;
+    po.progress_user = j;
+    glstark_prove_result r;
+    st = glstark_prove(j->pk, j->trace, 1, &po, &r);
+    if (st) {
+        snprintf(j->msg, sizeof j->msg, "prove failed (%s): %s", glstark_status_name(st), r.message);
+    } else {
+        j->ok = 1;
+        j->proof = r.proof; /* kept; freed with glstark_free */
+        j->proof_len = r.proof_len;
+        j->prove_s = r.seconds;
+        memcpy(j->phase_s, r.phase_seconds, sizeof j->phase_s);
+        j->fallback_phases = r.fallback_phases;
+        snprintf(j->fallback_note, sizeof j->fallback_note, "%s", r.fallback_note);
+    }
+    glstark_device_destroy(dev);
+    return NULL;
+}
+
+static double span_s(const glstark_span *s) { return s->end >= s->start ? s->end - s->start : 0.0; }
+
+static void print_tree(const glstark_prove_stats *st)
+{
+    printf("spans (wall clock, each ended after the engines finished; OpenVM's names):\n");
+    for (size_t i = 0; i < st->num_spans; i++) {
+        const glstark_span *s = &st->spans[i];
+        printf("  %*s%-*s %10.3f ms%s%s%s\n", (int)s->depth * 2, "", 36 - (int)s->depth * 2, s->name,
+               span_s(s) * 1e3, s->engine[0] ? "  " : "", s->engine, "");
+    }
+    if (st->spans_dropped)
+        printf("  (%zu more spans not recorded)\n", st->spans_dropped);
+}
+
+/* A JSON string (quotes, backslashes and control characters escaped). */
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+typedef struct summary {
+    long rows;
+    double trace_s, wall_s, verify_s;
+    long peak_rss_kb;
+    int identical, verified;
+} summary;
+
+static int write_json(const char *path, const demo_cfg *c, const job *jobs, const summary *sm)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    const job *j = &jobs[0];
+    const glstark_prove_stats *st = &j->stats;
+    fprintf(f, "{\n  \"program\": \"keccakf\",\n  \"perms\": %ld,\n  \"seed\": %llu,\n  \"log_stacked_height\": %ld,\n",
+            c->perms, c->seed, c->L);
+    fprintf(f, "  \"trace_rows\": %ld,\n  \"jobs\": %ld,\n  \"constraint_check\": %s,\n", sm->rows, c->jobs,
+            c->check ? "true" : "false");
+    fprintf(f, "  \"device\": {\"engine\": ");
+    json_str(f, j->engine);
+    fprintf(f, ", \"renderer\": ");
+    json_str(f, j->renderer);
+    fprintf(f, ", \"platform\": ");
+    json_str(f, j->platform);
+    fprintf(f, ", \"gl_version\": ");
+    json_str(f, j->gl_version);
+    fprintf(f, ", \"software\": %s},\n", j->software ? "true" : "false");
+    fprintf(f, "  \"trace_seconds\": %.6f,\n  \"prove_seconds\": %.6f,\n  \"prove_seconds_per_job\": [", sm->trace_s,
+            j->prove_s);
+    for (long i = 0; i < c->jobs; i++)
+        fprintf(f, "%s%.6f", i ? ", " : "", jobs[i].prove_s);
+    fprintf(f, "],\n  \"wall_seconds_all_jobs\": %.6f,\n", sm->wall_s);
+    static const char *ph[6] = {"check", "commit", "logup_pow", "logup_zerocheck", "stacked_reduction", "whir"};
+    fprintf(f, "  \"phase_seconds\": {");
+    for (int i = 0; i < 6; i++)
+        fprintf(f, "%s\"%s\": %.6f", i ? ", " : "", ph[i], j->phase_s[i]);
+    fprintf(f, "},\n  \"fallback_note\": ");
+    json_str(f, j->fallback_note);
+    fprintf(f, ",\n  \"spans\": [\n");
+    for (size_t i = 0; i < st->num_spans; i++) {
+        const glstark_span *s = &st->spans[i];
+        fprintf(f, "    {\"name\": ");
+        json_str(f, s->name);
+        fprintf(f, ", \"parent\": %d, \"depth\": %u, \"start\": %.6f, \"seconds\": %.6f, \"engine\": ", s->parent,
+                s->depth, s->start, span_s(s));
+        json_str(f, s->engine);
+        fprintf(f, "}%s\n", i + 1 < st->num_spans ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"host_syncs\": %llu,\n  \"device_host_syncs\": %llu,\n  \"fallback_host_syncs\": %llu,\n",
+            (unsigned long long)st->host_syncs, (unsigned long long)st->device_host_syncs,
+            (unsigned long long)st->fallback_host_syncs);
+    fprintf(f, "  \"peak_rss_bytes\": %lld,\n  \"device_bytes_peak\": %zu,\n  \"fallback_bytes_peak\": %zu,\n",
+            (long long)sm->peak_rss_kb * 1024, st->device_bytes_peak, st->fallback_bytes_peak);
+    fprintf(f, "  \"proof_bytes\": %zu,\n  \"verified\": %s,\n  \"verify_seconds\": %.6f,\n", j->proof_len,
+            sm->verified ? "true" : "false", sm->verify_s);
+    fprintf(f, "  \"jobs_identical\": %s\n}\n", sm->identical ? "true" : "false");
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        fprintf(stderr, "error: writing %s failed\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, demo_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->perms = 1024;
+    c->seed = 42;
+    c->L = 21;
+    c->jobs = 1;
+    c->engine = "gles";
+    glstark_device_options_init(&c->dev);
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--quiet")) {
+            c->quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--check")) {
+            c->check = 1;
+            continue;
+        }
+        if (!strcmp(a, "--require-hw")) {
+            c->dev.require_hw = 1;
+            continue;
+        }
+        if (!strcmp(a, "--limits-floor")) {
+            c->dev.limits_floor = 1;
+            continue;
+        }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
             return 2;
         }
-        if (strcmp(a, "--perms") == 0)
-            perms = strtol(v, NULL, 10);
-        else if (strcmp(a, "--seed") == 0)
-            seed = strtoull(v, NULL, 10);
-        else if (strcmp(a, "--log-stacked-height") == 0)
-            L = strtol(v, NULL, 10);
-        else if (strcmp(a, "--engine") == 0)
-            engine = v;
-        else if (strcmp(a, "--out") == 0)
-            out = v;
-        else if (strcmp(a, "--verify") == 0)
-            verify = v;
-        else {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "error: %s needs a value\n", a);
             usage();
+            return 2;
+        }
+        char *end = NULL;
+        if (!strcmp(a, "--perms"))
+            c->perms = strtol(v, &end, 10);
+        else if (!strcmp(a, "--seed"))
+            c->seed = strtoull(v, &end, 10);
+        else if (!strcmp(a, "--log-stacked-height"))
+            c->L = strtol(v, &end, 10);
+        else if (!strcmp(a, "--jobs"))
+            c->jobs = strtol(v, &end, 10);
+        else if (!strcmp(a, "--threads"))
+            c->dev.cpu_threads = (unsigned)strtoul(v, &end, 10);
+        else if (!strcmp(a, "--engine"))
+            c->engine = v;
+        else if (!strcmp(a, "--out"))
+            c->out = v;
+        else if (!strcmp(a, "--json"))
+            c->json = v;
+        else if (!strcmp(a, "--verify"))
+            c->verify = v;
+        else if (!strcmp(a, "--drm-node"))
+            c->dev.drm_node = v;
+        else if (!strcmp(a, "--platform")) {
+            static const struct {
+                const char *n;
+                glstark_platform p;
+            } pl[] = {{"auto", GLSTARK_PLATFORM_AUTO},
+                      {"gbm", GLSTARK_PLATFORM_GBM},
+                      {"device", GLSTARK_PLATFORM_DEVICE},
+                      {"surfaceless", GLSTARK_PLATFORM_SURFACELESS}};
+            size_t k = 0;
+            while (k < 4 && strcmp(pl[k].n, v))
+                k++;
+            if (k == 4) {
+                fprintf(stderr, "error: --platform must be auto, gbm, device or surfaceless, not '%s'\n", v);
+                return 2;
+            }
+            c->dev.platform = pl[k].p;
+        } else {
+            fprintf(stderr, "error: unknown option '%s'\n", a);
+            usage();
+            return 2;
+        }
+        if (end && (*end || end == v)) {
+            fprintf(stderr, "error: %s needs a number, got '%s'\n", a, v);
             return 2;
         }
         i++;
     }
-    if (perms < 1 || perms > (1l << 20) || L < 1) {
-        usage();
+    if (c->perms < 1 || c->perms > (1l << 20) || c->L < 1 || c->L > 30) {
+        fprintf(stderr, "error: need 1 <= --perms <= 2^20 and 1 <= --log-stacked-height <= 30\n");
         return 2;
     }
+    if (c->jobs < 1 || c->jobs > MAX_JOBS) {
+        fprintf(stderr, "error: --jobs must be 1..%d\n", MAX_JOBS);
+        return 2;
+    }
+    if (!strcmp(c->engine, "cpu"))
+        c->dev.engine = GLSTARK_ENGINE_CPU;
+    else if (!strcmp(c->engine, "gles"))
+        c->dev.engine = GLSTARK_ENGINE_GLES;
+    else {
+        fprintf(stderr, "error: --engine must be cpu or gles, not '%s'\n", c->engine);
+        return 2;
+    }
+    return 0;
+}
+
+static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const glstark_verifying_key *vk, size_t h)
+{
+    double t_origin = ex_now();
+    uint64_t(*in)[25] = malloc((size_t)c->perms * sizeof *in);
+    uint32_t *trace = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
+    job *jobs = calloc((size_t)c->jobs, sizeof *jobs);
+    pthread_t *th = calloc((size_t)c->jobs, sizeof *th);
+    int rc = 0;
+    summary sm;
+    memset(&sm, 0, sizeof sm);
+    sm.rows = (long)h;
+    if (!in || !trace || !jobs || !th) {
+        fprintf(stderr, "error: out of host memory for %zu trace rows\n", h);
+        rc = 1;
+        goto out;
+    }
+    glstark_keccak_inputs_from_seed(c->seed, (size_t)c->perms, in);
+    glstark_status st = glstark_keccak_trace((const uint64_t(*)[25])in, (size_t)c->perms, trace);
+    if (st) {
+        fprintf(stderr, "error: trace generation failed (%s)\n", glstark_status_name(st));
+        rc = 1;
+        goto out;
+    }
+    sm.trace_s = ex_now() - t_origin;
+    if (!c->quiet)
+        printf("keccakf: %ld permutations (seed %llu), %zu rows x %d columns, L = %ld, engine %s, %ld job%s, "
+               "constraint check %s; trace %.3f s\n",
+               c->perms, c->seed, h, GLSTARK_KECCAK_WIDTH, c->L, c->engine, c->jobs, c->jobs > 1 ? "s" : "",
+               c->check ? "on" : "off (--check turns it on)", sm.trace_s);
+    glstark_air_trace t = {h, {trace, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    pthread_mutex_t lock;
+    pthread_mutex_init(&lock, NULL);
+    double w0 = ex_now();
+    long started = 0;
+    for (long i = 0; i < c->jobs; i++) {
+        jobs[i] = (job){.id = (int)i, .cfg = c, .pk = pk, .trace = &t, .print_lock = &lock, .t_origin = t_origin};
+        if (pthread_create(&th[i], NULL, run_job, &jobs[i])) {
+            fprintf(stderr, "error: cannot start proving thread %ld\n", i);
+            rc = 1;
+            break;
+        }
+        started++;
+    }
+    for (long i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    sm.wall_s = ex_now() - w0;
+    pthread_mutex_destroy(&lock);
+    if (rc)
+        goto out;
+    for (long i = 0; i < c->jobs; i++)
+        if (!jobs[i].ok) {
+            fprintf(stderr, "error: job %ld: %s\n", i, jobs[i].msg);
+            rc = 1;
+        }
+    if (rc)
+        goto out;
+    const job *j0 = &jobs[0];
+    sm.identical = 1;
+    for (long i = 1; i < c->jobs; i++)
+        if (jobs[i].proof_len != j0->proof_len || memcmp(jobs[i].proof, j0->proof, j0->proof_len)) {
+            fprintf(stderr, "error: job %ld's proof differs from job 0's (%zu vs %zu bytes) for the same inputs\n", i,
+                    jobs[i].proof_len, j0->proof_len);
+            sm.identical = 0;
+            rc = 1;
+        }
+    if (c->out) {
+        char msg[1024];
+        if (glstark_write_file(c->out, j0->proof, j0->proof_len, msg, sizeof msg)) {
+            fprintf(stderr, "error: %s\n", msg);
+            rc = 1;
+        } else if (!c->quiet) {
+            printf("wrote %s\n", c->out);
+        }
+    }
+    {
+        char msg[2048];
+        double v0 = ex_now();
+        st = glstark_verify(vk, j0->proof, j0->proof_len, msg, sizeof msg);
+        sm.verify_s = ex_now() - v0;
+        sm.verified = st == GLSTARK_OK;
+        if (!sm.verified) {
+            fprintf(stderr, "verify: the new proof NOT accepted (%s): %s\n", glstark_status_name(st), msg);
+            rc = 1;
+        }
+    }
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        sm.peak_rss_kb = ru.ru_maxrss; /* kilobytes on Linux */
+    const glstark_prove_stats *ps = &j0->stats;
+    if (c->quiet) {
+        printf("keccakf-%ld %s: prove %.3f s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s\n",
+               c->perms, j0->engine, j0->prove_s, j0->proof_len, sm.verified ? "ok" : "FAILED", sm.verify_s,
+               (unsigned long long)ps->host_syncs, sm.peak_rss_kb / 1024.0,
+               c->jobs > 1 ? (sm.identical ? ", jobs identical" : ", jobs DIFFER") : "");
+    } else {
+        printf("device: %s engine", j0->engine);
+        if (!strcmp(j0->engine, "gles"))
+            printf(" on %s (%s, %s, %s)", j0->renderer, j0->platform, j0->gl_version,
+                   j0->software ? "SOFTWARE renderer: runs on the CPU" : "hardware");
+        else
+            printf(" (plain C, no GPU)");
+        printf("\n");
+        if (j0->fallback_phases)
+            printf("note: CPU fallback: %s\n", j0->fallback_note);
+        print_tree(ps);
+        printf("prove: %.3f s (check %.3f, commit %.3f, LogUp PoW %.3f, LogUp/zerocheck %.3f, stacked reduction "
+               "%.3f, WHIR %.3f)\n",
+               j0->prove_s, j0->phase_s[0], j0->phase_s[1], j0->phase_s[2], j0->phase_s[3], j0->phase_s[4],
+               j0->phase_s[5]);
+        if (c->jobs > 1) {
+            printf("jobs: %ld proofs in %.3f s wall (%.2f proofs/s); per job:", c->jobs, sm.wall_s,
+                   (double)c->jobs / sm.wall_s);
+            for (long i = 0; i < c->jobs; i++)
+                printf(" %.3f", jobs[i].prove_s);
+            printf(" s; %s\n", sm.identical ? "all proofs identical" : "proofs DIFFER");
+        }
+        printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
+               j0->engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
+        printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s", sm.peak_rss_kb / 1024.0,
+               j0->engine, ps->device_bytes_peak / 1048576.0, !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)");
+        if (ps->fallback_bytes_peak)
+            printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
+        printf("\n");
+        printf("proof: %zu bytes\n", j0->proof_len);
+        printf("verify: %s in %.3f s\n", sm.verified ? "accepted" : "NOT accepted", sm.verify_s);
+    }
+    if (c->json && write_json(c->json, c, jobs, &sm))
+        rc = 1;
+out:
+    if (jobs)
+        for (long i = 0; i < c->jobs; i++)
+            glstark_free(jobs[i].proof);
+    free(jobs);
+    free(th);
+    free(in);
+    free(trace);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    demo_cfg c;
+    int rc = parse(argc, argv, &c);
+    if (rc)
+        return rc;
     char msg[2048];
     glstark_params *p = NULL;
-    glstark_status st = glstark_params_app_100_bits((size_t)L, &p, msg, sizeof msg);
+    glstark_status st = glstark_params_app_100_bits((size_t)c.L, &p, msg, sizeof msg);
     if (st) {
-        fprintf(stderr, "error: params for L = %ld: %s\n", L, msg);
+        fprintf(stderr, "error: params for L = %ld: %s\n", c.L, msg);
         return 2;
     }
-    size_t h = glstark_keccak_trace_height((size_t)perms);
+    size_t h = glstark_keccak_trace_height((size_t)c.perms);
     if (h > ((size_t)1 << glstark_params_log_stacked_height(p))) {
-        fprintf(stderr, "error: %ld permutations need %zu rows, more than the stacked height 2^%ld\n", perms, h, L);
+        fprintf(stderr, "error: %ld permutations need %zu rows, more than the stacked height 2^%ld\n", c.perms, h,
+                c.L);
         glstark_params_destroy(p);
         return 2;
     }
     glstark_air *air = NULL;
     glstark_proving_key *pk = NULL;
     glstark_verifying_key *vk = NULL;
-    int rc = 0;
     st = glstark_keccak_air(&air);
     if (!st)
         st = glstark_keygen(&air, 1, p, &pk, &vk, msg, sizeof msg);
     if (st) {
         fprintf(stderr, "keygen failed (%s): %s\n", glstark_status_name(st), msg);
         rc = 2;
-    } else if (verify) {
-        rc = ex_verify_file(vk, verify);
+    } else if (c.verify) {
+        rc = ex_verify_file(vk, c.verify);
     } else {
-        glstark_device *dev = NULL;
-        rc = ex_open_engine(engine, &dev);
-        if (!rc) {
-            uint64_t(*in)[25] = malloc((size_t)perms * sizeof *in);
-            uint32_t *trace = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
-            double t0 = ex_now();
-            if (!in || !trace) {
-                fprintf(stderr, "error: out of memory for %zu trace rows\n", h);
-                rc = 1;
-            } else {
-                glstark_keccak_inputs_from_seed(seed, (size_t)perms, in);
-                st = glstark_keccak_trace((const uint64_t(*)[25])in, (size_t)perms, trace);
-                if (st) {
-                    fprintf(stderr, "error: trace generation failed (%s)\n", glstark_status_name(st));
-                    rc = 1;
-                }
-            }
-            if (!rc) {
-                printf("keccakf: %ld permutations (seed %llu), %zu rows, L = %ld, engine %s; trace %.3f s\n", perms,
-                       seed, h, L, engine, ex_now() - t0);
-                glstark_air_trace t = {h, {trace, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
-                rc = ex_prove(pk, vk, &t, 1, dev, out);
-            }
-            free(in);
-            free(trace);
-            glstark_device_destroy(dev);
-        }
+        rc = prove_demo(&c, pk, vk, h);
     }
     glstark_verifying_key_destroy(vk);
     glstark_proving_key_destroy(pk);

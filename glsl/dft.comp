@@ -50,6 +50,7 @@ uniform uint gs_stride;
 uniform uint gs_vpcs;
 uniform uint gs_subw;
 uniform uint gs_ews;
+uniform uint gs_nv;         // sequences in the view (shared mode)
 uniform uint gs_scale;     // Montgomery factor for the bit reversal, 0 = none
 uniform uint gs_layer;     // first layer (log2 of its half-size)
 uniform uint gs_layers;    // layers in this pass (shared mode)
@@ -73,21 +74,35 @@ shared uint sh[DFT_BLOCK];
 void main()
 {
 #if DFT_MODE == MODE_SHARED
-    // One work group per block of DFT_BLOCK (or 2^logn if smaller) elements:
-    // layers [gs_layer, gs_layer + gs_layers) in shared memory.
+    // One work group per block of DFT_BLOCK elements: a part of one sequence,
+    // or several whole sequences when they are shorter than a block (so
+    // short sequences do not leave most of a work group idle). Layers
+    // [gs_layer, gs_layer + gs_layers) never cross a sequence.
     uint id = gs_id0 + gs_linear_id();
     if (id >= gs_id0 + gs_count)
         return;
     uint lsz = GS_LOCAL_SIZE;
     uint lid = gl_LocalInvocationID.x;
-    uint bs_log = gs_logn < uint(DFT_BLOCK_LOG) ? gs_logn : uint(DFT_BLOCK_LOG);
-    uint bs = 1u << bs_log;
+    const uint bs_log = uint(DFT_BLOCK_LOG);
+    const uint bs = 1u << bs_log;
     uint g = id / lsz;
-    uint nblk_log = gs_logn - bs_log;
-    uint v = g >> nblk_log, blk = g & ((1u << nblk_log) - 1u);
-    uint i0 = blk << bs_log;
-    for (uint q = lid; q < bs; q += lsz)
-        sh[q] = a[addr(v, i0 + q)];
+    uint nmask = (1u << gs_logn) - 1u;
+    uint v0, i0, spb_log;
+    if (gs_logn >= bs_log) {
+        uint nblk_log = gs_logn - bs_log;
+        v0 = g >> nblk_log;
+        i0 = (g & ((1u << nblk_log) - 1u)) << bs_log;
+        spb_log = 0u;
+    } else {
+        spb_log = bs_log - gs_logn;
+        v0 = g << spb_log;
+        i0 = 0u;
+    }
+    for (uint q = lid; q < bs; q += lsz) {
+        uint v = spb_log != 0u ? v0 + (q >> gs_logn) : v0;
+        uint i = spb_log != 0u ? (q & nmask) : i0 + q;
+        sh[q] = v < gs_nv ? a[addr(v, i)] : 0u;
+    }
     barrier();
     uint lend = gs_layer + gs_layers;
     uint l = gs_layer;
@@ -124,8 +139,12 @@ void main()
         }
         barrier();
     }
-    for (uint q = lid; q < bs; q += lsz)
-        a[addr(v, i0 + q)] = sh[q];
+    for (uint q = lid; q < bs; q += lsz) {
+        uint v = spb_log != 0u ? v0 + (q >> gs_logn) : v0;
+        uint i = spb_log != 0u ? (q & nmask) : i0 + q;
+        if (v < gs_nv)
+            a[addr(v, i)] = sh[q];
+    }
 #else
     uint id = gs_linear_id();
     if (id >= gs_count)

@@ -61,11 +61,61 @@ GLSTARK_API glstark_status glstark_verifying_key_decode(const uint8_t *bytes, si
                                                         glstark_verifying_key **vk, char *msg, size_t msg_size);
 
 /* ---- proving ---- */
+
+/* One timed stretch of a proof, with OpenVM's span names where OpenVM has
+ * one ("stark_prove_excluding_trace", "prover.main_trace_commit" >
+ * "stacked_commit" > "rs_code_matrix" / "merkle_tree",
+ * "prover.rap_constraints" > "logup_gkr" / "round0" / "mle_rounds",
+ * "prover.openings" > "stacked_reduction" / "whir") and glstark's own
+ * otherwise (e.g. "check_constraints", "trace_upload", "logup_pow"). Times
+ * are host CLOCK_MONOTONIC seconds since glstark_prove began, taken after the
+ * engines finished their queued work, so GPU work is counted in its span. */
+#define GLSTARK_SPAN_NAME_MAX 40
+#define GLSTARK_MAX_SPANS 48
+typedef struct glstark_span {
+    char name[GLSTARK_SPAN_NAME_MAX];
+    int parent;                 /* index of the enclosing span in the list, -1 for a top-level one */
+    unsigned depth;             /* 0 for top-level spans */
+    double start, end;          /* seconds since the proof began; end < start while still running */
+    char engine[8];             /* "gles" / "cpu" for a phase run on one engine, "" otherwise */
+} glstark_span;
+
+/* Figures of one proof, filled by glstark_prove when opts->stats is set.
+ * The struct carries its own size so it can grow: glstark_prove_stats_init
+ * sets `size`; the library writes only the first `size` bytes. */
+typedef struct glstark_prove_stats {
+    size_t size;                /* sizeof(glstark_prove_stats) */
+    size_t num_spans;           /* spans[0 .. num_spans) in start order (parents before children) */
+    size_t spans_dropped;       /* spans not recorded because the list was full */
+    glstark_span spans[GLSTARK_MAX_SPANS];
+    /* Host waits and readbacks during this proof (engine finishes made only to
+     * time spans excluded): all engines, the device's, the CPU fallback's. */
+    uint64_t host_syncs;
+    uint64_t device_host_syncs;
+    uint64_t fallback_host_syncs;
+    /* High-water mark of engine buffer bytes during this proof: the device's
+     * engine (GPU memory for GLES; host memory for the CPU engine) and the CPU
+     * fallback engine's (0 when none ran). */
+    size_t device_bytes_peak;
+    size_t fallback_bytes_peak;
+    char device_engine[8];      /* "gles" or "cpu" */
+} glstark_prove_stats;
+
+GLSTARK_API void glstark_prove_stats_init(glstark_prove_stats *stats);
+
+/* Called from glstark_prove's thread as each span starts (finished = 0) and
+ * ends (finished = 1); for progress display. Must not call back into the
+ * library with the same device. */
+typedef void (*glstark_progress_fn)(void *user, const glstark_span *span, int finished);
+
 typedef struct glstark_prove_options {
     size_t size;                /* sizeof(glstark_prove_options) */
     glstark_device *device;     /* NULL = a CPU engine made for this call */
     unsigned cpu_threads;       /* CPU engine threads (its own or the fallback's), 0 = one per core */
     int skip_constraint_check;  /* nonzero: do not check the traces against the AIRs first (faster) */
+    glstark_prove_stats *stats; /* NULL, or filled on success (spans, host syncs, peak buffer bytes) */
+    glstark_progress_fn progress; /* NULL, or told as each span starts and ends */
+    void *progress_user;
 } glstark_prove_options;
 
 GLSTARK_API void glstark_prove_options_init(glstark_prove_options *opts);

@@ -12,6 +12,7 @@
 #include "protocol/params.h"
 #include "protocol/proof.h"
 #include "protocol/prover.h"
+#include "protocol/spans.h"
 #include "protocol/verifier.h"
 
 struct glstark_params {
@@ -194,6 +195,37 @@ void glstark_prove_options_init(glstark_prove_options *opts)
     opts->size = sizeof *opts;
 }
 
+void glstark_prove_stats_init(glstark_prove_stats *stats)
+{
+    if (!stats)
+        return;
+    memset(stats, 0, sizeof *stats);
+    stats->size = sizeof *stats;
+}
+
+/* Copies the figures into the caller's stats, no more than its size says. */
+static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const gs_prove_timings *tm,
+                       const gs_engine *eng, const gs_engine *fallback)
+{
+    if (!dst || dst->size < sizeof dst->size)
+        return;
+    glstark_prove_stats *s = calloc(1, sizeof *s);
+    if (!s)
+        return;
+    s->size = dst->size;
+    s->num_spans = rec->n;
+    s->spans_dropped = rec->dropped;
+    memcpy(s->spans, rec->spans, rec->n * sizeof rec->spans[0]);
+    s->device_host_syncs = tm->host_syncs[0];
+    s->fallback_host_syncs = fallback ? tm->host_syncs[1] : 0;
+    s->host_syncs = s->device_host_syncs + s->fallback_host_syncs;
+    s->device_bytes_peak = tm->bytes_peak[0];
+    s->fallback_bytes_peak = fallback && tm->fallback_phases ? tm->bytes_peak[1] : 0;
+    snprintf(s->device_engine, sizeof s->device_engine, "%s", eng->core->name);
+    memcpy(dst, s, dst->size < sizeof *s ? dst->size : sizeof *s);
+    free(s);
+}
+
 glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t num_traces,
                              const glstark_prove_options *opts, glstark_prove_result *res)
 {
@@ -228,7 +260,18 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
     gs_prove_options po = {o.skip_constraint_check, fallback};
     gs_prove_timings tm;
     gs_proof pf;
-    st = gs_prove(eng, &pk->pk, traces, num_traces, &po, &pf, &tm, &err);
+    /* the recorder is big (the span list): heap, not the caller's stack */
+    gs_span_rec *rec = calloc(1, sizeof *rec);
+    if (!rec) {
+        put_msg(res->message, sizeof res->message, "glstark_prove: out of host memory");
+        if (own)
+            gs_engine_destroy(own);
+        if (fallback)
+            gs_engine_destroy(fallback);
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    }
+    gs_span_rec_init(rec, NULL, NULL, o.progress, o.progress_user);
+    st = gs_prove_ex(eng, &pk->pk, traces, num_traces, &po, rec, &pf, &tm, &err);
     if (!st) {
         st = gs_proof_encode(&pf, &res->proof, &res->proof_len, &err);
         gs_proof_free(&pf);
@@ -241,7 +284,9 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         memcpy(res->phase_seconds, ph, sizeof ph);
         res->fallback_phases = tm.fallback_phases;
         snprintf(res->fallback_note, sizeof res->fallback_note, "%s", tm.fallback_note);
+        fill_stats(o.stats, rec, &tm, eng, fallback);
     }
+    free(rec);
     if (own)
         gs_engine_destroy(own);
     if (fallback)

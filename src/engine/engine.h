@@ -78,6 +78,9 @@ struct gs_engine {
     size_t bytes_live;   /* device bytes currently allocated */
     size_t bytes_peak;   /* high-water mark of bytes_live */
     size_t bytes_cap;    /* 0 = no cap; otherwise allocations beyond it fail (tests use it) */
+    /* The span recorder of the prove call using this engine (protocol/spans.h),
+     * NULL outside one: lets protocol code mark sub-phases. Borrowed, not owned. */
+    struct gs_span_rec *spans;
 };
 
 /* The CPU engine: plain C, the reference. threads = 0 picks the core count. */

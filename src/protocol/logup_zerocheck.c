@@ -1,5 +1,6 @@
 /* LogUp GKR followed by the batch constraint sumcheck (spec §3.2 T4..T13). */
 #include "protocol/logup_zerocheck.h"
+#include "protocol/spans.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,7 @@ glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces,
     /* T4 */
     bb4_t alpha = gs_fs_sample_ext(fs), beta = gs_fs_sample_ext(fs);
     uint32_t len = 0;
+    int sp = gs_span_eng_begin(eng, "logup_gkr");
     if (sh.gkr_layers) {
         /* T5 */
         size_t n = (size_t)1 << sh.gkr_layers;
@@ -99,6 +101,7 @@ glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces,
     /* T6 */
     while (len < sh.xi_len)
         xi[len++] = gs_fs_sample_ext(fs);
+    gs_span_eng_end(eng, sp);
     /* T7..T13 */
     st = gs_batch_prove(eng, fs, traces, M, l_skip, D, sh.n_logup, xi, beta, check_rows, &out->batch, r, err);
     if (st)

@@ -14,6 +14,7 @@
 #include "protocol/air_cdag.h"
 #include "protocol/logup_zerocheck.h"
 #include "protocol/proof_bridge.h"
+#include "protocol/spans.h"
 #include "protocol/stacked_reduction.h"
 #include "protocol/stacking.h"
 #include "protocol/transcript.h"
@@ -336,6 +337,7 @@ static glstark_status traces_on(pstate *s, int e, gs_error *err)
 static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, bb_t root[8], gs_error *err)
 {
     gs_engine *eng = s->eng[e];
+    int sp_commit = gs_span_eng_begin(eng, "stacked_commit"), sn;
     gs_stack_trace_shape *shapes = calloc(s->M, sizeof *shapes);
     if (!shapes)
         return oom(err);
@@ -359,15 +361,23 @@ static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, 
     if ((st = gs_buf_create(eng, W * H * sizeof(bb_t), &s->q.b[e])) ||
         (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e])))
         return eng_fail(eng, st, "allocating the stacked matrix and its codeword", err);
+    /* the stacked matrix Q itself is kept for the stacked reduction and WHIR */
+    sn = gs_span_eng_begin(eng, "stack_matrix");
     if ((st = gs_stack_matrix(eng, &s->lay, s->refs, 0, W, s->q.b[e], 0)))
         return eng_fail(eng, st, "stacking the main traces", err);
+    gs_span_eng_end(eng, sn);
+    sn = gs_span_eng_begin(eng, "rs_code_matrix");
     if ((st = gs_rs_code_matrix(eng, &s->lay, s->refs, (unsigned)sp->log_blowup, 0, W, s->cw.b[e], 0)))
         return eng_fail(eng, st, "Reed-Solomon encoding the stacked matrix", err);
+    gs_span_eng_end(eng, sn);
+    sn = gs_span_eng_begin(eng, "merkle_tree");
     if ((st = gs_engine_merkle_commit(eng, s->cw.b[e], 0, N, W, 1, (unsigned)sp->whir.k, &s->tree[e])))
         return eng_fail(eng, st, "the Merkle commitment", err);
     s->have_tree[e] = 1;
     if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
         return eng_fail(eng, st, "reading the Merkle root", err);
+    gs_span_eng_end(eng, sn);
+    gs_span_eng_end(eng, sp_commit);
     return GLSTARK_OK;
 }
 
@@ -422,8 +432,15 @@ static const char *phase_name(unsigned ph)
     }
 }
 
-glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
-                        const gs_prove_options *opt, gs_proof *out, gs_prove_timings *times, gs_error *err)
+/* Labels span idx with the engine a phase picked. */
+static void span_on(gs_span_rec *R, int idx, const pstate *s, int e)
+{
+    gs_span_engine(R, idx, s->eng[e]->core->name);
+}
+
+static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces,
+                                 size_t num_traces, const gs_prove_options *opt, gs_span_rec *R, gs_proof *out,
+                                 gs_prove_timings *times, gs_error *err)
 {
     const gs_prove_options dflt = {0, NULL};
     if (!opt)
@@ -452,15 +469,20 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
 
     /* the checker: names AIR, constraint and row */
     if (!opt->skip_constraint_check && pk->airs && pk->num_airs == vk->num_airs) {
+        int sp_check = gs_span_begin(R, "check_constraints");
         glstark_check_failure f;
         char msg[512];
         msg[0] = 0;
         st = glstark_check_constraints((glstark_air *const *)pk->airs, pk->num_airs, traces, &f, msg, sizeof msg);
         if (st)
             return gs_error_set(err, st, "prove: the traces do not satisfy the AIRs: %s", msg);
+        gs_span_end(R, sp_check);
     }
     t1 = now_s();
     tm.check = t1 - t0;
+    /* OpenVM's root span: everything after the (debug) constraint check */
+    const int sp_root = gs_span_begin(R, "stark_prove_excluding_trace");
+    int sp_phase, sk;
 
     /* sorted order: log height descending, then AIR id */
     uint32_t *present_air = malloc(s.M * sizeof(uint32_t)), *plogh = malloc(s.M * sizeof(uint32_t)),
@@ -497,14 +519,20 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         goto fail;
 
     int e;
+    sp_phase = gs_span_begin(R, "prover.main_trace_commit");
     if ((st = pick(&s, GS_PHASE_COMMIT, &e, err)))
         goto fail;
+    span_on(R, sp_phase, &s, e);
+    sk = gs_span_begin(R, "trace_upload");
+    span_on(R, sk, &s, e);
     if ((st = upload_traces(vk, traces, &s, e, err)))
         goto fail;
+    gs_span_end(R, sk);
     if ((st = commit_main(sp, &s, e, out->common_main_commit.v, err)))
         goto fail;
     if ((st = fill_preamble(vk, traces, &s, out, err)))
         goto fail;
+    gs_span_end(R, sp_phase);
     tm.commit = now_s() - t1;
     t1 = now_s();
 
@@ -515,10 +543,14 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
     observe_preamble(&ts, vk, out);
 
     uint32_t w = 0;
+    sp_phase = gs_span_begin(R, "prover.rap_constraints");
+    sk = gs_span_begin(R, "logup_pow");
     if ((st = pick(&s, GS_PHASE_LOGUP_POW, &e, err)))
         goto fail;
+    span_on(R, sk, &s, e);
     if ((st = gs_transcript_grind(&ts, (unsigned)sp->logup.pow_bits, gs_engine_grind_fn, s.eng[e], &w, err)))
         goto fail;
+    gs_span_end(R, sk);
     out->gkr.logup_pow_witness = bb_from_canonical(w);
     tm.logup_pow = now_s() - t1;
     t1 = now_s();
@@ -531,13 +563,20 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         st = oom(err);
         goto fail;
     }
-    if ((st = pick(&s, GS_PHASE_LOGUP_ZEROCHECK, &e, err)) || (st = traces_on(&s, e, err)))
+    if ((st = pick(&s, GS_PHASE_LOGUP_ZEROCHECK, &e, err)))
         goto fail;
+    sk = s.main[0].b[e] ? -1 : gs_span_begin(R, "copy_to_fallback");
+    span_on(R, sk, &s, e);
+    if ((st = traces_on(&s, e, err)))
+        goto fail;
+    gs_span_end(R, sk);
+    /* logup_gkr, round0, mle_rounds, column_openings: marked inside */
     if ((st = gs_lz_prove(s.eng[e], &fs, s.zc, s.M, l_skip, (uint32_t)sp->max_constraint_degree, 0, &s.lz, s.r, err)))
         goto fail;
     s.have_lz = 1;
     if ((st = gs_bridge_lz_to_proof(&s.lz, s.zc, s.M, out, err)))
         goto fail;
+    gs_span_end(R, sp_phase);
     uint32_t n_max = s.lz.batch.n_rounds;
     tm.logup_zerocheck = now_s() - t1;
     t1 = now_s();
@@ -554,12 +593,16 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         s.slices[k] = (gs_red_slice){sl->stacked_col, sl->row, sl->log_height};
         s.need_rot[k] = (uint8_t)(vk->per_air[s.trace_air[sl->trace]].need_rot != 0);
     }
+    sp_phase = gs_span_begin(R, "prover.openings");
+    sk = gs_span_begin(R, "stacked_reduction");
     if ((st = pick(&s, GS_PHASE_STACKED_REDUCTION, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)))
         goto fail;
+    span_on(R, sk, &s, e);
     gs_sred_commit sc = {s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot, s.q.b[e]};
     if ((st = gs_sred_prove(s.eng[e], &fs, (gs_sred_params){l_skip, n_stack}, &sc, 1, s.r, n_max + 1, &out->stacking,
                             s.u, err)))
         goto fail;
+    gs_span_end(R, sk);
     tm.stacked_reduction = now_s() - t1;
     t1 = now_s();
 
@@ -573,12 +616,17 @@ glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air
         for (uint32_t j = 1; j <= n_stack; j++)
             s.ucube[l_skip + j - 1] = s.u[j];
     }
+    sk = gs_span_begin(R, "whir");
     if ((st = pick(&s, GS_PHASE_WHIR, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)) ||
         (st = mbuf_on(&s, &s.cw, e, err)) || (st = tree_on(&s, e, err)))
         goto fail;
+    span_on(R, sk, &s, e);
     gs_whir_commit_data cd = {s.q.b[e], 0, s.cw.b[e], 0, &s.tree[e], s.lay.width};
     if ((st = gs_whir_prove(s.eng[e], &ts, &wpar, &cd, 1, s.ucube, L, &out->whir, err)))
         goto fail;
+    gs_span_end(R, sk);
+    gs_span_end(R, sp_phase);
+    gs_span_end(R, sp_root);
     tm.whir = now_s() - t1;
     tm.total = now_s() - t0;
     tm.fallback_phases = s.fallback_phases;
@@ -598,4 +646,53 @@ fail:
     pstate_free(&s);
     gs_proof_free(out);
     return st;
+}
+
+glstark_status gs_prove_ex(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
+                           const gs_prove_options *opt, gs_span_rec *spans, gs_proof *out, gs_prove_timings *times,
+                           gs_error *err)
+{
+    if (!eng) {
+        memset(out, 0, sizeof *out);
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "prove: NULL engine, key or traces");
+    }
+    gs_engine *E[2] = {eng, opt && opt->fallback != eng ? opt->fallback : NULL};
+    uint64_t sync0[2] = {0, 0};
+    size_t peak_before[2] = {0, 0};
+    struct gs_span_rec *borrowed[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!E[i])
+            continue;
+        sync0[i] = E[i]->host_syncs;
+        /* this proof's high-water mark: restart the mark, merge it back after */
+        peak_before[i] = E[i]->bytes_peak;
+        E[i]->bytes_peak = E[i]->bytes_live;
+        borrowed[i] = E[i]->spans;
+        if (spans) {
+            spans->eng[i] = E[i];
+            E[i]->spans = spans;
+        }
+    }
+    if (spans && !E[1])
+        spans->eng[1] = NULL;
+    gs_prove_timings tm;
+    glstark_status st = prove_impl(eng, pk, traces, num_traces, opt, spans, out, &tm, err);
+    for (int i = 0; i < 2; i++) {
+        if (!E[i])
+            continue;
+        tm.host_syncs[i] = E[i]->host_syncs - sync0[i];
+        tm.bytes_peak[i] = E[i]->bytes_peak;
+        if (E[i]->bytes_peak < peak_before[i])
+            E[i]->bytes_peak = peak_before[i];
+        E[i]->spans = borrowed[i];
+    }
+    if (!st && times)
+        *times = tm;
+    return st;
+}
+
+glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
+                        const gs_prove_options *opt, gs_proof *out, gs_prove_timings *times, gs_error *err)
+{
+    return gs_prove_ex(eng, pk, traces, num_traces, opt, NULL, out, times, err);
 }

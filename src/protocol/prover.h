@@ -48,6 +48,11 @@ typedef struct gs_prove_timings {
     double check, commit, logup_pow, logup_zerocheck, stacked_reduction, whir, total;
     unsigned fallback_phases;
     char fallback_note[512]; /* "" or e.g. "commit, WHIR ran on the cpu engine (gles lacks dft, whir)" */
+    /* Per engine (0: the main one, 1: the fallback): host syncs during the
+     * proof (eng->host_syncs delta) and the buffer-byte high-water mark
+     * during the proof (0 for a fallback that allocated nothing). */
+    uint64_t host_syncs[2];
+    size_t bytes_peak[2];
 } gs_prove_timings;
 
 /* traces: one per AIR of pk, vk order (height 0 = absent), canonical
@@ -57,6 +62,14 @@ typedef struct gs_prove_timings {
  * OUT_OF_MEMORY, engine errors. */
 glstark_status gs_prove(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
                         const gs_prove_options *opt, gs_proof *out, gs_prove_timings *times, gs_error *err);
+
+struct gs_span_rec;
+/* gs_prove with a span recorder (protocol/spans.h; NULL = none), set up by
+ * the caller with gs_span_rec_init (its engines are replaced by the ones
+ * this call uses). The engines point at it while the call runs. */
+glstark_status gs_prove_ex(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
+                           const gs_prove_options *opt, struct gs_span_rec *spans, gs_proof *out,
+                           gs_prove_timings *times, gs_error *err);
 
 /* The WHIR parameters of a SystemParams. */
 glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err);

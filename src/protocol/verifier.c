@@ -2,7 +2,9 @@
  * call points (see verifier.h). */
 #include "protocol/verifier.h"
 
+#include "protocol/air_cdag.h"
 #include "protocol/gkr.h"
+#include "protocol/stacking.h"
 #include "protocol/zerocheck.h"
 #include "protocol/whir.h"
 
@@ -51,43 +53,27 @@ void gs_verify_challenges_free(gs_verify_challenges *c)
     memset(c, 0, sizeof *c);
 }
 
-/* StackedLayout::new over matrices given as (width, log_height, need_rot),
- * heights non-increasing. Fills one commit's slices. */
+/* StackedLayout::new (stacking.c) over matrices given as (width,
+ * log_height, need_rot), heights non-increasing, as one commit's view. */
 static glstark_status build_commit_layout(uint32_t l_skip, uint32_t n_stack, const uint32_t *widths,
                                           const uint32_t *logh, const uint8_t *rot, uint32_t nmats,
                                           gs_sred_commit *out, gs_error *err)
 {
-    uint64_t total = 0;
-    for (uint32_t m = 0; m < nmats; m++)
-        total += widths[m];
-    gs_red_slice *sl = calloc(total ? total : 1, sizeof *sl);
-    uint8_t *nr = calloc(total ? total : 1, 1);
-    if (!sl || !nr) {
-        free(sl);
-        free(nr);
+    gs_stack_trace_shape *shapes = malloc((nmats ? nmats : 1) * sizeof *shapes);
+    if (!shapes)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory for the stacked layout");
-    }
-    const uint64_t height = (uint64_t)1 << (l_skip + n_stack);
-    uint64_t col = 0, row = 0, k = 0;
-    for (uint32_t m = 0; m < nmats; m++) {
-        uint64_t slot = (uint64_t)1 << (logh[m] > l_skip ? logh[m] : l_skip);
-        for (uint32_t j = 0; j < widths[m]; j++) {
-            if (row + slot > height) {
-                /* heights are sorted powers of two, so the column is exactly full */
-                col++;
-                row = 0;
-            }
-            sl[k] = (gs_red_slice){(uint32_t)col, (uint32_t)row, logh[m]};
-            nr[k++] = rot[m];
-            row += slot;
-        }
-    }
-    out->width = (uint32_t)(col + (row != 0));
-    out->num_slices = (uint32_t)total;
-    out->slices = sl;
-    out->need_rot = nr;
-    out->matrix = NULL;
-    return GLSTARK_OK;
+    for (uint32_t m = 0; m < nmats; m++)
+        shapes[m] = (gs_stack_trace_shape){widths[m], logh[m]};
+    gs_stack_layout lay;
+    glstark_status st = gs_stack_layout_build(l_skip, n_stack, shapes, nmats, &lay, err);
+    free(shapes);
+    if (st)
+        return st;
+    gs_red_slice *sl;
+    uint8_t *nr;
+    st = gs_sred_commit_from_layout(&lay, rot, NULL, out, &sl, &nr, err);
+    gs_stack_layout_free(&lay);
+    return st;
 }
 
 /* WHIR's parameters from SystemParams. */
@@ -482,68 +468,6 @@ static void batch_replay(walk *w, gs_fs *fs)
     w->ch->batch_mu = mu;
 }
 
-/* gs_cdag view of an AIR's vk DAG (the arrays the view points to are owned
- * by *nodes_out). */
-static glstark_status cdag_of(const gs_air_vk *av, gs_cdag *d, gs_cnode **nodes_out, gs_cinteraction **ints_out,
-                              gs_error *err)
-{
-    const gs_dag *g = &av->dag;
-    gs_cnode *nodes = calloc(g->num_nodes + 1, sizeof *nodes);
-    gs_cinteraction *ints = calloc(g->num_interactions + 1, sizeof *ints);
-    *nodes_out = nodes;
-    *ints_out = ints;
-    if (!nodes || !ints)
-        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
-    for (size_t i = 0; i < g->num_nodes; i++) {
-        const gs_dag_node *n = &g->nodes[i];
-        gs_cnode *c = &nodes[i];
-        switch (n->kind) {
-        case GS_NODE_VAR:
-            c->offset = (uint8_t)n->var.offset;
-            c->a = n->var.index;
-            if (n->var.entry == GS_ENTRY_PREPROCESSED) {
-                c->kind = GS_CN_VAR_PREP;
-            } else if (n->var.entry == GS_ENTRY_MAIN) {
-                c->kind = GS_CN_VAR_MAIN;
-                c->part = (uint16_t)n->var.part_index;
-            } else if (n->var.entry == GS_ENTRY_PUBLIC) {
-                c->kind = GS_CN_PUBLIC;
-            } else {
-                return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
-                                    "verifier: the vk uses a Challenge variable (node %zu), which OpenVM does not "
-                                    "support either",
-                                    i);
-            }
-            break;
-        case GS_NODE_IS_FIRST_ROW: c->kind = GS_CN_IS_FIRST; break;
-        case GS_NODE_IS_LAST_ROW: c->kind = GS_CN_IS_LAST; break;
-        case GS_NODE_IS_TRANSITION: c->kind = GS_CN_IS_TRANSITION; break;
-        case GS_NODE_CONST: c->kind = GS_CN_CONST; c->value = n->constant; break;
-        case GS_NODE_ADD: c->kind = GS_CN_ADD; c->a = n->left; c->b = n->right; break;
-        case GS_NODE_SUB: c->kind = GS_CN_SUB; c->a = n->left; c->b = n->right; break;
-        case GS_NODE_NEG: c->kind = GS_CN_NEG; c->a = n->left; break;
-        case GS_NODE_MUL: c->kind = GS_CN_MUL; c->a = n->left; c->b = n->right; break;
-        default:
-            return gs_error_set(err, GLSTARK_ERR_INTERNAL, "verifier: unknown DAG node kind %u", n->kind);
-        }
-    }
-    for (size_t i = 0; i < g->num_interactions; i++) {
-        const gs_dag_interaction *it = &g->interactions[i];
-        ints[i] = (gs_cinteraction){it->message, (uint32_t)it->message_len, it->count, it->bus_index};
-    }
-    *d = (gs_cdag){nodes,
-                   (uint32_t)g->num_nodes,
-                   g->constraint_idx,
-                   (uint32_t)g->num_constraints,
-                   ints,
-                   (uint32_t)g->num_interactions,
-                   av->max_constraint_degree,
-                   av->need_rot != 0,
-                   av->has_preprocessed_data != 0,
-                   (uint32_t)av->num_cached_mains};
-    return GLSTARK_OK;
-}
-
 /* Batch constraint sumcheck (T7..T13 and §6.6): zerocheck.h's verifier on
  * the vk's DAGs, the public values and the proof's batch part. Writes r. */
 static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t beta, bb4_t p_claim, bb4_t q_claim,
@@ -558,9 +482,7 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
         batch_replay(w, &cfs);
     }
     glstark_status st = GLSTARK_OK;
-    gs_cdag *dags = calloc(M, sizeof *dags);
-    gs_cnode **nodes = calloc(M, sizeof *nodes);
-    gs_cinteraction **ints = calloc(M, sizeof *ints);
+    gs_cdag_owned *dags = calloc(M, sizeof *dags);
     gs_zc_trace *tr = calloc(M, sizeof *tr);
     uint32_t *pw = calloc((size_t)M * 64 + 1, sizeof(uint32_t));
     size_t nopen = 0;
@@ -568,7 +490,7 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
         for (uint32_t pi = 0; pi < b->column_openings[t].num_parts; pi++)
             nopen += b->column_openings[t].parts[pi].len;
     bb4_t *open = malloc((nopen + 1) * sizeof(bb4_t));
-    if (!dags || !nodes || !ints || !tr || !pw || !open) {
+    if (!dags || !tr || !pw || !open) {
         st = gs_error_set(w->err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
         goto done;
     }
@@ -576,7 +498,7 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
     for (uint32_t t = 0; t < M && !st; t++) {
         uint32_t a = w->lay.trace_air[t];
         const gs_air_vk *av = &w->vk->per_air[a];
-        st = cdag_of(av, &dags[t], &nodes[t], &ints[t], w->err);
+        st = gs_cdag_from_vk(av, &dags[t], w->err);
         if (st)
             break;
         const gs_column_openings *co = &b->column_openings[t];
@@ -592,7 +514,7 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
             for (uint32_t i = 0; i < co->parts[pi].len; i++)
                 open[o++] = co->parts[pi].v[i];
         }
-        tr[t] = (gs_zc_trace){&dags[t],
+        tr[t] = (gs_zc_trace){&dags[t].dag,
                               w->proof->trace_vdata[a].log_height,
                               co->num_parts,
                               NULL,
@@ -623,14 +545,9 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
         }
     }
 done:
-    if (nodes)
+    if (dags)
         for (uint32_t t = 0; t < M; t++)
-            free(nodes[t]);
-    if (ints)
-        for (uint32_t t = 0; t < M; t++)
-            free(ints[t]);
-    free(nodes);
-    free(ints);
+            gs_cdag_owned_free(&dags[t]);
     free(dags);
     free(tr);
     free(pw);
@@ -918,9 +835,8 @@ glstark_status gs_verify(const gs_multi_vk *vk, const gs_proof *proof, gs_error 
                 strncat(missing, names[i], sizeof missing - strlen(missing) - 1);
             }
         return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
-                            "verifier: the transcript replayed and every executed check passed, but these stages "
-                            "are not verified yet (their sub-verifiers are not wired in): %s; the proof is NOT "
-                            "accepted",
+                            "verifier: every executed check passed, but these stages did not run their checks: "
+                            "%s; the proof is NOT accepted",
                             missing);
     }
     return GLSTARK_OK;

@@ -346,8 +346,8 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir decode: NULL bytes");
     rd r = {bytes, len, 0, err, "mu_pow_witness"};
     glstark_status st;
-    bb_t mu_w;
-    uint32_t nsc, ncw;
+    bb_t mu_w = 0;
+    uint32_t nsc = 0, ncw = 0;
     TRY(get_f(&r, &mu_w));
     r.what = "num_whir_sumcheck_rounds";
     TRY(get_u32(&r, &nsc));
@@ -371,7 +371,7 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
     size_t cw_pos = r.pos;
     TRY(need_bytes(&r, (uint64_t)ncw * 32 + (uint64_t)ncw * 16 + (uint64_t)nsc * 4 + (uint64_t)nu * 4, 1));
     r.pos += (size_t)ncw * 32 + (size_t)ncw * 16 + (size_t)nsc * 4 + (size_t)nu * 4;
-    uint32_t ncommits, nq0, depth0 = 0;
+    uint32_t ncommits = 0, nq0 = 0, depth0 = 0;
     r.what = "num_commits";
     TRY(get_u32(&r, &ncommits));
     if (ncommits == 0)
@@ -393,7 +393,15 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
                 return st;
             }
     } else {
-        TRY(need_bytes(&r, ncommits, 0));
+        /* Without initial queries a commit takes no bytes here, so the
+         * remaining length cannot bound the count; a commit still stands for
+         * a stacking opening earlier in the proof (at least 4 bytes), so more
+         * commits than input bytes is malformed. (Found by fuzz_proof:
+         * num_commits = 0xFFFFFFFF made a 16 GiB allocation.) */
+        if (ncommits > r.len)
+            return gs_error_set(err, GLSTARK_ERR_MALFORMED,
+                                "whir decode: num_commits %u at byte %zu exceeds the %zu-byte input", ncommits,
+                                r.pos - 8, r.len);
         widths = calloc(ncommits, sizeof *widths); /* OpenVM fills 0 */
         if (!widths)
             return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir decode: out of memory");

@@ -2,6 +2,7 @@
 #include "protocol/zerocheck.h"
 #include "engine/gkr_ops.h"
 #include "protocol/sc_poly.h"
+#include "protocol/spans.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                             "batch prover: %u traces, l_skip %u, degree %u; need >= 1 trace, l_skip 1..8, degree 1..16", M,
                             l_skip, D);
     const gs_zerocheck_ops *ops = eng->zerocheck;
+    int span = gs_span_eng_begin(eng, "round0");
     gs_batch_shape shape;
     gs_batch_shape_of(traces, M, l_skip, D, &shape);
     glstark_status st = gs_batch_proof_alloc(out, M, &shape, err);
@@ -331,8 +333,10 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     for (uint32_t k = 0; k < shape.n_uni; k++)
         gs_fs_observe_ext(fs, out->uni[k]);
     r[0] = gs_fs_sample_ext(fs);
+    gs_span_eng_end(eng, span);
 
     /* fold Z at r_0 */
+    span = gs_span_eng_begin(eng, "mle_rounds");
     gs_lagrange_d(l_skip, r[0], lw4);
     for (uint32_t t = 0; t < M; t++) {
         size_t rows = (size_t)1 << ts[t].nt;
@@ -439,8 +443,10 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         }
     }
     free(hv), free(sv);
+    gs_span_eng_end(eng, span);
 
     /* T13: openings; all common-main parts first, then the other parts */
+    span = gs_span_eng_begin(eng, "column_openings");
     {
         size_t off = 0;
         size_t *part_off = calloc((size_t)M * 64, sizeof(size_t));
@@ -451,23 +457,43 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         for (uint32_t t = 0; t < M; t++) {
             const gs_zc_trace *tr = &traces[t];
             size_t stride = (size_t)1 << ts[t].nt;
-            size_t c0 = 3;
+            /* the folded values (entry 0 of table columns 3, 4, ...: value and
+             * rotation per trace column) gathered on the engine and read back
+             * at once: one host sync per trace, not two per column */
+            size_t nv = 0;
+            for (uint32_t p = 0; p < tr->n_parts && p < 64; p++)
+                nv += 2 * (size_t)tr->part_widths[p];
+            bb4_t *hvals = malloc((nv ? nv : 1) * sizeof(bb4_t));
+            gs_buf *gather = NULL;
+            glstark_status rs = hvals ? GLSTARK_OK : GLSTARK_ERR_OUT_OF_MEMORY;
+            if (!rs && nv && stride == 1) {
+                rs = gs_buf_read(ts[t].tables, 3 * sizeof(bb4_t), hvals, nv * sizeof(bb4_t));
+            } else if (!rs && nv) {
+                rs = gs_buf_create(eng, nv * sizeof(bb4_t), &gather);
+                for (size_t k = 0; !rs && k < nv; k++)
+                    rs = gs_buf_copy(gather, k * sizeof(bb4_t), ts[t].tables, (3 + k) * stride * sizeof(bb4_t),
+                                     sizeof(bb4_t));
+                if (!rs)
+                    rs = gs_buf_read(gather, 0, hvals, nv * sizeof(bb4_t));
+                gs_buf_destroy(gather);
+            }
+            if (rs) {
+                st = !hvals ? gs_error_set(err, rs, "batch prover: allocation failed")
+                            : eng_fail(eng, err, "reading openings");
+                free(hvals);
+                free(part_off);
+                goto done;
+            }
+            size_t k = 0;
             for (uint32_t p = 0; p < tr->n_parts && p < 64; p++) {
                 part_off[(size_t)t * 64 + p] = off;
-                for (uint32_t c = 0; c < tr->part_widths[p]; c++) {
-                    bb4_t v[2];
-                    if (gs_buf_read(ts[t].tables, (c0 + 2 * c) * stride * sizeof(bb4_t), &v[0], sizeof(bb4_t)) ||
-                        gs_buf_read(ts[t].tables, (c0 + 2 * c + 1) * stride * sizeof(bb4_t), &v[1], sizeof(bb4_t))) {
-                        free(part_off);
-                        st = eng_fail(eng, err, "reading openings");
-                        goto done;
-                    }
-                    out->openings[off++] = v[0];
+                for (uint32_t c = 0; c < tr->part_widths[p]; c++, k += 2) {
+                    out->openings[off++] = hvals[k];
                     if (tr->dag->need_rot)
-                        out->openings[off++] = v[1];
+                        out->openings[off++] = hvals[k + 1];
                 }
-                c0 += 2 * (size_t)tr->part_widths[p];
             }
+            free(hvals);
         }
         eng->host_syncs++;
         for (int pass = 0; pass < 2; pass++)
@@ -488,6 +514,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             }
         free(part_off);
     }
+    gs_span_eng_end(eng, span);
     st = GLSTARK_OK;
 done:
     if (ts)

@@ -9,11 +9,15 @@
  *     to 2^21 x 42 (l_skip 4, n_stack 17), log_blowup 1, k_whir 4, split into
  *     rs_code_matrix and merkle_tree.
  * Usage: bench_commit [--engine cpu|gles] [--reps N] [--trace-log L] [--no-dft]
- *                     [--no-commit] [--threads T]
+ *                     [--no-commit] [--no-warmup] [--threads T]
+ * (--no-warmup skips the untimed first commit.) The commit also reports the
+ * process CPU time (all threads, llvmpipe's included), steadier than wall
+ * time on a shared machine.
  * The GLES engine takes the usual GLSTARK_* environment overrides. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "engine/dft_ops.h"
@@ -28,6 +32,16 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU seconds used by this process, all threads (llvmpipe's included): on a
+ * shared machine this is steadier than wall time. */
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 static uint64_t mix(uint64_t *s)
@@ -112,16 +126,17 @@ static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols, int reps)
     /* warm-up (programs, twiddles, first-touch) */
     if (gs_dft(eng, &c, GS_DFT_FORWARD) || gs_engine_finish(eng))
         return fail(eng, "dft");
-    double t[MAX_REPS];
+    double t[MAX_REPS], ct[MAX_REPS];
     for (int r = 0; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         if (gs_dft(eng, &c, GS_DFT_FORWARD) || gs_engine_finish(eng))
             return fail(eng, "dft");
         t[r] = now_s() - t0;
+        ct[r] = cpu_s() - c0;
     }
-    double m = median(t, reps);
-    printf("dft fwd 2^%-2u x %4zu cols: %9.2f ms  %8.1f Melem/s  %8.1f MB/s\n", log_n, ncols, m * 1e3,
-           (double)total / m / 1e6, (double)total * 4 / m / 1e6);
+    double m = median(t, reps), cm = median(ct, reps);
+    printf("dft fwd 2^%-2u x %4zu cols: %9.2f ms  %8.1f Melem/s  %8.1f MB/s  (CPU %9.2f ms)\n", log_n, ncols,
+           m * 1e3, (double)total / m / 1e6, (double)total * 4 / m / 1e6, cm * 1e3);
     gs_buf_destroy(b);
     return 0;
 }
@@ -132,23 +147,26 @@ static int bench_poseidon2(gs_engine *eng, unsigned log_h, int reps)
     gs_buf *m = random_buf(eng, n * width, 2);
     if (!m)
         return fail(eng, "poseidon2 matrix");
-    double t[MAX_REPS];
+    double t[MAX_REPS], ct[MAX_REPS];
     for (int r = -1; r < reps; r++) {
         gs_merkle_dev tree;
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         if (gs_engine_merkle_commit(eng, m, 0, n, width, 1, 0, &tree) || gs_engine_finish(eng))
             return fail(eng, "merkle (poseidon2)");
-        if (r >= 0)
+        if (r >= 0) {
             t[r] = now_s() - t0;
+            ct[r] = cpu_s() - c0;
+        }
         gs_merkle_dev_release(&tree);
     }
-    double md = median(t, reps), perms = (double)n + (double)(n - 1);
-    printf("poseidon2 via merkle 2^%u x 8: %9.2f ms  %8.3f M perms/s\n", log_h, md * 1e3, perms / md / 1e6);
+    double md = median(t, reps), cm = median(ct, reps), perms = (double)n + (double)(n - 1);
+    printf("poseidon2 via merkle 2^%u x 8: %9.2f ms  %8.3f M perms/s  (CPU %9.2f ms: %.3f M perms per CPU-s)\n",
+           log_h, md * 1e3, perms / md / 1e6, cm * 1e3, perms / cm / 1e6);
     gs_buf_destroy(m);
     return 0;
 }
 
-static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps)
+static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps, int warmup)
 {
     const unsigned l_skip = 4, n_stack = 17, log_blowup = 1, log_k = 4;
     gs_stack_trace_shape sh = {2633, trace_log};
@@ -166,28 +184,31 @@ static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps)
     printf("keccakf main commit: trace 2633 x 2^%u -> stacked 2^%u x %u, codeword 2^%u x %u (%.0f MiB)\n", trace_log,
            l_skip + n_stack, lay.width, l_skip + n_stack + log_blowup, lay.width,
            (double)N * lay.width * 4 / 1048576.0);
-    double trs[MAX_REPS], tmt[MAX_REPS];
+    double trs[MAX_REPS], tmt[MAX_REPS], crs[MAX_REPS], cmt[MAX_REPS];
     bb_t root[8];
-    for (int r = -1; r < reps; r++) { /* r = -1: warm-up */
-        double t0 = now_s();
+    for (int r = warmup ? -1 : 0; r < reps; r++) { /* r = -1: warm-up */
+        double t0 = now_s(), c0 = cpu_s();
         if (gs_rs_code_matrix(eng, &lay, &ref, log_blowup, 0, lay.width, cw, 0) || gs_engine_finish(eng))
             return fail(eng, "rs_code_matrix");
-        double t1 = now_s();
+        double t1 = now_s(), c1 = cpu_s();
         gs_merkle_dev tree;
         if (gs_engine_merkle_commit(eng, cw, 0, N, lay.width, 1, log_k, &tree) ||
             gs_engine_merkle_root(eng, &tree, root))
             return fail(eng, "merkle_tree");
-        double t2 = now_s();
+        double t2 = now_s(), c2 = cpu_s();
         gs_merkle_dev_release(&tree);
         if (r >= 0) {
             trs[r] = t1 - t0;
             tmt[r] = t2 - t1;
+            crs[r] = c1 - c0;
+            cmt[r] = c2 - c1;
         }
     }
-    double a = median(trs, reps), b = median(tmt, reps);
-    printf("  rs_code_matrix: %9.1f ms (median of %d)\n", a * 1e3, reps);
-    printf("  merkle_tree:    %9.1f ms (median of %d)\n", b * 1e3, reps);
-    printf("  total:          %9.1f ms   root[0] = %u\n", (a + b) * 1e3, bb_to_canonical(root[0]));
+    double a = median(trs, reps), b = median(tmt, reps), ca = median(crs, reps), cb = median(cmt, reps);
+    printf("  rs_code_matrix: %9.1f ms wall, %9.1f ms CPU (median of %d)\n", a * 1e3, ca * 1e3, reps);
+    printf("  merkle_tree:    %9.1f ms wall, %9.1f ms CPU (median of %d)\n", b * 1e3, cb * 1e3, reps);
+    printf("  total:          %9.1f ms wall, %9.1f ms CPU   root[0] = %u\n", (a + b) * 1e3, (ca + cb) * 1e3,
+           bb_to_canonical(root[0]));
     gs_buf_destroy(cw);
     gs_buf_destroy(tb);
     gs_stack_layout_free(&lay);
@@ -197,7 +218,7 @@ static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps)
 int main(int argc, char **argv)
 {
     const char *engine = "cpu";
-    int reps = 3, do_dft = 1, do_commit = 1;
+    int reps = 3, do_dft = 1, do_commit = 1, warmup = 1;
     unsigned trace_log = 15, threads = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--engine") && i + 1 < argc)
@@ -212,10 +233,12 @@ int main(int argc, char **argv)
             do_dft = 0;
         else if (!strcmp(argv[i], "--no-commit"))
             do_commit = 0;
+        else if (!strcmp(argv[i], "--no-warmup"))
+            warmup = 0;
         else {
             fprintf(stderr,
                     "usage: bench_commit [--engine cpu|gles] [--reps N] [--trace-log L] [--threads T] [--no-dft] "
-                    "[--no-commit]\n");
+                    "[--no-commit] [--no-warmup]\n");
             return 2;
         }
     }
@@ -257,7 +280,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = bench_poseidon2(eng, 18, reps);
     if (!rc && do_commit)
-        rc = bench_keccak_commit(eng, trace_log, reps);
+        rc = bench_keccak_commit(eng, trace_log, reps, warmup);
     gs_engine_destroy(eng);
     return rc;
 }

@@ -237,6 +237,26 @@ Test(poseidon2, batched_equals_scalar_random)
     }
 }
 
+/* The batched permutation picks its implementation at run time. Off x86-64
+ * (aarch64 boards, and CI's aarch64 run under qemu) only the portable one
+ * exists, so it must be the one chosen and the x86 ones must refuse; on x86-64
+ * the chosen one must be runnable. batched_equals_scalar_random checks results. */
+Test(poseidon2, batch_impl_fits_architecture)
+{
+    static const char *names[] = {"portable", "avx2", "avx512f"};
+    gs_p2_impl impl = gs_poseidon2_batch_impl();
+    cr_assert(impl >= GS_P2_IMPL_PORTABLE && impl <= GS_P2_IMPL_AVX512, "unknown implementation %d", (int)impl);
+    printf("batched Poseidon2 implementation on this CPU: %s\n", names[impl]);
+    bb_t st[GS_P2_WIDTH][GS_P2_LANES] = {{0}};
+    cr_assert_eq(gs_poseidon2_permute_batch_with(impl, st), 1, "the chosen implementation %s cannot run",
+                 names[impl]);
+#if !defined(__x86_64__)
+    cr_assert_eq(impl, GS_P2_IMPL_PORTABLE, "%s chosen on a non-x86-64 build", names[impl]);
+    cr_assert_eq(gs_poseidon2_permute_batch_with(GS_P2_IMPL_AVX2, st), 0, "AVX2 path claims to run off x86-64");
+    cr_assert_eq(gs_poseidon2_permute_batch_with(GS_P2_IMPL_AVX512, st), 0, "AVX-512 path claims to run off x86-64");
+#endif
+}
+
 /* glsl/poseidon2_constants.glsl (same generator) holds the same words as
  * the C table, in the order initial (64), internal (13), terminal (64). */
 Test(poseidon2, glsl_constants_match_c_table)

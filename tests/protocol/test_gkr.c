@@ -186,3 +186,88 @@ Test(gkr, verifier_accepts_openvm_and_rejects_tampering)
     gs_gkr_proof_free(&pf);
     replay_free(&r);
 }
+
+/* ---- randomized: balanced random fractions on 2^R leaves, R = 1..9; the
+ * verifier accepts and its output claims equal the leaf MLEs at xi, computed
+ * directly from the definition (leaf index bit k paired with xi[k]). The
+ * challenges come from a fixed-seed splitmix stream. */
+typedef struct sm_fs {
+    uint64_t s;
+} sm_fs;
+
+static uint64_t sm_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void sm_observe(void *c, bb_t v) { (void)c, (void)v; }
+static bb_t sm_sample(void *c) { return bb_from_u64(sm_next(&((sm_fs *)c)->s)); }
+
+static bb4_t rand_ext(uint64_t *s)
+{
+    bb4_t e;
+    for (int i = 0; i < 4; i++)
+        e.c[i] = bb_from_u64(sm_next(s));
+    return e;
+}
+
+static bb4_t mle_at(const bb4_t *v, uint32_t R, const bb4_t *xi)
+{
+    bb4_t *t = malloc(((size_t)1 << R) * sizeof(bb4_t));
+    gs_eq_table(xi, R, t);
+    bb4_t acc = bb4_zero();
+    for (size_t i = 0; i < ((size_t)1 << R); i++)
+        acc = bb4_add(acc, bb4_mul(t[i], v[i]));
+    free(t);
+    return acc;
+}
+
+Test(gkr, randomized_balanced_fractions)
+{
+    gs_engine *eng;
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(1, &eng, &err), GLSTARK_OK);
+    for (uint32_t R = 1; R <= 9; R++) {
+        uint64_t seed = 0xC0FFEE00ull + R;
+        cr_log_info("R = %u, seed %llu", R, (unsigned long long)seed);
+        size_t n = (size_t)1 << R;
+        bb4_t *P = malloc(n * sizeof(bb4_t)), *Q = malloc(n * sizeof(bb4_t));
+        uint64_t s = seed;
+        bb4_t sum = bb4_zero();
+        for (size_t i = 0; i < n; i++) {
+            P[i] = rand_ext(&s);
+            Q[i] = rand_ext(&s);
+            if (i + 1 < n)
+                sum = bb4_add(sum, bb4_mul(P[i], bb4_inv(Q[i])));
+        }
+        P[n - 1] = bb4_neg(bb4_mul(sum, Q[n - 1])); /* fractions sum to zero */
+        gs_buf *p, *q;
+        cr_assert_eq(gs_buf_create(eng, n * sizeof(bb4_t), &p), GLSTARK_OK);
+        cr_assert_eq(gs_buf_create(eng, n * sizeof(bb4_t), &q), GLSTARK_OK);
+        memcpy(p->host, P, n * sizeof(bb4_t));
+        memcpy(q->host, Q, n * sizeof(bb4_t));
+        sm_fs a = {seed ^ 1}, b = {seed ^ 1};
+        gs_fs fa = {&a, sm_observe, sm_sample}, fb = {&b, sm_observe, sm_sample};
+        gs_gkr_proof pf;
+        bb4_t xp[16], xv[16], pc, qc;
+        cr_assert_eq(gs_gkr_prove(eng, &fa, p, q, R, &pf, xp, &err), GLSTARK_OK, "%s", err.msg);
+        cr_assert_eq(gs_gkr_verify(&fb, &pf, R, xv, &pc, &qc, &err), GLSTARK_OK, "R %u: %s", R, err.msg);
+        cr_assert_eq(memcmp(xp, xv, R * sizeof(bb4_t)), 0);
+        cr_assert(bb4_eq(pc, mle_at(P, R, xv)), "R %u: p claim is not the leaf MLE at xi", R);
+        cr_assert(bb4_eq(qc, mle_at(Q, R, xv)), "R %u: q claim is not the leaf MLE at xi", R);
+        gs_gkr_proof_free(&pf);
+        /* an unbalanced input is refused */
+        P[0] = bb4_add(P[0], bb4_one());
+        memcpy(p->host, P, n * sizeof(bb4_t));
+        memcpy(q->host, Q, n * sizeof(bb4_t));
+        cr_assert_eq(gs_gkr_prove(eng, &fa, p, q, R, &pf, xp, &err), GLSTARK_ERR_UNSATISFIED);
+        gs_gkr_proof_free(&pf);
+        gs_buf_destroy(p);
+        gs_buf_destroy(q);
+        free(P), free(Q);
+    }
+    gs_engine_destroy(eng);
+}

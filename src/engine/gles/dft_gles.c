@@ -183,9 +183,13 @@ static glstark_status dit_layers(dft_ctx *c, const vview *v, unsigned lo)
             return st;
         set_u(p, "gs_layer", lo);
         set_u(p, "gs_layers", bl - lo);
+        set_u(p, "gs_nv", (uint32_t)v->nv);
         uint64_t ls = c->dev->caps.local_size;
-        uint64_t groups = v->nv << (logn - bl);
-        uint64_t per = ((uint64_t)GS_DFT_DISPATCH >> bl) * ls;
+        /* Blocks of 2^block_log elements; shorter sequences share a block. */
+        uint64_t groups = logn >= c->block_log ? v->nv << (logn - c->block_log)
+                                               : (v->nv + ((uint64_t)1 << (c->block_log - logn)) - 1) >>
+                                                     (c->block_log - logn);
+        uint64_t per = ((uint64_t)GS_DFT_DISPATCH >> c->block_log) * ls;
         if (per < ls)
             per = ls;
         st = run_ids(c, p, groups * ls, per);

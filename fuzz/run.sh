@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target for SECONDS each, seeded from tests/data.
+#   fuzz/run.sh BUILD_DIR SECONDS [target ...]
+# BUILD_DIR was set up with -Dfuzz=true (see fuzz/meson.build). Each target
+# starts from a fresh copy of its seeds in a temporary corpus (so runs are
+# reproducible and the repository is not written to); new inputs found are
+# kept in $FUZZ_KEEP/<target> if FUZZ_KEEP is set. A crash, leak, UB report,
+# timeout (10 s per input) or property abort fails the run and leaves the
+# reproducer as ./crash-*, ./leak-*, ./timeout-* in the current directory:
+# replay with BUILD_DIR/fuzz/<target> FILE.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+data="$here/../tests/data"
+build="$1"
+secs="$2"
+shift 2
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_proof fuzz_vk fuzz_air)
+
+# Sanitizer settings: halt on the first report, leaks included.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+
+seed_files() {
+    case "$1" in
+    fuzz_proof) ls "$data"/openvm/fib-small_n*.proof.bin "$data"/fuzz/proof-*.bin ;;
+    fuzz_vk) ls "$data"/fib-small.prevk.bin "$data"/interactions-small.prevk.bin "$data"/fib-app18.prevk.bin ;;
+    fuzz_air) ;;
+    esac
+}
+max_len() {
+    case "$1" in
+    fuzz_proof) echo 16384 ;;
+    fuzz_vk) echo 4096 ;;
+    *) echo 2048 ;;
+    esac
+}
+
+status=0
+for t in "${targets[@]}"; do
+    corpus="$(mktemp -d)"
+    for f in $(seed_files "$t"); do cp "$f" "$corpus/"; done
+    log="$(mktemp)"
+    echo "== $t: ${secs}s, $(ls "$corpus" | wc -l) seeds"
+    if "$build/fuzz/$t" "$corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+        -max_len="$(max_len "$t")" -print_final_stats=1 >"$log" 2>&1; then
+        runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+        cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+        echo "   ok: ${runs:-?} executions, $cov, corpus $(ls "$corpus" | wc -l) inputs"
+    else
+        status=1
+        echo "   FAILED: last lines of the log:"
+        tail -60 "$log"
+    fi
+    if [ -n "${FUZZ_KEEP:-}" ]; then
+        mkdir -p "$FUZZ_KEEP/$t"
+        cp "$corpus"/* "$FUZZ_KEEP/$t/" 2>/dev/null || true
+    fi
+    rm -rf "$corpus" "$log"
+done
+exit $status

@@ -1,0 +1,196 @@
+// The zerocheck family's data movers (src/engine/gles/zerocheck_gles.c):
+//   LDE      round 0: each column's 2^l block of rows x*N .. x*N+N-1 (cyclic,
+//            shifted one row for "next" columns) -> its values on the points
+//            (D itself, then cosets g^i D), written into an LDE tile
+//            pv[c * gs_pvstride + xl * gs_npts + point]; selectors as columns
+//   REDUCE   sums the per-lane accumulators of zerocheck_eval.comp by key
+//   FOLD_PLE tables[c][x] = sum_k lw[k] col[x*N + k (+1)]
+//   FOLD     s[c][a] = t[c][2a] + r (t[c][2a+1] - t[c][2a]) into scratch
+//   COPY     t[c][a] = s[c][a] (the second half of the out-of-place fold)
+//   GATHER   copies rows [r0, r0 + R) of table columns into a compact tile
+// Column windows: the host binds whole-column windows that fit a binding
+// and passes the window's first element as a lead.
+#include "ext4.glsl"
+#include "grid.glsl"
+
+#ifndef ZC_MODE
+#define ZC_MODE 1
+#endif
+#ifndef ZC_LOGN
+#define ZC_LOGN 4
+#endif
+#define ZC_N (1u << ZC_LOGN)
+
+#define MODE_LDE 1
+#define MODE_REDUCE 2
+#define MODE_FOLD_PLE 3
+#define MODE_FOLD 4
+#define MODE_COPY 5
+#define MODE_GATHER 6
+
+layout(local_size_x = GS_LOCAL_SIZE) in;
+
+uniform uint gs_id0;
+uniform uint gs_nx;    // LDE: x per tile; FOLD_PLE: x per column; GATHER: rows copied
+uniform uint gs_x0;    // LDE: first x of the tile
+uniform uint gs_hmask; // trace height - 1
+uniform uint gs_plead; // word of the window's first part column in the part binding
+uniform uint gs_tcol0; // table column of the window's first column
+uniform uint gs_sel;   // 1: the three selector columns instead of a part window
+uniform uint gs_npts;
+uniform uint gs_ncos;
+uniform uint gs_dpts;
+uniform uint gs_pvstride;
+uniform uint gs_tlead;  // EF index of the window's first column in the table binding
+uniform uint gs_stride; // EF elements per table column
+uniform uint gs_half;   // FOLD/COPY: rows written per column; GATHER: rows per tile column
+uniform uint gs_r0;     // GATHER: first row
+uniform uvec4 gs_r;     // FOLD: the challenge
+uniform uint gs_nkeys;  // REDUCE
+uniform uint gs_lanes;  // REDUCE
+uniform uint gs_acc_off;
+uniform uint gs_res_off;
+
+// (table column, row) of a LDE / FOLD_PLE id over gs_nx x-values; selector
+// windows have 3 columns, part windows 2 per part column (local, next).
+void decode(uint id, out uint xl, out uint c, out uint j, out uint rot)
+{
+    xl = id % gs_nx;
+    uint rest = id / gs_nx;
+    if (gs_sel != 0u) {
+        c = gs_tcol0 + rest;
+        j = 0u;
+        rot = 0u;
+    } else {
+        rot = rest & 1u;
+        j = rest >> 1;
+        c = gs_tcol0 + rest;
+    }
+}
+
+#if ZC_MODE == MODE_LDE || ZC_MODE == MODE_FOLD_PLE
+layout(std430, binding = 0) readonly buffer Part { uint part[]; };
+
+uint column_value(uint c, uint j, uint rot, uint x, uint k)
+{
+    uint r = (x * ZC_N + k + rot) & gs_hmask;
+    if (gs_sel != 0u) {
+        bool on = c == 0u ? r == 0u : c == 1u ? r == gs_hmask : r != gs_hmask;
+        return on ? BB_ONE : 0u;
+    }
+    return part[gs_plead + j * (gs_hmask + 1u) + r];
+}
+#endif
+
+#if ZC_MODE == MODE_LDE
+layout(std430, binding = 1) buffer Pv { uint pv[]; };
+// tw[k] = w^k and tw[N/2 + k] = w^-k for k < N/2, then scale[i N + j] = g^((i+1) j) / N
+layout(std430, binding = 2) readonly buffer Tab { uint tab[]; };
+
+// Natural-order radix-2 DFT of ZC_N points with the twiddles at tab[off].
+void ntt(inout uint v[ZC_N], uint off)
+{
+#if ZC_LOGN > 0
+    for (uint i = 1u; i < ZC_N; i++) {
+        uint j = bitfieldReverse(i) >> (32u - uint(ZC_LOGN));
+        if (i < j) {
+            uint t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+        }
+    }
+    for (uint s = 1u; s <= uint(ZC_LOGN); s++) {
+        uint len = 1u << s, hl = len >> 1, step = ZC_N >> s;
+        for (uint i = 0u; i < ZC_N; i += len)
+            for (uint k = 0u; k < hl; k++) {
+                uint u = v[i + k];
+                uint x = bb_mul(v[i + k + hl], tab[off + k * step]);
+                v[i + k] = bb_add(u, x);
+                v[i + k + hl] = bb_sub(u, x);
+            }
+    }
+#endif
+}
+#endif
+
+#if ZC_MODE == MODE_FOLD_PLE
+layout(std430, binding = 1) buffer Tables { uvec4 tables[]; };
+layout(std430, binding = 2) readonly buffer Lw { uvec4 lw[]; };
+#endif
+
+#if ZC_MODE == MODE_REDUCE
+layout(std430, binding = 0) buffer Work { uint work[]; };
+#endif
+
+#if ZC_MODE == MODE_FOLD || ZC_MODE == MODE_COPY || ZC_MODE == MODE_GATHER
+layout(std430, binding = 0) buffer T { uvec4 t[]; };
+layout(std430, binding = 1) buffer S { uvec4 s[]; };
+#endif
+
+void main()
+{
+    uint id = gs_linear_id();
+    if (id >= gs_count)
+        return;
+    id += gs_id0;
+#if ZC_MODE == MODE_LDE
+    uint xl, c, j, rot;
+    decode(id, xl, c, j, rot);
+    uint x = gs_x0 + xl;
+    uint v[ZC_N];
+    for (uint k = 0u; k < ZC_N; k++)
+        v[k] = column_value(c, j, rot, x, k);
+    uint base = c * gs_pvstride + xl * gs_npts;
+    if (gs_dpts != 0u)
+        for (uint k = 0u; k < ZC_N; k++)
+            pv[base + k] = v[k];
+    uint d0 = gs_dpts != 0u ? ZC_N : 0u;
+    ntt(v, ZC_N / 2u); // N times the coefficients
+    uint w[ZC_N];
+    for (uint i = 0u; i < gs_ncos; i++) {
+        for (uint k = 0u; k < ZC_N; k++)
+            w[k] = bb_mul(v[k], tab[ZC_N + i * ZC_N + k]);
+        ntt(w, 0u);
+        for (uint k = 0u; k < ZC_N; k++)
+            pv[base + d0 + i * ZC_N + k] = w[k];
+    }
+#elif ZC_MODE == MODE_FOLD_PLE
+    uint x, c, j, rot;
+    decode(id, x, c, j, rot);
+    uvec4 acc = uvec4(0u);
+    for (uint k = 0u; k < ZC_N; k++) {
+        uint val = column_value(c, j, rot, x, k);
+        if (gs_sel != 0u) {
+            if (val != 0u)
+                acc = bb4_add(acc, lw[k]);
+        } else {
+            acc = bb4_add(acc, bb4_mul_base(lw[k], val));
+        }
+    }
+    tables[gs_tlead + (c - gs_tcol0) * gs_nx + x] = acc;
+#elif ZC_MODE == MODE_REDUCE
+    // id = key * 3 + component
+    uint key = id / 3u, comp = id % 3u;
+    uvec4 acc = uvec4(0u);
+    for (uint l = key; l < gs_lanes; l += gs_nkeys) {
+        uint o = gs_acc_off + 12u * l + 4u * comp;
+        acc = bb4_add(acc, uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]));
+    }
+    uint o = gs_res_off + 4u * id;
+    work[o] = acc.x;
+    work[o + 1u] = acc.y;
+    work[o + 2u] = acc.z;
+    work[o + 3u] = acc.w;
+#elif ZC_MODE == MODE_FOLD
+    uint a = id % gs_half, c = id / gs_half;
+    uint e = gs_tlead + c * gs_stride + 2u * a;
+    uvec4 v0 = t[e], v1 = t[e + 1u];
+    s[c * gs_half + a] = bb4_add(v0, bb4_mul(gs_r, bb4_sub(v1, v0)));
+#elif ZC_MODE == MODE_COPY
+    uint a = id % gs_half, c = id / gs_half;
+    t[gs_tlead + c * gs_stride + a] = s[c * gs_half + a];
+#elif ZC_MODE == MODE_GATHER
+    uint r = id % gs_nx, c = id / gs_nx;
+    s[(gs_tcol0 + c) * gs_half + r] = t[gs_tlead + c * gs_stride + gs_r0 + r];
+#endif
+}

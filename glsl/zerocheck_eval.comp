@@ -1,0 +1,170 @@
+// The zerocheck family's constraint-DAG interpreter (src/engine/gles/
+// zerocheck_gles.c compiles the DAG into the bytecode run here).
+//
+// One invocation = one item: round 0 (ZC_EXT 0) an (x, point) pair whose
+// column values come from the coset-LDE tile (base field); the multilinear
+// rounds (ZC_EXT 1) an (a, X) pair whose column values are the table rows
+// 2a, 2a+1 interpolated at X (extension field). The item's key (point, or
+// X - 1) is lane mod gs_nkeys, so every lane always adds into the same
+// output key and the per-lane accumulators can be summed by key afterwards
+// (glsl/zerocheck.comp, ZC_MODE_REDUCE): two passes, no atomics.
+//
+// Bytecode: 4 words per instruction (op, dst, a, b). Operands carry their
+// kind in the top two bits: 0 slot (an intermediate in the work buffer,
+// slot-major so neighbouring lanes touch neighbouring words), 1 table
+// column, 2 constant (base field, in aux). OP_ACC adds weight b (an
+// extension element in aux) times operand a into accumulator dst
+// (0 constraints, 1 LogUp numerator, 2 LogUp denominator).
+#include "ext4.glsl"
+#include "grid.glsl"
+
+#ifndef ZC_EXT
+#define ZC_EXT 0
+#endif
+
+#define OP_ADD 0u
+#define OP_SUB 1u
+#define OP_MUL 2u
+#define OP_NEG 3u
+#define OP_ACC 4u
+
+layout(local_size_x = GS_LOCAL_SIZE) in;
+
+layout(std430, binding = 0) readonly buffer Src { uint src[]; };  // LDE tile (base) or table window (EF words)
+layout(std430, binding = 1) readonly buffer Aux { uvec4 aux[]; }; // bytecode, constants (4 a slot), weights
+layout(std430, binding = 2) buffer Work { uint work[]; };         // slots, then per-lane accumulators
+layout(std430, binding = 3) readonly buffer Eq { uvec4 eqw[]; };  // eq weight per group (x or a)
+
+uniform uint gs_i0;        // item of lane 0
+uniform uint gs_tile_base; // round 0: item at the LDE tile's start
+uniform uint gs_nkeys;
+uniform uint gs_ninstr;
+uniform uint gs_lanes;     // slot stride in the work buffer
+uniform uint gs_acc_off;   // word offset of the accumulators in the work buffer
+uniform uint gs_const_off; // uvec4 offset of the constants in aux
+uniform uint gs_w_off;     // uvec4 offset of the weights in aux
+uniform uint gs_pvstride;  // round 0: words per column in the LDE tile
+uniform uint gs_eq_on;     // 0: weight one (a single evaluation)
+uniform uint gs_eq_lead;   // eq index (in the binding) of group gs_grp_base
+uniform uint gs_grp_base;
+uniform uint gs_tlead;     // rounds: EF index of column 0, row gs_row_base in the table window
+uniform uint gs_tstride;   // rounds: EF elements per column in the window
+uniform uint gs_row_base;  // rounds: first table row in the window
+uniform uint gs_interp;    // rounds: 1 interpolate rows 2a, 2a+1 at X; 0 read row a
+
+uint lane;
+uint item;
+
+uvec4 weight(uint w)
+{
+    return aux[gs_w_off + w];
+}
+
+#if ZC_EXT == 0
+uint fetch(uint op)
+{
+    uint kind = op >> 30, i = op & 0x3FFFFFFFu;
+    if (kind == 0u)
+        return work[i * gs_lanes + lane];
+    if (kind == 1u)
+        return src[i * gs_pvstride + (item - gs_tile_base)];
+    return aux[gs_const_off + (i >> 2)][i & 3u];
+}
+
+void store(uint slot, uint v) { work[slot * gs_lanes + lane] = v; }
+#else
+uint row0;
+uint xm;
+
+uvec4 ld_t(uint e)
+{
+    uint o = 4u * e;
+    return uvec4(src[o], src[o + 1u], src[o + 2u], src[o + 3u]);
+}
+
+uvec4 fetch(uint op)
+{
+    uint kind = op >> 30, i = op & 0x3FFFFFFFu;
+    if (kind == 0u) {
+        uint o = 4u * (i * gs_lanes + lane);
+        return uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]);
+    }
+    if (kind == 1u) {
+        uint e = gs_tlead + i * gs_tstride + row0;
+        uvec4 v0 = ld_t(e);
+        if (gs_interp == 0u)
+            return v0;
+        uvec4 v1 = ld_t(e + 1u);
+        return bb4_add(v0, bb4_mul_base(bb4_sub(v1, v0), xm));
+    }
+    return uvec4(aux[gs_const_off + (i >> 2)][i & 3u], 0u, 0u, 0u);
+}
+
+void store(uint slot, uvec4 v)
+{
+    uint o = 4u * (slot * gs_lanes + lane);
+    work[o] = v.x;
+    work[o + 1u] = v.y;
+    work[o + 2u] = v.z;
+    work[o + 3u] = v.w;
+}
+#endif
+
+void main()
+{
+    lane = gs_linear_id();
+    if (lane >= gs_count)
+        return;
+    item = gs_i0 + lane;
+    uint key = lane % gs_nkeys;
+    uint grp = item / gs_nkeys;
+#if ZC_EXT == 1
+    row0 = gs_interp != 0u ? 2u * (grp - gs_row_base) : grp - gs_row_base;
+    xm = bb_from_canonical(key + 1u);
+#endif
+    uvec4 acc[3];
+    acc[0] = uvec4(0u);
+    acc[1] = uvec4(0u);
+    acc[2] = weight(0u); // the constant part of the LogUp denominators
+    for (uint pc = 0u; pc < gs_ninstr; pc++) {
+        uvec4 ins = aux[pc];
+        uint op = ins.x, dst = ins.y, a = ins.z, b = ins.w;
+        if (op == OP_ACC) {
+#if ZC_EXT == 0
+            uvec4 t = bb4_mul_base(weight(b), fetch(a));
+#else
+            uvec4 t = bb4_mul(weight(b), fetch(a));
+#endif
+            acc[dst] = bb4_add(acc[dst], t);
+            continue;
+        }
+#if ZC_EXT == 0
+        uint x = fetch(a), r;
+        if (op == OP_NEG) {
+            r = bb_neg(x);
+        } else {
+            uint y = fetch(b);
+            r = op == OP_ADD ? bb_add(x, y) : op == OP_SUB ? bb_sub(x, y) : bb_mul(x, y);
+        }
+#else
+        uvec4 x = fetch(a), r;
+        if (op == OP_NEG) {
+            r = bb4_neg(x);
+        } else {
+            uvec4 y = fetch(b);
+            r = op == OP_ADD ? bb4_add(x, y) : op == OP_SUB ? bb4_sub(x, y) : bb4_mul(x, y);
+        }
+#endif
+        store(dst, r);
+    }
+    uvec4 e = gs_eq_on != 0u ? eqw[gs_eq_lead + grp - gs_grp_base] : uvec4(BB_ONE, 0u, 0u, 0u);
+    uint base = gs_acc_off + 12u * lane;
+    for (uint k = 0u; k < 3u; k++) {
+        uint o = base + 4u * k;
+        uvec4 s = bb4_add(uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]), bb4_mul(e, acc[k]));
+        work[o] = s.x;
+        work[o + 1u] = s.y;
+        work[o + 2u] = s.z;
+        work[o + 3u] = s.w;
+    }
+}

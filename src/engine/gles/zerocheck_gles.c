@@ -1,0 +1,832 @@
+/* The GLES engine's zerocheck family (definitions in src/engine/
+ * zerocheck_ops.h): the same sums as the CPU engine, bit-identical because
+ * every value is a fully reduced field element and the field operations are
+ * exact, whatever the order of the additions.
+ *
+ * The DAG runs in a bytecode interpreter (glsl/zerocheck_eval.comp; the
+ * choice and its measurements are in docs/design-round0.md). The host
+ * compiles the DAG per call: only nodes that reach a constraint or an
+ * interaction are kept; variables, selectors, constants and public values
+ * become operands (no instruction); computed nodes get work-buffer slots
+ * recycled by liveness; every constraint / count / message use becomes an
+ * accumulate instruction with a precomputed extension weight (λ^i, eq3b·norm,
+ * eq3b·β^j), and the constant part of the denominators, Σ eq3b β^len (bus+1),
+ * is the denominators' starting value.
+ *
+ * Round 0 works in tiles of x (blocks of 2^l rows): a coset-LDE pass
+ * (glsl/zerocheck.comp, LDE) writes every table column's values at every
+ * point into a tile, then the interpreter runs one invocation per (x, point).
+ * The multilinear rounds read the tables directly when all columns fit one
+ * binding, else through a gathered tile of rows. Every evaluation adds
+ * eq-weight x (zc, p, q) into a per-lane accumulator whose key (point or X)
+ * is fixed by the lane; a second pass sums the lanes by key. Dispatches are
+ * cut to a budget of interpreted instructions so none runs long on a slow
+ * GPU, and every buffer is bound through windows within the binding limit.
+ * The fold is out of place (scratch, then copied back) because in place the
+ * invocations would race. */
+#include "engine/gles/gles_engine.h"
+#include "engine/zerocheck_ops.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Interpreted instructions per dispatch (lanes x program length). llvmpipe
+ * on 2 cores runs about 1.3 G instructions/s on Keccak (design-round0.md),
+ * so 2^25 is ~30 ms there and should stay well under 500 ms on a Pi-class
+ * GPU (not measured). Devices that offer a binding of 1 GiB or more are
+ * desktop-class (an H100 offers 2 GiB) and get 16x more, or Keccak's ~40k
+ * instructions would leave them ~800 lanes per dispatch. Floor mode caps
+ * the binding at 128 MiB and so keeps the small budget. */
+#define ZC_WORK_BUDGET (1u << 25)
+#define ZC_WORK_BUDGET_DESKTOP (1u << 29)
+/* Cap on scratch buffers (LDE tiles, gathered rows, slots, fold scratch). */
+#define ZC_SCRATCH_BYTES ((uint64_t)64 << 20)
+/* Ids per dispatch for the data movers. */
+#define ZC_DISPATCH (1u << 20)
+
+enum { ZC_OP_ADD = 0, ZC_OP_SUB = 1, ZC_OP_MUL = 2, ZC_OP_NEG = 3, ZC_OP_ACC = 4 };
+enum { M_LDE = 1, M_REDUCE = 2, M_FOLD_PLE = 3, M_FOLD = 4, M_COPY = 5, M_GATHER = 6 };
+#define OPND_SLOT 0u
+#define OPND_COL (1u << 30)
+#define OPND_CONST (2u << 30)
+
+typedef struct zc_code {
+    uint32_t *aux; /* instructions (4 words each), constants (padded to 4), weights (4 words each) */
+    size_t aux_words;
+    uint32_t n_instr, const_off, w_off, n_slots; /* offsets in 4-word units */
+} zc_code;
+
+static void code_free(zc_code *c)
+{
+    free(c->aux);
+    c->aux = NULL;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* ---- DAG -> bytecode ---- */
+
+typedef struct acc_use {
+    uint32_t node, acc, weight;
+} acc_use;
+
+static int cmp_use(const void *a, const void *b)
+{
+    const acc_use *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return x->weight < y->weight ? -1 : x->weight > y->weight;
+}
+
+static int is_computed(uint8_t k) { return k == GS_CN_ADD || k == GS_CN_SUB || k == GS_CN_MUL || k == GS_CN_NEG; }
+
+static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_zc_weights *w, zc_code *out)
+{
+    const gs_cdag *d = t->dag;
+    memset(out, 0, sizeof *out);
+    if (gs_cdag_check(d, t->part_widths, t->n_parts, t->n_publics))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck: the constraint DAG (%u nodes) references a node, column or public value "
+                            "out of range, or is not in topological order",
+                            d->n_nodes);
+    uint32_t n = d->n_nodes;
+    size_t n_uses = d->n_constraints, n_w = 1 + (size_t)d->n_constraints;
+    for (uint32_t k = 0; k < d->n_interactions; k++) {
+        n_uses += 1 + d->interactions[k].message_len;
+        n_w += 1 + d->interactions[k].message_len;
+    }
+    size_t n1 = n ? n : 1;
+    uint8_t *need = calloc(n1, 1);
+    uint32_t *last = calloc(n1, sizeof(uint32_t));
+    uint32_t *slot = calloc(n1, sizeof(uint32_t));
+    uint32_t *freel = calloc(n1, sizeof(uint32_t));
+    uint32_t *part_off = calloc((size_t)t->n_parts + 1, sizeof(uint32_t));
+    acc_use *uses = calloc(n_uses ? n_uses : 1, sizeof(acc_use));
+    bb4_t *wts = calloc(n_w, sizeof(bb4_t));
+    /* instructions: at most one per node plus one per use */
+    size_t max_instr = (size_t)n + n_uses;
+    uint32_t *ins = calloc(4 * (max_instr ? max_instr : 1), sizeof(uint32_t));
+    uint32_t *consts = calloc(n1, sizeof(uint32_t));
+    glstark_status st = GLSTARK_OK;
+    if (!need || !last || !slot || !freel || !part_off || !uses || !wts || !ins || !consts) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck: no host memory to compile the DAG");
+        goto done;
+    }
+    part_off[0] = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        part_off[p + 1] = part_off[p] + 2 * t->part_widths[p];
+
+    /* weights and accumulate uses */
+    size_t u = 0, wi = 1;
+    wts[0] = bb4_zero();
+    for (uint32_t i = 0; i < d->n_constraints; i++, wi++) {
+        wts[wi] = w->lambda_pows[i];
+        uses[u++] = (acc_use){d->constraint_idx[i], 0, (uint32_t)wi};
+    }
+    for (uint32_t k = 0; k < d->n_interactions; k++) {
+        const gs_cinteraction *it = &d->interactions[k];
+        wts[wi] = bb4_mul_base(w->eq3b[k], w->norm);
+        uses[u++] = (acc_use){it->count, 1, (uint32_t)wi++};
+        bb4_t pw = bb4_one();
+        for (uint32_t j = 0; j < it->message_len; j++, wi++) {
+            wts[wi] = bb4_mul(w->eq3b[k], pw);
+            uses[u++] = (acc_use){it->message[j], 2, (uint32_t)wi};
+            pw = bb4_mul(pw, w->beta);
+        }
+        wts[0] = bb4_add(wts[0], bb4_mul(w->eq3b[k], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
+    }
+    qsort(uses, n_uses, sizeof *uses, cmp_use);
+
+    /* liveness */
+    for (size_t i = 0; i < n_uses; i++)
+        need[uses[i].node] = 1;
+    for (uint32_t i = n; i-- > 0;) {
+        const gs_cnode *nd = &d->nodes[i];
+        if (!need[i] || !is_computed(nd->kind))
+            continue;
+        need[nd->a] = 1;
+        if (nd->kind != GS_CN_NEG)
+            need[nd->b] = 1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        last[i] = i;
+        const gs_cnode *nd = &d->nodes[i];
+        if (!need[i] || !is_computed(nd->kind))
+            continue;
+        last[nd->a] = i;
+        if (nd->kind != GS_CN_NEG)
+            last[nd->b] = i;
+    }
+
+    uint32_t n_consts = 0, n_free = 0, n_slots = 0, ni = 0;
+    size_t ui = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const gs_cnode *nd = &d->nodes[i];
+        if (!need[i])
+            continue;
+        switch (nd->kind) {
+        case GS_CN_VAR_PREP:
+        case GS_CN_VAR_MAIN:
+            slot[i] = OPND_COL | (part_off[gs_cdag_part_of(d, nd)] + 2 * nd->a + nd->offset);
+            break;
+        case GS_CN_IS_FIRST: slot[i] = OPND_COL | 0; break;
+        case GS_CN_IS_LAST: slot[i] = OPND_COL | 1; break;
+        case GS_CN_IS_TRANSITION: slot[i] = OPND_COL | 2; break;
+        case GS_CN_PUBLIC:
+            consts[n_consts] = t->publics[nd->a];
+            slot[i] = OPND_CONST | n_consts++;
+            break;
+        case GS_CN_CONST:
+            consts[n_consts] = nd->value;
+            slot[i] = OPND_CONST | n_consts++;
+            break;
+        default: {
+            uint32_t a = slot[nd->a], b = nd->kind == GS_CN_NEG ? slot[nd->a] : slot[nd->b];
+            /* operands read before the result is written: their slots may be reused at once */
+            if (is_computed(d->nodes[nd->a].kind) && last[nd->a] == i)
+                freel[n_free++] = a;
+            if (nd->kind != GS_CN_NEG && nd->b != nd->a && is_computed(d->nodes[nd->b].kind) && last[nd->b] == i)
+                freel[n_free++] = b;
+            uint32_t dst = n_free ? freel[--n_free] : n_slots++;
+            uint32_t op = nd->kind == GS_CN_ADD ? ZC_OP_ADD : nd->kind == GS_CN_SUB ? ZC_OP_SUB
+                        : nd->kind == GS_CN_MUL ? ZC_OP_MUL : ZC_OP_NEG;
+            uint32_t *q = ins + 4 * (size_t)ni++;
+            q[0] = op, q[1] = dst, q[2] = a, q[3] = b;
+            slot[i] = OPND_SLOT | dst;
+            break;
+        }
+        }
+        for (; ui < n_uses && uses[ui].node == i; ui++) {
+            uint32_t *q = ins + 4 * (size_t)ni++;
+            q[0] = ZC_OP_ACC, q[1] = uses[ui].acc, q[2] = slot[i], q[3] = uses[ui].weight;
+        }
+        if (is_computed(nd->kind) && last[i] == i)
+            freel[n_free++] = slot[i];
+    }
+
+    out->n_instr = ni;
+    out->n_slots = n_slots;
+    out->const_off = ni;
+    out->w_off = out->const_off + (n_consts + 3) / 4;
+    out->aux_words = 4 * (out->w_off + n_w);
+    out->aux = calloc(out->aux_words, sizeof(uint32_t));
+    if (!out->aux) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck: no host memory for the bytecode");
+        goto done;
+    }
+    memcpy(out->aux, ins, 4 * (size_t)ni * sizeof(uint32_t));
+    memcpy(out->aux + 4 * (size_t)out->const_off, consts, n_consts * sizeof(uint32_t));
+    memcpy(out->aux + 4 * (size_t)out->w_off, wts, n_w * sizeof(bb4_t));
+done:
+    free(need), free(last), free(slot), free(freel), free(part_off), free(uses), free(wts), free(ins), free(consts);
+    return st;
+}
+
+/* ---- GL helpers ---- */
+
+typedef struct zc_ctx {
+    gs_engine *eng;
+    gs_gl_device *dev;
+    uint64_t maxb, align;
+} zc_ctx;
+
+static void ctx_init(zc_ctx *c, gs_engine *eng)
+{
+    c->eng = eng;
+    c->dev = gs_gles_device(eng);
+    c->maxb = c->dev->caps.max_binding_bytes;
+    c->align = c->dev->caps.binding_offset_align;
+}
+
+static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
+{
+    GLint loc = gs_gl_program_uniform(p, name);
+    if (loc >= 0)
+        glProgramUniform1ui(gs_gl_program_name(p), loc, v);
+}
+
+static glstark_status prog_mode(zc_ctx *c, int mode, unsigned logn, gs_gl_program **out)
+{
+    char defs[96];
+    snprintf(defs, sizeof defs, "ZC_MODE %d\nZC_LOGN %u\n", mode, logn);
+    return gs_gl_program_get(c->dev, "zerocheck.comp", defs, out, &c->eng->err);
+}
+
+static glstark_status prog_eval(zc_ctx *c, int ext, gs_gl_program **out)
+{
+    return gs_gl_program_get(c->dev, "zerocheck_eval.comp", ext ? "ZC_EXT 1\n" : "ZC_EXT 0\n", out, &c->eng->err);
+}
+
+/* Binds elements [first, first + count) of buf (eb bytes each) to binding;
+ * *lead = index of element `first` inside the bound range. */
+static glstark_status bind_elems(zc_ctx *c, GLuint binding, const gs_buf *buf, uint64_t first, uint64_t count,
+                                 uint32_t eb, uint32_t *lead)
+{
+    uint64_t byte = first * eb, off = byte - byte % c->align;
+    uint64_t bytes = count * eb + (byte - off);
+    if (bytes > c->maxb || off + bytes > buf->size)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_INTERNAL,
+                            "gles zerocheck: a window of %" PRIu64 " bytes at %" PRIu64
+                            " does not fit the binding limit (%" PRIu64 ") or the %zu-byte buffer",
+                            bytes, off, c->maxb, buf->size);
+    if (lead)
+        *lead = (uint32_t)((byte - off) / eb);
+    return gs_gl_bind_range(c->dev, binding, buf->gl_name, off, bytes, &c->eng->err);
+}
+
+/* Whole columns (of col elements, stride apart, first one at element first)
+ * that fit one binding together with the alignment lead, at most ncols and
+ * at most cap bytes of data (0: no cap). */
+static uint64_t fit_cols(zc_ctx *c, uint64_t first, uint64_t stride, uint64_t col, uint32_t eb, uint64_t ncols,
+                         uint64_t cap)
+{
+    uint64_t lead = (first * eb) % c->align;
+    uint64_t lim = cap && cap < c->maxb ? cap : c->maxb;
+    if ((col * eb + lead) > lim)
+        return 0;
+    uint64_t k = 1 + (lim - lead - col * eb) / (stride * eb);
+    return k < ncols ? k : ncols;
+}
+
+static glstark_status run_ids(zc_ctx *c, gs_gl_program *p, uint64_t count)
+{
+    for (uint64_t i0 = 0; i0 < count; i0 += ZC_DISPATCH) {
+        uint64_t n = min_u64(count - i0, ZC_DISPATCH);
+        set_u(p, "gs_id0", (uint32_t)i0);
+        glstark_status st = gs_gl_dispatch_1d(c->dev, p, n, &c->eng->err);
+        if (st)
+            return st;
+    }
+    return GLSTARK_OK;
+}
+
+static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
+{
+    return (size_t)1 << (t->log_height > l_skip ? t->log_height : l_skip);
+}
+
+/* ---- evaluation plumbing shared by round 0 and the rounds ---- */
+
+typedef struct eval_plan {
+    zc_code code;
+    gs_buf *aux, *work;
+    uint32_t lanes, nkeys;
+    uint32_t acc_off, res_off;
+    gs_gl_program *prog;
+} eval_plan;
+
+static void plan_free(eval_plan *e)
+{
+    code_free(&e->code);
+    gs_buf_destroy(e->aux);
+    gs_buf_destroy(e->work);
+    e->aux = e->work = NULL;
+}
+
+/* Lanes per dispatch and the work buffer for `items` items of nkeys keys. */
+static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, const gs_zc_weights *w, int ext,
+                                uint64_t items, uint32_t nkeys)
+{
+    memset(e, 0, sizeof *e);
+    glstark_status st = zc_compile(c->eng, t, w, &e->code);
+    if (st)
+        return st;
+    e->nkeys = nkeys;
+    if ((uint64_t)e->code.aux_words * 4 > c->maxb)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles zerocheck: the compiled DAG (%u instructions, %zu bytes) exceeds this device's "
+                            "%" PRIu64 "-byte binding limit; use the cpu engine",
+                            e->code.n_instr, e->code.aux_words * 4, c->maxb);
+    uint64_t per = e->code.n_instr ? e->code.n_instr : 1;
+    int desktop = !c->dev->is_software && c->maxb >= ((uint64_t)1 << 30);
+    uint64_t lanes = (desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
+    uint64_t slot_bytes = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48; /* slots + accumulators per lane */
+    uint64_t lim = min_u64(c->maxb, ZC_SCRATCH_BYTES);
+    lim = lim > 48ull * nkeys ? lim - 48ull * nkeys : 0; /* the per-key results follow the lanes */
+    if (lanes > lim / slot_bytes)
+        lanes = lim / slot_bytes;
+    if (lanes > items)
+        lanes = items;
+    lanes -= lanes % nkeys;
+    if (lanes < nkeys)
+        lanes = nkeys;
+    if (lanes * slot_bytes + 48ull * nkeys > c->maxb)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles zerocheck: %u intermediate slots for %u evaluation points need %" PRIu64
+                            " bytes with the results, beyond this device's %" PRIu64 "-byte binding limit; use the cpu engine",
+                            e->code.n_slots, nkeys, (uint64_t)(lanes * slot_bytes + 48ull * nkeys), c->maxb);
+    e->lanes = (uint32_t)lanes;
+    gs_gl_log(c->dev, GLSTARK_LOG_DEBUG,
+              "gles zerocheck: %u DAG nodes -> %u instructions, %u slots; %u lanes per dispatch, %u keys",
+              t->dag->n_nodes, e->code.n_instr, e->code.n_slots, e->lanes, nkeys);
+    uint64_t words = (uint64_t)e->code.n_slots * lanes * (ext ? 4 : 1);
+    e->acc_off = (uint32_t)words;
+    e->res_off = (uint32_t)(words + 12 * lanes);
+    uint64_t total = e->res_off + 12ull * nkeys;
+    st = gs_buf_create(c->eng, e->code.aux_words * 4, &e->aux);
+    if (!st)
+        st = gs_buf_write(e->aux, 0, e->code.aux, e->code.aux_words * 4);
+    if (!st)
+        st = gs_buf_create(c->eng, total * 4, &e->work);
+    if (!st)
+        st = gs_buf_fill_u32(e->work, (size_t)e->acc_off * 4, 12 * (size_t)lanes, 0);
+    if (!st)
+        st = prog_eval(c, ext, &e->prog);
+    if (st)
+        return st;
+    gs_gl_program *p = e->prog;
+    set_u(p, "gs_nkeys", nkeys);
+    set_u(p, "gs_ninstr", e->code.n_instr);
+    set_u(p, "gs_lanes", e->lanes);
+    set_u(p, "gs_acc_off", e->acc_off);
+    set_u(p, "gs_const_off", e->code.const_off);
+    set_u(p, "gs_w_off", e->code.w_off);
+    return GLSTARK_OK;
+}
+
+/* Evaluates items [i0, i1) in lane-sized dispatches; src (binding 0) and the
+ * other uniforms are already set. eq may be NULL (weight one). */
+static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t i1, const gs_buf *eq)
+{
+    gs_gl_program *p = e->prog;
+    glstark_status st = bind_elems(c, 1, e->aux, 0, e->code.aux_words, 4, NULL);
+    if (!st)
+        st = bind_elems(c, 2, e->work, 0, e->work->size / 4, 4, NULL);
+    for (uint64_t i = i0; !st && i < i1; i += e->lanes) {
+        uint64_t cnt = min_u64(e->lanes, i1 - i);
+        uint64_t g0 = i / e->nkeys, g1 = (i + cnt - 1) / e->nkeys;
+        uint32_t lead = 0;
+        if (eq) {
+            st = bind_elems(c, 3, eq, g0, g1 - g0 + 1, 16, &lead);
+        } else {
+            /* unused (weight one), but keep a valid binding */
+            st = bind_elems(c, 3, e->aux, 0, e->code.aux_words - e->code.aux_words % 4, 4, NULL);
+        }
+        if (st)
+            break;
+        set_u(p, "gs_eq_on", eq ? 1 : 0);
+        set_u(p, "gs_eq_lead", lead);
+        set_u(p, "gs_grp_base", (uint32_t)g0);
+        set_u(p, "gs_i0", (uint32_t)i);
+        st = gs_gl_dispatch_1d(c->dev, p, cnt, &c->eng->err);
+    }
+    return st;
+}
+
+/* Sums the lanes by key and reads 3 nkeys extension elements into out. */
+static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out)
+{
+    gs_gl_program *p;
+    glstark_status st = prog_mode(c, M_REDUCE, 0, &p);
+    if (!st)
+        st = bind_elems(c, 0, e->work, 0, e->work->size / 4, 4, NULL);
+    if (st)
+        return st;
+    set_u(p, "gs_nkeys", e->nkeys);
+    set_u(p, "gs_lanes", e->lanes);
+    set_u(p, "gs_acc_off", e->acc_off);
+    set_u(p, "gs_res_off", e->res_off);
+    st = run_ids(c, p, 3ull * e->nkeys);
+    if (!st)
+        st = gs_buf_read(e->work, (size_t)e->res_off * 4, out, 3 * (size_t)e->nkeys * sizeof(bb4_t));
+    return st;
+}
+
+/* ---- round 0 ---- */
+
+static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
+                                  const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
+{
+    zc_ctx c;
+    ctx_init(&c, eng);
+    if (l_skip > 8)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck round 0: l_skip %u is above 8 (skip domains of at most 256 points)", l_skip);
+    const uint64_t N = (uint64_t)1 << l_skip, H = (uint64_t)1 << t->log_height;
+    const uint64_t nx = lifted_rows(t, l_skip) / N;
+    const uint64_t n_pts = (d_points ? N : 0) + (uint64_t)n_cos * N;
+    if (n_pts == 0)
+        return GLSTARK_OK;
+    if (!e || e->size < nx * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck round 0: the eq buffer needs %" PRIu64 " extension elements", nx);
+    const uint64_t ncols = gs_zc_table_cols(t);
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        if (t->parts[p]->size < (uint64_t)t->part_widths[p] * H * 4)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
+                                (uint64_t)t->part_widths[p] * H * 4);
+    /* x per LDE tile */
+    uint64_t per_x = ncols * n_pts * 4, lim = min_u64(c.maxb, ZC_SCRATCH_BYTES);
+    if (per_x > c.maxb)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles zerocheck round 0: %" PRIu64 " columns x %" PRIu64
+                            " points exceed this device's binding limit; use the cpu engine",
+                            ncols, n_pts);
+    uint64_t TX = lim / per_x;
+    if (TX == 0)
+        TX = 1;
+    if (TX > nx)
+        TX = nx;
+
+    eval_plan ep;
+    glstark_status st = plan_init(&c, &ep, t, w, 0, TX * n_pts, (uint32_t)n_pts);
+    gs_buf *pv = NULL, *tab = NULL;
+    gs_gl_program *lde = NULL;
+    if (!st)
+        st = gs_buf_create(eng, TX * per_x, &pv);
+    if (!st) {
+        /* twiddles w^k, w^-k (k < N/2), then the coset scales g^(ij) / N */
+        size_t words = N + (size_t)n_cos * N;
+        bb_t *tw = malloc(words * sizeof(bb_t));
+        if (!tw) {
+            st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck round 0: no host memory");
+        } else {
+            bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
+            for (size_t k = 0; k < N / 2; k++) {
+                tw[k] = a;
+                tw[N / 2 + k] = b;
+                a = bb_mul(a, om);
+                b = bb_mul(b, omi);
+            }
+            if (N == 1)
+                tw[0] = bb_one();
+            bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
+            for (uint32_t i = 0; i < n_cos; i++) {
+                bb_t s = ninv;
+                for (size_t j = 0; j < N; j++) {
+                    tw[N + (size_t)i * N + j] = s;
+                    s = bb_mul(s, gi);
+                }
+                gi = bb_mul(gi, g);
+            }
+            st = gs_buf_create(eng, words * 4, &tab);
+            if (!st)
+                st = gs_buf_write(tab, 0, tw, words * 4);
+            free(tw);
+        }
+    }
+    if (!st)
+        st = prog_mode(&c, M_LDE, l_skip, &lde);
+    if (st)
+        goto done;
+    set_u(lde, "gs_hmask", (uint32_t)(H - 1));
+    set_u(lde, "gs_npts", (uint32_t)n_pts);
+    set_u(lde, "gs_ncos", n_cos);
+    set_u(lde, "gs_dpts", d_points ? 1 : 0);
+    for (uint64_t x0 = 0; !st && x0 < nx; x0 += TX) {
+        uint64_t tx = min_u64(TX, nx - x0);
+        uint64_t pvstride = tx * n_pts;
+        set_u(lde, "gs_nx", (uint32_t)tx);
+        set_u(lde, "gs_x0", (uint32_t)x0);
+        set_u(lde, "gs_pvstride", (uint32_t)pvstride);
+        st = bind_elems(&c, 1, pv, 0, ncols * pvstride, 4, NULL);
+        if (!st)
+            st = bind_elems(&c, 2, tab, 0, tab->size / 4, 4, NULL);
+        /* selectors */
+        if (!st)
+            st = bind_elems(&c, 0, tab, 0, tab->size / 4, 4, NULL);
+        if (!st) {
+            set_u(lde, "gs_sel", 1);
+            set_u(lde, "gs_tcol0", 0);
+            st = run_ids(&c, lde, 3 * tx);
+        }
+        set_u(lde, "gs_sel", 0);
+        uint64_t col = 3;
+        for (uint32_t p = 0; !st && p < t->n_parts; p++) {
+            uint64_t wdt = t->part_widths[p];
+            for (uint64_t j0 = 0; !st && j0 < wdt;) {
+                uint64_t cw = fit_cols(&c, j0 * H, H, H, 4, wdt - j0, 0);
+                if (cw == 0) {
+                    st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                      "gles zerocheck round 0: a column of 2^%u rows exceeds the binding limit",
+                                      t->log_height);
+                    break;
+                }
+                uint32_t lead;
+                st = bind_elems(&c, 0, t->parts[p], j0 * H, cw * H, 4, &lead);
+                if (st)
+                    break;
+                set_u(lde, "gs_plead", lead);
+                set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
+                st = run_ids(&c, lde, 2 * cw * tx);
+                j0 += cw;
+            }
+            col += 2 * wdt;
+        }
+        if (st)
+            break;
+        /* the interpreter over the tile's items */
+        set_u(ep.prog, "gs_tile_base", (uint32_t)(x0 * n_pts));
+        set_u(ep.prog, "gs_pvstride", (uint32_t)pvstride);
+        st = bind_elems(&c, 0, pv, 0, ncols * pvstride, 4, NULL);
+        if (!st)
+            st = eval_items(&c, &ep, x0 * n_pts, (x0 + tx) * n_pts, e);
+    }
+    if (!st)
+        st = reduce_read(&c, &ep, out);
+done:
+    plan_free(&ep);
+    gs_buf_destroy(pv);
+    gs_buf_destroy(tab);
+    return st;
+}
+
+/* ---- Z fold ---- */
+
+static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,
+                                    gs_buf *tables)
+{
+    zc_ctx c;
+    ctx_init(&c, eng);
+    if (l_skip > 8)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "gles zerocheck fold_ple: l_skip %u is above 8",
+                            l_skip);
+    const uint64_t N = (uint64_t)1 << l_skip, H = (uint64_t)1 << t->log_height;
+    const uint64_t nx = lifted_rows(t, l_skip) / N, ncols = gs_zc_table_cols(t);
+    if (tables->size < ncols * nx * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "zerocheck fold_ple: table buffer has %zu bytes, needs %" PRIu64, tables->size,
+                            ncols * nx * 16);
+    gs_buf *lb = NULL;
+    gs_gl_program *p = NULL;
+    glstark_status st = gs_buf_create(eng, N * 16, &lb);
+    if (!st)
+        st = gs_buf_write(lb, 0, lw, N * 16);
+    if (!st)
+        st = prog_mode(&c, M_FOLD_PLE, l_skip, &p);
+    if (!st)
+        st = bind_elems(&c, 2, lb, 0, N, 16, NULL);
+    if (st)
+        goto done;
+    set_u(p, "gs_hmask", (uint32_t)(H - 1));
+    set_u(p, "gs_nx", (uint32_t)nx);
+    /* selectors */
+    uint32_t tl;
+    st = bind_elems(&c, 0, lb, 0, N * 4, 4, NULL);
+    set_u(p, "gs_sel", 1);
+    for (uint64_t s0 = 0; !st && s0 < 3;) {
+        uint64_t cw = fit_cols(&c, s0 * nx, nx, nx, 16, 3 - s0, 0);
+        if (cw == 0) {
+            st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                              "gles zerocheck fold_ple: a table column of %" PRIu64 " rows exceeds the binding limit",
+                              nx);
+            break;
+        }
+        st = bind_elems(&c, 1, tables, s0 * nx, cw * nx, 16, &tl);
+        if (st)
+            break;
+        set_u(p, "gs_tcol0", (uint32_t)s0);
+        set_u(p, "gs_tlead", tl);
+        st = run_ids(&c, p, cw * nx);
+        s0 += cw;
+    }
+    set_u(p, "gs_sel", 0);
+    uint64_t col = 3;
+    for (uint32_t q = 0; !st && q < t->n_parts; q++) {
+        uint64_t wdt = t->part_widths[q];
+        for (uint64_t j0 = 0; !st && j0 < wdt;) {
+            uint64_t cw = fit_cols(&c, j0 * H, H, H, 4, wdt - j0, 0);
+            uint64_t ct = fit_cols(&c, (col + 2 * j0) * nx, nx, nx, 16, 2 * (wdt - j0), 0) / 2;
+            if (ct < cw)
+                cw = ct;
+            if (cw == 0) {
+                st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                  "gles zerocheck fold_ple: a column of 2^%u rows exceeds the binding limit",
+                                  t->log_height);
+                break;
+            }
+            uint32_t pl;
+            st = bind_elems(&c, 0, t->parts[q], j0 * H, cw * H, 4, &pl);
+            if (!st)
+                st = bind_elems(&c, 1, tables, (col + 2 * j0) * nx, 2 * cw * nx, 16, &tl);
+            if (st)
+                break;
+            set_u(p, "gs_plead", pl);
+            set_u(p, "gs_tlead", tl);
+            set_u(p, "gs_tcol0", (uint32_t)(col + 2 * j0));
+            st = run_ids(&c, p, 2 * cw * nx);
+            j0 += cw;
+        }
+        col += 2 * wdt;
+    }
+done:
+    gs_buf_destroy(lb);
+    return st;
+}
+
+/* ---- multilinear rounds ---- */
+
+static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride,
+                                     size_t m, const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out)
+{
+    zc_ctx c;
+    ctx_init(&c, eng);
+    const uint64_t ncols = gs_zc_table_cols(t);
+    const int single = m == 1;
+    if (m == 0 || (m & (m - 1)) || m > stride || n_x == 0 || (single && n_x != 1) || (!single && !eq))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck mle round: m %zu, stride %zu, n_x %zu (need m a power of two <= stride, "
+                            "n_x >= 1, n_x 1 and no eq when m is 1)",
+                            m, stride, n_x);
+    const uint64_t rows = m; /* live rows per column */
+    const uint64_t groups = single ? 1 : m / 2;
+    const uint32_t nkeys = single ? 1 : (uint32_t)n_x;
+    if (tables->size < ((ncols - 1) * stride + rows) * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck mle round: table buffer has %zu bytes, too small for %" PRIu64
+                            " columns of stride %zu",
+                            tables->size, ncols, stride);
+    if (!single && eq->size < groups * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck mle round: the eq buffer needs %" PRIu64 " extension elements", groups);
+    eval_plan ep;
+    glstark_status st = plan_init(&c, &ep, t, w, 1, groups * nkeys, nkeys);
+    gs_buf *gt = NULL;
+    gs_gl_program *gp = NULL;
+    if (st)
+        goto done;
+    gs_gl_program *p = ep.prog;
+    set_u(p, "gs_interp", single ? 0 : 1);
+    uint64_t span = (ncols - 1) * stride + rows;
+    if (span * 16 <= c.maxb) {
+        uint32_t lead;
+        st = bind_elems(&c, 0, tables, 0, span, 16, &lead);
+        if (st)
+            goto done;
+        set_u(p, "gs_tlead", lead);
+        set_u(p, "gs_tstride", (uint32_t)stride);
+        set_u(p, "gs_row_base", 0);
+        st = eval_items(&c, &ep, 0, groups * nkeys, single ? NULL : eq);
+    } else {
+        /* gathered tiles of R rows (R/2 groups) of every column */
+        uint64_t lim = (min_u64(c.maxb, ZC_SCRATCH_BYTES) - c.align) / 16 / ncols;
+        uint64_t R = 1;
+        while (R * 2 <= lim && R * 2 <= rows)
+            R *= 2;
+        if (R < (single ? 1u : 2u)) {
+            st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                              "gles zerocheck mle round: %" PRIu64 " columns do not fit one binding even two rows at "
+                              "a time; use the cpu engine",
+                              ncols);
+            goto done;
+        }
+        uint64_t gpt = single ? 1 : R / 2;
+        gs_gl_log(c.dev, GLSTARK_LOG_DEBUG,
+                  "gles zerocheck mle round: %" PRIu64 " columns exceed one binding; gathering %" PRIu64
+                  " rows per tile",
+                  ncols, R);
+        st = gs_buf_create(eng, ncols * R * 16, &gt);
+        if (!st)
+            st = prog_mode(&c, M_GATHER, 0, &gp);
+        for (uint64_t g0 = 0; !st && g0 < groups; g0 += gpt) {
+            uint64_t r0 = single ? 0 : 2 * g0, nr = min_u64(R, rows - r0);
+            set_u(gp, "gs_half", (uint32_t)R);
+            set_u(gp, "gs_nx", (uint32_t)nr);
+            set_u(gp, "gs_stride", (uint32_t)stride);
+            set_u(gp, "gs_r0", 0);
+            st = bind_elems(&c, 1, gt, 0, ncols * R, 16, NULL);
+            for (uint64_t c0 = 0; !st && c0 < ncols;) {
+                uint64_t cw = fit_cols(&c, c0 * stride + r0, stride, nr, 16, ncols - c0, 0);
+                if (cw == 0) {
+                    st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                      "gles zerocheck mle round: %" PRIu64 " rows of one column do not fit a binding",
+                                      nr);
+                    break;
+                }
+                uint32_t lead;
+                st = bind_elems(&c, 0, tables, c0 * stride + r0, (cw - 1) * stride + nr, 16, &lead);
+                if (st)
+                    break;
+                set_u(gp, "gs_tlead", lead);
+                set_u(gp, "gs_tcol0", (uint32_t)c0);
+                st = run_ids(&c, gp, cw * nr);
+                c0 += cw;
+            }
+            if (st)
+                break;
+            st = bind_elems(&c, 0, gt, 0, ncols * R, 16, NULL);
+            if (st)
+                break;
+            set_u(p, "gs_tlead", 0);
+            set_u(p, "gs_tstride", (uint32_t)R);
+            set_u(p, "gs_row_base", (uint32_t)g0);
+            uint64_t g1 = min_u64(groups, g0 + gpt);
+            st = eval_items(&c, &ep, g0 * nkeys, g1 * nkeys, single ? NULL : eq);
+        }
+    }
+    if (!st)
+        st = reduce_read(&c, &ep, out);
+    if (!st)
+        for (size_t i = 3 * (size_t)nkeys; i < 3 * n_x; i++)
+            out[i] = bb4_zero();
+done:
+    plan_free(&ep);
+    gs_buf_destroy(gt);
+    return st;
+}
+
+static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, size_t stride, size_t m, bb4_t r)
+{
+    zc_ctx c;
+    ctx_init(&c, eng);
+    if (m < 2 || n_cols == 0)
+        return GLSTARK_OK;
+    if (m > stride || tables->size < ((n_cols - 1) * stride + m) * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck fold: %zu columns of stride %zu, %zu rows do not fit %zu bytes", n_cols,
+                            stride, m, tables->size);
+    const uint64_t half = m / 2;
+    uint64_t cw_max = fit_cols(&c, 0, half, half, 16, n_cols, ZC_SCRATCH_BYTES);
+    if (cw_max == 0)
+        cw_max = 1;
+    gs_buf *s = NULL;
+    gs_gl_program *pf = NULL, *pc = NULL;
+    glstark_status st = gs_buf_create(eng, cw_max * half * 16, &s);
+    if (!st)
+        st = prog_mode(&c, M_FOLD, 0, &pf);
+    if (!st)
+        st = prog_mode(&c, M_COPY, 0, &pc);
+    if (st)
+        goto done;
+    for (int k = 0; k < 2; k++) {
+        gs_gl_program *p = k ? pc : pf;
+        set_u(p, "gs_half", (uint32_t)half);
+        set_u(p, "gs_stride", (uint32_t)stride);
+    }
+    glProgramUniform4ui(gs_gl_program_name(pf), gs_gl_program_uniform(pf, "gs_r"), r.c[0], r.c[1], r.c[2], r.c[3]);
+    for (uint64_t c0 = 0; !st && c0 < n_cols;) {
+        uint64_t cw = fit_cols(&c, c0 * stride, stride, m, 16, n_cols - c0, 0);
+        if (cw > cw_max)
+            cw = cw_max;
+        if (cw == 0) {
+            st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                              "gles zerocheck fold: a column of %zu rows exceeds the binding limit", m);
+            break;
+        }
+        uint32_t lead;
+        st = bind_elems(&c, 0, tables, c0 * stride, (cw - 1) * stride + m, 16, &lead);
+        if (!st)
+            st = bind_elems(&c, 1, s, 0, cw * half, 16, NULL);
+        if (st)
+            break;
+        set_u(pf, "gs_tlead", lead);
+        set_u(pc, "gs_tlead", lead);
+        st = run_ids(&c, pf, cw * half);
+        if (!st)
+            st = run_ids(&c, pc, cw * half);
+        c0 += cw;
+    }
+done:
+    gs_buf_destroy(s);
+    return st;
+}
+
+const gs_zerocheck_ops gs_gles_zerocheck_ops = {
+    .round0 = gles_round0,
+    .fold_ple = gles_fold_ple,
+    .mle_round = gles_mle_round,
+    .fold = gles_fold,
+};

@@ -1,0 +1,110 @@
+#!/bin/sh
+# The keccakf demo end to end on a small case (2 permutations, stacked height
+# 2^12): exit codes, the --json figures (parsed with python3), --jobs 2 giving
+# identical bytes, --check, --out + --verify (0 accepted, 1/2 for a corrupted
+# copy), and bad arguments (2).
+# usage: keccakf_demo.sh KECCAKF_BINARY ENGINE [PYTHON3]
+set -u
+bin=$1
+engine=$2
+py=${3:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL ($engine): $*"; exit 1; }
+small="--perms 2 --seed 42 --log-stacked-height 12 --engine $engine"
+
+# shellcheck disable=SC2086
+"$bin" $small --json "$tmp/k.json" --out "$tmp/p.bin" > "$tmp/out.txt" 2>&1 || {
+    cat "$tmp/out.txt"; fail "prove/verify exited non-zero"; }
+cat "$tmp/out.txt"
+for want in "^device: $engine engine" "stark_prove_excluding_trace" "prover.main_trace_commit" "rs_code_matrix" \
+    "merkle_tree" "round0" "mle_rounds" "stacked_reduction" "whir" "^host syncs: " "^memory: peak host RSS" \
+    "^proof: [0-9]* bytes" "^verify: accepted"; do
+    grep -q "$want" "$tmp/out.txt" || fail "the output lacks '$want'"
+done
+
+# The JSON: valid, with the figures and OpenVM's span tree (names and parents).
+check_json() { # FILE JOBS CHECK
+    if [ -n "$py" ]; then
+        "$py" - "$1" "$2" "$3" "$engine" <<'PYEOF' || fail "JSON check of $1"
+import json, sys
+path, jobs, check, engine = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+d = json.load(open(path))
+def need(cond, what):
+    if not cond:
+        sys.exit("json: " + what + ": " + json.dumps(d)[:2000])
+need(d["program"] == "keccakf" and d["perms"] == 2 and d["seed"] == 42 and d["log_stacked_height"] == 12, "header")
+need(d["device"]["engine"] == engine, "device engine")
+need(d["jobs"] == jobs and len(d["prove_seconds_per_job"]) == jobs, "jobs")
+need(d["constraint_check"] == check, "constraint_check flag")
+need(d["prove_seconds"] > 0 and d["wall_seconds_all_jobs"] > 0, "times")
+need(d["proof_bytes"] > 0 and d["verified"] is True and d["verify_seconds"] > 0, "proof and verify")
+need(d["host_syncs"] > 0 and d["host_syncs"] == d["device_host_syncs"] + d["fallback_host_syncs"], "host syncs")
+need(d["peak_rss_bytes"] > 1 << 20 and d["device_bytes_peak"] > 0, "memory")
+need(d["jobs_identical"] is True, "jobs identical")
+spans = d["spans"]
+names = [s["name"] for s in spans]
+def parent_of(n):
+    p = spans[names.index(n)]["parent"]
+    return names[p] if p >= 0 else None
+tree = {"stark_prove_excluding_trace": None,
+        "prover.main_trace_commit": "stark_prove_excluding_trace",
+        "stacked_commit": "prover.main_trace_commit",
+        "rs_code_matrix": "stacked_commit", "merkle_tree": "stacked_commit",
+        "prover.rap_constraints": "stark_prove_excluding_trace",
+        "logup_gkr": "prover.rap_constraints", "round0": "prover.rap_constraints",
+        "mle_rounds": "prover.rap_constraints",
+        "prover.openings": "stark_prove_excluding_trace",
+        "stacked_reduction": "prover.openings", "whir": "prover.openings"}
+for n, p in tree.items():
+    need(n in names, "span " + n + " missing")
+    need(parent_of(n) == p, "span " + n + " under " + str(parent_of(n)) + ", expected " + str(p))
+need(("check_constraints" in names) == check, "check_constraints span iff --check")
+for s in spans:
+    need(s["seconds"] >= 0 and s["start"] >= 0, "span times")
+    if s["parent"] >= 0:
+        q = spans[s["parent"]]
+        # 6-decimal rounding of start and seconds: allow a few microseconds
+        need(q["start"] <= s["start"] + 1e-5 and s["start"] + s["seconds"] <= q["start"] + q["seconds"] + 1e-5,
+             "span " + s["name"] + " outside its parent")
+root = spans[names.index("stark_prove_excluding_trace")]
+# the root span is the prove time less the (debug) constraint check
+excl = d["prove_seconds"] - d["phase_seconds"]["check"]
+need(abs(root["seconds"] - excl) <= 0.05 * excl + 0.01, "root span vs prove time")
+print("json ok:", path)
+PYEOF
+    else
+        for k in '"proof_bytes": [1-9]' '"host_syncs": [1-9]' '"peak_rss_bytes": [1-9]' '"device_bytes_peak": [1-9]' \
+            '"verified": true' '"jobs_identical": true' '"name": "mle_rounds"'; do
+            grep -q "$k" "$1" || fail "$1 lacks $k"
+        done
+    fi
+}
+check_json "$tmp/k.json" 1 0
+
+# the written proof verifies; a corrupted copy does not
+"$bin" --perms 2 --log-stacked-height 12 --verify "$tmp/p.bin" || fail "--verify of the written proof exited $?"
+cp "$tmp/p.bin" "$tmp/bad.bin" && chmod u+w "$tmp/bad.bin" &&
+    printf '\377' | dd of="$tmp/bad.bin" bs=1 seek=5000 conv=notrunc 2>/dev/null || fail "cannot corrupt a copy"
+cmp -s "$tmp/bad.bin" "$tmp/p.bin" && fail "the copy was not changed"
+"$bin" --perms 2 --log-stacked-height 12 --verify "$tmp/bad.bin"
+rc=$?
+[ $rc -eq 1 ] || [ $rc -eq 2 ] || fail "corrupted proof: exit $rc, expected 1 or 2"
+
+# two concurrent jobs, one device each: identical bytes, equal to the single run's
+# shellcheck disable=SC2086
+"$bin" $small --jobs 2 --check --quiet --json "$tmp/j.json" --out "$tmp/p2.bin" > "$tmp/out2.txt" 2>&1 || {
+    cat "$tmp/out2.txt"; fail "--jobs 2 exited non-zero"; }
+cat "$tmp/out2.txt"
+grep -q "jobs identical" "$tmp/out2.txt" || fail "--jobs 2 did not report identical proofs"
+cmp "$tmp/p.bin" "$tmp/p2.bin" || fail "--jobs 2 proof differs from the single-job proof"
+check_json "$tmp/j.json" 2 1
+
+# bad arguments: 2
+for args in "--jobs 0" "--engine foo" "--perms x" "--platform nowhere" "--frobnicate"; do
+    # shellcheck disable=SC2086
+    "$bin" $args > /dev/null 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || fail "'$args': exit $rc, expected 2"
+done
+echo "keccakf demo ($engine): all checks passed"

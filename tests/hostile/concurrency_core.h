@@ -1,0 +1,167 @@
+#ifndef HOSTILE_CONCURRENCY_CORE_H
+#define HOSTILE_CONCURRENCY_CORE_H
+/* The work of the concurrency test (test_concurrency.c, Criterion) and of
+ * its ThreadSanitizer driver (tsan_concurrency.c, a plain main: Criterion's
+ * forking runner cannot start under TSan). No Criterion calls here.
+ *
+ * N threads, each with its own engine, computing the same thing must give
+ * the same bytes as a serial run.
+ *
+ *  - CPU engines (each with 2 worker threads of its own): a Merkle commit of
+ *    a 2^12 x 8 extension-field matrix, its root, openings of 16 queries and a
+ *    12-bit proof-of-work grind;
+ *  - GLES devices (one per thread, as the API allows): an extension-field
+ *    multiply of 2^14 elements and a fill, read back.
+ * The serial reference runs first on the test's own thread. The TSan build
+ * (.ci/run) runs tsan_concurrency.c to look for data races in glstark. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/gles/gles_engine.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "engine/hash_ops.h"
+#include "field/field_batch.h"
+
+#define NTHREADS 4
+
+static inline uint64_t cc_splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+#define LOG_H 12
+#define WIDTH 8
+#define NQ 16
+
+typedef struct cpu_result {
+    bb_t root[GS_DIGEST_LEN];
+    bb_t *rows;   /* NQ * WIDTH * 4 */
+    bb_t *proofs; /* NQ * depth * 8 */
+    uint32_t witness;
+    glstark_status st;
+    char msg[GS_ERROR_MSG_MAX];
+} cpu_result;
+
+static size_t rows_words(void) { return (size_t)NQ * WIDTH * 4; }
+static size_t proof_words(void) { return (size_t)NQ * LOG_H * GS_DIGEST_LEN; }
+
+static bb_t *make_matrix(size_t *words)
+{
+    size_t n = ((size_t)1 << LOG_H) * WIDTH * 4;
+    bb_t *m = malloc(n * sizeof *m);
+    if (!m)
+        abort();
+    uint64_t seed = 0xC0C0A;
+    for (size_t i = 0; i < n; i++)
+        m[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
+    *words = n;
+    return m;
+}
+
+typedef struct cpu_job {
+    const bb_t *mat;
+    size_t words;
+    cpu_result *out;
+} cpu_job;
+
+/* Everything one thread computes; returns through out->st / msg (no
+ * Criterion asserts off the main thread). */
+static void *cpu_work(void *arg)
+{
+    cpu_job *j = arg;
+    cpu_result *r = j->out;
+    gs_error err;
+    gs_error_clear(&err);
+    gs_engine *eng = NULL;
+    r->st = gs_cpu_engine_create(2, &eng, &err);
+    if (r->st) {
+        snprintf(r->msg, sizeof r->msg, "%s", err.msg);
+        return NULL;
+    }
+    gs_buf *buf = NULL;
+    gs_merkle_dev tree;
+    memset(&tree, 0, sizeof tree);
+    r->st = gs_buf_create(eng, j->words * sizeof(bb_t), &buf);
+    if (!r->st)
+        r->st = gs_buf_write(buf, 0, j->mat, j->words * sizeof(bb_t));
+    if (!r->st)
+        r->st = gs_engine_merkle_commit(eng, buf, 0, (size_t)1 << LOG_H, WIDTH, 4, 0, &tree);
+    if (!r->st)
+        r->st = gs_engine_merkle_root(eng, &tree, r->root);
+    uint32_t idx[NQ];
+    for (uint32_t q = 0; q < NQ; q++)
+        idx[q] = (q * 2654435761u) % (1u << LOG_H);
+    if (!r->st)
+        r->st = gs_engine_merkle_open(eng, buf, 0, &tree, idx, NQ, r->rows, r->proofs);
+    bb_t st[GS_P2_WIDTH];
+    for (int i = 0; i < GS_P2_WIDTH; i++)
+        st[i] = r->root[i % GS_DIGEST_LEN];
+    if (!r->st)
+        r->st = gs_engine_grind(eng, st, 3, 12, &r->witness);
+    if (r->st)
+        snprintf(r->msg, sizeof r->msg, "%s", eng->err.msg);
+    gs_merkle_dev_release(&tree);
+    gs_buf_destroy(buf);
+    gs_engine_destroy(eng);
+    return NULL;
+}
+
+/* ---- GLES: one device per thread ---- */
+
+#define GN (1u << 14)
+
+typedef struct gpu_job {
+    const uint32_t *a, *b;
+    uint32_t *out;  /* 4*GN words: a*b (ext4) */
+    uint32_t *fill; /* GN words */
+    glstark_status st;
+    char msg[GS_ERROR_MSG_MAX];
+} gpu_job;
+
+static void *gpu_work(void *arg)
+{
+    gpu_job *j = arg;
+    gs_error err;
+    gs_error_clear(&err);
+    gs_engine *eng = NULL;
+    j->st = gs_gles_engine_create(NULL, &eng, &err);
+    if (j->st) {
+        snprintf(j->msg, sizeof j->msg, "%s", err.msg);
+        return NULL;
+    }
+    const size_t bytes = (size_t)GN * 16;
+    gs_buf *ba = NULL, *bb = NULL, *bo = NULL;
+    j->st = gs_buf_create(eng, bytes, &ba);
+    if (!j->st)
+        j->st = gs_buf_create(eng, bytes, &bb);
+    if (!j->st)
+        j->st = gs_buf_create(eng, bytes, &bo);
+    if (!j->st)
+        j->st = gs_buf_write(ba, 0, j->a, bytes);
+    if (!j->st)
+        j->st = gs_buf_write(bb, 0, j->b, bytes);
+    if (!j->st)
+        j->st = gs_buf_fill_u32(bo, 0, (size_t)GN * 4, 0xDEADBEEFu);
+    if (!j->st)
+        j->st = gs_gles_field_op(eng, GS_FOP4_MUL, ba, bb, bo, GN, 0);
+    if (!j->st)
+        j->st = gs_buf_read(bo, 0, j->out, bytes);
+    if (!j->st)
+        j->st = gs_gles_fill_pattern(eng, bo, 0, GN, 7, 3);
+    if (!j->st)
+        j->st = gs_buf_read(bo, 0, j->fill, (size_t)GN * 4);
+    if (j->st)
+        snprintf(j->msg, sizeof j->msg, "%s", eng->err.msg);
+    gs_buf_destroy(ba);
+    gs_buf_destroy(bb);
+    gs_buf_destroy(bo);
+    gs_engine_destroy(eng);
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,96 @@
+/* Concurrency: N threads, each with its own engine, give the same bytes as
+ * a serial run (the work is in concurrency_core.h). */
+#include "../gles/gles_test_util.h"
+
+#include "concurrency_core.h"
+
+static void result_init(cpu_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->rows = tu_alloc(rows_words() * sizeof(bb_t));
+    r->proofs = tu_alloc(proof_words() * sizeof(bb_t));
+    memset(r->rows, 0xA5, rows_words() * sizeof(bb_t)); /* poison */
+    memset(r->proofs, 0xA5, proof_words() * sizeof(bb_t));
+}
+
+Test(concurrency, cpu_engines_in_threads_match_serial, .timeout = 300)
+{
+    size_t words;
+    bb_t *mat = make_matrix(&words);
+    cpu_result ref;
+    result_init(&ref);
+    cpu_job rj = {mat, words, &ref};
+    cpu_work(&rj);
+    cr_assert_eq(ref.st, GLSTARK_OK, "serial run: %s", ref.msg);
+
+    cpu_result res[NTHREADS];
+    cpu_job jobs[NTHREADS];
+    pthread_t th[NTHREADS];
+    for (int t = 0; t < NTHREADS; t++) {
+        result_init(&res[t]);
+        jobs[t] = (cpu_job){mat, words, &res[t]};
+        cr_assert_eq(pthread_create(&th[t], NULL, cpu_work, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NTHREADS; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < NTHREADS; t++) {
+        cr_assert_eq(res[t].st, GLSTARK_OK, "thread %d: %s", t, res[t].msg);
+        cr_assert_arr_eq(res[t].root, ref.root, sizeof ref.root, "thread %d: root differs", t);
+        cr_assert_arr_eq(res[t].rows, ref.rows, rows_words() * sizeof(bb_t), "thread %d: opened rows differ", t);
+        cr_assert_arr_eq(res[t].proofs, ref.proofs, proof_words() * sizeof(bb_t), "thread %d: paths differ", t);
+        cr_assert_eq(res[t].witness, ref.witness, "thread %d: PoW witness differs", t);
+        free(res[t].rows);
+        free(res[t].proofs);
+    }
+    /* the root is the C reference's (gs_merkle_commit on the host) */
+    gs_merkle_tree host;
+    gs_error err;
+    cr_assert_eq(gs_merkle_commit(mat, (size_t)1 << LOG_H, WIDTH, 4, 0, 1, &host, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_arr_eq(gs_merkle_root(&host), ref.root, sizeof ref.root);
+    gs_merkle_tree_free(&host);
+    free(ref.rows);
+    free(ref.proofs);
+    free(mat);
+}
+
+Test(concurrency, gles_devices_in_threads_match_serial, .timeout = 300)
+{
+    unsetenv("GLSTARK_PLATFORM");
+    unsetenv("GLSTARK_DRM_NODE");
+    uint32_t *a = tu_alloc((size_t)GN * 16), *b = tu_alloc((size_t)GN * 16);
+    uint64_t seed = 0x7EAD5;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    for (size_t i = 0; i < (size_t)GN * 4; i++) {
+        a[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
+        b[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
+    }
+    gpu_job ref = {a, b, tu_alloc((size_t)GN * 16), tu_alloc((size_t)GN * 4), GLSTARK_OK, ""};
+    gpu_work(&ref);
+    cr_assert_eq(ref.st, GLSTARK_OK, "serial run: %s", ref.msg);
+    uint32_t *want = tu_alloc((size_t)GN * 16);
+    gs_field_batch_cpu(GS_FOP4_MUL, a, b, want, GN, 0);
+    cr_assert_arr_eq(ref.out, want, (size_t)GN * 16, "serial GPU run differs from the C reference");
+
+    const int nt = 3;
+    gpu_job jobs[3];
+    pthread_t th[3];
+    for (int t = 0; t < nt; t++) {
+        jobs[t] = (gpu_job){a, b, tu_alloc((size_t)GN * 16), tu_alloc((size_t)GN * 4), GLSTARK_OK, ""};
+        memset(jobs[t].out, 0xA5, (size_t)GN * 16);
+        cr_assert_eq(pthread_create(&th[t], NULL, gpu_work, &jobs[t]), 0);
+    }
+    for (int t = 0; t < nt; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < nt; t++) {
+        cr_assert_eq(jobs[t].st, GLSTARK_OK, "thread %d: %s", t, jobs[t].msg);
+        cr_assert_arr_eq(jobs[t].out, ref.out, (size_t)GN * 16, "thread %d: ext4 products differ", t);
+        cr_assert_arr_eq(jobs[t].fill, ref.fill, (size_t)GN * 4, "thread %d: fill differs", t);
+        free(jobs[t].out);
+        free(jobs[t].fill);
+    }
+    free(ref.out);
+    free(ref.fill);
+    free(want);
+    free(a);
+    free(b);
+}

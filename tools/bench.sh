@@ -1,0 +1,186 @@
+#!/bin/sh
+# The benchmark harness of issue 8: builds release, runs the kernel
+# benchmarks and the keccakf demo, and prints one table with the figures of
+# the issue's targets, so every change is measured the same way.
+#
+#   tools/bench.sh [--engine gles|cpu] [--perms N] [--reps R] [--build DIR] [--no-build]
+#                  [--logs DIR] [--quick] [--no-kernels] [--threads T]
+#
+#   --engine   engine of the demo runs and of the kernel benchmarks (gles)
+#   --perms    Keccak-f permutations of the demo (1024); --reps: demo runs, median reported (3)
+#   --build    release build folder (build-rel); --no-build uses it as it is (e.g. on a
+#              machine without meson, with the folder carried over)
+#   --logs     where every program's full output goes (bench-logs/<UTC time>)
+#   --quick    1 demo run, no CPU DFT benchmark, 1 rep in bench_commit (a smoke run)
+#   --no-kernels  only the demo
+#   --threads  CPU engine threads (0 = one per core)
+#   --report DIR  only print the table again from an earlier run's logs
+# Needs only sh, awk, sort and the built programs. The GLSTARK_* environment
+# variables (README) choose the device as usual.
+set -u
+engine=gles
+perms=1024
+reps=3
+build="build-rel"
+do_build=1
+logs=""
+quick=0
+kernels=1
+threads=0
+report=""
+while [ $# -gt 0 ]; do
+    case $1 in
+    --engine) engine=$2; shift 2 ;;
+    --perms) perms=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --build) build=$2; shift 2 ;;
+    --no-build) do_build=0; shift ;;
+    --logs) logs=$2; shift 2 ;;
+    --quick) quick=1; reps=1; shift ;;
+    --no-kernels) kernels=0; shift ;;
+    --threads) threads=$2; shift 2 ;;
+    --report) report=$2; shift 2 ;;
+    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    esac
+done
+case $engine in gles | cpu) ;; *) echo "bench.sh: --engine must be gles or cpu" >&2; exit 2 ;; esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+die() { echo "bench.sh: $*" >&2; exit 1; }
+if [ -n "$report" ]; then
+    [ -d "$report" ] || die "no folder $report"
+    logs=$report
+    do_build=0
+    kernels=0
+    reps=$(ls "$logs"/keccakf_*.json 2>/dev/null | wc -l)
+    engine=$(sed -n 's/^  "device": {"engine": "\([a-z]*\)".*/\1/p' "$logs/keccakf_1.json" 2>/dev/null)
+    [ -n "$engine" ] || engine=gles
+    perms=$(sed -n 's/^  "perms": \([0-9]*\),/\1/p' "$logs/keccakf_1.json" 2>/dev/null)
+    [ -n "$perms" ] || perms="?"
+fi
+[ -n "$logs" ] || logs="bench-logs/$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$logs" || exit 1
+
+if [ -z "$report" ] && [ $do_build -eq 1 ]; then
+    if [ ! -f "$build/build.ninja" ]; then
+        meson setup "$build" --buildtype=release > "$logs/build.txt" 2>&1 || { cat "$logs/build.txt"; die "meson setup failed"; }
+    fi
+    ninja -C "$build" >> "$logs/build.txt" 2>&1 || { tail -40 "$logs/build.txt"; die "build failed"; }
+fi
+demo=$build/examples/keccakf
+[ -n "$report" ] || [ -x "$demo" ] || die "$demo not built"
+
+# run NAME CMD...: output to $logs/NAME.txt, echoed as it comes; failure noted, not fatal
+failed=""
+run() {
+    name=$1; shift
+    echo "== $name: $*"
+    "$@" > "$logs/$name.txt" 2>&1
+    rc=$?
+    cat "$logs/$name.txt"
+    [ $rc -eq 0 ] || { echo "   ($name exited $rc)"; failed="$failed $name"; }
+    return $rc
+}
+median() { sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "n/a"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# jnum FILE KEY: a top-level number of the demo's JSON (one key per line)
+jnum() { sed -n "s/^  \"$2\": \\([-0-9.e+]*\\),\\{0,1\\}\$/\\1/p" "$1" | head -1; }
+# jspan FILE NAME: seconds of a span
+jspan() { grep "\"name\": \"$2\"" "$1" | head -1 | sed -n 's/.*"seconds": \([-0-9.e+]*\).*/\1/p'; }
+
+machine="$(uname -m), $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)"
+
+# ---- kernel benchmarks ----
+if [ $kernels -eq 1 ]; then
+    if [ "$engine" = gles ]; then
+        run bench_field "$build/benches/bench_field" --n 22
+    fi
+    creps=3
+    [ $quick -eq 1 ] && creps=1
+    run bench_commit "$build/tests/commit/bench_commit" --engine "$engine" --reps $creps --threads "$threads"
+    run bench_poseidon2 "$build/tests/hash/bench_poseidon2" 16 42 "$threads"
+    [ $quick -eq 1 ] || run bench_dft "$build/tests/dft/bench_dft" "$threads"
+fi
+
+# ---- the demo, --reps times ----
+i=1
+while [ -z "$report" ] && [ $i -le "$reps" ]; do
+    run "keccakf_$i" "$demo" --perms "$perms" --seed 42 --log-stacked-height 21 --engine "$engine" \
+        --threads "$threads" --json "$logs/keccakf_$i.json"
+    i=$((i + 1))
+done
+
+# ---- the table ----
+col() { # MEASURES...: median of a figure over the demo runs (jnum/jspan)
+    i=1
+    while [ $i -le "$reps" ]; do
+        f="$logs/keccakf_$i.json"
+        [ -f "$f" ] && "$@" "$f"
+        i=$((i + 1))
+    done | grep . | median
+}
+jn() { jnum "$2" "$1"; }
+js() { jspan "$2" "$1"; }
+prove_s=$(col jn prove_seconds)
+rss_b=$(col jn peak_rss_bytes)
+gpu_b=$(col jn device_bytes_peak)
+syncs=$(col jn host_syncs)
+commit_span=$(col js stacked_commit)
+verify_s=$(col jn verify_seconds)
+proof_b=$(col jn proof_bytes)
+renderer=$(sed -n 's/^device: //p' "$logs/keccakf_1.txt" 2>/dev/null | head -1)
+fallback=$(sed -n 's/^note: CPU fallback: //p' "$logs/keccakf_1.txt" 2>/dev/null | head -1)
+
+bc_total=""; p2_gles=""; dft_best=""; copy_rw=""; fmul=""
+if [ -f "$logs/bench_commit.txt" ]; then
+    bc_total=$(awk '/^  total:/ {print $2; exit}' "$logs/bench_commit.txt")
+    p2_gles=$(awk '/^poseidon2 via merkle/ {for (i = 1; i < NF; i++) if ($(i + 1) == "M") {print $i; exit}}' "$logs/bench_commit.txt")
+    dft_best=$(awk '/^dft fwd/ {for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") print $i}' "$logs/bench_commit.txt" | sort -g | tail -1)
+    copy_rw=$(sed -n 's/.*read+write *\([0-9.]*\) GB\/s.*/\1/p' "$logs/bench_commit.txt" | head -1)
+fi
+[ -f "$logs/bench_field.txt" ] && fmul=$(awk '/^base mul/ {print $3; exit}' "$logs/bench_field.txt")
+p2_cpu=$(sed -n 's/^merkle commit .*ms, \([0-9.]*\) M perms\/s.*/\1/p' "$logs/bench_poseidon2.txt" 2>/dev/null | sort -g | tail -1)
+
+fmt() { # VALUE SCALE DECIMALS [UNIT]: value*scale with its unit, or n/a
+    if [ -z "$1" ] || [ "$1" = n/a ]; then echo n/a; else
+        awk -v v="$1" -v s="$2" -v d="$3" -v u="${4:-}" 'BEGIN {printf "%.*f%s%s", d, v * s, u == "" ? "" : " ", u}'; fi
+}
+dft_pct=n/a
+if [ -n "$dft_best" ] && [ -n "$copy_rw" ]; then
+    dft_pct=$(awk -v d="$dft_best" -v c="$copy_rw" 'BEGIN {if (c > 0) printf "%.1f%%", 100 * d / 1000 / c; else print "n/a"}')
+fi
+if [ "$engine" = gles ]; then prove_target="<= 0.5 s (H100/H200)"; else prove_target="<= 11 s (2-core CPU)"; fi
+
+echo
+echo "== glstark benchmark table ($(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo ?))"
+echo "machine: $machine"
+echo "device:  ${renderer:-?}"
+[ -n "$fallback" ] && echo "CPU fallback: $fallback"
+echo "logs:    $logs"
+echo
+printf '| %-48s | %-22s | %-26s |\n' "metric (issue 8 targets)" "measured" "target"
+printf '|%s|%s|%s|\n' "--------------------------------------------------" "------------------------" "----------------------------"
+printf '| %-48s | %-22s | %-26s |\n' "keccakf-$perms prove, $engine, median of $reps" "$(fmt "$prove_s" 1 3 "s")" "$prove_target"
+printf '| %-48s | %-22s | %-26s |\n' "peak host RSS, keccakf-$perms" "$(fmt "$rss_b" 1e-6 0 "MB")" "<= 1500 MB"
+printf '| %-48s | %-22s | %-26s |\n' "engine buffer peak ($engine), keccakf-$perms" "$(fmt "$gpu_b" 1e-6 0 "MB")" "(GPU part of the above)"
+printf '| %-48s | %-22s | %-26s |\n' "main-trace commit 2^21 x 42, bench_commit" "$(fmt "$bc_total" 1 1 "ms")" "<= 60 ms (H100)"
+printf '| %-48s | %-22s | %-26s |\n' "main-trace commit, span stacked_commit in proof" "$(fmt "$commit_span" 1e3 1 "ms")" "<= 60 ms (H100)"
+printf '| %-48s | %-22s | %-26s |\n' "Poseidon2 perms/s via $engine (Merkle 2^18 x 8)" "$(fmt "$p2_gles" 1 1 "M/s")" ">= 1000 M/s (H100 via GLES)"
+printf '| %-48s | %-22s | %-26s |\n' "DFT best bytes/s ($engine) / copy read+write" "$(fmt "$dft_best" 1e-3 1 "GB/s") = $dft_pct" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "host syncs per keccakf proof" "$(fmt "$syncs" 1 0)" "<= 64"
+echo
+printf '| %-48s | %-22s |\n' "other figures" "measured"
+printf '|%s|%s|\n' "--------------------------------------------------" "------------------------"
+printf '| %-48s | %-22s |\n' "proof size" "$(fmt "$proof_b" 1 0 "bytes")"
+printf '| %-48s | %-22s |\n' "verify time" "$(fmt "$verify_s" 1e3 1 "ms")"
+printf '| %-48s | %-22s |\n' "copy bandwidth read+write ($engine)" "$(fmt "$copy_rw" 1 1 "GB/s")"
+printf '| %-48s | %-22s |\n' "base-field mul, GLES (bench_field 2^22)" "$(fmt "$fmul" 1 1 "G mul/s")"
+printf '| %-48s | %-22s |\n' "Poseidon2 CPU, Merkle 2^16 x 42, best threads" "$(fmt "$p2_cpu" 1 1 "M perms/s")"
+echo
+echo "anchors: OpenVM CPU prover keccakf-1024: 11.2 s on the 2-core dev machine, 3.3 s on the GPU machine's 16 cores;"
+echo "         Metal (M2 Max) 2.42 s, its main commit 904 ms; OpenVM CPU peak memory 2.4 GB; OpenVM CUDA ~110-130 readbacks."
+if [ -n "$failed" ]; then
+    echo "FAILED:$failed (see $logs)"
+    exit 1
+fi
+exit 0
