@@ -17,16 +17,21 @@
 #ifndef WHIR_ITEMS
 #define WHIR_ITEMS 8u
 #endif
+// eval: elements per invocation (long chunks amortise the power z^(chunk·ITEMS))
+#ifndef WHIR_EVAL_ITEMS
+#define WHIR_EVAL_ITEMS 64u
+#endif
 
 #define MODE_BATCH 1    // out += Σ_j coeff_j · column_j (base columns, EF coefficients)
-#define MODE_BFLY_LOW 2 // subset-sum / Möbius stages over the low gs_bits index bits, in registers
+#define MODE_BFLY_LOW 2 // gs_bits subset-sum / Möbius stages from bit gs_s0, per group
 #define MODE_BFLY_BIT 3 // one subset-sum / Möbius stage: pairs (lo, hi) from two windows
 #define MODE_EQTAB 4    // out[b] = lo[b & mask] · hi[b >> nlo]
 #define MODE_PAIRSUM 5  // per-group partial sums of Σ q1·w1 and Σ (2q1 − q0)(2w1 − w0)
-#define MODE_REDUCE 6   // sums gs_nparts partials of gs_k EF values each (one work group)
+#define MODE_REDUCE 6   // sums gs_n partials of gs_k EF values each (one work group)
 #define MODE_EVAL 7     // per-group partial sums of Σ g[b]·z^b
 #define MODE_WACC 8     // w[b] += eq tables of the round's points, weighted
 #define MODE_FOLD 9     // dst[y] = v[2y] + α(v[2y+1] − v[2y]) per column
+#define MODE_PREP_BLOCK 10 // prepare_f on blocks of <= 16: inverse DFT and the block's subset sums, as a matrix
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -50,7 +55,8 @@ uniform uint gs_stride1; // column stride of binding 1 (words)
 uniform uint gs_ncols;   // columns (batch: columns summed per row)
 uniform uint gs_cbase;   // batch: first coefficient; eval: first chunk index
 uniform uint gs_accum;   // batch: add to out (1) or start from zero (0)
-uniform uint gs_bits;    // bfly_low: stages; eqtab/wacc: nlo
+uniform uint gs_bits;    // bfly_low: stages; prep_block: log block; eqtab/wacc: nlo
+uniform uint gs_s0;      // bfly_low: first stage
 uniform uint gs_mask;    // bfly_bit: index bits below the stage bit
 uniform uint gs_sub;     // butterflies: 1 = Möbius (subtract), 0 = subset sum (add)
 uniform uint gs_id0;     // global index of this dispatch's first unit
@@ -59,7 +65,7 @@ uniform uint gs_k;       // reduce: EF values per partial; wacc: points
 uniform uint gs_tab;     // wacc: word offsets of the tables in binding 1 (see whir_gles.c)
 uniform uint gs_hlen;    // wacc: entries of each high table
 uniform uvec4 gs_x;      // an EF scalar: fold α, eval z
-uniform uvec4 gs_y;      // eval: z^WHIR_ITEMS
+uniform uvec4 gs_y;      // eval: z^WHIR_EVAL_ITEMS
 
 #if WHIR_MODE == MODE_PAIRSUM || WHIR_MODE == MODE_REDUCE || WHIR_MODE == MODE_EVAL
 shared uvec4 sh0[GS_LOCAL_SIZE];
@@ -112,12 +118,12 @@ void main()
         STC(o + 4u, sh1[0]);
     }
 #elif WHIR_MODE == MODE_EVAL
-    // Chunk id of WHIR_ITEMS elements (gs_n elements in all): Horner inside
+    // Chunk id of WHIR_EVAL_ITEMS elements (gs_n elements in all): Horner inside
     // the chunk, times (z^ITEMS)^(gs_cbase + id).
     uvec4 s = uvec4(0u);
     if (id < gs_count) {
-        uint e0 = id * WHIR_ITEMS;
-        uint e1 = min(e0 + WHIR_ITEMS, gs_n);
+        uint e0 = id * WHIR_EVAL_ITEMS;
+        uint e1 = min(e0 + WHIR_EVAL_ITEMS, gs_n);
         for (uint e = e1; e > e0; e--)
             s = bb4_add(bb4_mul(s, gs_x), LDA(gs_lead0 + 4u * (e - 1u)));
         s = bb4_mul(s, bb4_pow(gs_y, gs_cbase + id));
@@ -155,18 +161,63 @@ void main()
         acc = bb4_add(acc, bb4_mul_base(LDC(4u * (gs_cbase + j)), a[gs_lead0 + j * gs_stride0 + id]));
     STB(gs_lead1 + 4u * id, acc);
 #elif WHIR_MODE == MODE_BFLY_LOW
-    // 2^gs_bits (<= 16) consecutive elements, stages 0 .. gs_bits-1.
+    // Stages gs_s0 .. gs_s0 + gs_bits - 1 (gs_bits <= 3) on the 2^gs_bits
+    // elements 2^gs_s0 apart of one group: a radix-2^gs_bits pass, radix 8
+    // in named registers, smaller groups in memory (register arrays with
+    // data-dependent indices make llvmpipe's compiler take seconds).
+    uint cnt = 1u << gs_bits;
+    uint lowm = (1u << gs_s0) - 1u;
+    uint base = gs_lead0 + 4u * (((id & ~lowm) << gs_bits) | (id & lowm));
+    uint step = 4u << gs_s0;
+    if (gs_bits == 3u) {
+        // radix 8 in named registers (one read and one write per element)
+        uvec4 x0 = LDA(base), x1 = LDA(base + step), x2 = LDA(base + 2u * step), x3 = LDA(base + 3u * step);
+        uvec4 x4 = LDA(base + 4u * step), x5 = LDA(base + 5u * step), x6 = LDA(base + 6u * step);
+        uvec4 x7 = LDA(base + 7u * step);
+        if (gs_sub != 0u) {
+            x1 = bb4_sub(x1, x0); x3 = bb4_sub(x3, x2); x5 = bb4_sub(x5, x4); x7 = bb4_sub(x7, x6);
+            x2 = bb4_sub(x2, x0); x3 = bb4_sub(x3, x1); x6 = bb4_sub(x6, x4); x7 = bb4_sub(x7, x5);
+            x4 = bb4_sub(x4, x0); x5 = bb4_sub(x5, x1); x6 = bb4_sub(x6, x2); x7 = bb4_sub(x7, x3);
+        } else {
+            x1 = bb4_add(x1, x0); x3 = bb4_add(x3, x2); x5 = bb4_add(x5, x4); x7 = bb4_add(x7, x6);
+            x2 = bb4_add(x2, x0); x3 = bb4_add(x3, x1); x6 = bb4_add(x6, x4); x7 = bb4_add(x7, x5);
+            x4 = bb4_add(x4, x0); x5 = bb4_add(x5, x1); x6 = bb4_add(x6, x2); x7 = bb4_add(x7, x3);
+        }
+        STA(base, x0);
+        STA(base + step, x1);
+        STA(base + 2u * step, x2);
+        STA(base + 3u * step, x3);
+        STA(base + 4u * step, x4);
+        STA(base + 5u * step, x5);
+        STA(base + 6u * step, x6);
+        STA(base + 7u * step, x7);
+        return;
+    }
+    for (uint s = 0u; s < gs_bits; s++) {
+        uint h = 1u << s;
+        for (uint j = 0u; j < cnt; j++) {
+            if ((j & h) == 0u)
+                continue;
+            uint ia = base + step * j, ib = base + step * (j ^ h);
+            uvec4 u = LDA(ib), v = LDA(ia);
+            STA(ia, gs_sub != 0u ? bb4_sub(v, u) : bb4_add(v, u));
+        }
+    }
+#elif WHIR_MODE == MODE_PREP_BLOCK
+    // prepare_f's per-block work for 2^gs_bits <= 16 elements: the inverse
+    // DFT, then the block's subset sums twice (eval_to_coeff_rs_message's,
+    // and the low stages of coeffs_to_evals), as one N x N base-field matrix
+    // the host composed (binding 1, row-major). The block is read from
+    // binding 0 and written to binding 2 (same offsets).
     uint cnt = 1u << gs_bits;
     uint base = gs_lead0 + 4u * (id << gs_bits);
-    uvec4 x[16];
-    for (uint j = 0u; j < cnt; j++)
-        x[j] = LDA(base + 4u * j);
-    for (uint s = 0u; s < gs_bits; s++)
+    uint obase = gs_lead2 + 4u * (id << gs_bits);
+    for (uint k = 0u; k < cnt; k++) {
+        uvec4 acc = uvec4(0u);
         for (uint j = 0u; j < cnt; j++)
-            if ((j & (1u << s)) != 0u)
-                x[j] = gs_sub != 0u ? bb4_sub(x[j], x[j ^ (1u << s)]) : bb4_add(x[j], x[j ^ (1u << s)]);
-    for (uint j = 0u; j < cnt; j++)
-        STA(base + 4u * j, x[j]);
+            acc = bb4_add(acc, bb4_mul_base(LDA(base + 4u * j), b[k * cnt + j]));
+        STC(obase + 4u * k, acc);
+    }
 #elif WHIR_MODE == MODE_BFLY_BIT
     // Pair id: lo = id with a zero inserted above gs_mask's bits; the low
     // element in binding 0, the high one in binding 1 (leads differ).

@@ -86,6 +86,7 @@ static void fib_small(unsigned log_n, const char *file)
     fib(log_n, &sp, file);
 }
 
+#ifndef GS_GLES_SLOW_ONLY
 Test(prover_gles, fib_small_n1) { fib_small(1, "fib-small_n1.proof.bin"); }
 Test(prover_gles, fib_small_n4) { fib_small(4, "fib-small_n4.proof.bin"); }
 Test(prover_gles, fib_small_n10) { fib_small(10, "fib-small_n10.proof.bin"); }
@@ -111,3 +112,32 @@ Test(prover_gles, fib_app18_n10, .timeout = 300)
     cr_assert_eq(gs_app_params_with_100_bits_security(18, &sp, &err), GLSTARK_OK);
     fib(10, &sp, "fib-app18_n10.proof.bin");
 }
+#endif
+
+#ifdef GS_GLES_SLOW_ONLY
+#include "util/stdrng.h"
+
+/* keccakf, 16 permutations, seed 42, app params L = 21 (slow on llvmpipe). */
+Test(prover_gles, keccak_app21_p16, .timeout = 1800)
+{
+    enum { P = 16 };
+    uint64_t in[P][25];
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 42);
+    for (int p = 0; p < P; p++)
+        for (int i = 0; i < 25; i++)
+            in[p][i] = gs_stdrng_next_u64(&rng);
+    glstark_air *air;
+    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
+    size_t h = glstark_keccak_trace_height(P);
+    uint32_t *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
+    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, P, tr), GLSTARK_OK);
+    glstark_air_trace t = {h, {tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    gs_system_params sp;
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(21, &sp, &err), GLSTARK_OK);
+    prove_on_gles(&air, 1, &sp, &t, "keccak-app21_p16.proof.bin");
+    free(tr);
+    glstark_air_destroy(air);
+}
+#endif

@@ -167,7 +167,7 @@ static void check_fold_ple(pair *p, unsigned l, uint32_t height, uint32_t width,
 
 /* round_evals then fold on ncols column pairs of length len inside tables of
  * the given stride and offset. */
-static void check_rounds(pair *p, size_t len, uint32_t ncols, size_t off, size_t stride)
+static void check_rounds(pair *p, size_t len, uint32_t ncols, size_t off, size_t stride, int max_rounds)
 {
     size_t words = 4 * (off + (ncols - 1) * stride + len + 2);
     uint32_t *q = rnd_words(&p->s, words), *w = rnd_words(&p->s, words);
@@ -176,7 +176,8 @@ static void check_rounds(pair *p, size_t len, uint32_t ncols, size_t off, size_t
     gs_red_cols gqs = {gq, off, stride, ncols}, gws = {gw, off, stride, ncols};
     gs_red_cols cqs = {cq, off, stride, ncols}, cws = {cw, off, stride, ncols};
     char what[96];
-    for (size_t n = len; n >= 2; n /= 2) {
+    int rounds = 0;
+    for (size_t n = len; n >= 2 && rounds < max_rounds; n /= 2, rounds++) {
         bb4_t a[2], b[2];
         memset(a, 0x5A, sizeof a);
         TU_OK(p->g, p->g->reduction->round_evals(p->g, &gqs, &gws, n, a));
@@ -225,10 +226,13 @@ Test(reduction_gles, fold_ple)
 Test(reduction_gles, rounds_and_folds)
 {
     pair p = open_pair(0, 203);
-    check_rounds(&p, 2, 1, 0, 2);
-    check_rounds(&p, 6, 3, 1, 9);
-    check_rounds(&p, 64, 5, 3, 64);
-    check_rounds(&p, 1 << 12, 3, 0, 1 << 12);
+    check_rounds(&p, 2, 1, 0, 2, 99);
+    check_rounds(&p, 6, 3, 1, 9, 99);
+    check_rounds(&p, 64, 5, 3, 64, 99);
+    check_rounds(&p, 1 << 12, 3, 0, 1 << 12, 99);
+    /* 3 x 2^20 entries: more than one dispatch's budget, so the column
+     * group is cut into row pieces */
+    check_rounds(&p, 1 << 20, 3, 1, (1 << 20) + 3, 1);
     close_pair(&p);
 }
 
@@ -237,7 +241,7 @@ Test(reduction_gles, small_bindings)
     pair p = open_pair(4096, 204);
     check_block_sums(&p, 4, 6, 3);         /* columns of 4 KiB: one window each, items cut to fit */
     check_fold_ple(&p, 2, 2048, 3, 1, 5);  /* columns longer than a window: row chunks */
-    check_rounds(&p, 512, 3, 2, 600);      /* column pieces */
+    check_rounds(&p, 512, 3, 2, 600, 99);  /* column pieces */
     close_pair(&p);
 }
 

@@ -279,7 +279,8 @@ Test(whir_gles, batch_columns)
 Test(whir_gles, prepare_f)
 {
     pair p = open_pair(0, 102);
-    unsigned cases[][2] = {{0, 0}, {1, 1}, {1, 0}, {5, 2}, {9, 4}, {12, 3}, {10, 0}};
+    /* l_skip <= 4: the composed block matrix; above: the dft family + butterflies */
+    unsigned cases[][2] = {{0, 0}, {1, 1}, {1, 0}, {5, 2}, {9, 4}, {12, 3}, {10, 0}, {8, 5}, {7, 7}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         check_prepare_f(&p, cases[i][0], cases[i][1]);
     close_pair(&p);

@@ -20,4 +20,4 @@ static void on_gles(const char *spec)
 Test(whir_prove_gles, fib_small_n4) { on_gles("fib-small_n4"); }
 Test(whir_prove_gles, fib_small_n10) { on_gles("fib-small_n10"); }
 Test(whir_prove_gles, interactions_small) { on_gles("interactions-small"); }
-Test(whir_prove_gles, fib_app18_n10, .timeout = 300) { on_gles("fib-app18_n10"); }
+/* fib-app18_n10 runs in prover_gles (the whole proof, WHIR included). */

@@ -20,8 +20,9 @@ void gs_cw_set_ef(const gs_gl_program *p, const char *name, bb4_t v)
 
 glstark_status gs_gles_whir_prog(gs_engine *eng, int mode, gs_gl_program **out)
 {
-    char defs[64];
-    snprintf(defs, sizeof defs, "WHIR_MODE %d\nWHIR_ITEMS %uu\n", mode, GS_WHIR_ITEMS);
+    char defs[120];
+    snprintf(defs, sizeof defs, "WHIR_MODE %d\nWHIR_ITEMS %uu\nWHIR_EVAL_ITEMS %uu\n", mode, GS_WHIR_ITEMS,
+             GS_WHIR_EVAL_ITEMS);
     return gs_gl_program_get(gs_gles_device(eng), "whir.comp", defs, out, &eng->err);
 }
 
@@ -59,6 +60,7 @@ void gs_cw_start(gs_cw_iter *it, const gs_gl_caps *caps, const gs_cw_set *sets, 
     it->budget = budget < it->unit ? it->unit : budget;
     it->c = 0;
     it->e = e_begin;
+    it->kg = 0;
 }
 
 int gs_cw_next(gs_cw_iter *it, gs_cw_piece *p)
@@ -66,12 +68,9 @@ int gs_cw_next(gs_cw_iter *it, gs_cw_piece *p)
     if (it->c >= it->ncols)
         return 0;
     const uint64_t full = it->e_end - it->e_begin;
-    if (it->e == it->e_begin && full <= it->budget && fits(it, it->c, 1, it->e_begin, full)) {
-        /* whole columns: as many as fit (doubling, then bisecting) */
-        uint64_t maxk = it->ncols - it->c, byb = it->budget / full;
-        if (byb < maxk)
-            maxk = byb ? byb : 1;
-        uint64_t lo = 1, hi = maxk;
+    if (it->kg == 0 && fits(it, it->c, 1, it->e_begin, full)) {
+        /* a new group: as many whole columns as one window holds */
+        uint64_t lo = 1, hi = it->ncols - it->c;
         while (lo < hi) {
             uint64_t mid = lo + (hi - lo + 1) / 2;
             if (fits(it, it->c, mid, it->e_begin, full))
@@ -79,11 +78,26 @@ int gs_cw_next(gs_cw_iter *it, gs_cw_piece *p)
             else
                 hi = mid - 1;
         }
-        *p = (gs_cw_piece){it->c, lo, it->e_begin, full};
-        it->c += lo;
+        it->kg = lo;
+    }
+    if (it->kg > 0) {
+        /* the group's rows, budget / kg at a time (all of them if they fit) */
+        uint64_t r = it->budget / it->kg;
+        r -= r % it->unit;
+        if (r < it->unit)
+            r = it->unit;
+        uint64_t rem = it->e_end - it->e;
+        uint64_t n = rem < r ? rem : r;
+        *p = (gs_cw_piece){it->c, it->kg, it->e, n};
+        it->e += n;
+        if (it->e >= it->e_end) {
+            it->e = it->e_begin;
+            it->c += it->kg;
+            it->kg = 0;
+        }
         return 1;
     }
-    /* part of one column */
+    /* part of one column too long for a window */
     uint64_t rem = it->e_end - it->e;
     uint64_t n = rem < it->budget ? rem : it->budget;
     n -= n % it->unit;

@@ -32,11 +32,14 @@ typedef struct gs_cw_iter {
     unsigned nsets;
     uint64_t ncols, e_begin, e_end, unit, budget;
     uint64_t c, e; /* next position */
+    uint64_t kg;   /* columns of the current group (0: none started) */
 } gs_cw_iter;
 
-/* Elements [e_begin, e_end) of ncols columns in pieces; counts and starts are
- * multiples of unit (e_begin, e_end too), at most budget elements (rounded up
- * to one unit per column) per piece. */
+/* Elements [e_begin, e_end) of ncols columns in pieces: groups of as many
+ * whole columns as one window holds, their rows cut so that a piece has at
+ * most about budget elements (at least one unit per column); a column too
+ * long for any window alone, in row chunks. Counts and starts are multiples
+ * of unit (except a last short unit). */
 void gs_cw_start(gs_cw_iter *it, const gs_gl_caps *caps, const gs_cw_set *sets, unsigned nsets, uint64_t ncols,
                  uint64_t e_begin, uint64_t e_end, uint64_t unit, uint64_t budget);
 /* Next piece; 0 when done. Fails (returns -1) when not even one unit of one
@@ -66,7 +69,8 @@ glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t nc
 /* Program of glsl/whir.comp in the given mode (WHIR_MODE). */
 glstark_status gs_gles_whir_prog(gs_engine *eng, int mode, gs_gl_program **out);
 
-#define GS_WHIR_ITEMS 8u
+#define GS_WHIR_ITEMS 8u       /* pairs per invocation in the pair sums */
+#define GS_WHIR_EVAL_ITEMS 64u /* elements per invocation in eval_univariate */
 enum {
     GS_WM_BATCH = 1,
     GS_WM_BFLY_LOW = 2,
@@ -77,6 +81,7 @@ enum {
     GS_WM_EVAL = 7,
     GS_WM_WACC = 8,
     GS_WM_FOLD = 9,
+    GS_WM_PREP_BLOCK = 10,
 };
 
 /* Elements per dispatch for light element-wise kernels: well under 500 ms

@@ -9,7 +9,9 @@
  * or 32 bytes come back. Eq tables (mobius_eq_table, w_accumulate) are
  * factored into a low-variable and a high-variable table built on the host
  * (about 2·2^(n/2) entries), so each entry costs one product on the GPU.
- * prepare_f and encode_ext use the dft family for their transforms. */
+ * prepare_f applies each block's inverse DFT and subset sums as one small
+ * matrix when blocks have at most 16 entries (the dft family otherwise);
+ * encode_ext is the dft family's forward DFT. */
 #include "engine/dft_ops.h"
 #include "engine/gles/colwin.h"
 #include "engine/whir_ops.h"
@@ -110,84 +112,164 @@ static glstark_status gles_batch_columns(gs_engine *eng, const gs_buf *const *ma
     return st;
 }
 
-/* Subset-sum (sub = 0) or Möbius (sub = 1) stages over index bits [0, bits)
- * of the first n = 2^log_n EF elements of buf. */
-static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned bits, int sub, const char *op)
+/* One stage (index bit `bit`) of pairs (i, i + 2^bit), for groups too long
+ * for a radix pass's window. */
+static glstark_status bfly_bit(gs_engine *eng, gs_gl_program *pbit, gs_buf *buf, uint64_t n, unsigned bit)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const uint64_t h = (uint64_t)1 << bit, blk = 2 * h;
+    gs_cw_set set = {buf, 0, 0, 16, 0};
+    glstark_status st = GLSTARK_OK;
+    if (blk * 16 + align <= maxb && h <= GS_CW_BUDGET) {
+        /* whole blocks of 2^(bit+1) in one window, bound twice */
+        uint64_t per = (maxb - align) / (blk * 16);
+        uint64_t byb = GS_CW_BUDGET / h;
+        if (byb < per)
+            per = byb ? byb : 1;
+        gs_cw_set_u(pbit, "gs_mask", (uint32_t)(h - 1));
+        for (uint64_t b0 = 0; !st && b0 < n / blk; b0 += per) {
+            uint64_t nb = n / blk - b0 < per ? n / blk - b0 : per;
+            gs_cw_piece q = {0, 1, b0 * blk, nb * blk};
+            uint32_t l0, l1;
+            st = gs_cw_bind(eng, 0, &set, &q, &l0);
+            if (!st)
+                st = gs_cw_bind(eng, 1, &set, &q, &l1);
+            if (st)
+                break;
+            gs_cw_set_u(pbit, "gs_lead0", l0);
+            gs_cw_set_u(pbit, "gs_lead1", l1 + (uint32_t)(4 * h));
+            st = gs_gl_dispatch_1d(dev, pbit, nb * h, &eng->err);
+        }
+        return st;
+    }
+    /* a block exceeds a binding: its halves in matching chunks */
+    uint64_t m = (maxb - align) / 16;
+    if (m > GS_CW_BUDGET)
+        m = GS_CW_BUDGET;
+    gs_cw_set_u(pbit, "gs_mask", 0xFFFFFFFFu);
+    for (uint64_t b0 = 0; !st && b0 < n; b0 += blk)
+        for (uint64_t i = 0; !st && i < h; i += m) {
+            uint64_t k = h - i < m ? h - i : m;
+            gs_cw_piece ql = {0, 1, b0 + i, k}, qh = {0, 1, b0 + h + i, k};
+            uint32_t l0, l1;
+            st = gs_cw_bind(eng, 0, &set, &ql, &l0);
+            if (!st)
+                st = gs_cw_bind(eng, 1, &set, &qh, &l1);
+            if (st)
+                break;
+            gs_cw_set_u(pbit, "gs_lead0", l0);
+            gs_cw_set_u(pbit, "gs_lead1", l1);
+            st = gs_gl_dispatch_1d(dev, pbit, k, &eng->err);
+        }
+    return st;
+}
+
+/* Subset-sum (sub = 0) or Möbius (sub = 1) stages over index bits [lo, hi)
+ * of the first n = 2^log_n EF elements of buf: radix-8 passes (three stages
+ * per sweep) where a group of 2^(s+3) elements fits a window, single stages
+ * otherwise. */
+static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned lo, unsigned hi, int sub,
+                                  const char *op)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
     const uint64_t n = (uint64_t)1 << log_n;
-    if (bits == 0)
+    if (hi <= lo)
         return GLSTARK_OK;
     gs_gl_program *plo, *pbit;
-    glstark_status st = gs_gles_whir_prog(eng, GS_WM_BFLY_LOW, &plo);
+    glstark_status st = gs_gles_whir_prog(eng, GS_WM_BFLY_BIT, &pbit);
     if (!st)
-        st = gs_gles_whir_prog(eng, GS_WM_BFLY_BIT, &pbit);
+        st = gs_gles_whir_prog(eng, GS_WM_BFLY_LOW, &plo);
     if (st)
         return st;
-    /* stages 0 .. low-1 in registers, 2^low elements per invocation */
-    unsigned low = bits < 4 ? bits : 4;
+    gs_cw_set_u(pbit, "gs_sub", (uint32_t)sub);
+    gs_cw_set_u(plo, "gs_sub", (uint32_t)sub);
     gs_cw_set set = {buf, 0, 0, 16, 0};
+    for (unsigned s = lo; !st && s < hi;) {
+        unsigned c = hi - s < 3 ? hi - s : 3;
+        uint64_t group = (uint64_t)1 << (s + c);
+        if (group * 16 + align > maxb) {
+            st = bfly_bit(eng, pbit, buf, n, s);
+            s++;
+            continue;
+        }
+        gs_cw_iter it;
+        gs_cw_piece p;
+        int r;
+        gs_cw_set_u(plo, "gs_bits", c);
+        gs_cw_set_u(plo, "gs_s0", s);
+        gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, n, group, GS_CW_BUDGET);
+        while (!st && (r = gs_cw_next(&it, &p)) != 0) {
+            uint32_t l0;
+            if (r < 0)
+                return no_fit(eng, op);
+            if ((st = gs_cw_bind(eng, 0, &set, &p, &l0)))
+                break;
+            gs_cw_set_u(plo, "gs_lead0", l0);
+            st = gs_gl_dispatch_1d(dev, plo, p.ne >> c, &eng->err);
+        }
+        s += c;
+    }
+    return st;
+}
+
+/* Blocks of 2^l <= 16: the inverse DFT and the block's two subset sums are
+ * one linear map, composed here into an N x N matrix (exact arithmetic, so
+ * applying it equals the transforms one after the other); the GPU applies it
+ * per block (glsl/whir.comp PREP_BLOCK) into a scratch buffer, copied back. */
+static glstark_status prep_blocks(gs_engine *eng, gs_buf *f, uint64_t n, unsigned l)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint32_t N = 1u << l;
+    bb_t mat[16 * 16], col[16];
+    bb_t wi = bb_inv(bb_two_adic_generator(l)), ninv = bb_inv(bb_from_canonical(N));
+    for (uint32_t j = 0; j < N; j++) {
+        /* column j: the map applied to the unit vector e_j */
+        bb_t wj = bb_pow(wi, j), x = ninv;
+        for (uint32_t k = 0; k < N; k++) {
+            col[k] = x; /* inverse DFT: N^-1 w^-jk */
+            x = bb_mul(x, wj);
+        }
+        for (int r = 0; r < 2; r++)
+            for (uint32_t h = 1; h < N; h <<= 1)
+                for (uint32_t k = 0; k < N; k++)
+                    if (k & h)
+                        col[k] = bb_add(col[k], col[k ^ h]);
+        for (uint32_t k = 0; k < N; k++)
+            mat[k * N + j] = col[k];
+    }
+    gs_gl_program *pp;
+    gs_buf *tb = NULL, *out = NULL;
+    glstark_status st = gs_gles_whir_prog(eng, GS_WM_PREP_BLOCK, &pp);
+    if (!st)
+        st = upload(eng, mat, (size_t)N * N * 4, &tb);
+    if (!st)
+        st = gs_buf_create(eng, n * 16, &out);
+    if (!st)
+        st = gs_gles_bind(eng, 1, tb, 0, tb->size);
+    gs_cw_set sets[2] = {{f, 0, 0, 16, 0}, {out, 0, 0, 16, 0}};
     gs_cw_iter it;
     gs_cw_piece p;
     int r;
-    gs_cw_set_u(plo, "gs_bits", low);
-    gs_cw_set_u(plo, "gs_sub", (uint32_t)sub);
-    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, n, (uint64_t)1 << low, GS_CW_BUDGET);
+    gs_cw_set_u(pp, "gs_bits", l);
+    gs_cw_start(&it, &dev->caps, sets, 2, 1, 0, n, N, GS_CW_BUDGET / 4);
     while (!st && (r = gs_cw_next(&it, &p)) != 0) {
-        uint32_t l0;
-        if (r < 0)
-            return no_fit(eng, op);
-        if ((st = gs_cw_bind(eng, 0, &set, &p, &l0)))
+        uint32_t l0, l2;
+        if (r < 0) {
+            st = no_fit(eng, "prepare_f");
             break;
-        gs_cw_set_u(plo, "gs_lead0", l0);
-        st = gs_gl_dispatch_1d(dev, plo, p.ne >> low, &eng->err);
-    }
-    gs_cw_set_u(pbit, "gs_sub", (uint32_t)sub);
-    for (unsigned bit = low; !st && bit < bits; bit++) {
-        const uint64_t h = (uint64_t)1 << bit, blk = 2 * h;
-        if (blk * 16 + align <= maxb && h <= GS_CW_BUDGET) {
-            /* whole blocks of 2^(bit+1) in one window, bound twice */
-            uint64_t per = (maxb - align) / (blk * 16);
-            uint64_t byb = GS_CW_BUDGET / h;
-            if (byb < per)
-                per = byb ? byb : 1;
-            gs_cw_set_u(pbit, "gs_mask", (uint32_t)(h - 1));
-            for (uint64_t b0 = 0; !st && b0 < n / blk; b0 += per) {
-                uint64_t nb = n / blk - b0 < per ? n / blk - b0 : per;
-                gs_cw_piece q = {0, 1, b0 * blk, nb * blk};
-                uint32_t l0, l1;
-                st = gs_cw_bind(eng, 0, &set, &q, &l0);
-                if (!st)
-                    st = gs_cw_bind(eng, 1, &set, &q, &l1);
-                if (st)
-                    break;
-                gs_cw_set_u(pbit, "gs_lead0", l0);
-                gs_cw_set_u(pbit, "gs_lead1", l1 + (uint32_t)(4 * h));
-                st = gs_gl_dispatch_1d(dev, pbit, nb * h, &eng->err);
-            }
-        } else {
-            /* a block exceeds a binding: its halves in matching chunks */
-            uint64_t m = (maxb - align) / 16;
-            if (m > GS_CW_BUDGET)
-                m = GS_CW_BUDGET;
-            gs_cw_set_u(pbit, "gs_mask", 0xFFFFFFFFu);
-            for (uint64_t b0 = 0; !st && b0 < n; b0 += blk)
-                for (uint64_t i = 0; !st && i < h; i += m) {
-                    uint64_t k = h - i < m ? h - i : m;
-                    gs_cw_piece ql = {0, 1, b0 + i, k}, qh = {0, 1, b0 + h + i, k};
-                    uint32_t l0, l1;
-                    st = gs_cw_bind(eng, 0, &set, &ql, &l0);
-                    if (!st)
-                        st = gs_cw_bind(eng, 1, &set, &qh, &l1);
-                    if (st)
-                        break;
-                    gs_cw_set_u(pbit, "gs_lead0", l0);
-                    gs_cw_set_u(pbit, "gs_lead1", l1);
-                    st = gs_gl_dispatch_1d(dev, pbit, k, &eng->err);
-                }
         }
+        if ((st = gs_cw_bind(eng, 0, &sets[0], &p, &l0)) || (st = gs_cw_bind(eng, 2, &sets[1], &p, &l2)))
+            break;
+        gs_cw_set_u(pp, "gs_lead0", l0);
+        gs_cw_set_u(pp, "gs_lead2", l2);
+        st = gs_gl_dispatch_1d(dev, pp, p.ne >> l, &eng->err);
     }
+    if (!st)
+        st = gs_buf_copy(f, 0, out, 0, n * 16);
+    gs_buf_destroy(tb);
+    gs_buf_destroy(out);
     return st;
 }
 
@@ -200,14 +282,20 @@ static glstark_status gles_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, 
     glstark_status st = need(eng, f, (uint64_t)n * 16, "prepare_f", "f");
     if (st)
         return st;
+    if (l_skip <= 4) {
+        if ((st = prep_blocks(eng, f, n, l_skip)))
+            return st;
+        return butterflies(eng, f, log_n, l_skip, log_n, 0, "prepare_f");
+    }
+    /* larger blocks: the dft family's inverse DFTs, then the subset sums */
     size_t blk = (size_t)1 << l_skip;
     gs_dft_cols cols = {.buf = f, .offset = 0, .col_stride = 4 * blk, .ncols = n / blk, .log_n = l_skip,
                         .elem_words = 4};
     if ((st = gs_dft(eng, &cols, GS_DFT_INVERSE)))
         return st;
-    if ((st = butterflies(eng, f, log_n, l_skip, 0, "prepare_f")))
+    if ((st = butterflies(eng, f, log_n, 0, l_skip, 0, "prepare_f")))
         return st;
-    return butterflies(eng, f, log_n, log_n, 0, "prepare_f");
+    return butterflies(eng, f, log_n, 0, log_n, 0, "prepare_f");
 }
 
 /* t[b] = Π_{i<bits} (bit i of b ? x_i : y_i) (EF, 2^bits entries). */
@@ -324,7 +412,7 @@ static glstark_status gles_mobius(gs_engine *eng, const gs_buf *src, gs_buf *dst
     unsigned lg = 0;
     while (((size_t)1 << lg) < len)
         lg++;
-    return butterflies(eng, dst, lg, lg, 1, "mobius");
+    return butterflies(eng, dst, lg, 0, lg, 1, "mobius");
 }
 
 static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size_t len, bb4_t z, bb4_t *out)
@@ -344,9 +432,9 @@ static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size
     gs_cw_piece p;
     int r;
     uint64_t slots = 0;
-    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_ITEMS, GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_EVAL_ITEMS, GS_CW_BUDGET);
     while ((r = gs_cw_next(&it, &p)) > 0)
-        slots += ((p.ne + GS_WHIR_ITEMS - 1) / GS_WHIR_ITEMS + ls - 1) / ls;
+        slots += ((p.ne + GS_WHIR_EVAL_ITEMS - 1) / GS_WHIR_EVAL_ITEMS + ls - 1) / ls;
     if (r < 0)
         return no_fit(eng, "eval_univariate");
     gs_gl_program *pe, *pr;
@@ -359,21 +447,21 @@ static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size
     if (!st)
         st = gs_gles_bind(eng, 2, parts, 0, slots * 16);
     bb4_t zc = bb4_one();
-    for (unsigned i = 0; i < GS_WHIR_ITEMS; i++)
+    for (unsigned i = 0; i < GS_WHIR_EVAL_ITEMS; i++)
         zc = bb4_mul(zc, z);
     gs_cw_set_ef(pe, "gs_x", z);
     gs_cw_set_ef(pe, "gs_y", zc);
     uint64_t pbase = 0;
-    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_ITEMS, GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_EVAL_ITEMS, GS_CW_BUDGET);
     while (!st && gs_cw_next(&it, &p) > 0) {
         uint32_t l0;
         if ((st = gs_cw_bind(eng, 0, &set, &p, &l0)))
             break;
-        uint64_t inv = (p.ne + GS_WHIR_ITEMS - 1) / GS_WHIR_ITEMS;
+        uint64_t inv = (p.ne + GS_WHIR_EVAL_ITEMS - 1) / GS_WHIR_EVAL_ITEMS;
         gs_cw_set_u(pe, "gs_lead0", l0);
         gs_cw_set_u(pe, "gs_lead2", 0);
         gs_cw_set_u(pe, "gs_n", (uint32_t)p.ne);
-        gs_cw_set_u(pe, "gs_cbase", (uint32_t)(p.e0 / GS_WHIR_ITEMS));
+        gs_cw_set_u(pe, "gs_cbase", (uint32_t)(p.e0 / GS_WHIR_EVAL_ITEMS));
         gs_cw_set_u(pe, "gs_pbase", (uint32_t)pbase);
         st = gs_gl_dispatch_1d(dev, pe, inv, &eng->err);
         pbase += (inv + ls - 1) / ls;
