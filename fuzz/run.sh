@@ -8,6 +8,10 @@
 # timeout (10 s per input) or property abort fails the run and leaves the
 # reproducer as ./crash-*, ./leak-*, ./timeout-* in the current directory:
 # replay with BUILD_DIR/fuzz/<target> FILE.
+# FUZZ_SEED (default 1) fixes libFuzzer's random seed and FUZZ_RUNS (default:
+# unlimited) caps the executions per target, so a CI run replays exactly a
+# prefix of a run that was checked before committing; set FUZZ_SEED=0 for a
+# time-seeded exploratory run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 data="$here/../tests/data"
@@ -42,7 +46,8 @@ for t in "${targets[@]}"; do
     for f in $(seed_files "$t"); do cp "$f" "$corpus/"; done
     log="$(mktemp)"
     echo "== $t: ${secs}s, $(ls "$corpus" | wc -l) seeds"
-    if "$build/fuzz/$t" "$corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+    if "$build/fuzz/$t" "$corpus" -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:--1}" \
+        -timeout=10 -rss_limit_mb=2048 \
         -max_len="$(max_len "$t")" -print_final_stats=1 >"$log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
         cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)

@@ -138,8 +138,10 @@ glstark_status gs_whir_proof_alloc(gs_whir_proof *p, uint32_t num_rounds, uint32
 
 static uint32_t codeword_depth(const gs_whir_proof *p, uint32_t r)
 {
-    /* r ≥ 1; the decoder decrements from first_codeword_merkle_depth */
-    return p->first_codeword_merkle_depth - (r - 1);
+    /* r ≥ 1; the decoder decrements from first_codeword_merkle_depth. A depth
+     * that would run below zero is only legal for a round without queries
+     * (the decoder checks), where it multiplies nothing: count it as 0. */
+    return p->first_codeword_merkle_depth >= r - 1 ? p->first_codeword_merkle_depth - (r - 1) : 0;
 }
 
 /* ---------- encoding ---------- */
@@ -198,10 +200,13 @@ glstark_status gs_whir_proof_encode(const gs_whir_proof *p, uint8_t *out, size_t
     if (!p || !out || p->num_rounds == 0 || p->num_commits == 0)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "whir encode: empty proof (no rounds or no commits); OpenVM requires both");
-    if (p->num_rounds > 1 && p->first_codeword_merkle_depth + 2 < p->num_rounds)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "whir encode: codeword Merkle depth %u too small for %u rounds",
-                            p->first_codeword_merkle_depth, p->num_rounds);
+    /* Same rule as the decoder: the per-round depth may only run below zero
+     * in rounds that open no queries (decode then encode must round-trip). */
+    for (uint32_t r = 1; r < p->num_rounds; r++)
+        if (p->first_codeword_merkle_depth < r - 1 && p->num_queries[r] > 0)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "whir encode: codeword Merkle depth %u runs below zero at round %u, which has %u queries",
+                                p->first_codeword_merkle_depth, r, p->num_queries[r]);
     size_t need = gs_whir_proof_encoded_size(p);
     if (cap < need)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir encode: %zu-byte buffer, need %zu", cap, need);

@@ -241,4 +241,19 @@ Test(hostile_proof, fuzz_regressions)
     gs_proof_free(&q);
     gs_proof_free(&p);
     free(b);
+    /* three WHIR rounds whose codeword Merkle depth runs below zero in a
+     * round that opens no queries: the decoder accepts it (nothing is read
+     * at that depth), so the encoder must accept it too (it refused, found
+     * by fuzz_proof in CI) */
+    b = hu_read("fuzz/proof-depth-below-zero-no-queries.bin", &len);
+    cr_assert_eq(gs_proof_decode(b, len, &p, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_proof_encode(&p, &e1, &l1, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_proof_decode(e1, l1, &q, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_proof_encode(&q, &e2, &l2, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert(l2 == l1 && memcmp(e1, e2, l1) == 0, "re-encoding is not a fixed point");
+    free(e1);
+    free(e2);
+    gs_proof_free(&q);
+    gs_proof_free(&p);
+    free(b);
 }
