@@ -545,7 +545,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
                                       t->log_height);
                     break;
                 }
-                uint32_t lead;
+                uint32_t lead = 0;
                 st = bind_elems(&c, 0, t->parts[p], j0 * H, cw * H, 4, &lead);
                 if (st)
                     break;
@@ -604,7 +604,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
     set_u(p, "gs_hmask", (uint32_t)(H - 1));
     set_u(p, "gs_nx", (uint32_t)nx);
     /* selectors */
-    uint32_t tl;
+    uint32_t tl = 0;
     st = bind_elems(&c, 0, lb, 0, N * 4, 4, NULL);
     set_u(p, "gs_sel", 1);
     for (uint64_t s0 = 0; !st && s0 < 3;) {
@@ -638,7 +638,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
                                   t->log_height);
                 break;
             }
-            uint32_t pl;
+            uint32_t pl = 0;
             st = bind_elems(&c, 0, t->parts[q], j0 * H, cw * H, 4, &pl);
             if (!st)
                 st = bind_elems(&c, 1, tables, (col + 2 * j0) * nx, 2 * cw * nx, 16, &tl);
@@ -692,7 +692,7 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
     set_u(p, "gs_interp", single ? 0 : 1);
     uint64_t span = (ncols - 1) * stride + rows;
     if (span * 16 <= c.maxb) {
-        uint32_t lead;
+        uint32_t lead = 0;
         st = bind_elems(&c, 0, tables, 0, span, 16, &lead);
         if (st)
             goto done;
@@ -736,7 +736,7 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
                                       nr);
                     break;
                 }
-                uint32_t lead;
+                uint32_t lead = 0;
                 st = bind_elems(&c, 0, tables, c0 * stride + r0, (cw - 1) * stride + nr, 16, &lead);
                 if (st)
                     break;
@@ -806,7 +806,7 @@ static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, s
                               "gles zerocheck fold: a column of %zu rows exceeds the binding limit", m);
             break;
         }
-        uint32_t lead;
+        uint32_t lead = 0;
         st = bind_elems(&c, 0, tables, c0 * stride, (cw - 1) * stride + m, 16, &lead);
         if (!st)
             st = bind_elems(&c, 1, s, 0, cw * half, 16, NULL);
