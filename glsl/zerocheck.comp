@@ -96,7 +96,27 @@ uint zc_buf[ZC_N];
 
 void ntt_buf(uint off)
 {
-#if ZC_LOGN > 0
+#if ZC_LOGN == 1 || ZC_LOGN == 2
+    // The same butterflies as the general loop below, written out with
+    // constant indices: NVIDIA's compiler rejects the loop form for these
+    // sizes ("lvalue in array access too complex", H200, driver 580).
+#if ZC_LOGN == 1
+    uint u0 = zc_buf[0], x0 = bb_mul(zc_buf[1], tab[off]);
+    zc_buf[0] = bb_add(u0, x0);
+    zc_buf[1] = bb_sub(u0, x0);
+#else
+    uint a0 = zc_buf[0], a1 = zc_buf[2], a2 = zc_buf[1], a3 = zc_buf[3]; // bit-reversed order
+    uint x = bb_mul(a1, tab[off]);
+    uint b0 = bb_add(a0, x), b1 = bb_sub(a0, x);
+    x = bb_mul(a3, tab[off]);
+    uint b2 = bb_add(a2, x), b3 = bb_sub(a2, x);
+    uint y0 = bb_mul(b2, tab[off]), y1 = bb_mul(b3, tab[off + 1u]);
+    zc_buf[0] = bb_add(b0, y0);
+    zc_buf[2] = bb_sub(b0, y0);
+    zc_buf[1] = bb_add(b1, y1);
+    zc_buf[3] = bb_sub(b1, y1);
+#endif
+#elif ZC_LOGN > 0
     uint tmp[ZC_N];
     for (uint i = 0u; i < ZC_N; i++)
         tmp[i] = zc_buf[(bitfieldReverse(i) >> (32u - uint(ZC_LOGN))) & (ZC_N - 1u)];
