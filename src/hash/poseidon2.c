@@ -112,40 +112,17 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH])
  * halves of a*b and q*p (their low halves agree), taken from 32x32->64
  * multiplies of even lanes; odd lanes are shifted down first. */
 #include <immintrin.h>
+#include "field/babybear_avx2.h"
 #define HAVE_AVX2_PATH 1
 #define AVX2_FN static inline __attribute__((target("avx2"), always_inline))
 
-AVX2_FN __m256i x_add(__m256i a, __m256i b)
-{
-    __m256i s = _mm256_add_epi32(a, b);
-    return _mm256_min_epu32(s, _mm256_sub_epi32(s, _mm256_set1_epi32((int)BB_P)));
-}
-
-AVX2_FN __m256i x_sub(__m256i a, __m256i b)
-{
-    __m256i d = _mm256_sub_epi32(a, b);
-    return _mm256_min_epu32(d, _mm256_add_epi32(d, _mm256_set1_epi32((int)BB_P)));
-}
-
-AVX2_FN __m256i x_mul(__m256i a, __m256i b)
-{
-    const __m256i p = _mm256_set1_epi32((int)BB_P), mu = _mm256_set1_epi32((int)BB_MU);
-    __m256i pe = _mm256_mul_epu32(a, b);
-    __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
-    __m256i qpe = _mm256_mul_epu32(_mm256_mul_epu32(pe, mu), p);
-    __m256i qpo = _mm256_mul_epu32(_mm256_mul_epu32(po, mu), p);
-    __m256i ph = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
-    __m256i qh = _mm256_blend_epi32(_mm256_srli_epi64(qpe, 32), qpo, 0xAA);
-    __m256i d = _mm256_sub_epi32(ph, qh);
-    return _mm256_min_epu32(d, _mm256_add_epi32(d, p));
-}
 
 AVX2_FN __m256i x_sbox(__m256i x)
 {
-    __m256i x2 = x_mul(x, x);
-    __m256i x3 = x_mul(x2, x);
-    __m256i x4 = x_mul(x2, x2);
-    return x_mul(x3, x4);
+    __m256i x2 = bb8_mul(x, x);
+    __m256i x3 = bb8_mul(x2, x);
+    __m256i x4 = bb8_mul(x2, x2);
+    return bb8_mul(x3, x4);
 }
 
 AVX2_FN void x_external(__m256i *x)
@@ -153,18 +130,18 @@ AVX2_FN void x_external(__m256i *x)
     for (int b = 0; b < 4; b++) {
         __m256i *y = x + 4 * b;
         __m256i x0 = y[0], x1 = y[1], x2 = y[2], x3 = y[3];
-        __m256i s = x_add(x_add(x0, x1), x_add(x2, x3));
-        y[0] = x_add(x_add(s, x0), x_add(x1, x1));
-        y[1] = x_add(x_add(s, x1), x_add(x2, x2));
-        y[2] = x_add(x_add(s, x2), x_add(x3, x3));
-        y[3] = x_add(x_add(s, x3), x_add(x0, x0));
+        __m256i s = bb8_add(bb8_add(x0, x1), bb8_add(x2, x3));
+        y[0] = bb8_add(bb8_add(s, x0), bb8_add(x1, x1));
+        y[1] = bb8_add(bb8_add(s, x1), bb8_add(x2, x2));
+        y[2] = bb8_add(bb8_add(s, x2), bb8_add(x3, x3));
+        y[3] = bb8_add(bb8_add(s, x3), bb8_add(x0, x0));
     }
     for (int c = 0; c < 4; c++) {
-        __m256i t = x_add(x_add(x[c], x[4 + c]), x_add(x[8 + c], x[12 + c]));
-        x[c] = x_add(x[c], t);
-        x[4 + c] = x_add(x[4 + c], t);
-        x[8 + c] = x_add(x[8 + c], t);
-        x[12 + c] = x_add(x[12 + c], t);
+        __m256i t = bb8_add(bb8_add(x[c], x[4 + c]), bb8_add(x[8 + c], x[12 + c]));
+        x[c] = bb8_add(x[c], t);
+        x[4 + c] = bb8_add(x[4 + c], t);
+        x[8 + c] = bb8_add(x[8 + c], t);
+        x[12 + c] = bb8_add(x[12 + c], t);
     }
 }
 
@@ -172,27 +149,27 @@ AVX2_FN void x_external(__m256i *x)
 
 AVX2_FN void x_internal(__m256i *x)
 {
-    __m256i s = x_add(x_add(x_add(x[0], x[1]), x_add(x[2], x[3])), x_add(x_add(x[4], x[5]), x_add(x[6], x[7])));
-    s = x_add(s, x_add(x_add(x_add(x[8], x[9]), x_add(x[10], x[11])),
-                       x_add(x_add(x[12], x[13]), x_add(x[14], x[15]))));
-    __m256i d2 = x_add(x[2], x[2]), d4 = x_add(x[4], x[4]), d5 = x_add(x[5], x[5]), d7 = x_add(x[7], x[7]),
-            d8 = x_add(x[8], x[8]);
-    x[0] = x_sub(s, x_add(x[0], x[0]));
-    x[1] = x_add(s, x[1]);
-    x[2] = x_add(s, d2);
-    x[3] = x_add(s, x_mul(x[3], XC(MONT_2POW(31))));
-    x[4] = x_add(s, x_add(d4, x[4]));
-    x[5] = x_add(s, x_add(d5, d5));
-    x[6] = x_sub(s, x_mul(x[6], XC(MONT_2POW(31))));
-    x[7] = x_sub(s, x_add(d7, x[7]));
-    x[8] = x_sub(s, x_add(d8, d8));
-    x[9] = x_add(s, x_mul(x[9], XC(MONT_2POW(24))));
-    x[10] = x_add(s, x_mul(x[10], XC(MONT_2POW(30))));
-    x[11] = x_add(s, x_mul(x[11], XC(MONT_2POW(29))));
-    x[12] = x_add(s, x_mul(x[12], XC(MONT_2POW(5))));
-    x[13] = x_sub(s, x_mul(x[13], XC(MONT_2POW(24))));
-    x[14] = x_sub(s, x_mul(x[14], XC(MONT_2POW(28))));
-    x[15] = x_sub(s, x_mul(x[15], XC(MONT_2POW(5))));
+    __m256i s = bb8_add(bb8_add(bb8_add(x[0], x[1]), bb8_add(x[2], x[3])), bb8_add(bb8_add(x[4], x[5]), bb8_add(x[6], x[7])));
+    s = bb8_add(s, bb8_add(bb8_add(bb8_add(x[8], x[9]), bb8_add(x[10], x[11])),
+                       bb8_add(bb8_add(x[12], x[13]), bb8_add(x[14], x[15]))));
+    __m256i d2 = bb8_add(x[2], x[2]), d4 = bb8_add(x[4], x[4]), d5 = bb8_add(x[5], x[5]), d7 = bb8_add(x[7], x[7]),
+            d8 = bb8_add(x[8], x[8]);
+    x[0] = bb8_sub(s, bb8_add(x[0], x[0]));
+    x[1] = bb8_add(s, x[1]);
+    x[2] = bb8_add(s, d2);
+    x[3] = bb8_add(s, bb8_mul(x[3], XC(MONT_2POW(31))));
+    x[4] = bb8_add(s, bb8_add(d4, x[4]));
+    x[5] = bb8_add(s, bb8_add(d5, d5));
+    x[6] = bb8_sub(s, bb8_mul(x[6], XC(MONT_2POW(31))));
+    x[7] = bb8_sub(s, bb8_add(d7, x[7]));
+    x[8] = bb8_sub(s, bb8_add(d8, d8));
+    x[9] = bb8_add(s, bb8_mul(x[9], XC(MONT_2POW(24))));
+    x[10] = bb8_add(s, bb8_mul(x[10], XC(MONT_2POW(30))));
+    x[11] = bb8_add(s, bb8_mul(x[11], XC(MONT_2POW(29))));
+    x[12] = bb8_add(s, bb8_mul(x[12], XC(MONT_2POW(5))));
+    x[13] = bb8_sub(s, bb8_mul(x[13], XC(MONT_2POW(24))));
+    x[14] = bb8_sub(s, bb8_mul(x[14], XC(MONT_2POW(28))));
+    x[15] = bb8_sub(s, bb8_mul(x[15], XC(MONT_2POW(5))));
 }
 
 /* Permutes lanes half*8 .. half*8+7 of the batch. */
@@ -204,16 +181,16 @@ AVX2_FN void permute_half_avx2(bb_t st[GS_P2_WIDTH][GS_P2_LANES], int half)
     x_external(x);
     for (int r = 0; r < 4; r++) {
         for (int i = 0; i < 16; i++)
-            x[i] = x_sbox(x_add(x[i], XC(gs_p2_rc_initial[r][i])));
+            x[i] = x_sbox(bb8_add(x[i], XC(gs_p2_rc_initial[r][i])));
         x_external(x);
     }
     for (int r = 0; r < 13; r++) {
-        x[0] = x_sbox(x_add(x[0], XC(gs_p2_rc_internal[r])));
+        x[0] = x_sbox(bb8_add(x[0], XC(gs_p2_rc_internal[r])));
         x_internal(x);
     }
     for (int r = 0; r < 4; r++) {
         for (int i = 0; i < 16; i++)
-            x[i] = x_sbox(x_add(x[i], XC(gs_p2_rc_terminal[r][i])));
+            x[i] = x_sbox(bb8_add(x[i], XC(gs_p2_rc_terminal[r][i])));
         x_external(x);
     }
     for (int i = 0; i < 16; i++)

@@ -1,39 +1,7 @@
 #include "engine/cpu/dft_simd.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_AVX2)
-#include <immintrin.h>
-
-#define V_FN static inline __attribute__((target("avx2"), always_inline))
-
-/* Montgomery arithmetic on 8 lanes, all values in [0, p). min_epu32 picks
- * the reduced one of s and s - p (or d and d + p) without a compare. */
-V_FN __m256i v_add(__m256i a, __m256i b)
-{
-    __m256i s = _mm256_add_epi32(a, b);
-    return _mm256_min_epu32(s, _mm256_sub_epi32(s, _mm256_set1_epi32((int)BB_P)));
-}
-
-V_FN __m256i v_sub(__m256i a, __m256i b)
-{
-    __m256i d = _mm256_sub_epi32(a, b);
-    return _mm256_min_epu32(d, _mm256_add_epi32(d, _mm256_set1_epi32((int)BB_P)));
-}
-
-/* a*b*2^-32: the low halves of a*b and q*p agree, so the result is the
- * difference of their high halves (plus p if negative). Even lanes come from
- * mul_epu32 directly, odd lanes after a 32-bit shift. */
-V_FN __m256i v_mul(__m256i a, __m256i b)
-{
-    const __m256i p = _mm256_set1_epi32((int)BB_P), mu = _mm256_set1_epi32((int)BB_MU);
-    __m256i pe = _mm256_mul_epu32(a, b);
-    __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
-    __m256i qpe = _mm256_mul_epu32(_mm256_mul_epu32(pe, mu), p);
-    __m256i qpo = _mm256_mul_epu32(_mm256_mul_epu32(po, mu), p);
-    __m256i ph = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
-    __m256i qh = _mm256_blend_epi32(_mm256_srli_epi64(qpe, 32), qpo, 0xAA);
-    __m256i d = _mm256_sub_epi32(ph, qh);
-    return _mm256_min_epu32(d, _mm256_add_epi32(d, p));
-}
+#include "field/babybear_avx2.h"
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -41,9 +9,9 @@ V_FN __m256i v_mul(__m256i a, __m256i b)
 __attribute__((target("avx2"))) static size_t run2_avx2(bb_t *x, bb_t *y, const bb_t *w, size_t t, size_t stop)
 {
     for (; t + 8 <= stop; t += 8) {
-        __m256i u = LD(x + t), v = v_mul(LD(y + t), LD(w + t));
-        ST(x + t, v_add(u, v));
-        ST(y + t, v_sub(u, v));
+        __m256i u = LD(x + t), v = bb8_mul(LD(y + t), LD(w + t));
+        ST(x + t, bb8_add(u, v));
+        ST(y + t, bb8_sub(u, v));
     }
     return t;
 }
@@ -53,14 +21,14 @@ __attribute__((target("avx2"))) static size_t run4_avx2(bb_t *p0, bb_t *p1, bb_t
 {
     for (; t + 8 <= stop; t += 8) {
         __m256i a1 = LD(w1 + t);
-        __m256i x0 = LD(p0 + t), x1 = v_mul(LD(p1 + t), a1);
-        __m256i x2 = LD(p2 + t), x3 = v_mul(LD(p3 + t), a1);
-        __m256i y0 = v_add(x0, x1), y1 = v_sub(x0, x1);
-        __m256i z2 = v_mul(v_add(x2, x3), LD(w2 + t)), z3 = v_mul(v_sub(x2, x3), LD(w3 + t));
-        ST(p0 + t, v_add(y0, z2));
-        ST(p2 + t, v_sub(y0, z2));
-        ST(p1 + t, v_add(y1, z3));
-        ST(p3 + t, v_sub(y1, z3));
+        __m256i x0 = LD(p0 + t), x1 = bb8_mul(LD(p1 + t), a1);
+        __m256i x2 = LD(p2 + t), x3 = bb8_mul(LD(p3 + t), a1);
+        __m256i y0 = bb8_add(x0, x1), y1 = bb8_sub(x0, x1);
+        __m256i z2 = bb8_mul(bb8_add(x2, x3), LD(w2 + t)), z3 = bb8_mul(bb8_sub(x2, x3), LD(w3 + t));
+        ST(p0 + t, bb8_add(y0, z2));
+        ST(p2 + t, bb8_sub(y0, z2));
+        ST(p1 + t, bb8_add(y1, z3));
+        ST(p3 + t, bb8_sub(y1, z3));
     }
     return t;
 }
@@ -75,10 +43,10 @@ __attribute__((target("avx2"))) static void small_h1(bb_t *a, size_t n, const bb
     for (size_t s = 0; s < n; s += 8) {
         __m256i v = LD(a + s);
         __m256i x = _mm256_shuffle_epi32(v, 0xA0), y = _mm256_shuffle_epi32(v, 0xF5); /* [0,0,2,2], [1,1,3,3] */
-        __m256i u = _mm256_blend_epi32(v_add(x, y), v_sub(x, y), 0xAA);              /* y0 y1 y2 y3 */
+        __m256i u = _mm256_blend_epi32(bb8_add(x, y), bb8_sub(x, y), 0xAA);              /* y0 y1 y2 y3 */
         __m256i x2 = _mm256_shuffle_epi32(u, 0x44), y2 = _mm256_shuffle_epi32(u, 0xEE); /* [0,1,0,1], [2,3,2,3] */
-        y2 = v_mul(y2, t2);
-        ST(a + s, _mm256_blend_epi32(v_add(x2, y2), v_sub(x2, y2), 0xCC));
+        y2 = bb8_mul(y2, t2);
+        ST(a + s, _mm256_blend_epi32(bb8_add(x2, y2), bb8_sub(x2, y2), 0xCC));
     }
 }
 
@@ -92,11 +60,11 @@ __attribute__((target("avx2"))) static void small_h2(bb_t *a, size_t n, const bb
                                           (int)w3[0], (int)w3[1]);
     for (size_t s = 0; s < n; s += 8) {
         __m256i v = LD(a + s);
-        __m256i x = _mm256_shuffle_epi32(v, 0x44), y = v_mul(_mm256_shuffle_epi32(v, 0xEE), t1);
-        __m256i u = _mm256_blend_epi32(v_add(x, y), v_sub(x, y), 0xCC);      /* [y0 y1 | y2 y3] */
+        __m256i x = _mm256_shuffle_epi32(v, 0x44), y = bb8_mul(_mm256_shuffle_epi32(v, 0xEE), t1);
+        __m256i u = _mm256_blend_epi32(bb8_add(x, y), bb8_sub(x, y), 0xCC);      /* [y0 y1 | y2 y3] */
         __m256i x2 = _mm256_permute2x128_si256(u, u, 0x00);                    /* [y0 y1 | y0 y1] */
-        __m256i y2 = v_mul(_mm256_permute2x128_si256(u, u, 0x11), t23);      /* [y2 y3 | y2 y3] */
-        ST(a + s, _mm256_blend_epi32(v_add(x2, y2), v_sub(x2, y2), 0xF0));
+        __m256i y2 = bb8_mul(_mm256_permute2x128_si256(u, u, 0x11), t23);      /* [y2 y3 | y2 y3] */
+        ST(a + s, _mm256_blend_epi32(bb8_add(x2, y2), bb8_sub(x2, y2), 0xF0));
     }
 }
 
@@ -109,12 +77,12 @@ __attribute__((target("avx2"))) static void small_h4(bb_t *a, size_t n, const bb
     for (size_t s = 0; s < n; s += 16) {
         __m256i v0 = LD(a + s), v1 = LD(a + s + 8);
         __m256i x = _mm256_permute2x128_si256(v0, v1, 0x20), y = _mm256_permute2x128_si256(v0, v1, 0x31);
-        y = v_mul(y, t1);
-        __m256i lo = v_add(x, y), hi = v_sub(x, y); /* [y0 | y2], [y1 | y3] */
+        y = bb8_mul(y, t1);
+        __m256i lo = bb8_add(x, y), hi = bb8_sub(x, y); /* [y0 | y2], [y1 | y3] */
         __m256i x2 = _mm256_permute2x128_si256(lo, hi, 0x20); /* [y0 | y1] */
-        __m256i y2 = v_mul(_mm256_permute2x128_si256(lo, hi, 0x31), t23); /* [y2 w2 | y3 w3] */
-        ST(a + s, v_add(x2, y2));
-        ST(a + s + 8, v_sub(x2, y2));
+        __m256i y2 = bb8_mul(_mm256_permute2x128_si256(lo, hi, 0x31), t23); /* [y2 w2 | y3 w3] */
+        ST(a + s, bb8_add(x2, y2));
+        ST(a + s + 8, bb8_sub(x2, y2));
     }
 }
 
