@@ -53,6 +53,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A broken property: say which one (and the library's message) before
+ * aborting, so a CI log names the bug without a debugger. */
+static void property_failed(const char *what, glstark_status st, const gs_error *err)
+{
+    fprintf(stderr, "fuzz_proof: property failed: %s (status %d: %s)\n", what, (int)st, err ? err->msg : "");
+    abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     gs_proof p;
@@ -61,14 +69,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     glstark_status st = gs_proof_decode(data, size, &p, &err);
     if (st != GLSTARK_OK) {
         if (st != GLSTARK_ERR_MALFORMED || !strstr(err.msg, "at byte"))
-            abort();
+            property_failed("decode fails only with MALFORMED and a byte offset", st, &err);
         return 0;
     }
     uint8_t *out = NULL;
     size_t out_len = 0;
     glstark_status est = gs_proof_encode(&p, &out, &out_len, &err);
     if (est != GLSTARK_OK)
-        abort();
+        property_failed("whatever decodes re-encodes", est, &err);
     int exact = out_len == size && memcmp(out, data, size) == 0;
     if (!exact) {
         gs_proof q;
@@ -76,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t out2_len = 0;
         if (gs_proof_decode(out, out_len, &q, &err) != GLSTARK_OK || gs_proof_encode(&q, &out2, &out2_len, &err) ||
             out2_len != out_len || memcmp(out2, out, out_len) != 0)
-            abort();
+            property_failed("the re-encoding is a fixed point of decode -> encode", GLSTARK_OK, &err);
         free(out2);
         gs_proof_free(&q);
     }
@@ -84,9 +92,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gs_error_clear(&err);
     glstark_status vst = gs_verify(&g_vk, &p, &err);
     if (vst != GLSTARK_OK && (vst != GLSTARK_ERR_REJECTED || err.msg[0] == 0))
-        abort();
+        property_failed("the verifier answers OK or REJECTED with a message", vst, &err);
     if (vst == GLSTARK_OK && !exact)
-        abort();
+        property_failed("an accepted proof re-encodes to the input bytes", vst, &err);
     gs_proof_free(&p);
     return 0;
 }

@@ -248,10 +248,10 @@ glstark_status gs_proof_encode(const gs_proof *p, uint8_t **bytes, size_t *len, 
 {
     *bytes = NULL;
     *len = 0;
+    /* n_max rounds of empty polynomials are legal bytes (the decoder reads
+     * them; the verifier's shape check rejects them), so they encode too:
+     * whatever decodes must re-encode. */
     const gs_batch_constraint_proof *b = &p->batch;
-    if (b->n_max > 0 && b->round_poly_len == 0)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "gs_proof_encode: batch proof has %u rounds of empty polynomials", b->n_max);
 
     gs_writer w;
     gs_writer_init(&w);

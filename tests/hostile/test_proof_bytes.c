@@ -22,7 +22,9 @@
 #include <stdint.h>
 
 #include "field/babybear.h"
+#include "air/keygen.h"
 #include "protocol/proof.h"
+#include "protocol/verifier.h"
 
 static const char *const SMALL[] = {"fib-small_n1", "fib-small_n2", "fib-small_n3",
                                     "fib-small_n4", "fib-small_n10", "interactions-small"};
@@ -254,6 +256,39 @@ Test(hostile_proof, fuzz_regressions)
     free(e1);
     free(e2);
     gs_proof_free(&q);
+    gs_proof_free(&p);
+    free(b);
+    /* batch sumcheck with n_max rounds whose polynomials have length 0:
+     * legal bytes, so they decode; the encoder refused them (found by
+     * fuzz_proof in CI). They must re-encode to a fixed point (this input
+     * also carries the unused WHIR codeword depth, so not to itself), and
+     * the verifier's shape check must reject them. */
+    b = hu_read("fuzz/proof-empty-round-polys.bin", &len);
+    cr_assert_eq(gs_proof_decode(b, len, &p, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert(p.batch.n_max > 0 && p.batch.round_poly_len == 0);
+    cr_assert_eq(gs_proof_encode(&p, &e1, &l1, &err), GLSTARK_OK, "%s", err.msg);
+    size_t first_diff = 0;
+    while (first_diff < l1 && first_diff < len && e1[first_diff] == b[first_diff])
+        first_diff++;
+    cr_log_info("empty round polynomials: re-encoding %zu bytes (input %zu), first difference at byte %zu", l1, len,
+                first_diff);
+    cr_assert_eq(gs_proof_decode(e1, l1, &q, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_proof_encode(&q, &e2, &l2, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert(l2 == l1 && memcmp(e1, e2, l1) == 0, "re-encoding is not a fixed point");
+    free(e1);
+    free(e2);
+    gs_proof_free(&q);
+    size_t vk_len;
+    uint8_t *vk_bytes = hu_read("fib-small.prevk.bin", &vk_len);
+    gs_multi_vk vk;
+    cr_assert_eq(gs_vk_from_prevk_bytes(vk_bytes, vk_len, &vk, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_vk_compute_pre_hash(&vk, &err), GLSTARK_OK, "%s", err.msg);
+    gs_error_clear(&err);
+    cr_assert_eq(gs_verify(&vk, &p, &err), GLSTARK_ERR_REJECTED);
+    cr_assert(err.msg[0] != 0);
+    cr_log_info("empty round polynomials: %s", err.msg);
+    gs_multi_vk_free(&vk);
+    free(vk_bytes);
     gs_proof_free(&p);
     free(b);
 }
