@@ -53,6 +53,16 @@ typedef enum glstark_log_level {
 
 typedef void (*glstark_log_fn)(void *user, glstark_log_level level, const char *msg);
 
+/* How the GLES engine reads results back to the host (each read is a host
+ * sync). Drivers differ a lot here: on NVIDIA, mapping a device buffer for
+ * reading costs ~2 ms, a fence wait on a persistently mapped buffer ~0.05 ms. */
+typedef enum glstark_readback {
+    GLSTARK_READBACK_AUTO = 0,       /* PERSISTENT where GL_EXT_buffer_storage exists, else STAGING */
+    GLSTARK_READBACK_PERSISTENT = 1, /* copy into a persistently mapped buffer, wait on a fence */
+    GLSTARK_READBACK_STAGING = 2,    /* copy into a small read buffer, map that */
+    GLSTARK_READBACK_MAP = 3         /* map the buffer that holds the data */
+} glstark_readback;
+
 /* Options carry their own size so the struct can grow: set
  * `size = sizeof(glstark_device_options)` (glstark_device_options_init does). */
 typedef struct glstark_device_options {
@@ -74,6 +84,8 @@ typedef struct glstark_device_options {
     void *log_user;
     /* CPU engine worker threads, 0 = one per core. */
     unsigned cpu_threads;
+    /* GLES readback path (GLSTARK_READBACK overrides it). */
+    glstark_readback readback;
 } glstark_device_options;
 
 /* Device limits the library uses (after floor mode and test knobs). */
@@ -92,6 +104,7 @@ typedef struct glstark_device_limits {
     int persistent_map;              /* GL_EXT_buffer_storage */
     int robustness;                  /* context resets are detected */
     int floor_mode;                  /* limits were clamped to the ES 3.1 minimums */
+    glstark_readback readback;       /* the readback path in use (never AUTO on a GLES device) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

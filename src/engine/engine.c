@@ -53,6 +53,20 @@ glstark_status gs_buf_write(gs_buf *buf, size_t offset, const void *src, size_t 
     return st ? st : buf->engine->core->buf_write(buf->engine, buf, offset, src, bytes);
 }
 
+glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t *src, size_t count)
+{
+    if (count > SIZE_MAX / sizeof(uint32_t))
+        return gs_error_set(&buf->engine->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "canonical write: %zu values overflow a byte count", count);
+    glstark_status st = check_range(buf->engine, buf, offset, count * sizeof(uint32_t), "canonical write");
+    if (st || count == 0)
+        return st;
+    if (offset % sizeof(uint32_t))
+        return gs_error_set(&buf->engine->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "canonical write: byte offset %zu is not a multiple of 4", offset);
+    return buf->engine->core->buf_write_canonical(buf->engine, buf, offset, src, count);
+}
+
 glstark_status gs_buf_read(const gs_buf *buf, size_t offset, void *dst, size_t bytes)
 {
     glstark_status st = check_range(buf->engine, buf, offset, bytes, "buffer read");

@@ -53,6 +53,11 @@ typedef struct gs_engine_core_ops {
     glstark_status (*buf_read)(gs_engine *eng, const gs_buf *buf, size_t offset, void *dst, size_t bytes);
     glstark_status (*buf_copy)(gs_engine *eng, gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes);
     glstark_status (*buf_fill_u32)(gs_engine *eng, gs_buf *buf, size_t offset, size_t count, uint32_t value);
+    /* Writes `count` canonical field values (each < p: the caller checks)
+     * at byte `offset`, stored in Montgomery form: the trace upload, without
+     * a converted host copy (the GLES engine converts on the GPU). */
+    glstark_status (*buf_write_canonical)(gs_engine *eng, gs_buf *buf, size_t offset, const uint32_t *src,
+                                          size_t count);
     /* Waits until all submitted work is done. Counted as a host sync. */
     glstark_status (*finish)(gs_engine *eng);
 } gs_engine_core_ops;
@@ -95,6 +100,7 @@ glstark_status gs_buf_write(gs_buf *buf, size_t offset, const void *src, size_t 
 glstark_status gs_buf_read(const gs_buf *buf, size_t offset, void *dst, size_t bytes);
 glstark_status gs_buf_copy(gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes);
 glstark_status gs_buf_fill_u32(gs_buf *buf, size_t offset, size_t count, uint32_t value);
+glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t *src, size_t count);
 glstark_status gs_engine_finish(gs_engine *eng);
 
 #endif

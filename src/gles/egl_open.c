@@ -130,6 +130,20 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "GLSTARK_LIMITS='%s' is not one of es31-min, device; fix or unset it", v);
     }
+    v = getenv("GLSTARK_READBACK");
+    if (v && *v) {
+        if (!strcasecmp(v, "auto")) o.readback = GLSTARK_READBACK_AUTO;
+        else if (!strcasecmp(v, "persistent")) o.readback = GLSTARK_READBACK_PERSISTENT;
+        else if (!strcasecmp(v, "staging")) o.readback = GLSTARK_READBACK_STAGING;
+        else if (!strcasecmp(v, "map")) o.readback = GLSTARK_READBACK_MAP;
+        else
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_READBACK='%s' is not one of auto, persistent, staging, map; fix or unset it",
+                                v);
+    }
+    if ((unsigned)o.readback > GLSTARK_READBACK_MAP)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: readback %d is not a valid choice",
+                            (int)o.readback);
     if (o.platform > GLSTARK_PLATFORM_SURFACELESS)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: platform %d is not a valid choice",
                             (int)o.platform);
@@ -477,6 +491,8 @@ static void bind_entry_points(gs_gl_device *dev)
     }
     if (!dev->GetGraphicsResetStatus)
         dev->caps.robustness = 0;
+    if (gs_gl_has_extension(dev, "GL_EXT_buffer_storage"))
+        dev->BufferStorage = (PFNGLBUFFERSTORAGEEXTPROC)eglGetProcAddress("glBufferStorageEXT");
     if (gs_gl_has_extension(dev, "GL_EXT_disjoint_timer_query")) {
         dev->GenQueries = (PFNGLGENQUERIESEXTPROC)eglGetProcAddress("glGenQueriesEXT");
         dev->DeleteQueries = (PFNGLDELETEQUERIESEXTPROC)eglGetProcAddress("glDeleteQueriesEXT");

@@ -61,6 +61,7 @@ typedef struct gs_gl_device {
     PFNGLENDQUERYEXTPROC EndQuery;
     PFNGLGETQUERYOBJECTUI64VEXTPROC GetQueryObjectui64v;
     PFNGLGETQUERYOBJECTUIVEXTPROC GetQueryObjectuiv;
+    PFNGLBUFFERSTORAGEEXTPROC BufferStorage;
     int has_debug;
 
     /* Pending shader writes not yet made visible by a barrier (GL bits). */

@@ -151,6 +151,110 @@ Test(gles_buffers, larger_than_binding_limit_in_ranges)
     gs_engine_destroy(eng);
 }
 
+/* Canonical uploads (the trace path): GLES converts on the GPU, the CPU
+ * engine on the host; both must hold bb_from_canonical of every value,
+ * leave the words around the range alone, and split ranges larger than a
+ * (lowered) binding. */
+Test(gles_buffers, canonical_write_matches_cpu_engine)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = 64 << 10;
+    gs_engine *g = tu_engine(&o), *c;
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(2, &c, &err), GLSTARK_OK);
+    uint64_t seed = 0xCA0001;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    const size_t words = 3 * (64 << 10) / 4 + 1001; /* three bindings and a ragged tail */
+    uint32_t *src = tu_alloc(words * 4), *got = tu_alloc(words * 4), *cgot = tu_alloc(words * 4);
+    for (size_t i = 0; i < words; i++) {
+        uint64_t r = tu_splitmix(&seed);
+        src[i] = (r & 7) == 0 ? 0 : (r & 7) == 1 ? 1 : (r & 7) == 2 ? BB_P - 1 : (uint32_t)((r >> 8) % BB_P);
+    }
+    /* (first word, count): whole, unaligned start, a single word, empty */
+    const size_t cases[][2] = {{0, words}, {7, words - 7 - 3}, {words - 1, 1}, {5, 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        size_t first = cases[k][0], count = cases[k][1];
+        gs_buf *gb, *cb;
+        TU_OK(g, gs_buf_create(g, words * 4, &gb));
+        cr_assert_eq(gs_buf_create(c, words * 4, &cb), GLSTARK_OK);
+        TU_OK(g, gs_buf_fill_u32(gb, 0, words, 0xDEADBEEFu));
+        cr_assert_eq(gs_buf_fill_u32(cb, 0, words, 0xDEADBEEFu), GLSTARK_OK);
+        TU_OK(g, gs_buf_write_canonical(gb, first * 4, src + first, count));
+        cr_assert_eq(gs_buf_write_canonical(cb, first * 4, src + first, count), GLSTARK_OK);
+        TU_OK(g, gs_buf_read(gb, 0, got, words * 4));
+        cr_assert_eq(gs_buf_read(cb, 0, cgot, words * 4), GLSTARK_OK);
+        for (size_t i = 0; i < words; i++) {
+            uint32_t want = i >= first && i < first + count ? bb_from_canonical(src[i]) : 0xDEADBEEFu;
+            cr_assert_eq(got[i], want, "case %zu: GLES word %zu: %08x, want %08x", k, i, got[i], want);
+            cr_assert_eq(cgot[i], want, "case %zu: CPU word %zu: %08x, want %08x", k, i, cgot[i], want);
+        }
+        gs_buf_destroy(gb);
+        gs_buf_destroy(cb);
+    }
+    /* arguments: past the end, unaligned byte offset */
+    gs_buf *gb;
+    TU_OK(g, gs_buf_create(g, 64, &gb));
+    cr_assert_eq(gs_buf_write_canonical(gb, 4, src, 16), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_buf_write_canonical(gb, 2, src, 1), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strlen(g->err.msg) > 0);
+    gs_buf_destroy(gb);
+    free(src);
+    free(got);
+    free(cgot);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+/* Every readback path returns the same bytes: reads at odd offsets and
+ * lengths, reads that grow the staging buffer, reads above the staging
+ * limit (which map the source), and reads right after a kernel wrote the
+ * buffer (the barrier and the fence/map must order them). */
+Test(gles_buffers, readback_paths_agree)
+{
+    const glstark_readback modes[] = {GLSTARK_READBACK_PERSISTENT, GLSTARK_READBACK_STAGING, GLSTARK_READBACK_MAP,
+                                      GLSTARK_READBACK_AUTO};
+    const size_t words = GS_READBACK_STAGING_MAX / 4 + 4097; /* just above the staging limit */
+    uint32_t *src = tu_alloc(words * 4), *got = tu_alloc(words * 4);
+    uint64_t seed = 0x4EAD0001;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    fill_random(src, words, seed);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        glstark_device_options o;
+        glstark_device_options_init(&o);
+        o.readback = modes[m];
+        gs_engine *eng = tu_engine(&o);
+        const gs_gl_device *dev = gs_gles_device(eng);
+        cr_assert_neq(dev->caps.readback, GLSTARK_READBACK_AUTO, "the mode is resolved at open");
+        if (modes[m] != GLSTARK_READBACK_AUTO && (modes[m] != GLSTARK_READBACK_PERSISTENT || dev->caps.persistent_map))
+            cr_assert_eq(dev->caps.readback, modes[m]);
+        gs_buf *b;
+        TU_OK(eng, gs_buf_create(eng, words * 4, &b));
+        TU_OK(eng, gs_buf_write(b, 0, src, words * 4));
+        /* (byte offset, length): tiny, odd, growing, above the limit */
+        const size_t reads[][2] = {{0, 4}, {13, 7}, {4096 + 3, 65536 + 5}, {100, 1u << 20}, {8, words * 4 - 8}};
+        for (size_t r = 0; r < sizeof reads / sizeof reads[0]; r++) {
+            memset(got, 0xA5, reads[r][1]);
+            TU_OK(eng, gs_buf_read(b, reads[r][0], got, reads[r][1]));
+            cr_assert(memcmp(got, (const char *)src + reads[r][0], reads[r][1]) == 0,
+                      "mode %d: read of %zu bytes at %zu differs", (int)modes[m], reads[r][1], reads[r][0]);
+        }
+        /* a kernel write, then a read with no finish in between */
+        for (int rep = 0; rep < 3; rep++) {
+            TU_OK(eng, gs_gles_fill_pattern(eng, b, 1000, 5000, 0x1000u * (uint32_t)rep, 1));
+            TU_OK(eng, gs_buf_read(b, 4000, got, 5000 * 4));
+            for (size_t i = 0; i < 5000; i++)
+                cr_assert_eq(got[i], 0x1000u * (uint32_t)rep + (uint32_t)i, "mode %d rep %d: word %zu", (int)modes[m],
+                             rep, i);
+        }
+        cr_log_info("readback mode %d (resolved %d): ok", (int)modes[m], (int)dev->caps.readback);
+        gs_buf_destroy(b);
+        gs_engine_destroy(eng);
+    }
+    free(src);
+    free(got);
+}
+
 Test(gles_buffers, bind_range_checks_alignment_and_size)
 {
     glstark_device_options o;

@@ -1,6 +1,8 @@
 /* The CPU engine's core: buffers are plain host allocations. */
 #include "engine/cpu/cpu_engine.h"
 
+#include "engine/cpu/parallel_for.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,6 +67,29 @@ static glstark_status cpu_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, 
     return GLSTARK_OK;
 }
 
+typedef struct canon_job {
+    bb_t *dst;
+    const uint32_t *src;
+} canon_job;
+
+static void canon_range(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const canon_job *j = ctx;
+    for (size_t i = b; i < e; i++)
+        j->dst[i] = bb_from_canonical(j->src[i]);
+}
+
+static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_t off, const uint32_t *src,
+                                              size_t count)
+{
+    const gs_cpu_state *st = eng->impl;
+    canon_job j = {(bb_t *)((char *)buf->host + off), src};
+    /* threads only pay off for large writes (a trace, not a vector) */
+    gs_parallel_for(count >= ((size_t)1 << 16) ? st->threads : 1, count, canon_range, &j);
+    return GLSTARK_OK;
+}
+
 static glstark_status cpu_finish(gs_engine *eng)
 {
     (void)eng;
@@ -80,6 +105,7 @@ static const gs_engine_core_ops cpu_core_ops = {
     .buf_read = cpu_buf_read,
     .buf_copy = cpu_buf_copy,
     .buf_fill_u32 = cpu_buf_fill_u32,
+    .buf_write_canonical = cpu_buf_write_canonical,
     .finish = cpu_finish,
 };
 

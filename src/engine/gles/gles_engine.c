@@ -13,8 +13,12 @@ gs_gl_device *gs_gles_device(gs_engine *eng) { return ((gs_gles_state *)eng->imp
 static void gles_destroy(gs_engine *eng)
 {
     gs_gles_state *s = eng->impl;
-    if (s)
+    if (s && s->dev) {
+        gs_error err;
+        if (gs_gl_device_make_current(s->dev, &err) == GLSTARK_OK)
+            gs_gles_readback_free(&s->readback);
         gs_gl_device_close(s->dev);
+    }
     free(s);
     free(eng);
 }
@@ -67,22 +71,11 @@ static glstark_status gles_buf_read(gs_engine *eng, const gs_buf *buf, size_t of
 {
     if (n == 0)
         return GLSTARK_OK;
-    gs_gl_device *dev = gs_gles_device(eng);
-    /* ES has no glGetBufferSubData: map for reading after the barrier that
-     * makes shader writes visible to mappings. The map waits for the GPU. */
-    gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_COPY_READ_BUFFER, buf->gl_name);
-    const void *p = glMapBufferRange(GL_COPY_READ_BUFFER, (GLintptr)off, (GLsizeiptr)n, GL_MAP_READ_BIT);
+    gs_gles_state *s = eng->impl;
+    /* shader writes must be visible to copies and mappings */
+    gs_gl_barrier_for(s->dev, GL_BUFFER_UPDATE_BARRIER_BIT);
     eng->host_syncs++;
-    if (!p) {
-        glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer read (glMapBufferRange)");
-        return st ? st : gs_error_set(&eng->err, GLSTARK_ERR_GPU, "gles buffer read: glMapBufferRange returned NULL");
-    }
-    memcpy(dst, p, n);
-    if (!glUnmapBuffer(GL_COPY_READ_BUFFER))
-        return gs_error_set(&eng->err, GLSTARK_ERR_GPU,
-                            "gles buffer read: the mapping was corrupted (glUnmapBuffer false); read again");
-    return gs_gl_check(dev, &eng->err, "gles buffer read");
+    return gs_gles_readback_read(&s->readback, s->dev, buf->gl_name, off, dst, n, &eng->err);
 }
 
 static glstark_status gles_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, const gs_buf *src, size_t soff,
@@ -118,19 +111,26 @@ glstark_status gs_gles_bind(gs_engine *eng, GLuint binding, const gs_buf *buf, s
     return gs_gl_bind_range(gs_gles_device(eng), binding, buf->gl_name, offset, bytes, &eng->err);
 }
 
-glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_word, size_t count, uint32_t value,
-                                    uint32_t step)
+/* Runs a one-word-per-invocation kernel (fill.comp, to_montgomery.comp) over
+ * words [first_word, first_word + count) of buf: binding ranges start at
+ * an aligned offset, the kernel skips `gs_first` leading words, and ranges
+ * larger than one binding are split. value/step are fill.comp's uniforms
+ * (ignored by kernels without them). */
+static glstark_status word_pass(gs_engine *eng, const char *kernel, gs_buf *buf, size_t first_word, size_t count,
+                                uint32_t value, uint32_t step)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     if (first_word > buf->size / 4 || count > buf->size / 4 - first_word)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "fill: words [%zu, %zu+%zu) are outside the %zu-byte buffer", first_word, first_word, count,
-                            buf->size);
+                            "%s: words [%zu, %zu+%zu) are outside the %zu-byte buffer", kernel, first_word,
+                            first_word, count, buf->size);
     gs_gl_program *prog;
-    glstark_status st = gs_gl_program_get(dev, "fill.comp", NULL, &prog, &eng->err);
+    glstark_status st = gs_gl_program_get(dev, kernel, NULL, &prog, &eng->err);
     if (st)
         return st;
     GLuint p = gs_gl_program_name(prog);
+    GLint loc_first = glGetUniformLocation(p, "gs_first"), loc_value = glGetUniformLocation(p, "gs_value"),
+          loc_step = glGetUniformLocation(p, "gs_step");
     uint64_t align = dev->caps.binding_offset_align, maxb = dev->caps.max_binding_bytes;
     uint64_t done = 0;
     while (done < count) {
@@ -144,15 +144,32 @@ glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_wo
         if (st)
             return st;
         glUseProgram(p);
-        glUniform1ui(glGetUniformLocation(p, "gs_first"), (GLuint)lead);
-        glUniform1ui(glGetUniformLocation(p, "gs_value"), value + (uint32_t)(done * step));
-        glUniform1ui(glGetUniformLocation(p, "gs_step"), step);
+        glUniform1ui(loc_first, (GLuint)lead);
+        if (loc_value >= 0)
+            glUniform1ui(loc_value, value + (uint32_t)(done * step));
+        if (loc_step >= 0)
+            glUniform1ui(loc_step, step);
         st = gs_gl_dispatch_1d(dev, prog, todo, &eng->err);
         if (st)
             return st;
         done += todo;
     }
     return GLSTARK_OK;
+}
+
+glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_word, size_t count, uint32_t value,
+                                    uint32_t step)
+{
+    return word_pass(eng, "fill.comp", buf, first_word, count, value, step);
+}
+
+static glstark_status gles_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_t off, const uint32_t *src,
+                                               size_t count)
+{
+    /* Upload the caller's words as they are and convert them in place on
+     * the GPU: no converted host copy of a trace (345 MB for keccakf-1024). */
+    glstark_status st = gles_buf_write(eng, buf, off, src, count * sizeof(uint32_t));
+    return st ? st : word_pass(eng, "to_montgomery.comp", buf, off / 4, count, 0, 0);
 }
 
 static glstark_status gles_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, size_t count, uint32_t v)
@@ -234,6 +251,7 @@ static const gs_engine_core_ops gles_core_ops = {
     .buf_read = gles_buf_read,
     .buf_copy = gles_buf_copy,
     .buf_fill_u32 = gles_buf_fill_u32,
+    .buf_write_canonical = gles_buf_write_canonical,
     .finish = gles_finish,
 };
 
@@ -256,6 +274,8 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
     eng->core = &gles_core_ops;
     eng->impl = s;
     eng->bytes_cap = (size_t)s->dev->opts.device_memory_cap;
+    gs_gles_readback_init(&s->readback, s->dev);
+    gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
     gs_gles_engine_attach_families(eng);
     *out = eng;
     return GLSTARK_OK;

@@ -8,10 +8,12 @@
 #define GS_ENGINE_GLES_GLES_ENGINE_H
 
 #include "engine/engine.h"
+#include "engine/gles/readback.h"
 #include "gles/gl_device.h"
 
 typedef struct gs_gles_state {
     gs_gl_device *dev;
+    gs_gles_readback readback; /* how buf_read reaches the host */
 } gs_gles_state;
 
 /* Opens a device per opts (NULL = defaults; environment overrides apply)
