@@ -55,6 +55,7 @@ typedef struct job {
     char msg[2304]; /* why it failed: a 2048-byte library message and a prefix */
     char engine[8], renderer[256], platform[256], gl_version[256];
     int software;
+    const char *readback; /* how the GLES engine reads results back */
     uint8_t *proof;
     size_t proof_len;
     double prove_s, phase_s[6];
@@ -96,6 +97,12 @@ static void *run_job(void *arg)
     snprintf(j->platform, sizeof j->platform, "%s", glstark_device_platform_path(dev));
     snprintf(j->gl_version, sizeof j->gl_version, "%s", glstark_device_gl_version(dev));
     j->software = glstark_device_is_software(dev);
+    glstark_device_limits lim;
+    glstark_device_limits_get(dev, &lim);
+    j->readback = glstark_device_engine(dev) == GLSTARK_ENGINE_CPU  ? "none"
+                  : lim.readback == GLSTARK_READBACK_PERSISTENT ? "persistent"
+                  : lim.readback == GLSTARK_READBACK_STAGING  ? "staging"
+                                                              : "map";
     glstark_prove_options po;
     glstark_prove_options_init(&po);
     po.device = dev;
@@ -129,8 +136,8 @@ static void print_tree(const glstark_prove_stats *st)
     printf("spans (wall clock, each ended after the engines finished; OpenVM's names):\n");
     for (size_t i = 0; i < st->num_spans; i++) {
         const glstark_span *s = &st->spans[i];
-        printf("  %*s%-*s %10.3f ms%s%s%s\n", (int)s->depth * 2, "", 36 - (int)s->depth * 2, s->name,
-               span_s(s) * 1e3, s->engine[0] ? "  " : "", s->engine, "");
+        printf("  %*s%-*s %10.3f ms %5llu syncs%s%s\n", (int)s->depth * 2, "", 36 - (int)s->depth * 2, s->name,
+               span_s(s) * 1e3, (unsigned long long)s->host_syncs, s->engine[0] ? "  " : "", s->engine);
     }
     if (st->spans_dropped)
         printf("  (%zu more spans not recorded)\n", st->spans_dropped);
@@ -178,6 +185,8 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     json_str(f, j->renderer);
     fprintf(f, ", \"platform\": ");
     json_str(f, j->platform);
+    fprintf(f, ", \"readback\": ");
+    json_str(f, j->readback);
     fprintf(f, ", \"gl_version\": ");
     json_str(f, j->gl_version);
     fprintf(f, ", \"software\": %s},\n", j->software ? "true" : "false");
@@ -197,8 +206,8 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
         const glstark_span *s = &st->spans[i];
         fprintf(f, "    {\"name\": ");
         json_str(f, s->name);
-        fprintf(f, ", \"parent\": %d, \"depth\": %u, \"start\": %.6f, \"seconds\": %.6f, \"engine\": ", s->parent,
-                s->depth, s->start, span_s(s));
+        fprintf(f, ", \"parent\": %d, \"depth\": %u, \"start\": %.6f, \"seconds\": %.6f, \"host_syncs\": %llu, \"engine\": ",
+                s->parent, s->depth, s->start, span_s(s), (unsigned long long)s->host_syncs);
         json_str(f, s->engine);
         fprintf(f, "}%s\n", i + 1 < st->num_spans ? "," : "");
     }
@@ -419,8 +428,8 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     } else {
         printf("device: %s engine", j0->engine);
         if (!strcmp(j0->engine, "gles"))
-            printf(" on %s (%s, %s, %s)", j0->renderer, j0->platform, j0->gl_version,
-                   j0->software ? "SOFTWARE renderer: runs on the CPU" : "hardware");
+            printf(" on %s (%s, %s, %s, readback: %s)", j0->renderer, j0->platform, j0->gl_version,
+                   j0->software ? "SOFTWARE renderer: runs on the CPU" : "hardware", j0->readback);
         else
             printf(" (plain C, no GPU)");
         printf("\n");

@@ -78,6 +78,7 @@ typedef struct glstark_span {
     unsigned depth;             /* 0 for top-level spans */
     double start, end;          /* seconds since the proof began; end < start while still running */
     char engine[8];             /* "gles" / "cpu" for a phase run on one engine, "" otherwise */
+    uint64_t host_syncs;        /* host waits and readbacks inside the span (all engines) */
 } glstark_span;
 
 /* Figures of one proof, filled by glstark_prove when opts->stats is set.

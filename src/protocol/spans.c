@@ -22,6 +22,15 @@ void gs_span_rec_init(gs_span_rec *r, gs_engine *e0, gs_engine *e1, glstark_prog
     r->t0 = mono_s();
 }
 
+static uint64_t syncs_now(const gs_span_rec *r)
+{
+    uint64_t n = 0;
+    for (int e = 0; e < 2; e++)
+        if (r->eng[e])
+            n += r->eng[e]->host_syncs;
+    return n;
+}
+
 static int begin(gs_span_rec *r, const char *name, const char *engine)
 {
     if (!r)
@@ -43,6 +52,7 @@ static int begin(gs_span_rec *r, const char *name, const char *engine)
         s->start = mono_s() - r->t0;
         s->end = -1.0;
         snprintf(s->engine, sizeof s->engine, "%s", engine ? engine : "");
+        r->syncs_at_begin[idx] = syncs_now(r);
     } else {
         r->dropped++;
     }
@@ -71,11 +81,13 @@ void gs_span_end(gs_span_rec *r, int idx)
         if (r->eng[e])
             (void)r->eng[e]->core->finish(r->eng[e]);
     double t = mono_s() - r->t0;
+    uint64_t syncs = syncs_now(r);
     /* close idx and whatever was left open inside it */
     while (r->top > 0) {
         int j = r->stack[--r->top];
         if (j >= 0 && r->spans[j].end < r->spans[j].start) {
             r->spans[j].end = t;
+            r->spans[j].host_syncs = syncs - r->syncs_at_begin[j];
             if (r->progress)
                 r->progress(r->progress_user, &r->spans[j], 1);
         }

@@ -23,6 +23,7 @@ typedef struct gs_span_rec {
     int stack[GS_SPAN_STACK]; /* open spans, innermost last (-1: dropped) */
     unsigned top;
     double t0;
+    uint64_t syncs_at_begin[GLSTARK_MAX_SPANS]; /* engines' host_syncs when each span began */
     gs_engine *eng[2];        /* finished at each span end (NULL entries skipped) */
     glstark_progress_fn progress;
     void *progress_user;

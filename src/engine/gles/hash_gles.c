@@ -18,8 +18,10 @@
  * cut to a permutation budget so none runs long on a slow GPU. */
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
+#include "hash/grind.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Permutations per dispatch: well under a second on llvmpipe with two cores;
@@ -293,26 +295,41 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
         }
     }
     st = gs_gl_check(dev, &eng->err, "gles merkle open (glCopyBufferSubData)");
+    /* one read (one host sync) for rows and paths together */
+    uint32_t *host = st ? NULL : malloc((o ? o : 1) * 4);
+    if (!st && !host)
+        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles merkle open: out of host memory");
+    if (!st)
+        st = gs_buf_read(stage, 0, host, o * 4);
     if (!st && rows_out)
-        st = gs_buf_read(stage, 0, rows_out, proofs_at * 4);
+        memcpy(rows_out, host, proofs_at * 4);
     if (!st && proofs_out)
-        st = gs_buf_read(stage, proofs_at * 4, proofs_out, (o - proofs_at) * 4);
+        memcpy(proofs_out, host + proofs_at, (o - proofs_at) * 4);
+    free(host);
     gs_buf_destroy(stage);
     return st;
 }
 
 /* Grinding: ordered batches [w0, w0 + batch), each a few dispatches of at
  * most GS_GRIND_DISPATCH candidates, then one read of the batch minimum.
- * Batches grow so easy searches stay cheap and hard ones sync rarely. The
+ * Batches start at the expected work and grow, so searches sync rarely. The
  * first batch holding a valid witness holds the smallest one overall, so the
  * result equals the CPU grinder's. */
 #define GS_GRIND_DISPATCH (1u << 16)
 #define GS_GRIND_BATCH_MIN (1u << 12)
 #define GS_GRIND_BATCH_MAX (1u << 22)
 
+/* Below this many bits the expected search (2^bits permutations) takes the
+ * host well under a millisecond, less than one GPU round trip, and costs no
+ * host sync: WHIR's folding proof-of-work (5 bits per round with the app
+ * parameters) runs here. */
+#define GS_GRIND_HOST_MAX_BITS 8u
+
 static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                                  uint32_t *witness)
 {
+    if (bits <= GS_GRIND_HOST_MAX_BITS)
+        return gs_grind_cpu(NULL, state, absorb_idx, bits, witness, &eng->err);
     gs_gl_device *dev = gs_gles_device(eng);
     gs_gl_program *prog;
     glstark_status st = gs_gl_program_get(dev, "grind.comp", NULL, &prog, &eng->err);
@@ -329,7 +346,11 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
     glProgramUniform1uiv(p, loc, GS_P2_WIDTH, state);
     set_u(prog, "gs_absorb", absorb_idx);
     set_u(prog, "gs_bits", bits);
+    /* the first batch holds 2^bits candidates, the expected work, so one
+     * read finds a witness ~63% of the time and two reads ~99% */
     uint64_t batch = GS_GRIND_BATCH_MIN;
+    while (batch < GS_GRIND_BATCH_MAX && batch < ((uint64_t)1 << bits))
+        batch *= 2;
     for (uint64_t w0 = 0; w0 < BB_P;) {
         const uint32_t none = 0xFFFFFFFFu;
         st = gs_buf_write(res, 0, &none, 4);
