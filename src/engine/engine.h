@@ -79,7 +79,11 @@ struct gs_engine {
     const struct gs_reduction_ops *reduction;
     void *impl;          /* engine-private state (e.g. the GL device) */
     gs_error err;        /* the last failure's status and message */
-    uint64_t host_syncs; /* host waits/readbacks since creation (the prover reports it) */
+    /* Times the host waited for results since creation (the prover reports
+     * it): every buf_read and finish (on GLES each is a GPU round trip), and
+     * on the CPU engine the ops that hand values straight to the host. The
+     * protocol never adds to it: it counts where the waiting happens. */
+    uint64_t host_syncs;
     size_t bytes_live;   /* device bytes currently allocated */
     size_t bytes_peak;   /* high-water mark of bytes_live */
     size_t bytes_cap;    /* 0 = no cap; otherwise allocations beyond it fail (tests use it) */

@@ -89,7 +89,6 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
         st = eng_fail(eng, err, "reading the root");
         goto done;
     }
-    eng->host_syncs++;
     if (!bb4_is_zero(root[0])) {
         st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
                           "gkr prover: the LogUp fractions do not sum to zero (root numerator nonzero); the interactions are unbalanced");
@@ -121,8 +120,7 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
                 st = eng_fail(eng, err, "a sumcheck round");
                 goto done;
             }
-            eng->host_syncs++;
-            bb4_t *dst = &out->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)];
+                    bb4_t *dst = &out->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)];
             for (int i = 0; i < 3; i++) {
                 dst[i] = s[i];
                 gs_fs_observe_ext(fs, s[i]);
@@ -139,8 +137,7 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
             st = eng_fail(eng, err, "reading layer claims");
             goto done;
         }
-        eng->host_syncs++;
-        out->claims[j].p0 = c[0];
+            out->claims[j].p0 = c[0];
         out->claims[j].p1 = c[1];
         out->claims[j].q0 = c[2];
         out->claims[j].q1 = c[3];

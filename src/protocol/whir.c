@@ -163,7 +163,6 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
                 st = eng_fail(eng, st, err, "reading the final polynomial");
                 goto out;
             }
-            eng->host_syncs++;
             for (size_t c = 0; c < len; c++)
                 gs_transcript_observe_ext(ts, pf->final_poly[c]);
         }

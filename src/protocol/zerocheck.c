@@ -233,7 +233,6 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                 st = eng_fail(eng, err, "round 0 evaluation");
                 goto done;
             }
-            eng->host_syncs++;
         }
         if (check_rows) {
             /* the λ- and ξ-weighted constraint sums vanish on D for a
@@ -391,7 +390,6 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                 st = eng_fail(eng, err, "a multilinear round");
                 goto done;
             }
-            eng->host_syncs++;
             for (uint32_t X = 1; X <= D; X++) {
                 const bb4_t *o = &rbuf[3 * (X - 1)];
                 bb4_t v = bb4_add(bb4_mul(bb4_mul(mupow[2 * M + t], eqacc), o[0]),
@@ -495,7 +493,6 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             }
             free(hvals);
         }
-        eng->host_syncs++;
         for (int pass = 0; pass < 2; pass++)
             for (uint32_t t = 0; t < M; t++) {
                 const gs_zc_trace *tr = &traces[t];

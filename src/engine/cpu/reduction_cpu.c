@@ -248,6 +248,7 @@ static void re_range(void *p, size_t begin, size_t end, unsigned worker)
 static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
                                       bb4_t out[2])
 {
+    eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
     if (len > ((size_t)1 << 28))
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED, "reduction round: tables of %zu entries", len);
     re_ctx c;

@@ -314,6 +314,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
                                  const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
 {
+    eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
     size_t N = (size_t)1 << l_skip;
     size_t nx = lifted_rows(t, l_skip) / N;
     size_t n_pts = (d_points ? N : 0) + (size_t)n_cos * N;
@@ -480,6 +481,7 @@ static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
                                     const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out)
 {
+    eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
     const gs_cdag *d = t->dag;
     size_t ncols = gs_zc_table_cols(t);
     const bb4_t *T = (const bb4_t *)tables->host;

@@ -148,10 +148,8 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t ls = dev->caps.local_size;
     out[0] = out[1] = bb4_zero();
-    if (len < 2 || ncols == 0) {
-        eng->host_syncs++; /* as on the CPU engine: the value goes to the host */
+    if (len < 2 || ncols == 0)
         return GLSTARK_OK;
-    }
     const uint64_t pairs = len / 2;
     gs_cw_set sets[2] = {*q, *w};
     gs_cw_iter it;

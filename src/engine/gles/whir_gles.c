@@ -423,10 +423,8 @@ static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size
     if (st)
         return st;
     *out = bb4_zero();
-    if (len == 0) {
-        eng->host_syncs++;
+    if (len == 0)
         return GLSTARK_OK;
-    }
     gs_cw_set set = {g, 0, 0, 16, 0};
     gs_cw_iter it;
     gs_cw_piece p;
