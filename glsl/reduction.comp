@@ -13,6 +13,13 @@
 #define MODE_BLOCK_PART 1 // round 0: per (item, z) the two eq-weighted sums over the item's x range
 #define MODE_BLOCK_SUM 2  // round 0: per (slice, h, z) the sum of its items' partials
 #define MODE_FOLD_PLE 3   // out[c][x] = Σ_z M[c·height + x·N + z] · lag[z]
+#define MODE_SCALED_COPY 4 // weight tables: dst[d + x] = scale · src[s + x] for copies of one length
+
+// Variants checked offline by glslangValidator (tests/gles/test_program.c):
+// @variant RED_MODE 1
+// @variant RED_MODE 2
+// @variant RED_MODE 3
+// @variant RED_MODE 4
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -40,6 +47,9 @@ uniform uint gs_lead1;  // fold_ple: output lead
 uniform uint gs_height; // fold_ple: matrix column stride (words)
 uniform uint gs_ostride; // fold_ple: output column stride (words)
 uniform uint gs_nx;     // fold_ple: blocks per column in this dispatch
+uniform uint gs_loglen; // scaled_copy: log2 of every copy's length in this dispatch
+uniform uint gs_c0;     // scaled_copy: word where this dispatch's first copy starts in binding 2
+uniform uint gs_wbase;  // scaled_copy: dst element where binding 0 starts
 
 void main()
 {
@@ -81,5 +91,12 @@ void main()
     for (uint z = 0u; z < N; z++)
         acc = bb4_add(acc, bb4_mul_base(LDC(4u * z), a[m0 + z]));
     STB(gs_lead1 + col * gs_ostride + 4u * x, acc);
+#elif RED_MODE == MODE_SCALED_COPY
+    // Copy (binding 2, 6 words): dst element, src element, scale. dst window
+    // in binding 0, src (whole) in binding 1.
+    uint k = gs_c0 + 6u * (id >> gs_loglen), x = id & ((1u << gs_loglen) - 1u);
+    uint dst = c[k] - gs_wbase + x, src = c[k + 1u] + x;
+    uvec4 scale = uvec4(c[k + 2u], c[k + 3u], c[k + 4u], c[k + 5u]);
+    STA(4u * dst, bb4_mul(scale, LDB(4u * src)));
 #endif
 }

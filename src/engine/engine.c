@@ -1,5 +1,7 @@
 #include "engine/engine.h"
 
+#include "engine/reduction_ops.h"
+
 #include <stdlib.h>
 
 void gs_engine_destroy(gs_engine *eng)
@@ -100,4 +102,23 @@ glstark_status gs_engine_finish(gs_engine *eng)
 {
     eng->host_syncs++;
     return eng->core->finish(eng);
+}
+
+/* ---- shared argument checks of family ops ---- */
+
+glstark_status gs_red_copies_check(gs_engine *eng, const gs_buf *dst, const gs_buf *src, const gs_red_copy *copies,
+                                   size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const gs_red_copy *k = &copies[i];
+        uint64_t len = k->log_len < 40 ? (uint64_t)1 << k->log_len : UINT64_MAX;
+        if (k->log_len >= 40 || k->dst > dst->size / 16 || len > dst->size / 16 - k->dst || k->src > src->size / 16 ||
+            len > src->size / 16 - k->src)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "reduction scaled_copies: copy %zu (2^%u elements from %llu to %llu) is outside the "
+                                "buffers (%zu and %zu bytes)",
+                                i, k->log_len, (unsigned long long)k->src, (unsigned long long)k->dst, src->size,
+                                dst->size);
+    }
+    return GLSTARK_OK;
 }

@@ -36,6 +36,14 @@ typedef struct gs_red_cols {
     uint32_t ncols;
 } gs_red_cols;
 
+/* One scaled copy of an EF run: dst[dst + x] = scale · src[src + x] for
+ * x < 2^log_len (offsets in bb4_t elements). */
+typedef struct gs_red_copy {
+    uint64_t dst, src;
+    uint32_t log_len;
+    bb4_t scale;
+} gs_red_copy;
+
 typedef struct gs_reduction_ops {
     /* Round-0 block sums. Matrix: `height` rows, column-major. For slice s
      * with nt = max(h - l_skip, 0), base = col*height + row, N = 2^l_skip:
@@ -62,7 +70,18 @@ typedef struct gs_reduction_ops {
 
     /* Folds both tables in place: v[y] = v[2y] + u·(v[2y+1] − v[2y]), y < len/2. */
     glstark_status (*fold)(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u);
+
+    /* Scaled copies from an EF buffer into another (the weight tables: every
+     * slice's table is a multiple of a few shared ones, so only those cross
+     * from the host). dst runs must not overlap. copies: host array, in any
+     * order (consecutive copies of one length and nearby dst go together). */
+    glstark_status (*scaled_copies)(gs_engine *eng, gs_buf *dst, const gs_buf *src, const gs_red_copy *copies,
+                                    size_t n);
 } gs_reduction_ops;
+
+/* Argument check shared by the engines: every copy inside both buffers. */
+glstark_status gs_red_copies_check(gs_engine *eng, const gs_buf *dst, const gs_buf *src, const gs_red_copy *copies,
+                                   size_t n);
 
 /* The CPU implementation (src/engine/cpu/reduction_cpu.c). */
 extern const gs_reduction_ops gs_cpu_reduction_ops;

@@ -23,6 +23,8 @@
  * per stacked column (Q_c[x] = q_c(u_0, x), W_c = Σ_k W_k(u_0, ·)). */
 #include "protocol/stacked_reduction.h"
 
+#include "protocol/spans.h"
+
 #include "protocol/stacking.h"
 
 #include <stdlib.h>
@@ -409,11 +411,15 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     gs_engine *eng = p->eng;
 
     bb4_t *lagr = malloc(N * sizeof(bb4_t));
-    bb4_t *tmp = malloc(((size_t)2 << p->max_nt) * sizeof(bb4_t));
-    bb4_t *vtab = tmp ? tmp + ((size_t)1 << p->max_nt) : NULL;
-    if (!lagr || !tmp) {
+    /* the shared V tables (at most one per height and rotation flag) and the
+     * short slices' single entries */
+    size_t src_cap = ((size_t)4 << p->max_nt) + p->total_slices;
+    bb4_t *src = malloc(src_cap * sizeof(bb4_t));
+    gs_red_copy *copies = malloc(((size_t)p->total_slices + 1) * sizeof(gs_red_copy));
+    if (!lagr || !src || !copies) {
         free(lagr);
-        free(tmp);
+        free(src);
+        free(copies);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
     }
     bb_t omega = bb_two_adic_generator(l), wz = bb_one();
@@ -435,32 +441,37 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     if (!st)
         st = gs_buf_fill_u32(p->w, 0, (size_t)4 * p->total_width * len, 0);
 
-    /* weight tables */
+    /* Weight tables. For a slice of height >= 2^l, W_k = λ^{2k}·V with V
+     * shared by every slice of that height and rotation flag:
+     *   V[x] = (E + r·λ·(Erot − C))·eq[x] + r·λ·C·eq[prev x];
+     * a shorter slice has one entry. Only the V tables and the single
+     * entries cross to the engine, which writes each W_k as a scaled copy
+     * (5.4 M entries for keccakf-1024 at L = 21, from 2^11 shared ones). */
     bb4_t r0w = bb4_mul_base(p->r0, omega);
     bb4_t eq_const = gs_sred_eq_uni_at_one(l, r0w);
     bb4_t e_u0 = gs_sred_eq_uni(l, u0, p->r0);
     bb4_t erot_u0 = gs_sred_eq_uni(l, u0, r0w);
     bb4_t one_u0 = gs_sred_eq_uni_at_one(l, u0);
+    int64_t v_off[2][33];
+    for (int rr = 0; rr < 2; rr++)
+        for (int nt = 0; nt < 33; nt++)
+            v_off[rr][nt] = -1;
+    size_t src_len = 0, ncopies = 0;
     uint32_t k_global = 0;
-    int64_t v_nt = -1;
-    int v_rot = 0;
     col_off = 0;
     for (uint32_t c = 0; c < p->num_commits && !st; c++) {
         const gs_sred_commit *cm = &p->commits[c];
-        for (uint32_t k = 0; k < cm->num_slices && !st; k++, k_global++) {
+        for (uint32_t k = 0; k < cm->num_slices; k++, k_global++) {
             const gs_red_slice *s = &cm->slices[k];
             bb4_t le = p->lambda_pows[2 * (size_t)k_global];
             bb4_t lr = cm->need_rot[k] ? p->lambda_pows[2 * (size_t)k_global + 1] : bb4_zero();
-            size_t x0 = s->row >> l;
-            size_t nx;
+            gs_red_copy *cp = &copies[ncopies++];
+            cp->dst = (uint64_t)(col_off + s->col) * len + (s->row >> l);
             if (s->log_height >= l) {
-                /* W_k = λ^{2k}·V with V shared by every slice of this height
-                 * and rotation flag:
-                 * V[x] = (E + r·λ·(Erot − C))·eq[x] + r·λ·C·eq[prev x] */
                 uint32_t nt = s->log_height - l;
-                nx = (size_t)1 << nt;
+                size_t nx = (size_t)1 << nt;
                 int rot = cm->need_rot[k] != 0;
-                if ((int64_t)nt != v_nt || rot != v_rot) {
+                if (v_off[rot][nt] < 0) {
                     const bb4_t *eq = p->eq_tables + (nx - 1);
                     bb4_t cC = bb4_mul(eq_const, one_u0);
                     bb4_t a = e_u0, bcoef = bb4_zero();
@@ -468,31 +479,43 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
                         a = bb4_add(a, bb4_mul(p->lambda, bb4_sub(erot_u0, cC)));
                         bcoef = bb4_mul(p->lambda, cC);
                     }
+                    bb4_t *v = src + src_len;
                     for (size_t x = 0; x < nx; x++) {
                         bb4_t prev = eq[x == 0 ? nx - 1 : x - 1];
-                        vtab[x] = bb4_add(bb4_mul(a, eq[x]), bb4_mul(bcoef, prev));
+                        v[x] = bb4_add(bb4_mul(a, eq[x]), bb4_mul(bcoef, prev));
                     }
-                    v_nt = nt;
-                    v_rot = rot;
+                    v_off[rot][nt] = (int64_t)src_len;
+                    src_len += nx;
                 }
-                for (size_t x = 0; x < nx; x++)
-                    tmp[x] = bb4_mul(le, vtab[x]);
+                cp->src = (uint64_t)v_off[rot][nt];
+                cp->log_len = nt;
+                cp->scale = le;
             } else {
                 uint32_t h = s->log_height, neg = l - h;
-                nx = 1;
                 bb4_t rho = ef_pow2k(p->r0, neg);
                 bb4_t rhow = bb4_mul_base(rho, bb_two_adic_generator(h));
                 bb4_t ind = gs_sred_in_uni(l, -(int32_t)neg, u0);
-                tmp[0] = bb4_mul(ind, bb4_add(bb4_mul(le, gs_sred_eq_uni(h, u0, rho)),
-                                              bb4_mul(lr, gs_sred_eq_uni(h, u0, rhow))));
+                src[src_len] = bb4_mul(ind, bb4_add(bb4_mul(le, gs_sred_eq_uni(h, u0, rho)),
+                                                    bb4_mul(lr, gs_sred_eq_uni(h, u0, rhow))));
+                cp->src = src_len++;
+                cp->log_len = 0;
+                cp->scale = bb4_one();
             }
-            size_t off = ((size_t)(col_off + s->col) * len + x0) * sizeof(bb4_t);
-            st = gs_buf_write(p->w, off, tmp, nx * sizeof(bb4_t));
         }
         col_off += cm->width;
     }
+    gs_buf *sb = NULL;
+    if (!st && ncopies) {
+        st = gs_buf_create(eng, src_len * sizeof(bb4_t), &sb);
+        if (!st)
+            st = gs_buf_write(sb, 0, src, src_len * sizeof(bb4_t));
+        if (!st)
+            st = eng->reduction->scaled_copies(eng, p->w, sb, copies, ncopies);
+    }
+    gs_buf_destroy(sb);
     free(lagr);
-    free(tmp);
+    free(src);
+    free(copies);
     if (st && err && err->status == GLSTARK_OK)
         gs_error_set(err, st, "stacked reduction: building the weight tables: %s", eng->err.msg);
     p->len = len;
@@ -572,7 +595,10 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
     const size_t N = (size_t)1 << prm.l_skip;
     bb4_t lambda = gs_fs_sample_ext(fs);
     gs_sred_prover p;
+    /* glstark's own sub-spans (OpenVM has none below stacked_reduction) */
+    int sp = gs_span_eng_begin(eng, "sred_init");
     glstark_status st = gs_sred_prover_init(&p, eng, prm, commits, num_commits, r, r_len, lambda, err);
+    gs_span_eng_end(eng, sp);
     if (st)
         return st;
     size_t ncoef = 2 * (N - 1) + 1;
@@ -594,13 +620,18 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
             goto fail;
         }
     }
+    sp = gs_span_eng_begin(eng, "sred_round0");
     st = gs_sred_prover_round0(&p, proof->univariate_round_coeffs.v, err);
+    gs_span_eng_end(eng, sp);
     if (st)
         goto fail;
     for (size_t i = 0; i < ncoef; i++)
         gs_fs_observe_ext(fs, proof->univariate_round_coeffs.v[i]);
     u[0] = gs_fs_sample_ext(fs);
+    sp = gs_span_eng_begin(eng, "sred_fold_ple_weights");
     st = gs_sred_prover_fold_ple(&p, u[0], err);
+    gs_span_eng_end(eng, sp);
+    sp = gs_span_eng_begin(eng, "sred_rounds");
     for (uint32_t j = 1; j <= prm.n_stack && !st; j++) {
         bb4_t *ev = proof->sumcheck_round_polys + 2 * (size_t)(j - 1);
         st = gs_sred_prover_round(&p, ev, err);
@@ -611,6 +642,7 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
         u[j] = gs_fs_sample_ext(fs);
         st = gs_sred_prover_fold(&p, u[j], err);
     }
+    gs_span_eng_end(eng, sp);
     if (st)
         goto fail;
     {

@@ -203,6 +203,94 @@ static void check_rounds(pair *p, size_t len, uint32_t ncols, size_t off, size_t
     free(w);
 }
 
+/* Scaled copies (the weight tables): a random set of non-overlapping runs
+ * of mixed lengths (2^0 .. 2^max_log) into a poisoned dst, shuffled so runs
+ * of one length are interleaved with others, from a random src table;
+ * scales with 0, 1 and p-1 mixed in. GLES vs the CPU engine, and the CPU
+ * engine vs the definition. */
+static void check_scaled_copies(pair *p, unsigned max_log, size_t dst_elems, size_t src_elems)
+{
+    gs_red_copy *cp = tu_alloc(dst_elems * sizeof *cp);
+    size_t n = 0, at = 0;
+    while (at < dst_elems) {
+        unsigned ll = (unsigned)(tu_splitmix(&p->s) % (max_log + 1));
+        while (((size_t)1 << ll) > dst_elems - at || ((size_t)1 << ll) > src_elems)
+            ll--;
+        size_t len = (size_t)1 << ll;
+        if (tu_splitmix(&p->s) % 4 != 0) { /* leave some gaps untouched */
+            cp[n].dst = at;
+            cp[n].src = tu_splitmix(&p->s) % (src_elems - len + 1);
+            cp[n].log_len = ll;
+            cp[n].scale = rnd4(&p->s);
+            n++;
+        }
+        at += len;
+    }
+    for (size_t i = n; i > 1; i--) { /* shuffle */
+        size_t j = (size_t)(tu_splitmix(&p->s) % i);
+        gs_red_copy t = cp[i - 1];
+        cp[i - 1] = cp[j];
+        cp[j] = t;
+    }
+    uint32_t *src = rnd_words(&p->s, 4 * src_elems);
+    gs_buf *gd = mk(p->g, 4 * dst_elems, NULL, 0), *cd = mk(p->c, 4 * dst_elems, NULL, 0);
+    gs_buf *gsb = mk(p->g, 4 * src_elems, src, 4 * src_elems), *csb = mk(p->c, 4 * src_elems, src, 4 * src_elems);
+    TU_OK(p->g, p->g->reduction->scaled_copies(p->g, gd, gsb, cp, n));
+    TU_OK(p->c, p->c->reduction->scaled_copies(p->c, cd, csb, cp, n));
+    char what[96];
+    snprintf(what, sizeof what, "scaled copies (%zu runs up to 2^%u into %zu elements)", n, max_log, dst_elems);
+    same(gd, cd, 4 * dst_elems, what);
+    /* the CPU engine against the definition, untouched gaps included */
+    bb4_t *want = tu_alloc(dst_elems * sizeof(bb4_t)), *got = tu_alloc(dst_elems * sizeof(bb4_t));
+    memset(want, 0, dst_elems * sizeof(bb4_t));
+    for (size_t i = 0; i < 4 * dst_elems; i++)
+        ((uint32_t *)want)[i] = 0xDEADBEEFu;
+    const bb4_t *sv = (const bb4_t *)src;
+    for (size_t i = 0; i < n; i++)
+        for (size_t x = 0; x < ((size_t)1 << cp[i].log_len); x++)
+            want[cp[i].dst + x] = bb4_mul(cp[i].scale, sv[cp[i].src + x]);
+    TU_OK(p->c, gs_buf_read(cd, 0, got, dst_elems * sizeof(bb4_t)));
+    cr_assert(memcmp(got, want, dst_elems * sizeof(bb4_t)) == 0, "%s: CPU engine differs from the definition", what);
+    cr_log_info("%s: identical", what);
+    free(want);
+    free(got);
+    free(src);
+    free(cp);
+    gs_buf_destroy(gd);
+    gs_buf_destroy(cd);
+    gs_buf_destroy(gsb);
+    gs_buf_destroy(csb);
+}
+
+Test(reduction_gles, scaled_copies)
+{
+    pair p = open_pair(0, 206);
+    check_scaled_copies(&p, 0, 37, 5);
+    check_scaled_copies(&p, 3, 1000, 64);
+    check_scaled_copies(&p, 11, 3 << 12, 1 << 11);
+    check_scaled_copies(&p, 20, (1 << 21) + 5, 1 << 20); /* runs longer than one dispatch's budget */
+    close_pair(&p);
+    /* 4 KiB bindings: runs are cut where the dst window would overflow */
+    p = open_pair(4096, 207);
+    check_scaled_copies(&p, 6, 5000, 256);
+    /* bad arguments: a copy past either buffer, a run longer than a binding */
+    gs_buf *d = mk(p.g, 64, NULL, 0), *sb = mk(p.g, 64, NULL, 0);
+    gs_red_copy bad = {14, 0, 2, {{0, 0, 0, 0}}};
+    cr_assert_eq(p.g->reduction->scaled_copies(p.g, d, sb, &bad, 1), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(p.g->err.msg, "copy 0") != NULL, "%s", p.g->err.msg);
+    bad = (gs_red_copy){0, 15, 1, {{0, 0, 0, 0}}};
+    cr_assert_eq(p.g->reduction->scaled_copies(p.g, d, sb, &bad, 1), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.c->reduction->scaled_copies(p.c, d, sb, &bad, 1), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_buf_destroy(d);
+    gs_buf_destroy(sb);
+    gs_buf *big = mk(p.g, 4 * 1024, NULL, 0), *bs = mk(p.g, 4 * 256, NULL, 0);
+    gs_red_copy run = {0, 0, 9, {{0, 0, 0, 0}}}; /* 512 EF = 8 KiB > the 4 KiB binding */
+    cr_assert_eq(p.g->reduction->scaled_copies(p.g, big, bs, &run, 1), GLSTARK_ERR_INVALID_ARGUMENT);
+    gs_buf_destroy(big);
+    gs_buf_destroy(bs);
+    close_pair(&p);
+}
+
 Test(reduction_gles, block_sums)
 {
     pair p = open_pair(0, 201);

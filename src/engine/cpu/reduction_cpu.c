@@ -299,9 +299,40 @@ static glstark_status cpu_fold(gs_engine *eng, const gs_red_cols *q, const gs_re
     return GLSTARK_OK;
 }
 
+typedef struct sc_ctx {
+    bb4_t *dst;
+    const bb4_t *src;
+    const gs_red_copy *copies;
+} sc_ctx;
+
+static void sc_range(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const sc_ctx *c = ctx;
+    for (size_t i = b; i < e; i++) {
+        const gs_red_copy *k = &c->copies[i];
+        bb4_t *d = c->dst + k->dst;
+        const bb4_t *s = c->src + k->src;
+        for (size_t x = 0, n = (size_t)1 << k->log_len; x < n; x++)
+            d[x] = bb4_mul(k->scale, s[x]);
+    }
+}
+
+static glstark_status cpu_scaled_copies(gs_engine *eng, gs_buf *dst, const gs_buf *src, const gs_red_copy *copies,
+                                        size_t n)
+{
+    glstark_status st = gs_red_copies_check(eng, dst, src, copies, n);
+    if (st)
+        return st;
+    sc_ctx c = {(bb4_t *)dst->host, (const bb4_t *)src->host, copies};
+    parallel_for(eng, n, 4, sc_range, &c);
+    return GLSTARK_OK;
+}
+
 const gs_reduction_ops gs_cpu_reduction_ops = {
     .block_sums = cpu_block_sums,
     .fold_ple = cpu_fold_ple,
+    .scaled_copies = cpu_scaled_copies,
     .round_evals = cpu_round_evals,
     .fold = cpu_fold,
 };

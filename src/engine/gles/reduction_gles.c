@@ -22,7 +22,9 @@
 #define RED_XC 256u /* blocks per item at most */
 #define RED_PART_CAP (64u << 20) /* bytes of partials per batch at most */
 
-enum { RM_BLOCK_PART = 1, RM_BLOCK_SUM = 2, RM_FOLD_PLE = 3 };
+enum { RM_BLOCK_PART = 1, RM_BLOCK_SUM = 2, RM_FOLD_PLE = 3, RM_SCALED_COPY = 4 };
+
+#define RED_COPY_ELEMS (1u << 20) /* elements written per scaled-copy dispatch at most */
 
 static glstark_status prog(gs_engine *eng, int mode, gs_gl_program **out)
 {
@@ -311,9 +313,85 @@ static glstark_status gles_fold(gs_engine *eng, const gs_red_cols *q, const gs_r
     return st;
 }
 
+/* Scaled copies: descriptors go up once; then runs of consecutive copies of
+ * one length whose dst range and descriptors each fit one binding (and at
+ * most RED_COPY_ELEMS elements) become one dispatch, one invocation per
+ * element. */
+static glstark_status gles_scaled_copies(gs_engine *eng, gs_buf *dst, const gs_buf *src, const gs_red_copy *copies,
+                                         size_t n)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    glstark_status st = gs_red_copies_check(eng, dst, src, copies, n);
+    if (st || n == 0)
+        return st;
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    if (src->size > maxb)
+        return too_big(eng, "the scaled copies' source table", src->size);
+    if (dst->size / 16 > UINT32_MAX)
+        return too_big(eng, "the weight table", dst->size);
+    uint32_t *desc = malloc(n * 24);
+    if (!desc)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles scaled_copies: out of host memory");
+    for (size_t i = 0; i < n; i++) {
+        desc[6 * i] = (uint32_t)copies[i].dst;
+        desc[6 * i + 1] = (uint32_t)copies[i].src;
+        for (int k = 0; k < 4; k++)
+            desc[6 * i + 2 + k] = copies[i].scale.c[k];
+    }
+    gs_gl_program *pc;
+    gs_buf *db = NULL;
+    st = prog(eng, RM_SCALED_COPY, &pc);
+    if (!st && !(st = gs_buf_create(eng, n * 24, &db)))
+        st = gs_buf_write(db, 0, desc, n * 24);
+    free(desc);
+    if (!st)
+        st = gs_gles_bind(eng, 1, src, 0, src->size);
+    for (size_t i = 0; !st && i < n;) {
+        /* the run [i, j): same length, dst inside one aligned binding */
+        const uint32_t ll = copies[i].log_len;
+        const uint64_t len = (uint64_t)1 << ll;
+        uint64_t lo = copies[i].dst * 16, hi = (copies[i].dst + len) * 16;
+        lo -= lo % align;
+        if (hi - lo > maxb) {
+            st = too_big(eng, "one scaled copy", len * 16);
+            break;
+        }
+        const uint64_t d_off = (uint64_t)i * 24 - ((uint64_t)i * 24) % align;
+        const uint64_t d_lead = (uint64_t)i * 24 - d_off; /* bytes, a multiple of 4 */
+        if (d_lead + 24 > maxb) {
+            st = too_big(eng, "one scaled-copy descriptor", d_lead + 24);
+            break;
+        }
+        size_t j = i + 1;
+        while (j < n && copies[j].log_len == ll && (uint64_t)(j + 1 - i) * len <= RED_COPY_ELEMS &&
+               d_lead + (uint64_t)(j + 1 - i) * 24 <= maxb) {
+            uint64_t l2 = copies[j].dst * 16 < lo ? copies[j].dst * 16 - (copies[j].dst * 16) % align : lo;
+            uint64_t h2 = (copies[j].dst + len) * 16 > hi ? (copies[j].dst + len) * 16 : hi;
+            if (h2 - l2 > maxb)
+                break;
+            lo = l2;
+            hi = h2;
+            j++;
+        }
+        st = gs_gl_bind_range(dev, 0, dst->gl_name, lo, hi - lo, &eng->err);
+        if (!st)
+            st = gs_gles_bind(eng, 2, db, d_off, d_lead + (uint64_t)(j - i) * 24);
+        if (st)
+            break;
+        gs_cw_set_u(pc, "gs_loglen", ll);
+        gs_cw_set_u(pc, "gs_c0", (uint32_t)(d_lead / 4));
+        gs_cw_set_u(pc, "gs_wbase", (uint32_t)(lo / 16));
+        st = gs_gl_dispatch_1d(dev, pc, (uint64_t)(j - i) * len, &eng->err);
+        i = j;
+    }
+    gs_buf_destroy(db);
+    return st;
+}
+
 const gs_reduction_ops gs_gles_reduction_ops = {
     .block_sums = gles_block_sums,
     .fold_ple = gles_fold_ple,
     .round_evals = gles_round_evals,
     .fold = gles_fold,
+    .scaled_copies = gles_scaled_copies,
 };
