@@ -41,8 +41,15 @@
  * the binding at 128 MiB and so keeps the small budget. */
 #define ZC_WORK_BUDGET (1u << 25)
 #define ZC_WORK_BUDGET_DESKTOP (1u << 29)
-/* Cap on scratch buffers (LDE tiles, gathered rows, slots, fold scratch). */
+/* Cap on scratch buffers (LDE tiles, gathered rows, slots, fold scratch).
+ * Round 0 interprets one LDE tile at a time, and a tile's items are the
+ * dispatch's lanes: with 64 MiB Keccak gets 99 rows of blocks per tile and
+ * ~3k lanes, which leaves most of a big GPU idle. Desktop-class devices (as
+ * for the budget above) get 256 MiB: on the H200 round 0 of keccakf-1024
+ * went from 331 to 122 ms for 60 MB more peak GPU memory (512 MiB: 96 ms
+ * for 350 MB more; docs/performance.md). */
 #define ZC_SCRATCH_BYTES ((uint64_t)64 << 20)
+#define ZC_SCRATCH_BYTES_DESKTOP ((uint64_t)256 << 20)
 /* Ids per dispatch for the data movers. */
 #define ZC_DISPATCH (1u << 20)
 
@@ -230,6 +237,8 @@ typedef struct zc_ctx {
     gs_engine *eng;
     gs_gl_device *dev;
     uint64_t maxb, align;
+    int desktop;      /* a hardware device offering bindings of 1 GiB or more */
+    uint64_t scratch; /* ZC_SCRATCH_BYTES or ZC_SCRATCH_BYTES_DESKTOP */
 } zc_ctx;
 
 static void ctx_init(zc_ctx *c, gs_engine *eng)
@@ -238,6 +247,8 @@ static void ctx_init(zc_ctx *c, gs_engine *eng)
     c->dev = gs_gles_device(eng);
     c->maxb = c->dev->caps.max_binding_bytes;
     c->align = c->dev->caps.binding_offset_align;
+    c->desktop = !c->dev->is_software && c->maxb >= ((uint64_t)1 << 30);
+    c->scratch = c->desktop ? ZC_SCRATCH_BYTES_DESKTOP : ZC_SCRATCH_BYTES;
 }
 
 static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
@@ -340,10 +351,9 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
                             "%" PRIu64 "-byte binding limit; use the cpu engine",
                             e->code.n_instr, e->code.aux_words * 4, c->maxb);
     uint64_t per = e->code.n_instr ? e->code.n_instr : 1;
-    int desktop = !c->dev->is_software && c->maxb >= ((uint64_t)1 << 30);
-    uint64_t lanes = (desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
+    uint64_t lanes = (c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
     uint64_t slot_bytes = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48; /* slots + accumulators per lane */
-    uint64_t lim = min_u64(c->maxb, ZC_SCRATCH_BYTES);
+    uint64_t lim = min_u64(c->maxb, c->scratch);
     lim = lim > 48ull * nkeys ? lim - 48ull * nkeys : 0; /* the per-key results follow the lanes */
     if (lanes > lim / slot_bytes)
         lanes = lim / slot_bytes;
@@ -459,7 +469,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
                                 "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
                                 (uint64_t)t->part_widths[p] * H * 4);
     /* x per LDE tile */
-    uint64_t per_x = ncols * n_pts * 4, lim = min_u64(c.maxb, ZC_SCRATCH_BYTES);
+    uint64_t per_x = ncols * n_pts * 4, lim = min_u64(c.maxb, c.scratch);
     if (per_x > c.maxb)
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                             "gles zerocheck round 0: %" PRIu64 " columns x %" PRIu64
@@ -702,7 +712,7 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
         st = eval_items(&c, &ep, 0, groups * nkeys, single ? NULL : eq);
     } else {
         /* gathered tiles of R rows (R/2 groups) of every column */
-        uint64_t lim = (min_u64(c.maxb, ZC_SCRATCH_BYTES) - c.align) / 16 / ncols;
+        uint64_t lim = (min_u64(c.maxb, c.scratch) - c.align) / 16 / ncols;
         uint64_t R = 1;
         while (R * 2 <= lim && R * 2 <= rows)
             R *= 2;
@@ -779,7 +789,7 @@ static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, s
                             "gles zerocheck fold: %zu columns of stride %zu, %zu rows do not fit %zu bytes", n_cols,
                             stride, m, tables->size);
     const uint64_t half = m / 2;
-    uint64_t cw_max = fit_cols(&c, 0, half, half, 16, n_cols, ZC_SCRATCH_BYTES);
+    uint64_t cw_max = fit_cols(&c, 0, half, half, 16, n_cols, c.scratch);
     if (cw_max == 0)
         cw_max = 1;
     gs_buf *s = NULL;
