@@ -11,6 +11,8 @@
 #include "protocol/transcript.h"
 #include "protocol/whir.h"
 
+#include "protocol/spans.h"
+
 /* Moves an engine failure into err with context. */
 static glstark_status eng_fail(gs_engine *eng, glstark_status st, gs_error *err, const char *step)
 {
@@ -88,8 +90,12 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         goto out;
     }
 
-    /* μ batching, after its proof of work */
-    if ((st = grind(eng, ts, prm->mu_pow_bits, &pf->mu_pow_witness, err)))
+    /* μ batching, after its proof of work. Sub-spans are glstark's own
+     * (OpenVM has none below "whir"). */
+    int sp = gs_span_eng_begin(eng, "whir_mu_pow");
+    st = grind(eng, ts, prm->mu_pow_bits, &pf->mu_pow_witness, err);
+    gs_span_eng_end(eng, sp);
+    if (st)
         goto out;
     bb4_t mu = gs_transcript_sample_ext(ts), mp = bb4_one();
     for (size_t j = 0; j < total_width; j++) {
@@ -101,6 +107,7 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         offs[c] = commits[c].matrix_off;
         wds[c] = commits[c].width;
     }
+    sp = gs_span_eng_begin(eng, "whir_prepare");
     if ((st = gs_buf_create(eng, height * sizeof(bb4_t), &f)) || (st = gs_buf_create(eng, height * sizeof(bb4_t), &w)) ||
         (st = gs_buf_create(eng, height * sizeof(bb4_t), &g))) {
         st = eng_fail(eng, st, err, "allocating f, w and g");
@@ -111,11 +118,13 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         st = eng_fail(eng, st, err, "preparing f and w");
         goto out;
     }
+    gs_span_eng_end(eng, sp);
 
     size_t len = height;
     uint32_t log_rs = L + prm->log_blowup;
     for (uint32_t i = 0; i < nu; i++) {
         const int last = i + 1 == nu;
+        sp = gs_span_eng_begin(eng, "whir_sumcheck");
         for (uint32_t j = 0; j < k; j++) {
             size_t s = (size_t)i * k + j;
             bb4_t sv[2];
@@ -136,6 +145,8 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
             }
             len /= 2;
         }
+        gs_span_eng_end(eng, sp);
+        sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
         /* g: coefficients of the folded polynomial */
         if ((st = eng->whir->mobius(eng, f, g, len))) {
             st = eng_fail(eng, st, err, "Mobius transform");
@@ -166,6 +177,8 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
             for (size_t c = 0; c < len; c++)
                 gs_transcript_observe_ext(ts, pf->final_poly[c]);
         }
+        gs_span_eng_end(eng, sp);
+        sp = gs_span_eng_begin(eng, "whir_queries");
         if ((st = grind(eng, ts, prm->query_phase_pow_bits, &pf->query_pow_witnesses[i], err)))
             goto out;
         const uint32_t nq = prm->num_queries[i];
@@ -212,6 +225,7 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
                 goto out;
             }
         }
+        gs_span_eng_end(eng, sp);
         log_rs -= 1;
     }
 out:

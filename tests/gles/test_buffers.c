@@ -42,6 +42,38 @@ Test(gles_buffers, round_trip_at_offsets)
     gs_engine_destroy(eng);
 }
 
+/* A buffer a kernel just filled, overwritten whole by the host, then read
+ * and written by kernels again, with no finish between: the trace upload's
+ * pattern (a whole-buffer write of a mapped path was tried here and
+ * measured slower on NVIDIA: docs/performance.md). */
+Test(gles_buffers, whole_buffer_write_after_kernel)
+{
+    gs_engine *eng = tu_engine(NULL);
+    const size_t n = (4u << 20) / 4 + 3; /* 4 MiB and a bit */
+    uint32_t *src = tu_alloc(n * 4), *dst = tu_alloc(n * 4);
+    uint64_t seed = 13;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, n * 4, &b));
+    for (int rep = 0; rep < 3; rep++) {
+        fill_random(src, n, seed + (uint64_t)rep);
+        TU_OK(eng, gs_buf_fill_u32(b, 0, n, 0xDEADBEEFu));
+        TU_OK(eng, gs_buf_write(b, 0, src, n * 4));
+        memset(dst, 0xA5, n * 4);
+        TU_OK(eng, gs_buf_read(b, 0, dst, n * 4));
+        cr_assert(memcmp(src, dst, n * 4) == 0, "rep %d: whole-buffer write lost", rep);
+        /* and a kernel after the write sees the new bytes */
+        TU_OK(eng, gs_gles_fill_pattern(eng, b, 7, 5, 100, 1));
+        TU_OK(eng, gs_buf_read(b, 0, dst, 16 * 4));
+        for (size_t i = 0; i < 16; i++)
+            cr_assert_eq(dst[i], i >= 7 && i < 12 ? 100u + (uint32_t)(i - 7) : src[i], "rep %d word %zu", rep, i);
+    }
+    gs_buf_destroy(b);
+    free(src);
+    free(dst);
+    gs_engine_destroy(eng);
+}
+
 Test(gles_buffers, copy_including_overlap)
 {
     gs_engine *eng = tu_engine(NULL);
