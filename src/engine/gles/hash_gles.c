@@ -250,9 +250,64 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
     return GLSTARK_OK;
 }
 
-/* Openings: the opened entries and sibling digests are gathered with buffer
- * copies into one staging buffer (no binding limit applies to copies), then
- * read back with a single map. */
+/* The opened rows of queries into stage words [0, n·row_words), one
+ * gather dispatch per window of whole columns. Returns UNSUPPORTED (the
+ * caller then copies) when a column or the output exceeds a binding. */
+static glstark_status gather_rows(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                  const uint32_t *indices, size_t n, gs_buf *stage)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes;
+    const size_t k = (size_t)1 << tree->log_k, s = tree->height >> tree->log_k, deg = tree->elem_deg;
+    const uint64_t col_words = (uint64_t)tree->height * deg, out_words = (uint64_t)n * k * tree->width * deg;
+    const uint64_t align_words = dev->caps.binding_offset_align / 4;
+    if ((col_words + align_words) * 4 > maxb || out_words * 4 > maxb || (uint64_t)n * k * 4 > maxb ||
+        col_words > UINT32_MAX || out_words > UINT32_MAX)
+        return GLSTARK_ERR_UNSUPPORTED;
+    uint32_t *rows = malloc(n * k * sizeof(uint32_t));
+    if (!rows)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles merkle open: out of host memory");
+    for (size_t q = 0; q < n; q++)
+        for (size_t t = 0; t < k; t++)
+            rows[q * k + t] = (uint32_t)(indices[q] + t * s);
+    gs_buf *rb = NULL;
+    gs_gl_program *prog = NULL;
+    glstark_status st = gs_buf_create(eng, n * k * sizeof(uint32_t), &rb);
+    if (!st)
+        st = gs_buf_write(rb, 0, rows, n * k * sizeof(uint32_t));
+    free(rows);
+    if (!st)
+        st = gs_gl_program_get(dev, "merkle_gather.comp", NULL, &prog, &eng->err);
+    if (!st)
+        st = gs_gles_bind(eng, 1, rb, 0, n * k * sizeof(uint32_t));
+    if (!st)
+        st = gs_gles_bind(eng, 2, stage, 0, out_words * 4);
+    if (!st) {
+        set_u(prog, "gs_col_words", (uint32_t)col_words);
+        set_u(prog, "gs_width", (uint32_t)tree->width);
+        set_u(prog, "gs_deg", (uint32_t)deg);
+    }
+    /* columns per window: whole columns plus the alignment lead in one binding */
+    uint64_t cw_max = (maxb / 4 - align_words) / col_words;
+    for (size_t c0 = 0; !st && c0 < tree->width;) {
+        uint64_t cw = tree->width - c0 < cw_max ? tree->width - c0 : cw_max;
+        uint32_t lead = 0;
+        st = bind_window(eng, 0, mat, (mat_off + c0 * col_words) * 4, cw * col_words * 4, &lead);
+        if (st)
+            break;
+        set_u(prog, "gs_lead", lead);
+        set_u(prog, "gs_cw", (uint32_t)cw);
+        set_u(prog, "gs_c0", (uint32_t)c0);
+        st = gs_gl_dispatch_1d(dev, prog, (uint64_t)n * k * cw * deg, &eng->err);
+        c0 += cw;
+    }
+    gs_buf_destroy(rb);
+    return st;
+}
+
+/* Openings: the opened rows are gathered by a kernel (or, where a column
+ * exceeds a binding, with buffer copies) and the sibling digests with
+ * buffer copies into one staging buffer, then read back once. */
 static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
                                        const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
 {
@@ -268,20 +323,34 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
     glstark_status st = gs_buf_create(eng, words * 4, &stage);
     if (st)
         return st;
-    gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, stage->gl_name);
     size_t o = 0;
     if (rows_out) {
-        glBindBuffer(GL_COPY_READ_BUFFER, mat->gl_name);
-        for (size_t q = 0; q < n; q++)
-            for (size_t t = 0; t < k; t++)
-                for (size_t c = 0; c < tree->width; c++, o += deg) {
-                    size_t r = indices[q] + t * s;
-                    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                                        (GLintptr)((mat_off + (c * tree->height + r) * deg) * 4), (GLintptr)(o * 4),
-                                        (GLsizeiptr)(deg * 4));
-                }
+        st = gather_rows(eng, mat, mat_off, tree, indices, n, stage);
+        if (st == GLSTARK_ERR_UNSUPPORTED) {
+            /* a column beyond one binding: copy entry by entry */
+            st = GLSTARK_OK;
+            gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, stage->gl_name);
+            glBindBuffer(GL_COPY_READ_BUFFER, mat->gl_name);
+            for (size_t q = 0; q < n; q++)
+                for (size_t t = 0; t < k; t++)
+                    for (size_t c = 0; c < tree->width; c++) {
+                        size_t r = indices[q] + t * s;
+                        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                                            (GLintptr)((mat_off + (c * tree->height + r) * deg) * 4),
+                                            (GLintptr)(((q * k + t) * tree->width + c) * deg * 4),
+                                            (GLsizeiptr)(deg * 4));
+                    }
+        }
+        if (st) {
+            gs_buf_destroy(stage);
+            return st;
+        }
+        o = n * row_words;
     }
+    /* copies read what the gather kernel wrote into stage only after this */
+    gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, stage->gl_name);
     size_t proofs_at = o;
     if (proofs_out) {
         glBindBuffer(GL_COPY_READ_BUFFER, tree->digests->gl_name);
