@@ -117,8 +117,8 @@ Test(gpu_faults, driver_refuses_a_huge_buffer)
     if (st == GLSTARK_OK) {
         /* Some drivers allocate lazily (NVIDIA 580 accepts 1 TiB): then the
          * accounting must still be right and the device keep working.
-         * (cr_skip_test would make the whole binary exit 1 on Criterion 2.4.) */
-        cr_log_warn("the driver accepted a 1 TiB buffer (lazy allocation): checking the accounting instead");
+         * (cr_skip_test or a logged warning would make the binary exit 1.) */
+        cr_log_info("the driver accepted a 1 TiB buffer (lazy allocation): checking the accounting instead");
         cr_assert_eq(eng->bytes_live, (size_t)1 << 40);
         gs_buf_destroy(b);
         cr_assert_eq(eng->bytes_live, 0);
@@ -163,13 +163,15 @@ static int fd_counts_are_ours(void)
     return mesa;
 }
 
+/* Non-Mesa notes go out as info, not warnings: Criterion 2.4.1 makes the
+ * whole binary exit 1 when a passing test logs a warning (seen on the H200). */
 static void check_no_fd_leak(int fds0, const char *what)
 {
     int now = open_fds();
     if (fd_counts_are_ours())
         cr_assert_eq(now, fds0, "%s: %d descriptors open, %d before", what, now, fds0);
     else if (now != fds0)
-        cr_log_warn("%s: %d descriptors open, %d before (not a Mesa driver: its EGL keeps its own)", what, now, fds0);
+        cr_log_info("%s: %d descriptors open, %d before (not a Mesa driver: its EGL keeps its own)", what, now, fds0);
 }
 
 static GLenum fake_guilty_reset(void) { return GL_GUILTY_CONTEXT_RESET_KHR; }
