@@ -88,6 +88,8 @@ int main(int argc, char **argv)
         printf("  kernel local size        %u\n", L.local_size);
         printf("  GPU timer queries valid  %s\n", L.timer_queries_valid ? "yes" : "no");
         printf("  persistent maps          %s\n", L.persistent_map ? "yes" : "no");
+        printf("  interpreter slots        %s\n", L.slots == GLSTARK_SLOTS_SHARED ? "shared memory where they fit (GLSTARK_SLOTS=shared)"
+                                                                                : "work buffer (global memory)");
         printf("  readback path            %s\n", L.readback == GLSTARK_READBACK_PERSISTENT ? "persistent (fence wait)"
                                                    : L.readback == GLSTARK_READBACK_STAGING ? "staging (map per read)"
                                                                                            : "map the source");

@@ -15,6 +15,12 @@
 // column, 2 constant (base field, in aux). OP_ACC adds weight b (an
 // extension element in aux) times operand a into accumulator dst
 // (0 constraints, 1 LogUp numerator, 2 LogUp denominator).
+//
+// Variants checked offline by glslangValidator (tests/gles/test_program.c):
+// @variant ZC_EXT 0
+// @variant ZC_EXT 1
+// @variant ZC_EXT 0; ZC_SHARED 1; ZC_LPG 16; ZC_NSLOTS 100
+// @variant ZC_EXT 1; ZC_SHARED 1; ZC_LPG 4; ZC_NSLOTS 100
 #include "ext4.glsl"
 #include "grid.glsl"
 
@@ -28,7 +34,19 @@
 #define OP_NEG 3u
 #define OP_ACC 4u
 
+// ZC_SHARED: the intermediates live in shared memory (ZC_NSLOTS per lane,
+// ZC_LPG lanes per work group) instead of the work buffer. Slots are read
+// soon after the same lane wrote them; from global memory that round trip
+// goes through L2 on many GPUs, shared memory answers in a few cycles. The
+// work buffer then holds only the accumulators. Wide DAGs leave only a few
+// lanes per work group, so on the H200 this was slower; it is opt-in
+// (GLSTARK_SLOTS=shared).
+#ifdef ZC_SHARED
+layout(local_size_x = ZC_LPG) in;
+#define ZC_LPG_U uint(ZC_LPG)
+#else
 layout(local_size_x = GS_LOCAL_SIZE) in;
+#endif
 
 layout(std430, binding = 0) readonly buffer Src { uint src[]; };  // LDE tile (base) or table window (EF words)
 layout(std430, binding = 1) readonly buffer Aux { uvec4 aux[]; }; // bytecode, constants (4 a slot), weights
@@ -61,17 +79,24 @@ uvec4 weight(uint w)
 }
 
 #if ZC_EXT == 0
+#ifdef ZC_SHARED
+shared uint sh_slots[ZC_NSLOTS * ZC_LPG];
+uint slot_ld(uint i) { return sh_slots[i * ZC_LPG_U + gl_LocalInvocationID.x]; }
+void store(uint slot, uint v) { sh_slots[slot * ZC_LPG_U + gl_LocalInvocationID.x] = v; }
+#else
+uint slot_ld(uint i) { return work[i * gs_lanes + lane]; }
+void store(uint slot, uint v) { work[slot * gs_lanes + lane] = v; }
+#endif
+
 uint fetch(uint op)
 {
     uint kind = op >> 30, i = op & 0x3FFFFFFFu;
     if (kind == 0u)
-        return work[i * gs_lanes + lane];
+        return slot_ld(i);
     if (kind == 1u)
         return src[i * gs_pvstride + (item - gs_tile_base)];
     return aux[gs_const_off + (i >> 2)][i & 3u];
 }
-
-void store(uint slot, uint v) { work[slot * gs_lanes + lane] = v; }
 #else
 uint row0;
 uint xm;
@@ -82,22 +107,15 @@ uvec4 ld_t(uint e)
     return uvec4(src[o], src[o + 1u], src[o + 2u], src[o + 3u]);
 }
 
-uvec4 fetch(uint op)
+#ifdef ZC_SHARED
+shared uvec4 sh_slots[ZC_NSLOTS * ZC_LPG];
+uvec4 slot_ld(uint i) { return sh_slots[i * ZC_LPG_U + gl_LocalInvocationID.x]; }
+void store(uint slot, uvec4 v) { sh_slots[slot * ZC_LPG_U + gl_LocalInvocationID.x] = v; }
+#else
+uvec4 slot_ld(uint i)
 {
-    uint kind = op >> 30, i = op & 0x3FFFFFFFu;
-    if (kind == 0u) {
-        uint o = 4u * (i * gs_lanes + lane);
-        return uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]);
-    }
-    if (kind == 1u) {
-        uint e = gs_tlead + i * gs_tstride + row0;
-        uvec4 v0 = ld_t(e);
-        if (gs_interp == 0u)
-            return v0;
-        uvec4 v1 = ld_t(e + 1u);
-        return bb4_add(v0, bb4_mul_base(bb4_sub(v1, v0), xm));
-    }
-    return uvec4(aux[gs_const_off + (i >> 2)][i & 3u], 0u, 0u, 0u);
+    uint o = 4u * (i * gs_lanes + lane);
+    return uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]);
 }
 
 void store(uint slot, uvec4 v)
@@ -107,6 +125,23 @@ void store(uint slot, uvec4 v)
     work[o + 1u] = v.y;
     work[o + 2u] = v.z;
     work[o + 3u] = v.w;
+}
+#endif
+
+uvec4 fetch(uint op)
+{
+    uint kind = op >> 30, i = op & 0x3FFFFFFFu;
+    if (kind == 0u)
+        return slot_ld(i);
+    if (kind == 1u) {
+        uint e = gs_tlead + i * gs_tstride + row0;
+        uvec4 v0 = ld_t(e);
+        if (gs_interp == 0u)
+            return v0;
+        uvec4 v1 = ld_t(e + 1u);
+        return bb4_add(v0, bb4_mul_base(bb4_sub(v1, v0), xm));
+    }
+    return uvec4(aux[gs_const_off + (i >> 2)][i & 3u], 0u, 0u, 0u);
 }
 #endif
 

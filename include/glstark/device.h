@@ -63,6 +63,14 @@ typedef enum glstark_readback {
     GLSTARK_READBACK_MAP = 3         /* map the buffer that holds the data */
 } glstark_readback;
 
+/* Where the GLES constraint interpreter (round 0 and the multilinear rounds
+ * of the batch sumcheck) keeps each evaluation's intermediates. */
+typedef enum glstark_slot_memory {
+    GLSTARK_SLOTS_AUTO = 0,   /* GLOBAL (SHARED measured slower on NVIDIA; other GPUs may differ) */
+    GLSTARK_SLOTS_GLOBAL = 1, /* a storage buffer (any size) */
+    GLSTARK_SLOTS_SHARED = 2  /* shared memory (falls back to GLOBAL for a DAG too wide to fit) */
+} glstark_slot_memory;
+
 /* Options carry their own size so the struct can grow: set
  * `size = sizeof(glstark_device_options)` (glstark_device_options_init does). */
 typedef struct glstark_device_options {
@@ -86,6 +94,8 @@ typedef struct glstark_device_options {
     unsigned cpu_threads;
     /* GLES readback path (GLSTARK_READBACK overrides it). */
     glstark_readback readback;
+    /* Interpreter intermediates (GLSTARK_SLOTS overrides it). */
+    glstark_slot_memory slots;
 } glstark_device_options;
 
 /* Device limits the library uses (after floor mode and test knobs). */
@@ -105,6 +115,7 @@ typedef struct glstark_device_limits {
     int robustness;                  /* context resets are detected */
     int floor_mode;                  /* limits were clamped to the ES 3.1 minimums */
     glstark_readback readback;       /* the readback path in use (never AUTO on a GLES device) */
+    glstark_slot_memory slots;       /* GLOBAL or SHARED (SHARED: where a DAG's slots fit) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

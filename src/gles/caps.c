@@ -66,6 +66,11 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
     if (gs_gl_has_extension(dev, "GL_KHR_shader_subgroup"))
         c.subgroup_size = get_u32(GL_SUBGROUP_SIZE_KHR);
     c.persistent_map = gs_gl_has_extension(dev, "GL_EXT_buffer_storage");
+    /* AUTO: the work buffer. Shared-memory slots (a few lanes per work group
+     * for Keccak's 644 live slots) measured slower on the H200: round 0 of
+     * keccakf-1024 446 ms against 130 ms, the multilinear rounds 381 against
+     * 311 ms (docs/performance.md); no other GPU was measured. */
+    c.slots = dev->opts.slots == GLSTARK_SLOTS_SHARED ? GLSTARK_SLOTS_SHARED : GLSTARK_SLOTS_GLOBAL;
     /* llvmpipe advertises timer queries but returns ~1 ns for real work
      * (gles-targets.md §1), so software renderers never use them. */
     if (dev->GenQueries && dev->GetQueryObjectui64v && !dev->is_software) {

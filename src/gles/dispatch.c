@@ -32,9 +32,8 @@ uint64_t gs_gl_chunk_elems(const gs_gl_device *dev, uint32_t elem_bytes)
     return bytes / elem_bytes;
 }
 
-void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32_t *gy)
+static void grid_for_local(const gs_gl_caps *caps, uint64_t count, uint64_t local, uint32_t *gx, uint32_t *gy)
 {
-    uint64_t local = caps->local_size;
     uint64_t groups = (count + local - 1) / local;
     uint64_t maxx = caps->max_group_count[0];
     if (groups <= maxx) {
@@ -48,6 +47,11 @@ void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32
     *gy = (uint32_t)y;
 }
 
+void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32_t *gy)
+{
+    grid_for_local(caps, count, caps->local_size, gx, gy);
+}
+
 void gs_gl_barrier_for(gs_gl_device *dev, GLbitfield bits)
 {
     if (dev->pending_barrier & bits) {
@@ -58,6 +62,15 @@ void gs_gl_barrier_for(gs_gl_device *dev, GLbitfield bits)
 
 glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, gs_error *err)
 {
+    return gs_gl_dispatch_1d_local(dev, prog, count, dev->caps.local_size, err);
+}
+
+glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, uint32_t local,
+                                       gs_error *err)
+{
+    if (local == 0 || (local & (local - 1)) || local > dev->caps.local_size)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL, "dispatch: local size %u is not a power of two <= %u", local,
+                            dev->caps.local_size);
     if (count == 0)
         return GLSTARK_OK;
     if (count > UINT32_MAX)
@@ -66,7 +79,7 @@ glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, u
                             count);
     const gs_gl_caps *c = &dev->caps;
     /* Most one dispatch can cover: a full maxx x maxy grid. */
-    uint64_t cap = (uint64_t)c->max_group_count[0] * c->max_group_count[1] * c->local_size;
+    uint64_t cap = (uint64_t)c->max_group_count[0] * c->max_group_count[1] * local;
     GLuint p = gs_gl_program_name(prog);
     glUseProgram(p);
     GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
@@ -82,9 +95,9 @@ glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, u
                                 count);
         uint64_t part = count - base < cap ? count - base : cap;
         uint32_t gx, gy;
-        gs_gl_grid_for(c, part, &gx, &gy);
+        grid_for_local(c, part, local, &gx, &gy);
         if (loc_pitch >= 0)
-            glUniform1ui(loc_pitch, gx * c->local_size);
+            glUniform1ui(loc_pitch, gx * local);
         if (loc_base >= 0)
             glUniform1ui(loc_base, (GLuint)base);
         /* Earlier dispatches' SSBO writes must be visible to this one. */

@@ -141,6 +141,18 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
                                 "GLSTARK_READBACK='%s' is not one of auto, persistent, staging, map; fix or unset it",
                                 v);
     }
+    v = getenv("GLSTARK_SLOTS");
+    if (v && *v) {
+        if (!strcasecmp(v, "auto")) o.slots = GLSTARK_SLOTS_AUTO;
+        else if (!strcasecmp(v, "global")) o.slots = GLSTARK_SLOTS_GLOBAL;
+        else if (!strcasecmp(v, "shared")) o.slots = GLSTARK_SLOTS_SHARED;
+        else
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_SLOTS='%s' is not one of auto, global, shared; fix or unset it", v);
+    }
+    if ((unsigned)o.slots > GLSTARK_SLOTS_SHARED)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: slots %d is not a valid choice",
+                            (int)o.slots);
     if ((unsigned)o.readback > GLSTARK_READBACK_MAP)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: readback %d is not a valid choice",
                             (int)o.readback);

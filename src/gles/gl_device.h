@@ -142,6 +142,10 @@ uint64_t gs_gl_chunk_elems(const gs_gl_device *dev, uint32_t elem_bytes);
  * skip id >= gs_count (uniforms set here). Inserts the barrier that makes
  * earlier dispatches' SSBO writes visible. count 0 does nothing. */
 glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, gs_error *err);
+/* The same for a program declared with local_size_x = `local` (a power of
+ * two <= caps.local_size), e.g. one sized by its shared memory. */
+glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, uint32_t local,
+                                       gs_error *err);
 /* Grid chosen for count (exposed for tests): groups in x and y. */
 void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32_t *gy);
 

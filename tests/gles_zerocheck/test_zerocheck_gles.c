@@ -57,23 +57,31 @@ static bb4_t rand_bb4(uint64_t *s)
         cr_assert_eq(st_, GLSTARK_OK, "%s -> %s: %s", #call, glstark_status_name(st_), (eng)->err.msg); \
     } while (0)
 
-/* Counts the library's notes that the gathered-row path ran. */
-static void count_gathers(void *user, glstark_log_level level, const char *msg)
+/* Counts the library's notes that the gathered-row path ran ([0]) and
+ * that an evaluation kept its slots in shared memory ([1]) or in the work
+ * buffer ([2]) (debug-level notes: they reach the callback in every build). */
+static void count_notes(void *user, glstark_log_level level, const char *msg)
 {
     (void)level;
+    int *n = user;
     if (strstr(msg, "gathering"))
-        (*(int *)user)++;
+        n[0]++;
+    if (strstr(msg, "(shared memory)"))
+        n[1]++;
+    if (strstr(msg, "(work buffer)"))
+        n[2]++;
 }
 
-/* gathers (may be NULL) counts the gathered-row notes */
-static gs_engine *gles(uint64_t max_binding, int *gathers)
+/* notes (may be NULL, else 3 counters) counts the notes above */
+static gs_engine *gles_slots(uint64_t max_binding, int *notes, glstark_slot_memory slots)
 {
     glstark_device_options o;
     glstark_device_options_init(&o);
     o.max_binding_bytes = max_binding;
-    if (gathers) {
-        o.log = count_gathers;
-        o.log_user = gathers;
+    o.slots = slots;
+    if (notes) {
+        o.log = count_notes;
+        o.log_user = notes;
     }
     gs_engine *eng = NULL;
     gs_error err;
@@ -81,6 +89,8 @@ static gs_engine *gles(uint64_t max_binding, int *gathers)
     cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s", err.msg);
     return eng;
 }
+
+static gs_engine *gles(uint64_t max_binding, int *notes) { return gles_slots(max_binding, notes, GLSTARK_SLOTS_AUTO); }
 
 static gs_engine *cpu(void)
 {
@@ -419,14 +429,13 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
 }
 
 /* Returns how many multilinear rounds gathered rows. */
-static int random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
-                        uint32_t max_nodes)
+static int random_cases_slots(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
+                              uint32_t max_nodes, glstark_slot_memory slots, int *notes)
 {
-    printf("zerocheck gles vs cpu: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
-           (unsigned long long)seed);
+    printf("zerocheck gles vs cpu: binding limit %llu, seed %llu, slots %d\n", (unsigned long long)max_binding,
+           (unsigned long long)seed, (int)slots);
     uint64_t s = seed;
-    int gathers = 0;
-    gs_engine *g = gles(max_binding, &gathers), *c = cpu();
+    gs_engine *g = gles_slots(max_binding, notes, slots), *c = cpu();
     for (int it = 0; it < iters; it++) {
         uint32_t l = 1 + (uint32_t)(splitmix(&s) % max_l);
         uint32_t log_h = (uint32_t)(splitmix(&s) % (max_log_h + 1));
@@ -440,10 +449,35 @@ static int random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_t
     }
     gs_engine_destroy(g);
     gs_engine_destroy(c);
-    return gathers;
+    return notes ? notes[0] : 0;
 }
 
-Test(zerocheck_gles, random_dags_match_cpu) { random_cases(0, 0x2C0001, 24, 4, 9, 120); }
+static int random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
+                        uint32_t max_nodes)
+{
+    int notes[3] = {0, 0, 0};
+    random_cases_slots(max_binding, seed, iters, max_l, max_log_h, max_nodes, GLSTARK_SLOTS_AUTO, notes);
+    return notes[0];
+}
+
+/* Default policy: slots in the work buffer. */
+Test(zerocheck_gles, random_dags_match_cpu)
+{
+    int notes[3] = {0, 0, 0};
+    random_cases_slots(0, 0x2C0001, 24, 4, 9, 120, GLSTARK_SLOTS_AUTO, notes);
+    cr_assert(notes[1] == 0 && notes[2] > 0, "shared %d, work buffer %d: the default is the work buffer", notes[1],
+              notes[2]);
+}
+
+/* The same cases with the slots in shared memory (opt-in), where they fit
+ * (in floor mode, 16 KiB per group, the wider DAGs fall back). */
+Test(zerocheck_gles, random_dags_shared_slots)
+{
+    int notes[3] = {0, 0, 0};
+    random_cases_slots(0, 0x2C0001, 24, 4, 9, 120, GLSTARK_SLOTS_SHARED, notes);
+    cr_log_info("evaluations with shared-memory slots: %d, with work-buffer slots: %d", notes[1], notes[2]);
+    cr_assert(notes[1] > 0, "no evaluation used shared-memory slots: SHARED was not honoured");
+}
 
 /* 8 KiB bindings: part and table windows of a few columns, gathered row
  * tiles in the multilinear rounds, LDE tiles of a few x, short dispatches. */

@@ -265,9 +265,33 @@ static glstark_status prog_mode(zc_ctx *c, int mode, unsigned logn, gs_gl_progra
     return gs_gl_program_get(c->dev, "zerocheck.comp", defs, out, &c->eng->err);
 }
 
-static glstark_status prog_eval(zc_ctx *c, int ext, gs_gl_program **out)
+/* The interpreter; lpg > 0 builds the shared-memory-slot variant for
+ * n_slots intermediates and lpg lanes per work group. */
+static glstark_status prog_eval(zc_ctx *c, int ext, uint32_t lpg, uint32_t n_slots, gs_gl_program **out)
 {
-    return gs_gl_program_get(c->dev, "zerocheck_eval.comp", ext ? "ZC_EXT 1\n" : "ZC_EXT 0\n", out, &c->eng->err);
+    char defs[128];
+    if (lpg)
+        snprintf(defs, sizeof defs, "ZC_EXT %d\nZC_SHARED 1\nZC_LPG %u\nZC_NSLOTS %u\n", ext ? 1 : 0, lpg,
+                 n_slots ? n_slots : 1);
+    else
+        snprintf(defs, sizeof defs, "ZC_EXT %d\n", ext ? 1 : 0);
+    return gs_gl_program_get(c->dev, "zerocheck_eval.comp", defs, out, &c->eng->err);
+}
+
+/* Lanes per work group when every lane's slots live in shared memory: the
+ * largest power of two whose slots fit (at most the usual local size, at
+ * most 64), or 0 when the policy says global or not even one lane fits. */
+static uint32_t shared_lanes(const zc_ctx *c, uint32_t n_slots, int ext)
+{
+    const gs_gl_caps *k = &c->dev->caps;
+    if (k->slots != GLSTARK_SLOTS_SHARED)
+        return 0;
+    uint64_t per = (uint64_t)(n_slots ? n_slots : 1) * (ext ? 16 : 4);
+    uint64_t fit = k->max_shared_bytes / per;
+    uint32_t lpg = 0;
+    for (uint32_t l = 1; l <= 64 && l <= k->local_size && l <= fit; l *= 2)
+        lpg = l;
+    return lpg;
 }
 
 /* Binds elements [first, first + count) of buf (eb bytes each) to binding;
@@ -324,6 +348,7 @@ typedef struct eval_plan {
     zc_code code;
     gs_buf *aux, *work;
     uint32_t lanes, nkeys;
+    uint32_t lpg;    /* shared-memory slots: lanes per work group (0: slots in the work buffer) */
     uint32_t acc_off, res_off;
     gs_gl_program *prog;
 } eval_plan;
@@ -352,7 +377,9 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
                             e->code.n_instr, e->code.aux_words * 4, c->maxb);
     uint64_t per = e->code.n_instr ? e->code.n_instr : 1;
     uint64_t lanes = (c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
-    uint64_t slot_bytes = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48; /* slots + accumulators per lane */
+    e->lpg = shared_lanes(c, e->code.n_slots, ext);
+    /* slots (unless in shared memory) + accumulators per lane */
+    uint64_t slot_bytes = (e->lpg ? 0 : (uint64_t)e->code.n_slots * (ext ? 16 : 4)) + 48;
     uint64_t lim = min_u64(c->maxb, c->scratch);
     lim = lim > 48ull * nkeys ? lim - 48ull * nkeys : 0; /* the per-key results follow the lanes */
     if (lanes > lim / slot_bytes)
@@ -369,9 +396,10 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
                             e->code.n_slots, nkeys, (uint64_t)(lanes * slot_bytes + 48ull * nkeys), c->maxb);
     e->lanes = (uint32_t)lanes;
     gs_gl_log(c->dev, GLSTARK_LOG_DEBUG,
-              "gles zerocheck: %u DAG nodes -> %u instructions, %u slots; %u lanes per dispatch, %u keys",
-              t->dag->n_nodes, e->code.n_instr, e->code.n_slots, e->lanes, nkeys);
-    uint64_t words = (uint64_t)e->code.n_slots * lanes * (ext ? 4 : 1);
+              "gles zerocheck: %u DAG nodes -> %u instructions, %u slots (%s); %u lanes per dispatch, %u keys",
+              t->dag->n_nodes, e->code.n_instr, e->code.n_slots, e->lpg ? "shared memory" : "work buffer", e->lanes,
+              nkeys);
+    uint64_t words = e->lpg ? 0 : (uint64_t)e->code.n_slots * lanes * (ext ? 4 : 1);
     e->acc_off = (uint32_t)words;
     e->res_off = (uint32_t)(words + 12 * lanes);
     uint64_t total = e->res_off + 12ull * nkeys;
@@ -383,7 +411,7 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
     if (!st)
         st = gs_buf_fill_u32(e->work, (size_t)e->acc_off * 4, 12 * (size_t)lanes, 0);
     if (!st)
-        st = prog_eval(c, ext, &e->prog);
+        st = prog_eval(c, ext, e->lpg, e->code.n_slots, &e->prog);
     if (st)
         return st;
     gs_gl_program *p = e->prog;
@@ -420,7 +448,7 @@ static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t 
         set_u(p, "gs_eq_lead", lead);
         set_u(p, "gs_grp_base", (uint32_t)g0);
         set_u(p, "gs_i0", (uint32_t)i);
-        st = gs_gl_dispatch_1d(c->dev, p, cnt, &c->eng->err);
+        st = gs_gl_dispatch_1d_local(c->dev, p, cnt, e->lpg ? e->lpg : c->dev->caps.local_size, &c->eng->err);
     }
     return st;
 }
