@@ -131,6 +131,56 @@ static void naive_zeta(const bb4_t *in, bb4_t *out, size_t n, size_t mask)
     }
 }
 
+/* Blocks of 16 (l_skip 4, the app parameters): the naive definition on a
+ * small vector, and on 2^15 entries (the threaded path) one thread against
+ * three (uneven splits) and against the naive block transform followed by
+ * a fast subset sum written out here. */
+Test(whir_ops, prepare_f_blocks_of_16)
+{
+    seed(4);
+    enum { LS = 4, B = 1 << LS, LOGN = 15, N = 1 << LOGN };
+    bb4_t *v = malloc(N * sizeof(bb4_t)), *e = malloc(N * sizeof(bb4_t)), *got = malloc(N * sizeof(bb4_t));
+    cr_assert(v && e && got);
+    for (int i = 0; i < N; i++)
+        v[i] = rbb4();
+    v[0] = bb4_zero();
+    v[1] = bb4_one();
+    v[2] = bb4_from_base(bb_from_canonical(BB_P - 1));
+    /* naive inverse DFT per block, then subset sums over the block bits and
+     * over all bits (the same bits twice at the bottom, as prepare_f does) */
+    bb_t wi = bb_inv(bb_two_adic_generator(LS)), binv = bb_inv(bb_from_u32(B));
+    for (int blk = 0; blk < N; blk += B)
+        for (int a = 0; a < B; a++) {
+            bb4_t acc = bb4_zero();
+            for (int z = 0; z < B; z++)
+                acc = bb4_add(acc, bb4_mul_base(v[blk + z], bb_pow(wi, (uint64_t)(a * z))));
+            e[blk + a] = bb4_mul_base(acc, binv);
+        }
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t h = 1; h < (pass ? (size_t)N : (size_t)B); h <<= 1)
+            for (size_t t = 0; t < (size_t)N; t++)
+                if (t & h)
+                    e[t] = bb4_add(e[t], e[t ^ h]);
+    gs_error err;
+    gs_engine *three;
+    cr_assert_eq(gs_cpu_engine_create(3, &three, &err), GLSTARK_OK);
+    gs_engine *engines[2] = {eng, three};
+    for (int k = 0; k < 2; k++) {
+        gs_buf *b = NULL;
+        cr_assert_eq(gs_buf_create(engines[k], N * sizeof(bb4_t), &b), GLSTARK_OK);
+        cr_assert_eq(gs_buf_write(b, 0, v, N * sizeof(bb4_t)), GLSTARK_OK);
+        cr_assert_eq(engines[k]->whir->prepare_f(engines[k], b, LOGN, LS), GLSTARK_OK);
+        cr_assert_eq(gs_buf_read(b, 0, got, N * sizeof(bb4_t)), GLSTARK_OK);
+        for (int i = 0; i < N; i++)
+            assert_ext_eq(got[i], e[i], k ? "prepare_f, 3 threads" : "prepare_f, 1 thread", (size_t)i);
+        gs_buf_destroy(b);
+    }
+    gs_engine_destroy(three);
+    free(v);
+    free(e);
+    free(got);
+}
+
 Test(whir_ops, prepare_f_and_mobius)
 {
     seed(3);

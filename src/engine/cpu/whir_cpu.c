@@ -8,6 +8,7 @@
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
 #include "engine/dft_ops.h"
+#include "engine/whir_prep.h"
 
 static glstark_status need(gs_engine *eng, const gs_buf *b, size_t bytes, const char *op, const char *what)
 {
@@ -60,6 +61,52 @@ static void zeta_ext(bb4_t *a, size_t n, unsigned bits)
                     a[j + step] = bb4_add(a[j + step], a[j]);
 }
 
+static unsigned threads_of(const gs_engine *eng)
+{
+    const gs_cpu_state *st = eng->impl;
+    return st && st->threads ? st->threads : 1;
+}
+
+typedef struct prep_ctx {
+    bb4_t *a;
+    const bb_t *mat; /* N x N, row-major */
+    uint32_t N;
+    size_t step; /* zeta pass: pair distance */
+} prep_ctx;
+
+/* Blocks [b, e) of N entries: a_block = M · a_block, per EF coefficient. */
+static void prep_blocks_range(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const prep_ctx *c = ctx;
+    const uint32_t N = c->N;
+    bb4_t in[16];
+    for (size_t blk = b; blk < e; blk++) {
+        bb4_t *x = c->a + blk * N;
+        memcpy(in, x, N * sizeof(bb4_t));
+        for (uint32_t r = 0; r < N; r++) {
+            const bb_t *row = c->mat + (size_t)r * N;
+            bb4_t acc = bb4_zero();
+            for (uint32_t k = 0; k < N; k++)
+                acc = bb4_add(acc, bb4_mul_base(in[k], row[k]));
+            x[r] = acc;
+        }
+    }
+}
+
+/* One subset-sum pass over pairs [b, e): a[j + step] += a[j] for the pair
+ * index p = (j / 2step) * step + j % step. */
+static void zeta_pass_range(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const prep_ctx *c = ctx;
+    const size_t s = c->step;
+    for (size_t p = b; p < e; p++) {
+        size_t j = (p / s) * 2 * s + p % s;
+        c->a[j + s] = bb4_add(c->a[j + s], c->a[j]);
+    }
+}
+
 static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, unsigned l_skip)
 {
     size_t n = (size_t)1 << log_n;
@@ -71,7 +118,24 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
                             log_n);
     bb4_t *a = f->host;
     size_t blk = (size_t)1 << l_skip;
-    /* the per-block inverse DFTs are the dft family's, on EF columns of 2^l_skip */
+    if (l_skip <= GS_WHIR_PREP_MAX_LOG) {
+        /* blocks of <= 16: one matrix per block for the inverse DFT and the
+         * subset sums over the low bits (src/engine/whir_prep.c), then the
+         * subset sums over the high bits, each pass split over the threads
+         * (the dft family's 2^l-point transforms one block at a time took
+         * 4.7 s for keccakf-1024's 2^21 entries on 2 cores) */
+        bb_t mat[16 * 16];
+        gs_whir_prep_matrix(l_skip, mat);
+        prep_ctx c = {a, mat, (uint32_t)blk, 0};
+        unsigned T = threads_of(eng);
+        gs_parallel_for(n >= ((size_t)1 << 14) ? T : 1, n / blk, prep_blocks_range, &c);
+        for (unsigned bit = l_skip; bit < log_n; bit++) {
+            c.step = (size_t)1 << bit;
+            gs_parallel_for(n >= ((size_t)1 << 14) ? T : 1, n / 2, zeta_pass_range, &c);
+        }
+        return GLSTARK_OK;
+    }
+    /* larger blocks: the dft family's inverse DFTs, then the subset sums */
     gs_dft_cols cols = {.buf = f, .offset = 0, .col_stride = 4 * blk, .ncols = n / blk, .log_n = l_skip,
                         .elem_words = 4};
     if ((st = gs_dft(eng, &cols, GS_DFT_INVERSE)))

@@ -15,6 +15,7 @@
 #include "engine/dft_ops.h"
 #include "engine/gles/colwin.h"
 #include "engine/whir_ops.h"
+#include "engine/whir_prep.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -215,30 +216,14 @@ static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, u
 }
 
 /* Blocks of 2^l <= 16: the inverse DFT and the block's two subset sums are
- * one linear map, composed here into an N x N matrix (exact arithmetic, so
- * applying it equals the transforms one after the other); the GPU applies it
- * per block (glsl/whir.comp PREP_BLOCK) into a scratch buffer, copied back. */
+ * one linear map (src/engine/whir_prep.c builds it); the GPU applies it per
+ * block (glsl/whir.comp PREP_BLOCK) into a scratch buffer, copied back. */
 static glstark_status prep_blocks(gs_engine *eng, gs_buf *f, uint64_t n, unsigned l)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint32_t N = 1u << l;
-    bb_t mat[16 * 16], col[16];
-    bb_t wi = bb_inv(bb_two_adic_generator(l)), ninv = bb_inv(bb_from_canonical(N));
-    for (uint32_t j = 0; j < N; j++) {
-        /* column j: the map applied to the unit vector e_j */
-        bb_t wj = bb_pow(wi, j), x = ninv;
-        for (uint32_t k = 0; k < N; k++) {
-            col[k] = x; /* inverse DFT: N^-1 w^-jk */
-            x = bb_mul(x, wj);
-        }
-        for (int r = 0; r < 2; r++)
-            for (uint32_t h = 1; h < N; h <<= 1)
-                for (uint32_t k = 0; k < N; k++)
-                    if (k & h)
-                        col[k] = bb_add(col[k], col[k ^ h]);
-        for (uint32_t k = 0; k < N; k++)
-            mat[k * N + j] = col[k];
-    }
+    bb_t mat[16 * 16];
+    gs_whir_prep_matrix(l, mat);
     gs_gl_program *pp;
     gs_buf *tb = NULL, *out = NULL;
     glstark_status st = gs_gles_whir_prog(eng, GS_WM_PREP_BLOCK, &pp);
@@ -282,7 +267,7 @@ static glstark_status gles_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, 
     glstark_status st = need(eng, f, (uint64_t)n * 16, "prepare_f", "f");
     if (st)
         return st;
-    if (l_skip <= 4) {
+    if (l_skip <= GS_WHIR_PREP_MAX_LOG) {
         if ((st = prep_blocks(eng, f, n, l_skip)))
             return st;
         return butterflies(eng, f, log_n, l_skip, log_n, 0, "prepare_f");
