@@ -24,6 +24,34 @@ static glstark_status oom(gs_engine *eng, const char *op)
     return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "whir %s: host scratch allocation failed", op);
 }
 
+static unsigned threads_of(const gs_engine *eng)
+{
+    const gs_cpu_state *st = eng->impl;
+    return st && st->threads ? st->threads : 1;
+}
+
+typedef struct batch_ctx {
+    bb4_t *out;
+    const bb_t *const *cols; /* every column of every matrix, in coefficient order */
+    const bb4_t *coeffs;
+    size_t ncols;
+} batch_ctx;
+
+/* Rows [b, e): out[r] = Σ_j coeffs[j] · col_j[r]. */
+static void batch_range(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const batch_ctx *c = ctx;
+    for (size_t r = b; r < e; r++)
+        c->out[r] = bb4_zero();
+    for (size_t j = 0; j < c->ncols; j++) {
+        const bb4_t mu = c->coeffs[j];
+        const bb_t *col = c->cols[j];
+        for (size_t r = b; r < e; r++)
+            c->out[r] = bb4_add(c->out[r], bb4_mul_base(mu, col[r]));
+    }
+}
+
 static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mats, const size_t *offs,
                                         const size_t *widths, size_t nmats, size_t height, const bb4_t *coeffs,
                                         gs_buf *out)
@@ -31,22 +59,23 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
     glstark_status st = need(eng, out, height * sizeof(bb4_t), "batch_columns", "out");
     if (st)
         return st;
-    bb4_t *o = out->host;
-    for (size_t r = 0; r < height; r++)
-        o[r] = bb4_zero();
-    size_t j0 = 0;
+    size_t ncols = 0;
     for (size_t c = 0; c < nmats; c++) {
         if ((st = need(eng, mats[c], (offs[c] + widths[c] * height) * sizeof(bb_t), "batch_columns", "matrix")))
             return st;
-        const bb_t *m = (const bb_t *)mats[c]->host + offs[c];
-        for (size_t j = 0; j < widths[c]; j++) {
-            bb4_t mu = coeffs[j0 + j];
-            const bb_t *col = m + j * height;
-            for (size_t r = 0; r < height; r++)
-                o[r] = bb4_add(o[r], bb4_mul_base(mu, col[r]));
-        }
-        j0 += widths[c];
+        ncols += widths[c];
     }
+    const bb_t **cols = malloc((ncols ? ncols : 1) * sizeof *cols);
+    if (!cols)
+        return oom(eng, "batch_columns");
+    size_t j = 0;
+    for (size_t c = 0; c < nmats; c++)
+        for (size_t k = 0; k < widths[c]; k++)
+            cols[j++] = (const bb_t *)mats[c]->host + offs[c] + k * height;
+    /* rows split over the threads, every column streamed per range */
+    batch_ctx bc = {out->host, cols, coeffs, ncols};
+    gs_parallel_for(height >= ((size_t)1 << 14) ? threads_of(eng) : 1, height, batch_range, &bc);
+    free(cols);
     return GLSTARK_OK;
 }
 
@@ -61,11 +90,6 @@ static void zeta_ext(bb4_t *a, size_t n, unsigned bits)
                     a[j + step] = bb4_add(a[j + step], a[j]);
 }
 
-static unsigned threads_of(const gs_engine *eng)
-{
-    const gs_cpu_state *st = eng->impl;
-    return st && st->threads ? st->threads : 1;
-}
 
 typedef struct prep_ctx {
     bb4_t *a;
