@@ -16,6 +16,14 @@ typedef struct gs_zc_trace {
     const uint32_t *part_widths;
     const bb_t *publics;
     uint32_t n_publics;
+    /* Element offset of each part's column 0 in its buffer (NULL: all 0);
+     * e.g. a trace that lives inside the stacked matrix. */
+    const size_t *part_offsets;
 } gs_zc_trace;
+
+static inline size_t gs_zc_part_offset(const gs_zc_trace *t, uint32_t p)
+{
+    return t->part_offsets ? t->part_offsets[p] : 0;
+}
 
 #endif

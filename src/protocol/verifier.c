@@ -520,7 +520,7 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
                               NULL,
                               widths,
                               w->proof->public_values[a].v,
-                              w->proof->public_values[a].len};
+                              w->proof->public_values[a].len, NULL};
     }
     if (!st) {
         gs_batch_proof view = {M,

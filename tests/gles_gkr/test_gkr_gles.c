@@ -351,8 +351,8 @@ Test(gkr_gles, interactions_small_replays_openvm)
     const gs_buf *pg[2][1] = {{mg[0]}, {mg[1]}}, *pc[2][1] = {{mc[0]}, {mc[1]}};
     gs_zc_trace tg[2], tc[2];
     for (int t = 0; t < 2; t++) {
-        gs_zc_trace a = {&dags[t], t == 0 ? 3u : 2u, 1, pg[t], widths, NULL, 0};
-        gs_zc_trace b = {&dags[t], t == 0 ? 3u : 2u, 1, pc[t], widths, NULL, 0};
+        gs_zc_trace a = {&dags[t], t == 0 ? 3u : 2u, 1, pg[t], widths, NULL, 0, NULL};
+        gs_zc_trace b = {&dags[t], t == 0 ? 3u : 2u, 1, pc[t], widths, NULL, 0, NULL};
         tg[t] = a;
         tc[t] = b;
     }
@@ -481,8 +481,8 @@ static void check_input_layer(uint64_t max_binding, uint64_t seed)
             TU_OK(c, gs_buf_write(bc[t][pi], 0, v, words * 4));
             free(v);
         }
-        gs_zc_trace a = {&dags[t].dag, log_h[t], 3, (const gs_buf *const *)bg[t], widths[t], pubs[t], 4};
-        gs_zc_trace b = {&dags[t].dag, log_h[t], 3, (const gs_buf *const *)bc[t], widths[t], pubs[t], 4};
+        gs_zc_trace a = {&dags[t].dag, log_h[t], 3, (const gs_buf *const *)bg[t], widths[t], pubs[t], 4, NULL};
+        gs_zc_trace b = {&dags[t].dag, log_h[t], 3, (const gs_buf *const *)bc[t], widths[t], pubs[t], 4, NULL};
         tg[t] = a;
         tc[t] = b;
         size_t len = (size_t)1 << (log_h[t] > l_skip ? log_h[t] : l_skip);

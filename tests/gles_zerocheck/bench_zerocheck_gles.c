@@ -226,7 +226,7 @@ int main(int argc, char **argv)
         }
         gs_buf *m = up(e, trace, (size_t)width * H * 4), *eb = up(e, E, nx * 16), *tb, *eqb;
         const gs_buf *parts[1] = {m};
-        gs_zc_trace tr = {&dag.dag, logh, 1, parts, &width, NULL, 0};
+        gs_zc_trace tr = {&dag.dag, logh, 1, parts, &width, NULL, 0, NULL};
         o[k][0] = malloc(3 * n_pts * sizeof(bb4_t));
         o[k][1] = malloc(9 * sizeof(bb4_t));
         CHECK(e, gs_engine_finish(e));

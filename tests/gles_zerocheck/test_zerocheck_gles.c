@@ -134,7 +134,7 @@ static void inst_make(inst *in, gs_engine *eng, const tcase *c)
         OK(eng, gs_buf_write(in->parts[p], 0, c->data[p], words * 4));
         in->cparts[p] = in->parts[p];
     }
-    gs_zc_trace t = {&c->dag, c->log_h, c->n_parts, in->cparts, c->widths, c->publics, c->n_publics};
+    gs_zc_trace t = {&c->dag, c->log_h, c->n_parts, in->cparts, c->widths, c->publics, c->n_publics, NULL};
     in->t = t;
 }
 

@@ -68,7 +68,7 @@ static int keccak(size_t perms, unsigned threads)
     free(inputs);
     const gs_buf *parts[1] = {m};
     uint32_t w[1] = {GLSTARK_KECCAK_WIDTH};
-    gs_zc_trace tr = {&dag.dag, logh, 1, parts, w, NULL, 0};
+    gs_zc_trace tr = {&dag.dag, logh, 1, parts, w, NULL, 0, NULL};
     printf("keccak-f: %zu permutations, 2^%u rows, DAG %u nodes / %u constraints, %u threads\n", perms, logh,
            dag.dag.n_nodes, dag.dag.n_constraints, ((gs_cpu_state *)eng->impl)->threads);
     for (int check = 1; check >= 0; check--) {
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
         }
     const gs_buf *parts[1] = {m};
     uint32_t widths[1] = {W};
-    gs_zc_trace tr = {&dag, log_h, 1, parts, widths, NULL, 0};
+    gs_zc_trace tr = {&dag, log_h, 1, parts, widths, NULL, 0, NULL};
     printf("DAG: %u nodes, %u constraints; engine threads %u\n", nn, nc, ((gs_cpu_state *)eng->impl)->threads);
     for (int check = 1; check >= 0; check--) {
         uint64_t fseed = 7;

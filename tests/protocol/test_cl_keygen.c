@@ -183,7 +183,7 @@ Test(cl_keygen, fib_small_n4)
     const gs_buf *parts[1] = {m};
     uint32_t w[1] = {2};
     bb_t pubs[3] = {bb_from_canonical(pv[0]), bb_from_canonical(pv[1]), bb_from_canonical(pv[2])};
-    gs_zc_trace tr = {&dag.dag, 4, 1, parts, w, pubs, 3};
+    gs_zc_trace tr = {&dag.dag, 4, 1, parts, w, pubs, 3, NULL};
     prove_compare_verify(eng, pk.vk.pre_hash, "openvm/fib-small_n4.proof.bin", &tr, 1, &tr, 2, 2);
     gs_buf_destroy(m);
     gs_engine_destroy(eng);
@@ -211,7 +211,7 @@ Test(cl_keygen, interactions_small)
     gs_buf *m0 = upload_canonical(eng, snd, 8), *m1 = upload_canonical(eng, rcv, 16);
     const gs_buf *p0[1] = {m0}, *p1[1] = {m1};
     uint32_t w[1] = {2};
-    gs_zc_trace by_air[2] = {{&d0.dag, 2, 1, p0, w, NULL, 0}, {&d1.dag, 3, 1, p1, w, NULL, 0}};
+    gs_zc_trace by_air[2] = {{&d0.dag, 2, 1, p0, w, NULL, 0, NULL}, {&d1.dag, 3, 1, p1, w, NULL, 0, NULL}};
     gs_zc_trace sorted[2] = {by_air[1], by_air[0]};
     prove_compare_verify(eng, pk.vk.pre_hash, "openvm/interactions-small.proof.bin", by_air, 2, sorted, 2, 2);
     gs_buf_destroy(m0);
@@ -254,7 +254,7 @@ Test(cl_keygen, keccak_app21_p16, .timeout = 600)
     free(inputs);
     const gs_buf *parts[1] = {m};
     uint32_t w[1] = {GLSTARK_KECCAK_WIDTH};
-    gs_zc_trace tr = {&dag.dag, logh, 1, parts, w, NULL, 0};
+    gs_zc_trace tr = {&dag.dag, logh, 1, parts, w, NULL, 0, NULL};
     prove_compare_verify(eng, pk.vk.pre_hash, "openvm/keccak-app21_p16.proof.bin", &tr, 1, &tr, 4, 18);
     gs_buf_destroy(m);
     gs_engine_destroy(eng);

@@ -42,7 +42,7 @@ static void ix_init(ix_setup *s)
     s->widths[0] = 2;
     for (int t = 0; t < 2; t++) {
         s->parts[t][0] = s->mats[t];
-        gs_zc_trace tr = {&s->dags[t], t == 0 ? 3u : 2u, 1, s->parts[t], s->widths, NULL, 0};
+        gs_zc_trace tr = {&s->dags[t], t == 0 ? 3u : 2u, 1, s->parts[t], s->widths, NULL, 0, NULL};
         s->traces[t] = tr;
     }
 }

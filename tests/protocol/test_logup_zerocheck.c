@@ -173,7 +173,7 @@ static void fib(const char *spec, uint32_t log_n, uint32_t l_skip)
     const gs_buf *parts[1] = {m};
     uint32_t w[1] = {2};
     bb_t pubs[3] = {0, bb_one(), bb_from_canonical(cols[2 * n - 1])};
-    gs_zc_trace tr = {&dag, log_n, 1, parts, w, pubs, 3};
+    gs_zc_trace tr = {&dag, log_n, 1, parts, w, pubs, 3, NULL};
     free(cols);
     run(spec, &tr, 1, l_skip, eng);
     gs_buf_destroy(m);
@@ -193,7 +193,7 @@ Test(logup_zerocheck, interactions_small)
     gs_buf *m1 = upload(eng, &ix1_cols[0][0], 16), *m0 = upload(eng, &ix0_cols[0][0], 8);
     const gs_buf *p1[1] = {m1}, *p0[1] = {m0};
     uint32_t w[1] = {2};
-    gs_zc_trace tr[2] = {{&d1, 3, 1, p1, w, NULL, 0}, {&d0, 2, 1, p0, w, NULL, 0}};
+    gs_zc_trace tr[2] = {{&d1, 3, 1, p1, w, NULL, 0, NULL}, {&d0, 2, 1, p0, w, NULL, 0, NULL}};
     run("interactions-small", tr, 2, 2, eng);
     /* unsorted traces are refused */
     gs_zc_trace bad[2] = {tr[1], tr[0]};
@@ -286,7 +286,7 @@ static void full_fib(uint32_t log_n, uint32_t l_skip, const uint32_t prehash[8],
     const gs_buf *parts[1] = {m};
     uint32_t w[1] = {2};
     bb_t pubs[3] = {0, bb_one(), bb_from_canonical(cols[2 * n - 1])};
-    gs_zc_trace tr = {&dag, log_n, 1, parts, w, pubs, 3};
+    gs_zc_trace tr = {&dag, log_n, 1, parts, w, pubs, 3, NULL};
     free(cols);
     char pfile[256];
     snprintf(pfile, sizeof pfile, "%s.proof.bin", spec);
@@ -322,7 +322,7 @@ Test(logup_zerocheck, transcript_interactions_small)
     gs_buf *m1 = upload(eng, &ix1_cols[0][0], 16), *m0 = upload(eng, &ix0_cols[0][0], 8);
     const gs_buf *p1[1] = {m1}, *p0[1] = {m0};
     uint32_t w[1] = {2};
-    gs_zc_trace by_air[2] = {{&d0, 2, 1, p0, w, NULL, 0}, {&d1, 3, 1, p1, w, NULL, 0}};
+    gs_zc_trace by_air[2] = {{&d0, 2, 1, p0, w, NULL, 0, NULL}, {&d1, 3, 1, p1, w, NULL, 0, NULL}};
     gs_zc_trace sorted[2] = {by_air[1], by_air[0]};
     gs_transcript ts, tv;
     gs_transcript_init(&ts);

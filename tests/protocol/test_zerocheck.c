@@ -63,7 +63,7 @@ static void fib_spec_l(spec *s, uint32_t log_n, uint32_t l_skip)
     free(cols);
     s->widths[0] = 2;
     s->parts[0][0] = s->mats[0];
-    gs_zc_trace tr = {&s->dags[0], log_n, 1, s->parts[0], s->widths, s->publics[0], 3};
+    gs_zc_trace tr = {&s->dags[0], log_n, 1, s->parts[0], s->widths, s->publics[0], 3, NULL};
     s->traces[0] = tr;
 }
 
@@ -83,7 +83,7 @@ static void ix_spec(spec *s)
     s->widths[0] = 2;
     for (uint32_t t = 0; t < 2; t++) {
         s->parts[t][0] = s->mats[t];
-        gs_zc_trace tr = {&s->dags[t], t == 0 ? 3u : 2u, 1, s->parts[t], s->widths, NULL, 0};
+        gs_zc_trace tr = {&s->dags[t], t == 0 ? 3u : 2u, 1, s->parts[t], s->widths, NULL, 0, NULL};
         s->traces[t] = tr;
     }
     s->slots[0] = 0;
@@ -479,7 +479,7 @@ Test(zerocheck, selfcheck_lifted_and_mixed_fibonacci)
         pubs[i][2] = bb_from_canonical(cols[2 * n - 1]);
         free(cols);
         parts[i][0] = mats[i];
-        gs_zc_trace t = {&dag, logs[i], 1, parts[i], widths, pubs[i], 3};
+        gs_zc_trace t = {&dag, logs[i], 1, parts[i], widths, pubs[i], 3, NULL};
         tr[i] = t;
     }
     for (uint32_t m = 1; m <= 4; m++) {
@@ -509,7 +509,7 @@ Test(zerocheck, selfcheck_lifted_interactions)
     const uint32_t b_cols[4] = {1, 2, 5, 7};
     gs_buf *ma = upload(eng, a_cols, 16), *mb = upload(eng, b_cols, 4);
     const gs_buf *pa[1] = {ma}, *pb[1] = {mb};
-    gs_zc_trace tr[2] = {{&send, 3, 1, pa, widths, NULL, 0}, {&recv, 1, 1, pb, widths, NULL, 0}};
+    gs_zc_trace tr[2] = {{&send, 3, 1, pa, widths, NULL, 0, NULL}, {&recv, 1, 1, pb, widths, NULL, 0, NULL}};
     cr_log_info("seed 4242");
     cr_assert_eq(toy_roundtrip(eng, tr, 2, 2, 4242, 0), GLSTARK_OK);
     cr_assert_eq(toy_roundtrip(eng, tr, 2, 2, 4242, 1), GLSTARK_ERR_REJECTED);

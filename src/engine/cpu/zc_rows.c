@@ -38,7 +38,7 @@ void gs_cpu_eval_row(const gs_zc_trace *t, gs_cpu_rowbuf *rb, size_t i)
     size_t r = i & (h - 1), nx = (r + 1) & (h - 1);
     size_t off = 0;
     for (uint32_t p = 0; p < t->n_parts; p++) {
-        const bb_t *m = (const bb_t *)t->parts[p]->host;
+        const bb_t *m = (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p);
         for (uint32_t c = 0; c < t->part_widths[p]; c++) {
             rb->vals[off + 2 * c] = m[(size_t)c * h + r];
             rb->vals[off + 2 * c + 1] = m[(size_t)c * h + nx];

@@ -254,7 +254,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         size_t c = 3;
         for (uint32_t p = 0; p < t->n_parts; p++)
             for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
-                colsrc[c] = colsrc[c + 1] = (const bb_t *)t->parts[p]->host + (size_t)j * H;
+                colsrc[c] = colsrc[c + 1] = (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p) + (size_t)j * H;
     }
     lane_prog lp;
     size_t *part_off = malloc((t->n_parts + 1) * sizeof(size_t));
@@ -418,7 +418,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     size_t c = 3;
     for (uint32_t p = 0; p < t->n_parts; p++)
         for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
-            src[c] = src[c + 1] = (const bb_t *)t->parts[p]->host + (size_t)j * H;
+            src[c] = src[c + 1] = (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p) + (size_t)j * H;
     fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host};
     gs_cpu_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
     free(src);

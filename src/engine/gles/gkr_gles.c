@@ -506,7 +506,8 @@ static glstark_status input_trace(gs_engine *eng, const gs_zc_trace *tr, const u
     if (lh < l_skip)
         norm = bb_inv(bb_from_u32(1u << (l_skip - lh)));
     for (uint32_t i = 0; i < tr->n_parts; i++)
-        if (tr->parts[i]->size / 4 / h < tr->part_widths[i])
+        if (tr->parts[i]->size / 4 < gs_zc_part_offset(tr, i) ||
+            (tr->parts[i]->size / 4 - gs_zc_part_offset(tr, i)) / h < tr->part_widths[i])
             return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "gles gkr input layer: part %u holds fewer than %u columns of 2^%u rows", i,
                                 tr->part_widths[i], lh);
@@ -571,7 +572,8 @@ static glstark_status input_trace(gs_engine *eng, const gs_zc_trace *tr, const u
                 set_u(pg, "gs_c0", c0);
                 set_u(pg, "gs_first", (uint32_t)(c.gather_word + 4 * e));
                 if ((st = bind_words(eng, pg, 0, code, 0, c.n_words, NULL)) ||
-                    (st = bind_words(eng, pg, 1, tr->parts[pi], (uint64_t)c0 * h, (uint64_t)(cl - c0 + 1) * h,
+                    (st = bind_words(eng, pg, 1, tr->parts[pi], gs_zc_part_offset(tr, pi) + (uint64_t)c0 * h,
+                                     (uint64_t)(cl - c0 + 1) * h,
                                      "gs_lead1")) ||
                     (st = bind_words(eng, pg, 2, inter, 0, u * nr, NULL)) ||
                     (st = gs_gl_dispatch_1d(dev, pg, (uint64_t)(f - e) * nr, &eng->err)))

@@ -492,10 +492,10 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
                             "gles zerocheck round 0: the eq buffer needs %" PRIu64 " extension elements", nx);
     const uint64_t ncols = gs_zc_table_cols(t);
     for (uint32_t p = 0; p < t->n_parts; p++)
-        if (t->parts[p]->size < (uint64_t)t->part_widths[p] * H * 4)
+        if (t->parts[p]->size < ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4)
             return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
-                                (uint64_t)t->part_widths[p] * H * 4);
+                                ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4);
     /* x per LDE tile */
     uint64_t per_x = ncols * n_pts * 4, lim = min_u64(c.maxb, c.scratch);
     if (per_x > c.maxb)
@@ -576,7 +576,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
         for (uint32_t p = 0; !st && p < t->n_parts; p++) {
             uint64_t wdt = t->part_widths[p];
             for (uint64_t j0 = 0; !st && j0 < wdt;) {
-                uint64_t cw = fit_cols(&c, j0 * H, H, H, 4, wdt - j0, 0);
+                uint64_t cw = fit_cols(&c, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
                 if (cw == 0) {
                     st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                                       "gles zerocheck round 0: a column of 2^%u rows exceeds the binding limit",
@@ -584,7 +584,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
                     break;
                 }
                 uint32_t lead = 0;
-                st = bind_elems(&c, 0, t->parts[p], j0 * H, cw * H, 4, &lead);
+                st = bind_elems(&c, 0, t->parts[p], gs_zc_part_offset(t, p) + j0 * H, cw * H, 4, &lead);
                 if (st)
                     break;
                 set_u(lde, "gs_plead", lead);
@@ -666,7 +666,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
     for (uint32_t q = 0; !st && q < t->n_parts; q++) {
         uint64_t wdt = t->part_widths[q];
         for (uint64_t j0 = 0; !st && j0 < wdt;) {
-            uint64_t cw = fit_cols(&c, j0 * H, H, H, 4, wdt - j0, 0);
+            uint64_t cw = fit_cols(&c, gs_zc_part_offset(t, q) + j0 * H, H, H, 4, wdt - j0, 0);
             uint64_t ct = fit_cols(&c, (col + 2 * j0) * nx, nx, nx, 16, 2 * (wdt - j0), 0) / 2;
             if (ct < cw)
                 cw = ct;
@@ -677,7 +677,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
                 break;
             }
             uint32_t pl = 0;
-            st = bind_elems(&c, 0, t->parts[q], j0 * H, cw * H, 4, &pl);
+            st = bind_elems(&c, 0, t->parts[q], gs_zc_part_offset(t, q) + j0 * H, cw * H, 4, &pl);
             if (!st)
                 st = bind_elems(&c, 1, tables, (col + 2 * j0) * nx, 2 * cw * nx, 16, &tl);
             if (st)
