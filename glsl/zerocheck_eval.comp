@@ -56,7 +56,8 @@ layout(std430, binding = 3) readonly buffer Eq { uvec4 eqw[]; };  // eq weight p
 uniform uint gs_i0;        // item of lane 0
 uniform uint gs_tile_base; // round 0: item at the LDE tile's start
 uniform uint gs_nkeys;
-uniform uint gs_ninstr;
+uniform uint gs_grp_off;   // uvec4 offset of the group table in aux (start, end pc per group)
+uniform uint gs_icnt;      // items in this dispatch; lane = group * gs_icnt + item - gs_i0
 uniform uint gs_lanes;     // slot stride in the work buffer
 uniform uint gs_acc_off;   // word offset of the accumulators in the work buffer
 uniform uint gs_const_off; // uvec4 offset of the constants in aux
@@ -150,8 +151,13 @@ void main()
     lane = gs_linear_id();
     if (lane >= gs_count)
         return;
-    item = gs_i0 + lane;
+    // lanes [g * gs_icnt, (g + 1) * gs_icnt) run group g's program on the
+    // dispatch's items; gs_icnt is a multiple of gs_nkeys, so lane % gs_nkeys
+    // is the item's key
+    uint sub = lane / gs_icnt;
+    item = gs_i0 + (lane - sub * gs_icnt);
     uint key = lane % gs_nkeys;
+    uvec4 range = aux[gs_grp_off + sub];
     uint grp = item / gs_nkeys;
 #if ZC_EXT == 1
     row0 = gs_interp != 0u ? 2u * (grp - gs_row_base) : grp - gs_row_base;
@@ -160,8 +166,9 @@ void main()
     uvec4 acc[3];
     acc[0] = uvec4(0u);
     acc[1] = uvec4(0u);
-    acc[2] = weight(0u); // the constant part of the LogUp denominators
-    for (uint pc = 0u; pc < gs_ninstr; pc++) {
+    // the constant part of the LogUp denominators, added once per item
+    acc[2] = sub == 0u ? weight(0u) : uvec4(0u);
+    for (uint pc = range.x; pc < range.y; pc++) {
         uvec4 ins = aux[pc];
         uint op = ins.x, dst = ins.y, a = ins.z, b = ins.w;
         if (op == OP_ACC) {

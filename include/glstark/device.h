@@ -96,6 +96,10 @@ typedef struct glstark_device_options {
     glstark_readback readback;
     /* Interpreter intermediates (GLSTARK_SLOTS overrides it). */
     glstark_slot_memory slots;
+    /* Split each constraint-DAG evaluation of the GLES interpreter into this
+     * many programs run by separate lanes (1..16; 0 = automatic: enough for
+     * ~32k lanes on desktop-class GPUs, else 1). GLSTARK_GROUPS overrides. */
+    unsigned interp_groups;
 } glstark_device_options;
 
 /* Device limits the library uses (after floor mode and test knobs). */

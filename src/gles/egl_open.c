@@ -150,6 +150,19 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "GLSTARK_SLOTS='%s' is not one of auto, global, shared; fix or unset it", v);
     }
+    v = getenv("GLSTARK_GROUPS");
+    if (v && *v) {
+        char *end = NULL;
+        unsigned long g = strtoul(v, &end, 10);
+        if (!end || *end || g > 16)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_GROUPS='%s' is not 0 (automatic) or a number of groups 1..16; fix or unset it",
+                                v);
+        o.interp_groups = (unsigned)g;
+    }
+    if (o.interp_groups > 16)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: interp_groups %u is above 16",
+                            o.interp_groups);
     if ((unsigned)o.slots > GLSTARK_SLOTS_SHARED)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: slots %d is not a valid choice",
                             (int)o.slots);

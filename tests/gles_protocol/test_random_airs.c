@@ -351,10 +351,12 @@ static void prove_with(const rand_case *c, glstark_device *dev, glstark_prove_re
     cr_assert_eq(st, GLSTARK_OK, "%s: %s prove failed: %s", c->desc, dev ? "GLES" : "CPU", r->message);
 }
 
-static glstark_device *open_gles(void)
+/* groups: the interpreter's split (0 = the library's choice) */
+static glstark_device *open_gles_groups(unsigned groups)
 {
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.interp_groups = groups;
     glstark_device *dev = NULL;
     char msg[2048];
     glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
@@ -362,6 +364,8 @@ static glstark_device *open_gles(void)
     cr_assert_eq(glstark_device_engine(dev), GLSTARK_ENGINE_GLES);
     return dev;
 }
+
+static glstark_device *open_gles(void) { return open_gles_groups(0); }
 
 /* Proves case c on both engines and holds them equal; returns the GLES proof
  * in *out (the caller frees it) for the negative checks. */
@@ -437,6 +441,23 @@ Test(random_airs, cpu_and_gles_proofs_are_identical, .timeout = 600)
         case_free(&c);
     }
     free(prev_proof);
+    glstark_device_destroy(dev);
+}
+
+/* The same whole-proof comparison with every constraint evaluation split
+ * into 8 groups of lanes (what desktop-class GPUs choose on their own). */
+Test(random_airs, split_evaluations_give_the_same_proofs, .timeout = 600)
+{
+    glstark_device *dev = open_gles_groups(8);
+    for (uint64_t seed = 0x7A1F0000u; seed < 0x7A1F0006u; seed++) {
+        printf("random_airs: split-evaluation seed %" PRIu64 "\n", seed);
+        rand_case c;
+        case_make(&c, seed);
+        glstark_prove_result r;
+        differential(&c, dev, &r);
+        glstark_prove_result_free(&r);
+        case_free(&c);
+    }
     glstark_device_destroy(dev);
 }
 

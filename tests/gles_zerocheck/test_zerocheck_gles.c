@@ -70,15 +70,19 @@ static void count_notes(void *user, glstark_log_level level, const char *msg)
         n[1]++;
     if (strstr(msg, "(work buffer)"))
         n[2]++;
+    const char *g = strstr(msg, " instructions in ");
+    if (g && atoi(g + 17) > 1)
+        n[3]++; /* an evaluation split into groups */
 }
 
-/* notes (may be NULL, else 3 counters) counts the notes above */
-static gs_engine *gles_slots(uint64_t max_binding, int *notes, glstark_slot_memory slots)
+/* notes (may be NULL, else 4 counters) counts the notes above */
+static gs_engine *gles_opts(uint64_t max_binding, int *notes, glstark_slot_memory slots, unsigned groups)
 {
     glstark_device_options o;
     glstark_device_options_init(&o);
     o.max_binding_bytes = max_binding;
     o.slots = slots;
+    o.interp_groups = groups;
     if (notes) {
         o.log = count_notes;
         o.log_user = notes;
@@ -88,6 +92,11 @@ static gs_engine *gles_slots(uint64_t max_binding, int *notes, glstark_slot_memo
     glstark_status st = gs_gles_engine_create(&o, &eng, &err);
     cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s", err.msg);
     return eng;
+}
+
+static gs_engine *gles_slots(uint64_t max_binding, int *notes, glstark_slot_memory slots)
+{
+    return gles_opts(max_binding, notes, slots, 0);
 }
 
 static gs_engine *gles(uint64_t max_binding, int *notes) { return gles_slots(max_binding, notes, GLSTARK_SLOTS_AUTO); }
@@ -429,13 +438,13 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
 }
 
 /* Returns how many multilinear rounds gathered rows. */
-static int random_cases_slots(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
-                              uint32_t max_nodes, glstark_slot_memory slots, int *notes)
+static int random_cases_opts(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
+                             uint32_t max_nodes, glstark_slot_memory slots, unsigned groups, int *notes)
 {
-    printf("zerocheck gles vs cpu: binding limit %llu, seed %llu, slots %d\n", (unsigned long long)max_binding,
-           (unsigned long long)seed, (int)slots);
+    printf("zerocheck gles vs cpu: binding limit %llu, seed %llu, slots %d, groups %u\n",
+           (unsigned long long)max_binding, (unsigned long long)seed, (int)slots, groups);
     uint64_t s = seed;
-    gs_engine *g = gles_slots(max_binding, notes, slots), *c = cpu();
+    gs_engine *g = gles_opts(max_binding, notes, slots, groups), *c = cpu();
     for (int it = 0; it < iters; it++) {
         uint32_t l = 1 + (uint32_t)(splitmix(&s) % max_l);
         uint32_t log_h = (uint32_t)(splitmix(&s) % (max_log_h + 1));
@@ -452,10 +461,16 @@ static int random_cases_slots(uint64_t max_binding, uint64_t seed, int iters, ui
     return notes ? notes[0] : 0;
 }
 
+static int random_cases_slots(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
+                              uint32_t max_nodes, glstark_slot_memory slots, int *notes)
+{
+    return random_cases_opts(max_binding, seed, iters, max_l, max_log_h, max_nodes, slots, 0, notes);
+}
+
 static int random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_t max_l, uint32_t max_log_h,
                         uint32_t max_nodes)
 {
-    int notes[3] = {0, 0, 0};
+    int notes[4] = {0, 0, 0, 0};
     random_cases_slots(max_binding, seed, iters, max_l, max_log_h, max_nodes, GLSTARK_SLOTS_AUTO, notes);
     return notes[0];
 }
@@ -463,7 +478,7 @@ static int random_cases(uint64_t max_binding, uint64_t seed, int iters, uint32_t
 /* Default policy: slots in the work buffer. */
 Test(zerocheck_gles, random_dags_match_cpu)
 {
-    int notes[3] = {0, 0, 0};
+    int notes[4] = {0, 0, 0, 0};
     random_cases_slots(0, 0x2C0001, 24, 4, 9, 120, GLSTARK_SLOTS_AUTO, notes);
     cr_assert(notes[1] == 0 && notes[2] > 0, "shared %d, work buffer %d: the default is the work buffer", notes[1],
               notes[2]);
@@ -473,10 +488,29 @@ Test(zerocheck_gles, random_dags_match_cpu)
  * (in floor mode, 16 KiB per group, the wider DAGs fall back). */
 Test(zerocheck_gles, random_dags_shared_slots)
 {
-    int notes[3] = {0, 0, 0};
+    int notes[4] = {0, 0, 0, 0};
     random_cases_slots(0, 0x2C0001, 24, 4, 9, 120, GLSTARK_SLOTS_SHARED, notes);
     cr_log_info("evaluations with shared-memory slots: %d, with work-buffer slots: %d", notes[1], notes[2]);
     cr_assert(notes[1] > 0, "no evaluation used shared-memory slots: SHARED was not honoured");
+}
+
+/* Each evaluation split into groups of the DAG's uses run by separate lanes
+ * (automatic on desktop-class GPUs; forced here): 4 and 16 groups, with
+ * work-buffer and shared-memory slots, and 16 groups with 8 KiB bindings
+ * (where the library falls back to fewer groups). */
+Test(zerocheck_gles, random_dags_split_into_groups)
+{
+    const unsigned groups[] = {4, 16};
+    for (int i = 0; i < 2; i++)
+        for (int sl = 0; sl < 2; sl++) {
+            int notes[4] = {0, 0, 0, 0};
+            random_cases_opts(0, 0x2C0007 + (uint64_t)i, 16, 4, 9, 120,
+                              sl ? GLSTARK_SLOTS_SHARED : GLSTARK_SLOTS_GLOBAL, groups[i], notes);
+            cr_log_info("%u groups, %s slots: %d split evaluations", groups[i], sl ? "shared" : "global", notes[3]);
+            cr_assert(notes[3] > 0, "%u groups: no evaluation was split", groups[i]);
+        }
+    int notes[4] = {0, 0, 0, 0};
+    random_cases_opts(8192, 0x2C0009, 8, 3, 10, 40, GLSTARK_SLOTS_GLOBAL, 16, notes);
 }
 
 /* 8 KiB bindings: part and table windows of a few columns, gathered row

@@ -60,10 +60,17 @@ enum { M_LDE = 1, M_REDUCE = 2, M_FOLD_PLE = 3, M_FOLD = 4, M_COPY = 5, M_GATHER
 #define OPND_CONST (2u << 30)
 
 typedef struct zc_code {
-    uint32_t *aux; /* instructions (4 words each), constants (padded to 4), weights (4 words each) */
+    uint32_t *aux; /* instructions (4 words each), group table (start, end, 0, 0 per group),
+                      constants (padded to 4), weights (4 words each) */
     size_t aux_words;
-    uint32_t n_instr, const_off, w_off, n_slots; /* offsets in 4-word units */
+    uint32_t n_instr, grp_off, const_off, w_off, n_slots; /* offsets in 4-word units */
+    uint32_t n_groups, max_group_instr;
 } zc_code;
+
+/* Groups a DAG's uses may be split into (zc_compile). */
+#define ZC_MAX_GROUPS 16u
+/* Lanes the automatic split aims for on desktop-class devices. */
+#define ZC_TARGET_LANES 32768u
 
 static void code_free(zc_code *c)
 {
@@ -89,7 +96,78 @@ static int cmp_use(const void *a, const void *b)
 
 static int is_computed(uint8_t k) { return k == GS_CN_ADD || k == GS_CN_SUB || k == GS_CN_MUL || k == GS_CN_NEG; }
 
-static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_zc_weights *w, zc_code *out)
+/* Splits the uses (sorted by node) into at most k contiguous groups of
+ * about equal bytecode length: a group's length is the number of computed
+ * nodes its uses need plus its accumulates. Greedy in use order with a
+ * target of total/k; cut[g] is the first use of group g, cut[k'] = n_uses.
+ * Returns the number of groups. */
+static uint32_t split_uses(const gs_cdag *d, const acc_use *uses, size_t n_uses, uint32_t k, uint32_t *stamp,
+                           uint32_t *stack, size_t *cut)
+{
+    uint32_t n = d->n_nodes;
+    /* the total without splitting, for the target */
+    size_t total = n_uses;
+    for (uint32_t i = 0; i < n; i++)
+        stamp[i] = 0;
+    uint32_t mark = 1;
+    size_t cone = 0;
+    for (size_t u = 0; u < n_uses; u++) {
+        size_t sp = 0;
+        stack[sp++] = uses[u].node;
+        while (sp) {
+            uint32_t x = stack[--sp];
+            if (stamp[x] == mark)
+                continue;
+            stamp[x] = mark;
+            const gs_cnode *nd = &d->nodes[x];
+            if (!is_computed(nd->kind))
+                continue;
+            cone++;
+            stack[sp++] = nd->a;
+            if (nd->kind != GS_CN_NEG)
+                stack[sp++] = nd->b;
+        }
+    }
+    total += cone;
+    size_t target = (total + k - 1) / k;
+    uint32_t g = 0;
+    size_t len = 0;
+    cut[0] = 0;
+    mark++;
+    for (size_t u = 0; u < n_uses; u++) {
+        if (len >= target && g + 1 < k && uses[u].node != uses[u - 1].node) {
+            cut[++g] = u;
+            len = 0;
+            mark++;
+        }
+        size_t sp = 0;
+        stack[sp++] = uses[u].node;
+        len++;
+        while (sp) {
+            uint32_t x = stack[--sp];
+            if (stamp[x] == mark)
+                continue;
+            stamp[x] = mark;
+            const gs_cnode *nd = &d->nodes[x];
+            if (!is_computed(nd->kind))
+                continue;
+            len++;
+            stack[sp++] = nd->a;
+            if (nd->kind != GS_CN_NEG)
+                stack[sp++] = nd->b;
+        }
+    }
+    cut[g + 1] = n_uses;
+    return g + 1;
+}
+
+/* Compiles the DAG with this call's weights into bytecode, its uses split
+ * into up to `k` groups: each group is a program of its own (the nodes its
+ * uses need, recomputed where groups share them), run by its own lanes, so
+ * one evaluation's latency is that of the longest group, not of the DAG.
+ * The lanes of all groups add into accumulators summed by key afterwards. */
+static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
+                                 zc_code *out)
 {
     const gs_cdag *d = t->dag;
     memset(out, 0, sizeof *out);
@@ -100,24 +178,34 @@ static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_
                             d->n_nodes);
     uint32_t n = d->n_nodes;
     size_t n_uses = d->n_constraints, n_w = 1 + (size_t)d->n_constraints;
-    for (uint32_t k = 0; k < d->n_interactions; k++) {
-        n_uses += 1 + d->interactions[k].message_len;
-        n_w += 1 + d->interactions[k].message_len;
+    for (uint32_t q = 0; q < d->n_interactions; q++) {
+        n_uses += 1 + d->interactions[q].message_len;
+        n_w += 1 + d->interactions[q].message_len;
     }
+    if (k == 0)
+        k = 1;
+    if (k > ZC_MAX_GROUPS)
+        k = ZC_MAX_GROUPS;
+    if (k > n_uses)
+        k = n_uses ? (uint32_t)n_uses : 1;
     size_t n1 = n ? n : 1;
     uint8_t *need = calloc(n1, 1);
     uint32_t *last = calloc(n1, sizeof(uint32_t));
     uint32_t *slot = calloc(n1, sizeof(uint32_t));
     uint32_t *freel = calloc(n1, sizeof(uint32_t));
+    uint32_t *stamp = calloc(n1, sizeof(uint32_t));
+    uint32_t *stack = calloc(2 * n1 + 1, sizeof(uint32_t));
     uint32_t *part_off = calloc((size_t)t->n_parts + 1, sizeof(uint32_t));
     acc_use *uses = calloc(n_uses ? n_uses : 1, sizeof(acc_use));
     bb4_t *wts = calloc(n_w, sizeof(bb4_t));
-    /* instructions: at most one per node plus one per use */
-    size_t max_instr = (size_t)n + n_uses;
+    size_t cut[ZC_MAX_GROUPS + 1];
+    uint32_t grp[ZC_MAX_GROUPS][2];
+    /* instructions: at most one per node and group plus one per use */
+    size_t max_instr = (size_t)n * k + n_uses;
     uint32_t *ins = calloc(4 * (max_instr ? max_instr : 1), sizeof(uint32_t));
-    uint32_t *consts = calloc(n1, sizeof(uint32_t));
+    uint32_t *consts = calloc((size_t)n1 * k, sizeof(uint32_t));
     glstark_status st = GLSTARK_OK;
-    if (!need || !last || !slot || !freel || !part_off || !uses || !wts || !ins || !consts) {
+    if (!need || !last || !slot || !freel || !stamp || !stack || !part_off || !uses || !wts || !ins || !consts) {
         st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck: no host memory to compile the DAG");
         goto done;
     }
@@ -132,90 +220,109 @@ static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_
         wts[wi] = w->lambda_pows[i];
         uses[u++] = (acc_use){d->constraint_idx[i], 0, (uint32_t)wi};
     }
-    for (uint32_t k = 0; k < d->n_interactions; k++) {
-        const gs_cinteraction *it = &d->interactions[k];
-        wts[wi] = bb4_mul_base(w->eq3b[k], w->norm);
+    for (uint32_t q = 0; q < d->n_interactions; q++) {
+        const gs_cinteraction *it = &d->interactions[q];
+        wts[wi] = bb4_mul_base(w->eq3b[q], w->norm);
         uses[u++] = (acc_use){it->count, 1, (uint32_t)wi++};
         bb4_t pw = bb4_one();
         for (uint32_t j = 0; j < it->message_len; j++, wi++) {
-            wts[wi] = bb4_mul(w->eq3b[k], pw);
+            wts[wi] = bb4_mul(w->eq3b[q], pw);
             uses[u++] = (acc_use){it->message[j], 2, (uint32_t)wi};
             pw = bb4_mul(pw, w->beta);
         }
-        wts[0] = bb4_add(wts[0], bb4_mul(w->eq3b[k], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
+        wts[0] = bb4_add(wts[0], bb4_mul(w->eq3b[q], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
     }
     qsort(uses, n_uses, sizeof *uses, cmp_use);
+    uint32_t ng = 1;
+    cut[0] = 0;
+    cut[1] = n_uses;
+    if (k > 1)
+        ng = split_uses(d, uses, n_uses, k, stamp, stack, cut);
 
-    /* liveness */
-    for (size_t i = 0; i < n_uses; i++)
-        need[uses[i].node] = 1;
-    for (uint32_t i = n; i-- > 0;) {
-        const gs_cnode *nd = &d->nodes[i];
-        if (!need[i] || !is_computed(nd->kind))
-            continue;
-        need[nd->a] = 1;
-        if (nd->kind != GS_CN_NEG)
-            need[nd->b] = 1;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        last[i] = i;
-        const gs_cnode *nd = &d->nodes[i];
-        if (!need[i] || !is_computed(nd->kind))
-            continue;
-        last[nd->a] = i;
-        if (nd->kind != GS_CN_NEG)
-            last[nd->b] = i;
-    }
-
-    uint32_t n_consts = 0, n_free = 0, n_slots = 0, ni = 0;
-    size_t ui = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const gs_cnode *nd = &d->nodes[i];
-        if (!need[i])
-            continue;
-        switch (nd->kind) {
-        case GS_CN_VAR_PREP:
-        case GS_CN_VAR_MAIN:
-            slot[i] = OPND_COL | (part_off[gs_cdag_part_of(d, nd)] + 2 * nd->a + nd->offset);
-            break;
-        case GS_CN_IS_FIRST: slot[i] = OPND_COL | 0; break;
-        case GS_CN_IS_LAST: slot[i] = OPND_COL | 1; break;
-        case GS_CN_IS_TRANSITION: slot[i] = OPND_COL | 2; break;
-        case GS_CN_PUBLIC:
-            consts[n_consts] = t->publics[nd->a];
-            slot[i] = OPND_CONST | n_consts++;
-            break;
-        case GS_CN_CONST:
-            consts[n_consts] = nd->value;
-            slot[i] = OPND_CONST | n_consts++;
-            break;
-        default: {
-            uint32_t a = slot[nd->a], b = nd->kind == GS_CN_NEG ? slot[nd->a] : slot[nd->b];
-            /* operands read before the result is written: their slots may be reused at once */
-            if (is_computed(d->nodes[nd->a].kind) && last[nd->a] == i)
-                freel[n_free++] = a;
-            if (nd->kind != GS_CN_NEG && nd->b != nd->a && is_computed(d->nodes[nd->b].kind) && last[nd->b] == i)
-                freel[n_free++] = b;
-            uint32_t dst = n_free ? freel[--n_free] : n_slots++;
-            uint32_t op = nd->kind == GS_CN_ADD ? ZC_OP_ADD : nd->kind == GS_CN_SUB ? ZC_OP_SUB
-                        : nd->kind == GS_CN_MUL ? ZC_OP_MUL : ZC_OP_NEG;
-            uint32_t *q = ins + 4 * (size_t)ni++;
-            q[0] = op, q[1] = dst, q[2] = a, q[3] = b;
-            slot[i] = OPND_SLOT | dst;
-            break;
+    uint32_t n_consts = 0, n_slots = 0, ni = 0;
+    for (uint32_t g = 0; g < ng; g++) {
+        /* liveness within the group */
+        memset(need, 0, n1);
+        for (size_t i = cut[g]; i < cut[g + 1]; i++)
+            need[uses[i].node] = 1;
+        for (uint32_t i = n; i-- > 0;) {
+            const gs_cnode *nd = &d->nodes[i];
+            if (!need[i] || !is_computed(nd->kind))
+                continue;
+            need[nd->a] = 1;
+            if (nd->kind != GS_CN_NEG)
+                need[nd->b] = 1;
         }
+        for (uint32_t i = 0; i < n; i++) {
+            last[i] = i;
+            const gs_cnode *nd = &d->nodes[i];
+            if (!need[i] || !is_computed(nd->kind))
+                continue;
+            last[nd->a] = i;
+            if (nd->kind != GS_CN_NEG)
+                last[nd->b] = i;
         }
-        for (; ui < n_uses && uses[ui].node == i; ui++) {
-            uint32_t *q = ins + 4 * (size_t)ni++;
-            q[0] = ZC_OP_ACC, q[1] = uses[ui].acc, q[2] = slot[i], q[3] = uses[ui].weight;
+        grp[g][0] = ni;
+        uint32_t n_free = 0, g_slots = 0;
+        size_t ui = cut[g];
+        for (uint32_t i = 0; i < n; i++) {
+            const gs_cnode *nd = &d->nodes[i];
+            if (!need[i])
+                continue;
+            switch (nd->kind) {
+            case GS_CN_VAR_PREP:
+            case GS_CN_VAR_MAIN:
+                slot[i] = OPND_COL | (part_off[gs_cdag_part_of(d, nd)] + 2 * nd->a + nd->offset);
+                break;
+            case GS_CN_IS_FIRST: slot[i] = OPND_COL | 0; break;
+            case GS_CN_IS_LAST: slot[i] = OPND_COL | 1; break;
+            case GS_CN_IS_TRANSITION: slot[i] = OPND_COL | 2; break;
+            case GS_CN_PUBLIC:
+                consts[n_consts] = t->publics[nd->a];
+                slot[i] = OPND_CONST | n_consts++;
+                break;
+            case GS_CN_CONST:
+                consts[n_consts] = nd->value;
+                slot[i] = OPND_CONST | n_consts++;
+                break;
+            default: {
+                uint32_t a = slot[nd->a], b = nd->kind == GS_CN_NEG ? slot[nd->a] : slot[nd->b];
+                /* operands read before the result is written: their slots may be reused at once */
+                if (is_computed(d->nodes[nd->a].kind) && last[nd->a] == i)
+                    freel[n_free++] = a;
+                if (nd->kind != GS_CN_NEG && nd->b != nd->a && is_computed(d->nodes[nd->b].kind) &&
+                    last[nd->b] == i)
+                    freel[n_free++] = b;
+                uint32_t dst = n_free ? freel[--n_free] : g_slots++;
+                uint32_t op = nd->kind == GS_CN_ADD   ? ZC_OP_ADD
+                              : nd->kind == GS_CN_SUB ? ZC_OP_SUB
+                              : nd->kind == GS_CN_MUL ? ZC_OP_MUL
+                                                      : ZC_OP_NEG;
+                uint32_t *q = ins + 4 * (size_t)ni++;
+                q[0] = op, q[1] = dst, q[2] = a, q[3] = b;
+                slot[i] = OPND_SLOT | dst;
+                break;
+            }
+            }
+            for (; ui < cut[g + 1] && uses[ui].node == i; ui++) {
+                uint32_t *q = ins + 4 * (size_t)ni++;
+                q[0] = ZC_OP_ACC, q[1] = uses[ui].acc, q[2] = slot[i], q[3] = uses[ui].weight;
+            }
+            if (is_computed(nd->kind) && last[i] == i)
+                freel[n_free++] = slot[i];
         }
-        if (is_computed(nd->kind) && last[i] == i)
-            freel[n_free++] = slot[i];
+        grp[g][1] = ni;
+        if (g_slots > n_slots)
+            n_slots = g_slots;
+        if (ni - grp[g][0] > out->max_group_instr)
+            out->max_group_instr = ni - grp[g][0];
     }
 
     out->n_instr = ni;
+    out->n_groups = ng;
     out->n_slots = n_slots;
-    out->const_off = ni;
+    out->grp_off = ni;
+    out->const_off = out->grp_off + ng;
     out->w_off = out->const_off + (n_consts + 3) / 4;
     out->aux_words = 4 * (out->w_off + n_w);
     out->aux = calloc(out->aux_words, sizeof(uint32_t));
@@ -224,10 +331,15 @@ static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_
         goto done;
     }
     memcpy(out->aux, ins, 4 * (size_t)ni * sizeof(uint32_t));
+    for (uint32_t g = 0; g < ng; g++) {
+        out->aux[4 * ((size_t)out->grp_off + g)] = grp[g][0];
+        out->aux[4 * ((size_t)out->grp_off + g) + 1] = grp[g][1];
+    }
     memcpy(out->aux + 4 * (size_t)out->const_off, consts, n_consts * sizeof(uint32_t));
     memcpy(out->aux + 4 * (size_t)out->w_off, wts, n_w * sizeof(bb4_t));
 done:
-    free(need), free(last), free(slot), free(freel), free(part_off), free(uses), free(wts), free(ins), free(consts);
+    free(need), free(last), free(slot), free(freel), free(stamp), free(stack), free(part_off), free(uses), free(wts);
+    free(ins), free(consts);
     return st;
 }
 
@@ -348,6 +460,7 @@ typedef struct eval_plan {
     zc_code code;
     gs_buf *aux, *work;
     uint32_t lanes, nkeys;
+    uint32_t items_per; /* items per dispatch; a dispatch runs items_per * code.n_groups lanes */
     uint32_t lpg;    /* shared-memory slots: lanes per work group (0: slots in the work buffer) */
     uint32_t acc_off, res_off;
     gs_gl_program *prog;
@@ -361,21 +474,51 @@ static void plan_free(eval_plan *e)
     e->aux = e->work = NULL;
 }
 
+/* How many groups to split a DAG's evaluation into for `items` items: the
+ * device option (GLSTARK_GROUPS) if set, else on desktop-class devices
+ * enough to give ~32k lanes (the multilinear rounds of Keccak have 3·2^10
+ * items and fewer, and one evaluation is a chain of ~40k instructions whose
+ * latency, not the GPU's throughput, bounds the round), else 1. */
+static uint32_t groups_for(const zc_ctx *c, uint64_t items)
+{
+    uint32_t forced = c->dev->opts.interp_groups;
+    if (forced)
+        return forced < ZC_MAX_GROUPS ? forced : ZC_MAX_GROUPS;
+    if (!c->desktop || items == 0)
+        return 1;
+    uint64_t k = (ZC_TARGET_LANES + items - 1) / items;
+    return k < 1 ? 1 : k > ZC_MAX_GROUPS ? ZC_MAX_GROUPS : (uint32_t)k;
+}
+
 /* Lanes per dispatch and the work buffer for `items` items of nkeys keys. */
 static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, const gs_zc_weights *w, int ext,
                                 uint64_t items, uint32_t nkeys)
 {
     memset(e, 0, sizeof *e);
-    glstark_status st = zc_compile(c->eng, t, w, &e->code);
+    uint32_t k = groups_for(c, items);
+    glstark_status st = zc_compile(c->eng, t, w, k, &e->code);
     if (st)
         return st;
+    /* fewer groups while one dispatch of nkeys items per group would not
+     * fit the work buffer (small binding limits) */
+    while (e->code.n_groups > 1) {
+        uint64_t sb = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48;
+        if ((uint64_t)nkeys * e->code.n_groups * sb + 48ull * nkeys <= min_u64(c->maxb, c->scratch))
+            break;
+        k = e->code.n_groups / 2;
+        code_free(&e->code);
+        if ((st = zc_compile(c->eng, t, w, k, &e->code)))
+            return st;
+    }
     e->nkeys = nkeys;
     if ((uint64_t)e->code.aux_words * 4 > c->maxb)
         return gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
                             "gles zerocheck: the compiled DAG (%u instructions, %zu bytes) exceeds this device's "
                             "%" PRIu64 "-byte binding limit; use the cpu engine",
                             e->code.n_instr, e->code.aux_words * 4, c->maxb);
-    uint64_t per = e->code.n_instr ? e->code.n_instr : 1;
+    /* the budget counts the longest group's instructions per lane */
+    uint64_t per = e->code.max_group_instr ? e->code.max_group_instr : 1;
+    const uint64_t ng = e->code.n_groups ? e->code.n_groups : 1;
     uint64_t lanes = (c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
     e->lpg = shared_lanes(c, e->code.n_slots, ext);
     /* slots (unless in shared memory) + accumulators per lane */
@@ -384,21 +527,26 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
     lim = lim > 48ull * nkeys ? lim - 48ull * nkeys : 0; /* the per-key results follow the lanes */
     if (lanes > lim / slot_bytes)
         lanes = lim / slot_bytes;
-    if (lanes > items)
-        lanes = items;
-    lanes -= lanes % nkeys;
-    if (lanes < nkeys)
-        lanes = nkeys;
+    /* items per dispatch: a multiple of nkeys, so lane % nkeys is the key */
+    uint64_t per_disp = lanes / ng;
+    if (per_disp > items)
+        per_disp = items;
+    per_disp -= per_disp % nkeys;
+    if (per_disp < nkeys)
+        per_disp = nkeys;
+    lanes = per_disp * ng;
     if (lanes * slot_bytes + 48ull * nkeys > c->maxb)
         return gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
                             "gles zerocheck: %u intermediate slots for %u evaluation points need %" PRIu64
                             " bytes with the results, beyond this device's %" PRIu64 "-byte binding limit; use the cpu engine",
                             e->code.n_slots, nkeys, (uint64_t)(lanes * slot_bytes + 48ull * nkeys), c->maxb);
     e->lanes = (uint32_t)lanes;
+    e->items_per = (uint32_t)per_disp;
     gs_gl_log(c->dev, GLSTARK_LOG_DEBUG,
-              "gles zerocheck: %u DAG nodes -> %u instructions, %u slots (%s); %u lanes per dispatch, %u keys",
-              t->dag->n_nodes, e->code.n_instr, e->code.n_slots, e->lpg ? "shared memory" : "work buffer", e->lanes,
-              nkeys);
+              "gles zerocheck: %u DAG nodes -> %u instructions in %u group(s) (longest %u), %u slots (%s); %u lanes "
+              "per dispatch, %u keys",
+              t->dag->n_nodes, e->code.n_instr, e->code.n_groups, e->code.max_group_instr, e->code.n_slots,
+              e->lpg ? "shared memory" : "work buffer", e->lanes, nkeys);
     uint64_t words = e->lpg ? 0 : (uint64_t)e->code.n_slots * lanes * (ext ? 4 : 1);
     e->acc_off = (uint32_t)words;
     e->res_off = (uint32_t)(words + 12 * lanes);
@@ -416,7 +564,7 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
         return st;
     gs_gl_program *p = e->prog;
     set_u(p, "gs_nkeys", nkeys);
-    set_u(p, "gs_ninstr", e->code.n_instr);
+    set_u(p, "gs_grp_off", e->code.grp_off);
     set_u(p, "gs_lanes", e->lanes);
     set_u(p, "gs_acc_off", e->acc_off);
     set_u(p, "gs_const_off", e->code.const_off);
@@ -432,8 +580,8 @@ static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t 
     glstark_status st = bind_elems(c, 1, e->aux, 0, e->code.aux_words, 4, NULL);
     if (!st)
         st = bind_elems(c, 2, e->work, 0, e->work->size / 4, 4, NULL);
-    for (uint64_t i = i0; !st && i < i1; i += e->lanes) {
-        uint64_t cnt = min_u64(e->lanes, i1 - i);
+    for (uint64_t i = i0; !st && i < i1; i += e->items_per) {
+        uint64_t cnt = min_u64(e->items_per, i1 - i);
         uint64_t g0 = i / e->nkeys, g1 = (i + cnt - 1) / e->nkeys;
         uint32_t lead = 0;
         if (eq) {
@@ -448,7 +596,9 @@ static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t 
         set_u(p, "gs_eq_lead", lead);
         set_u(p, "gs_grp_base", (uint32_t)g0);
         set_u(p, "gs_i0", (uint32_t)i);
-        st = gs_gl_dispatch_1d_local(c->dev, p, cnt, e->lpg ? e->lpg : c->dev->caps.local_size, &c->eng->err);
+        set_u(p, "gs_icnt", (uint32_t)cnt);
+        st = gs_gl_dispatch_1d_local(c->dev, p, cnt * e->code.n_groups, e->lpg ? e->lpg : c->dev->caps.local_size,
+                                     &c->eng->err);
     }
     return st;
 }
