@@ -1,5 +1,7 @@
 #include "engine/cpu/parallel_for.h"
 
+#include "engine/cpu/cpu_engine.h"
+
 #include <pthread.h>
 
 #define GS_PARALLEL_MAX 256
@@ -52,4 +54,13 @@ void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx)
         else
             run_job(&jobs[t]);
     }
+}
+
+unsigned gs_cpu_parts(const struct gs_engine *eng, size_t n)
+{
+    const gs_cpu_state *st = eng->impl;
+    unsigned t = st && st->threads ? st->threads : 1;
+    if (n < (size_t)t)
+        t = n > 0 ? (unsigned)n : 1;
+    return t;
 }

@@ -11,7 +11,14 @@
 typedef void (*gs_range_fn)(void *ctx, size_t begin, size_t end, unsigned worker);
 
 /* Calls fn(ctx, b, e, worker) for disjoint ranges covering [0, n); worker is
- * the chunk number (< threads), usable to pick per-thread scratch. */
+ * the chunk number (< threads), usable to pick per-thread scratch. With
+ * 1 <= threads <= n (and threads <= 256) fn runs exactly `threads` times,
+ * so per-worker partials 0 .. threads-1 are all written; n = 0 calls nothing. */
 void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx);
+
+/* Workers a CPU-engine kernel should use for n items: the engine's threads,
+ * at most n, at least 1. */
+struct gs_engine;
+unsigned gs_cpu_parts(const struct gs_engine *eng, size_t n);
 
 #endif

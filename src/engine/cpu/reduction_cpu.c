@@ -6,10 +6,10 @@
  * products) accumulate raw 62-bit products split into 32-bit halves in two
  * u64 accumulators and reduce once at the end (lazy reduction), and the
  * work is split over the engine's threads (pthreads, contiguous ranges). */
-#include <pthread.h>
 #include <string.h>
 
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/parallel_for.h"
 #include "engine/reduction_ops.h"
 
 #define RED_MAX_THREADS 64
@@ -60,21 +60,7 @@ static inline bb4_t ef_acc_reduce(const ef_acc *acc)
 
 /* ---- parallel for ---- */
 
-typedef void (*range_fn)(void *ctx, size_t begin, size_t end, unsigned worker);
-
-typedef struct range_job {
-    range_fn fn;
-    void *ctx;
-    size_t begin, end;
-    unsigned worker;
-} range_job;
-
-static void *range_main(void *p)
-{
-    range_job *j = p;
-    j->fn(j->ctx, j->begin, j->end, j->worker);
-    return NULL;
-}
+typedef gs_range_fn range_fn;
 
 static unsigned engine_threads(const gs_engine *eng)
 {
@@ -83,9 +69,10 @@ static unsigned engine_threads(const gs_engine *eng)
     return t > RED_MAX_THREADS ? RED_MAX_THREADS : t;
 }
 
-/* Runs fn over [0, n) split into contiguous ranges, one per worker (at most
- * `threads`, fewer for small n). Returns the number of workers used. If a
- * thread cannot be started its range runs on the calling thread. */
+/* Runs fn over [0, n) in contiguous ranges, one per worker: at most the
+ * engine's threads, fewer so each gets min_per_worker items, at least one
+ * (called even for n = 0, so worker 0's partials are always written).
+ * Returns the number of workers, which callers sum partials over. */
 static unsigned parallel_for(const gs_engine *eng, size_t n, size_t min_per_worker, range_fn fn, void *ctx)
 {
     unsigned T = engine_threads(eng);
@@ -93,20 +80,11 @@ static unsigned parallel_for(const gs_engine *eng, size_t n, size_t min_per_work
         min_per_worker = 1;
     if (n / min_per_worker < T)
         T = (unsigned)(n / min_per_worker) > 0 ? (unsigned)(n / min_per_worker) : 1;
-    range_job jobs[RED_MAX_THREADS];
-    pthread_t tid[RED_MAX_THREADS];
-    int started[RED_MAX_THREADS] = {0};
-    for (unsigned t = 0; t < T; t++)
-        jobs[t] = (range_job){fn, ctx, n * t / T, n * (t + 1) / T, t};
-    for (unsigned t = 1; t < T; t++)
-        started[t] = pthread_create(&tid[t], NULL, range_main, &jobs[t]) == 0;
-    range_main(&jobs[0]);
-    for (unsigned t = 1; t < T; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            range_main(&jobs[t]);
+    if (n == 0) {
+        fn(ctx, 0, 0, 0);
+        return 1;
     }
+    gs_parallel_for(T, n, fn, ctx);
     return T;
 }
 

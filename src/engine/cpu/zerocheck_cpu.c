@@ -1,6 +1,6 @@
 /* CPU engine: the batch-constraint sumcheck kernels (src/engine/zerocheck_ops.h). */
 #include "engine/cpu/cpu_engine.h"
-#include "engine/cpu/parallel.h"
+#include "engine/cpu/parallel_for.h"
 #include "engine/cpu/zc_rows.h"
 #include "engine/zerocheck_ops.h"
 
@@ -347,7 +347,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
         free(tw);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: accumulator allocation failed");
     }
-    gs_cpu_parallel_for(parts, nx, r0_slice, &cx);
+    gs_parallel_for(parts, nx, r0_slice, &cx);
     free(tw);
     if (cx.oom) {
         free(cx.acc);
@@ -420,7 +420,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
         for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
             src[c] = src[c + 1] = (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p) + (size_t)j * H;
     fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host};
-    gs_cpu_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
+    gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
     free(src);
     return GLSTARK_OK;
 }
@@ -515,7 +515,7 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     cx.acc = malloc((size_t)parts * 3 * n_x * sizeof(bb4_t));
     if (!cx.acc)
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: accumulator allocation failed");
-    gs_cpu_parallel_for(parts, half, mle_slice, &cx);
+    gs_parallel_for(parts, half, mle_slice, &cx);
     if (cx.oom) {
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");
