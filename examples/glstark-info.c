@@ -90,10 +90,9 @@ int main(int argc, char **argv)
         printf("  persistent maps          %s\n", L.persistent_map ? "yes" : "no");
         printf("  interpreter slots        %s\n", L.slots == GLSTARK_SLOTS_SHARED ? "shared memory where they fit (GLSTARK_SLOTS=shared)"
                                                                                 : "work buffer (global memory)");
-        printf("  interpreter groups       %s\n", L.max_shared_bytes && !glstark_device_is_software(dev) &&
-                                                               L.max_binding_bytes >= (1ull << 30)
-                                                           ? "automatic (up to 16 where a round has few items)"
-                                                           : "1 (automatic; GLSTARK_GROUPS to force)");
+        printf("  desktop class            %s\n", L.desktop_class ? "yes" : "no");
+        printf("  interpreter groups       up to %u%s\n", L.interp_groups,
+               L.interp_groups > 1 ? " (where a round has few items)" : "");
         printf("  readback path            %s\n", L.readback == GLSTARK_READBACK_PERSISTENT ? "persistent (fence wait)"
                                                    : L.readback == GLSTARK_READBACK_STAGING ? "staging (map per read)"
                                                                                            : "map the source");

@@ -56,6 +56,7 @@ typedef struct job {
     char engine[8], renderer[256], platform[256], gl_version[256];
     int software;
     const char *readback; /* how the GLES engine reads results back */
+    char kernels[96];     /* the kernel variants chosen for this device */
     uint8_t *proof;
     size_t proof_len;
     double prove_s, phase_s[6];
@@ -103,6 +104,8 @@ static void *run_job(void *arg)
                   : lim.readback == GLSTARK_READBACK_PERSISTENT ? "persistent"
                   : lim.readback == GLSTARK_READBACK_STAGING  ? "staging"
                                                               : "map";
+    snprintf(j->kernels, sizeof j->kernels, "interpreter slots %s, groups up to %u",
+             lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1);
     glstark_prove_options po;
     glstark_prove_options_init(&po);
     po.device = dev;
@@ -428,8 +431,8 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     } else {
         printf("device: %s engine", j0->engine);
         if (!strcmp(j0->engine, "gles"))
-            printf(" on %s (%s, %s, %s, readback: %s)", j0->renderer, j0->platform, j0->gl_version,
-                   j0->software ? "SOFTWARE renderer: runs on the CPU" : "hardware", j0->readback);
+            printf(" on %s (%s, %s, %s, readback: %s, %s)", j0->renderer, j0->platform, j0->gl_version,
+                   j0->software ? "SOFTWARE renderer: runs on the CPU" : "hardware", j0->readback, j0->kernels);
         else
             printf(" (plain C, no GPU)");
         printf("\n");

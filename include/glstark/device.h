@@ -120,6 +120,8 @@ typedef struct glstark_device_limits {
     int floor_mode;                  /* limits were clamped to the ES 3.1 minimums */
     glstark_readback readback;       /* the readback path in use (never AUTO on a GLES device) */
     glstark_slot_memory slots;       /* GLOBAL or SHARED (SHARED: where a DAG's slots fit) */
+    int desktop_class;               /* hardware with bindings of 1 GiB or more: bigger scratch and budgets */
+    unsigned interp_groups;          /* most groups the interpreter splits an evaluation into (1: never) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

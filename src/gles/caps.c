@@ -120,6 +120,12 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
         for (int i = 0; i < 3; i++)
             c.max_group_count[i] = min_u32(c.max_group_count[i], dev->opts.max_group_count);
     c.local_size = pow2_floor(min_u32(GS_PREFERRED_LOCAL_SIZE, min_u32(c.max_invocations, c.max_group_size[0])));
+    /* Desktop-class: hardware offering bindings of 1 GiB or more (an H200
+     * offers 2 GiB; floor mode caps the binding at 128 MiB and so is never
+     * desktop-class). Such devices get larger interpreter scratch and
+     * budgets and split evaluations into up to 16 groups when few items. */
+    c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
+    c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 16 : 1;
     dev->caps = c;
     return GLSTARK_OK;
 }

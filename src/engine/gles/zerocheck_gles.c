@@ -359,7 +359,7 @@ static void ctx_init(zc_ctx *c, gs_engine *eng)
     c->dev = gs_gles_device(eng);
     c->maxb = c->dev->caps.max_binding_bytes;
     c->align = c->dev->caps.binding_offset_align;
-    c->desktop = !c->dev->is_software && c->maxb >= ((uint64_t)1 << 30);
+    c->desktop = c->dev->caps.desktop_class;
     c->scratch = c->desktop ? ZC_SCRATCH_BYTES_DESKTOP : ZC_SCRATCH_BYTES;
 }
 
@@ -481,13 +481,11 @@ static void plan_free(eval_plan *e)
  * latency, not the GPU's throughput, bounds the round), else 1. */
 static uint32_t groups_for(const zc_ctx *c, uint64_t items)
 {
-    uint32_t forced = c->dev->opts.interp_groups;
-    if (forced)
-        return forced < ZC_MAX_GROUPS ? forced : ZC_MAX_GROUPS;
-    if (!c->desktop || items == 0)
-        return 1;
+    uint32_t most = c->dev->caps.interp_groups < ZC_MAX_GROUPS ? c->dev->caps.interp_groups : ZC_MAX_GROUPS;
+    if (c->dev->opts.interp_groups || most <= 1 || items == 0)
+        return most ? most : 1; /* forced, or no split */
     uint64_t k = (ZC_TARGET_LANES + items - 1) / items;
-    return k < 1 ? 1 : k > ZC_MAX_GROUPS ? ZC_MAX_GROUPS : (uint32_t)k;
+    return k < 1 ? 1 : k > most ? most : (uint32_t)k;
 }
 
 /* Lanes per dispatch and the work buffer for `items` items of nkeys keys. */
