@@ -83,10 +83,9 @@ static void canon_range(void *ctx, size_t b, size_t e, unsigned worker)
 static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_t off, const uint32_t *src,
                                               size_t count)
 {
-    const gs_cpu_state *st = eng->impl;
     canon_job j = {(bb_t *)((char *)buf->host + off), src};
     /* threads only pay off for large writes (a trace, not a vector) */
-    gs_parallel_for(count >= ((size_t)1 << 16) ? st->threads : 1, count, canon_range, &j);
+    gs_parallel_for(count >= ((size_t)1 << 16) ? gs_cpu_threads(eng) : 1, count, canon_range, &j);
     return GLSTARK_OK;
 }
 

@@ -31,7 +31,6 @@
 /* Below this length a single column is not worth splitting across threads. */
 #define GS_DFT_PAR_MIN_LOG 14
 
-static unsigned engine_threads(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->threads; }
 
 /* Use the vector butterfly runs (dft_simd.h)? Tests switch them off through
  * gs_cpu_state.no_simd to check the scalar path on the same machine. */
@@ -402,7 +401,7 @@ static glstark_status oom(gs_engine *eng, const char *what, size_t bytes)
 
 static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_dir dir)
 {
-    unsigned threads = engine_threads(eng);
+    unsigned threads = gs_cpu_threads(eng);
     unsigned log_n = cols->log_n;
     size_t n = (size_t)1 << log_n;
     bb_t *base = (bb_t *)cols->buf->host + cols->offset;
@@ -486,7 +485,7 @@ static glstark_status cpu_rs_message(gs_engine *eng, const gs_dft_cols *cols, un
     rsmsg_ctx c = {(bb_t *)cols->buf->host + cols->offset, cols->col_stride, cols->log_n, l_skip,
                    (size_t)1 << (cols->log_n - l_skip), tw, bb_inv(bb_pow(bb_from_canonical(2), l_skip)),
                    engine_simd(eng)};
-    gs_parallel_for(engine_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
+    gs_parallel_for(gs_cpu_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
     free(tw);
     return GLSTARK_OK;
 }
@@ -548,7 +547,7 @@ static glstark_status cpu_stack_matrix(gs_engine *eng, const gs_stack_layout *la
 {
     stack_ctx c = {layout, traces, col_begin, (bb_t *)q->host + q_offset,
                    (size_t)1 << (layout->l_skip + layout->n_stack)};
-    gs_parallel_for(engine_threads(eng), col_end - col_begin, stack_range, &c);
+    gs_parallel_for(gs_cpu_threads(eng), col_end - col_begin, stack_range, &c);
     return GLSTARK_OK;
 }
 
@@ -638,7 +637,7 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
                                          unsigned log_blowup, uint32_t col_begin, uint32_t col_end, gs_buf *codeword,
                                          size_t cw_offset)
 {
-    unsigned threads = engine_threads(eng);
+    unsigned threads = gs_cpu_threads(eng);
     unsigned L = layout->l_skip + layout->n_stack, logN = L + log_blowup;
     size_t ncols = col_end - col_begin, H = (size_t)1 << L;
     glstark_status st = GLSTARK_OK;

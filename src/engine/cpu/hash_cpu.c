@@ -1,9 +1,9 @@
 /* The CPU engine's hash family: the src/hash reference code on host buffers. */
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/parallel_for.h"
 #include "engine/hash_ops.h"
 #include "hash/grind.h"
 
-static unsigned cpu_threads(gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->threads; }
 
 static glstark_status cpu_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height, size_t width,
                                         unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree)
@@ -16,7 +16,7 @@ static glstark_status cpu_merkle_commit(gs_engine *eng, const gs_buf *mat, size_
     st = gs_buf_create(eng, gs_merkle_digest_words(height, log_k) * sizeof(bb_t), &dg);
     if (st)
         return st;
-    st = gs_merkle_build((const bb_t *)mat->host + mat_off, height, width, elem_deg, log_k, cpu_threads(eng),
+    st = gs_merkle_build((const bb_t *)mat->host + mat_off, height, width, elem_deg, log_k, gs_cpu_threads(eng),
                          (bb_t *)dg->host, &eng->err);
     if (st) {
         gs_buf_destroy(dg);
@@ -45,7 +45,7 @@ static glstark_status cpu_merkle_open(gs_engine *eng, const gs_buf *mat, size_t 
 static glstark_status cpu_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                                 uint32_t *witness)
 {
-    unsigned threads = cpu_threads(eng);
+    unsigned threads = gs_cpu_threads(eng);
     return gs_grind_cpu(&threads, st, absorb_idx, bits, witness, &eng->err);
 }
 

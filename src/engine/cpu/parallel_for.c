@@ -56,10 +56,15 @@ void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx)
     }
 }
 
-unsigned gs_cpu_parts(const struct gs_engine *eng, size_t n)
+unsigned gs_cpu_threads(const struct gs_engine *eng)
 {
     const gs_cpu_state *st = eng->impl;
-    unsigned t = st && st->threads ? st->threads : 1;
+    return st && st->threads ? st->threads : 1;
+}
+
+unsigned gs_cpu_parts(const struct gs_engine *eng, size_t n)
+{
+    unsigned t = gs_cpu_threads(eng);
     if (n < (size_t)t)
         t = n > 0 ? (unsigned)n : 1;
     return t;

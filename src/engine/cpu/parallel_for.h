@@ -16,9 +16,11 @@ typedef void (*gs_range_fn)(void *ctx, size_t begin, size_t end, unsigned worker
  * so per-worker partials 0 .. threads-1 are all written; n = 0 calls nothing. */
 void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx);
 
+struct gs_engine;
+/* The CPU engine's thread count (at least 1). */
+unsigned gs_cpu_threads(const struct gs_engine *eng);
 /* Workers a CPU-engine kernel should use for n items: the engine's threads,
  * at most n, at least 1. */
-struct gs_engine;
 unsigned gs_cpu_parts(const struct gs_engine *eng, size_t n);
 
 #endif

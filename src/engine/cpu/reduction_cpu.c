@@ -64,8 +64,7 @@ typedef gs_range_fn range_fn;
 
 static unsigned engine_threads(const gs_engine *eng)
 {
-    const gs_cpu_state *st = eng->impl;
-    unsigned t = st && st->threads ? st->threads : 1;
+    unsigned t = gs_cpu_threads(eng);
     return t > RED_MAX_THREADS ? RED_MAX_THREADS : t;
 }
 

@@ -24,12 +24,6 @@ static glstark_status oom(gs_engine *eng, const char *op)
     return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "whir %s: host scratch allocation failed", op);
 }
 
-static unsigned threads_of(const gs_engine *eng)
-{
-    const gs_cpu_state *st = eng->impl;
-    return st && st->threads ? st->threads : 1;
-}
-
 typedef struct batch_ctx {
     bb4_t *out;
     const bb_t *const *cols; /* every column of every matrix, in coefficient order */
@@ -74,7 +68,7 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
             cols[j++] = (const bb_t *)mats[c]->host + offs[c] + k * height;
     /* rows split over the threads, every column streamed per range */
     batch_ctx bc = {out->host, cols, coeffs, ncols};
-    gs_parallel_for(height >= ((size_t)1 << 14) ? threads_of(eng) : 1, height, batch_range, &bc);
+    gs_parallel_for(height >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, height, batch_range, &bc);
     free(cols);
     return GLSTARK_OK;
 }
@@ -151,7 +145,7 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
         bb_t mat[16 * 16];
         gs_whir_prep_matrix(l_skip, mat);
         prep_ctx c = {a, mat, (uint32_t)blk, 0};
-        unsigned T = threads_of(eng);
+        unsigned T = gs_cpu_threads(eng);
         gs_parallel_for(n >= ((size_t)1 << 14) ? T : 1, n / blk, prep_blocks_range, &c);
         for (unsigned bit = l_skip; bit < log_n; bit++) {
             c.step = (size_t)1 << bit;
@@ -359,7 +353,7 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
         eq_table_base(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
     }
     wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi};
-    unsigned threads = ((const gs_cpu_state *)eng->impl)->threads;
+    unsigned threads = gs_cpu_threads(eng);
     gs_parallel_for(len >= 4096 ? threads : 1, len, wacc_range, &c);
     free(t);
     free(lo);
