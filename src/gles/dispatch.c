@@ -81,6 +81,8 @@ glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *p
     /* Most one dispatch can cover: a full maxx x maxy grid. */
     uint64_t cap = (uint64_t)c->max_group_count[0] * c->max_group_count[1] * local;
     GLuint p = gs_gl_program_name(prog);
+    if (dev->prof)
+        gs_gl_profile_begin(dev);
     glUseProgram(p);
     GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
     GLint loc_count = glGetUniformLocation(p, "gs_count");
@@ -104,6 +106,11 @@ glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *p
         gs_gl_barrier_for(dev, GL_SHADER_STORAGE_BARRIER_BIT);
         glDispatchCompute(gx, gy, 1);
         dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+    }
+    if (dev->prof) {
+        char label[96];
+        gs_gl_program_label(prog, label, sizeof label);
+        gs_gl_profile_end(dev, label, count);
     }
     return gs_gl_check(dev, err, "glDispatchCompute");
 }

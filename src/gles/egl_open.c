@@ -618,6 +618,11 @@ glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_devic
     bind_entry_points(dev);
     gs_gl_debug_setup(dev);
     st = gs_gl_caps_read(dev, err);
+    if (!st) {
+        const char *prof = getenv("GLSTARK_PROFILE");
+        if (prof && *prof && strcmp(prof, "0") != 0)
+            st = gs_gl_profile_enable(dev, err);
+    }
     if (st) {
         gs_gl_device_close(dev);
         return st;
@@ -645,6 +650,8 @@ void gs_gl_device_close(gs_gl_device *dev)
         return;
     if (dev->ctx != EGL_NO_CONTEXT && eglGetCurrentContext() != dev->ctx)
         eglMakeCurrent(dev->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, dev->ctx);
+    gs_gl_profile_report(dev);
+    gs_gl_profile_free(dev);
     gs_gl_programs_free(dev);
     release_display(dev);
     eglReleaseThread();

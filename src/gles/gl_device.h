@@ -74,6 +74,9 @@ typedef struct gs_gl_device {
     /* Host syncs made by the runtime itself (map-for-read, glFinish). The GLES
      * engine adds these to gs_engine.host_syncs. */
     uint64_t host_syncs;
+
+    /* Kernel profile (profile.c), NULL unless GLSTARK_PROFILE is set. */
+    struct gs_gl_profile *prof;
 } gs_gl_device;
 
 /* Applies environment overrides to opts (GLSTARK_PLATFORM, ...). Bad values
@@ -112,6 +115,8 @@ glstark_status gs_gl_program_get(gs_gl_device *dev, const char *kernel, const ch
 glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const char *kernel_text,
                                    const char *defines, gs_gl_program **out, gs_error *err);
 GLuint gs_gl_program_name(const gs_gl_program *p);
+/* "kernel: DEFINE VALUE ..." on one line, for reports. */
+void gs_gl_program_label(const gs_gl_program *p, char *out, size_t n);
 /* Uniform location by name, -1 when the program does not use it. */
 GLint gs_gl_program_uniform(const gs_gl_program *p, const char *name);
 void gs_gl_programs_free(gs_gl_device *dev);
@@ -170,6 +175,17 @@ glstark_status gs_gl_span_begin(gs_gl_device *dev, gs_gl_span *s, const char *na
 /* Ends the span and returns its duration in nanoseconds (waits for it). */
 glstark_status gs_gl_span_end(gs_gl_device *dev, gs_gl_span *s, uint64_t *ns, gs_error *err);
 uint64_t gs_monotonic_ns(void);
+
+/* ---- kernel profile (profile.c), GLSTARK_PROFILE=1 ---- */
+
+glstark_status gs_gl_profile_enable(gs_gl_device *dev, gs_error *err);
+/* Around one operation when dev->prof is set: glFinish, clock, operation,
+ * glFinish, clock; `units` (elements, bytes) are summed per key. */
+void gs_gl_profile_begin(gs_gl_device *dev);
+void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units);
+/* Logs the table, largest first (log callback, else stderr). */
+void gs_gl_profile_report(gs_gl_device *dev);
+void gs_gl_profile_free(gs_gl_device *dev);
 
 /* Logs through the options' callback, if any. */
 void gs_gl_log(const gs_gl_device *dev, glstark_log_level level, const char *fmt, ...)

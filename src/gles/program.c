@@ -371,6 +371,26 @@ glstark_status gs_gl_program_get(gs_gl_device *dev, const char *kernel, const ch
 
 GLuint gs_gl_program_name(const gs_gl_program *p) { return p->prog; }
 
+void gs_gl_program_label(const gs_gl_program *p, char *out, size_t n)
+{
+    /* key is "kernel\ndefine lines": one line, defines after a colon */
+    size_t j = 0;
+    int first = 1;
+    for (const char *k = p->key; *k && j + 1 < n; k++) {
+        if (*k == '\n') {
+            if (k[1] == '\0')
+                break;
+            out[j++] = first ? ':' : ' ';
+            if (first && j + 1 < n)
+                out[j++] = ' ';
+            first = 0;
+        } else {
+            out[j++] = *k;
+        }
+    }
+    out[j] = '\0';
+}
+
 GLint gs_gl_program_uniform(const gs_gl_program *p, const char *name) { return glGetUniformLocation(p->prog, name); }
 
 void gs_gl_programs_free(gs_gl_device *dev)

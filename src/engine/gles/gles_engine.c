@@ -30,9 +30,13 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
     if (!b)
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles buffer create: out of host memory");
     GLuint name = 0;
+    if (dev->prof)
+        gs_gl_profile_begin(dev);
     glGenBuffers(1, &name);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, name);
     glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    if (dev->prof)
+        gs_gl_profile_end(dev, "buffer create (glBufferData)", bytes);
     glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer create (glBufferData)");
     if (st) {
         glDeleteBuffers(1, &name);
@@ -62,8 +66,12 @@ static glstark_status gles_buf_write(gs_engine *eng, gs_buf *buf, size_t off, co
     gs_gl_device *dev = gs_gles_device(eng);
     /* Shader writes still in flight must land before the host overwrites. */
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (dev->prof)
+        gs_gl_profile_begin(dev);
     glBindBuffer(GL_COPY_WRITE_BUFFER, buf->gl_name);
     glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
+    if (dev->prof)
+        gs_gl_profile_end(dev, "buffer write (glBufferSubData)", n);
     return gs_gl_check(dev, &eng->err, "gles buffer write (glBufferSubData)");
 }
 
@@ -75,7 +83,12 @@ static glstark_status gles_buf_read(gs_engine *eng, const gs_buf *buf, size_t of
     /* shader writes must be visible to copies and mappings */
     gs_gl_barrier_for(s->dev, GL_BUFFER_UPDATE_BARRIER_BIT);
     eng->host_syncs++;
-    return gs_gles_readback_read(&s->readback, s->dev, buf->gl_name, off, dst, n, &eng->err);
+    if (s->dev->prof)
+        gs_gl_profile_begin(s->dev);
+    glstark_status st = gs_gles_readback_read(&s->readback, s->dev, buf->gl_name, off, dst, n, &eng->err);
+    if (s->dev->prof)
+        gs_gl_profile_end(s->dev, "buffer read", n);
+    return st;
 }
 
 static glstark_status gles_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, const gs_buf *src, size_t soff,
@@ -85,6 +98,8 @@ static glstark_status gles_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, co
         return GLSTARK_OK;
     gs_gl_device *dev = gs_gles_device(eng);
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (dev->prof)
+        gs_gl_profile_begin(dev);
     if (dst == src && doff < soff + n && soff < doff + n) {
         /* GL forbids overlapping copies within one buffer: go through a
          * scratch buffer (memmove semantics, as the CPU engine). */
@@ -103,6 +118,8 @@ static glstark_status gles_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, co
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst->gl_name);
         glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)soff, (GLintptr)doff, (GLsizeiptr)n);
     }
+    if (dev->prof)
+        gs_gl_profile_end(dev, "buffer copy (glCopyBufferSubData)", n);
     return gs_gl_check(dev, &eng->err, "gles buffer copy (glCopyBufferSubData)");
 }
 
