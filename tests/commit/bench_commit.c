@@ -93,7 +93,7 @@ static gs_buf *random_buf(gs_engine *eng, size_t words, uint64_t seed)
     return b;
 }
 
-static int bench_copy(gs_engine *eng, int reps)
+static int bench_copy(gs_engine *eng, int reps, double *copy_bps)
 {
     size_t bytes = (size_t)256 << 20;
     gs_buf *a = NULL, *b = NULL;
@@ -111,12 +111,15 @@ static int bench_copy(gs_engine *eng, int reps)
     double m = median(t, reps);
     printf("copy 256 MiB buffer->buffer: %8.2f ms  %7.2f GB/s (read+write %7.2f GB/s)\n", m * 1e3, bytes / m / 1e9,
            2 * bytes / m / 1e9);
+    *copy_bps = bytes / m;
     gs_buf_destroy(a);
     gs_buf_destroy(b);
     return 0;
 }
 
-static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols, int reps)
+/* Bytes/s = the column data (elements x 4 B) over the time, the measure the
+ * copy rate above is put beside. */
+static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols, int reps, double copy_bps)
 {
     size_t n = (size_t)1 << log_n, total = n * ncols;
     gs_buf *b = random_buf(eng, total, 1);
@@ -135,8 +138,9 @@ static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols, int reps)
         ct[r] = cpu_s() - c0;
     }
     double m = median(t, reps), cm = median(ct, reps);
-    printf("dft fwd 2^%-2u x %4zu cols: %9.2f ms  %8.1f Melem/s  %8.1f MB/s  (CPU %9.2f ms)\n", log_n, ncols,
-           m * 1e3, (double)total / m / 1e6, (double)total * 4 / m / 1e6, cm * 1e3);
+    printf("dft fwd 2^%-2u x %4zu cols: %9.2f ms  %8.1f Melem/s  %8.1f MB/s = %5.1f%% of copy  (CPU %9.2f ms)\n",
+           log_n, ncols, m * 1e3, (double)total / m / 1e6, (double)total * 4 / m / 1e6,
+           100.0 * (double)total * 4 / m / copy_bps, cm * 1e3);
     gs_buf_destroy(b);
     return 0;
 }
@@ -163,6 +167,56 @@ static int bench_poseidon2(gs_engine *eng, unsigned log_h, int reps)
     printf("poseidon2 via merkle 2^%u x 8: %9.2f ms  %8.3f M perms/s  (CPU %9.2f ms: %.3f M perms per CPU-s)\n",
            log_h, md * 1e3, perms / md / 1e6, cm * 1e3, perms / cm / 1e6);
     gs_buf_destroy(m);
+    return 0;
+}
+
+/* GLES only: the permutation's own rate, as OpenVM's CUDA field benchmark
+ * measures it: each invocation loads a state, permutes it `rounds` times
+ * in registers and stores it (memory traffic negligible). */
+static const char *p2_rate_kernel =
+    "#include \"poseidon2.glsl\"\n"
+    "#include \"grid.glsl\"\n"
+    "layout(local_size_x = GS_LOCAL_SIZE) in;\n"
+    "layout(std430, binding = 0) buffer S { uint a[]; };\n"
+    "uniform uint gs_rounds;\n"
+    "void main()\n"
+    "{\n"
+    "    uint id = gs_linear_id();\n"
+    "    if (id >= gs_count)\n"
+    "        return;\n"
+    "    uint s[16];\n"
+    "    for (uint i = 0u; i < 16u; i++) s[i] = a[16u * id + i];\n"
+    "    for (uint r = 0u; r < gs_rounds; r++) p2_permute(s);\n"
+    "    for (uint i = 0u; i < 16u; i++) a[16u * id + i] = s[i];\n"
+    "}\n";
+
+static int bench_poseidon2_rate(gs_engine *eng, unsigned log_states, unsigned rounds, int reps)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    gs_gl_program *prog = NULL;
+    gs_error err;
+    if (gs_gl_program_build(dev, "bench_p2_rate.comp", p2_rate_kernel, NULL, &prog, &err)) {
+        fprintf(stderr, "bench_commit: poseidon2 rate kernel: %s\n", err.msg);
+        return 1;
+    }
+    size_t n = (size_t)1 << log_states;
+    gs_buf *st = random_buf(eng, n * 16, 3);
+    if (!st)
+        return fail(eng, "poseidon2 states");
+    glProgramUniform1ui(gs_gl_program_name(prog), gs_gl_program_uniform(prog, "gs_rounds"), rounds);
+    double t[MAX_REPS];
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_s();
+        if (gs_gles_bind(eng, 0, st, 0, n * 64) || gs_gl_dispatch_1d(dev, prog, n, &eng->err) ||
+            gs_engine_finish(eng))
+            return fail(eng, "poseidon2 rate");
+        if (r >= 0)
+            t[r] = now_s() - t0;
+    }
+    double m = median(t, reps), perms = (double)n * rounds;
+    printf("poseidon2 in registers 2^%u states x %u: %9.2f ms  %8.1f M perms/s\n", log_states, rounds, m * 1e3,
+           perms / m / 1e6);
+    gs_buf_destroy(st);
     return 0;
 }
 
@@ -270,15 +324,20 @@ int main(int argc, char **argv)
         printf("engine cpu\n");
     }
     printf("medians of %d runs\n", reps);
-    int rc = bench_copy(eng, reps);
+    double copy_bps = 1;
+    int rc = bench_copy(eng, reps, &copy_bps);
     static const struct {
         unsigned log_n;
         size_t ncols;
-    } sizes[] = {{10, 1024}, {16, 64}, {20, 8}, {22, 4}, {24, 1}};
+    } sizes[] = {{10, 1024}, {16, 64}, {20, 8}, {22, 4}, {24, 1}, {22, 42}};
     for (size_t i = 0; !rc && do_dft && i < sizeof sizes / sizeof sizes[0]; i++)
-        rc = bench_dft(eng, sizes[i].log_n, sizes[i].ncols, reps);
+        rc = bench_dft(eng, sizes[i].log_n, sizes[i].ncols, reps, copy_bps);
     if (!rc)
         rc = bench_poseidon2(eng, 18, reps);
+    if (!rc)
+        rc = bench_poseidon2(eng, 22, reps);
+    if (!rc && !strcmp(engine, "gles"))
+        rc = bench_poseidon2_rate(eng, 20, 16, reps);
     if (!rc && do_commit)
         rc = bench_keccak_commit(eng, trace_log, reps, warmup);
     gs_engine_destroy(eng);
