@@ -36,6 +36,7 @@
 #define MODE_ZETA_LOW 4
 #define MODE_ZETA_BIT 5
 #define MODE_GATHER 6
+#define MODE_GATHER_TILED 7
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -69,6 +70,8 @@ uint twiddle(uint h, uint t) { return tw[h + t]; }
 
 #if DFT_MODE == MODE_SHARED
 shared uint sh[DFT_BLOCK];
+#elif DFT_MODE == MODE_GATHER_TILED
+shared uint tile[32 * 33]; // 32 x 32, rows padded so columns hit distinct banks
 #endif
 
 void main()
@@ -144,6 +147,37 @@ void main()
         uint i = spb_log != 0u ? (q & nmask) : i0 + q;
         if (v < gs_nv)
             a[addr(v, i)] = sh[q];
+    }
+#elif DFT_MODE == MODE_GATHER_TILED
+    // MODE_GATHER as a tiled transpose, coalesced on both sides. Message
+    // index j = (h, m, c) with h its top 5 bits, c its low 5 bits and m the
+    // gs_src_logh - 10 bits between; rev(j) = (rev5(c), rev(m), rev5(h)).
+    // One work group per (sequence, m): it reads the 32 rows h of 32
+    // consecutive words c and writes 32 rows x = rev5(c) of 32 consecutive
+    // y = rev5(h), each word repeated 2^gs_blowup times.
+    uint id = gs_id0 + gs_linear_id();
+    if (id >= gs_id0 + gs_count)
+        return; // whole groups only: the count is a multiple of the group size
+    uint lsz = GS_LOCAL_SIZE;
+    uint lid = gl_LocalInvocationID.x;
+    uint g = id / lsz;
+    uint L = gs_src_logh;
+    uint mb = L - 10u;
+    uint v = g >> mb, m = g & ((1u << mb) - 1u);
+    uint mr = mb == 0u ? 0u : bitfieldReverse(m) >> (32u - mb);
+    uint sbase = gs_src_lead + (v << L) + (m << 5u);
+    for (uint q = lid; q < 1024u; q += lsz) {
+        uint h = q >> 5u, c = q & 31u;
+        tile[h * 33u + c] = src[sbase + (h << (L - 5u)) + c];
+    }
+    barrier();
+    uint rep = 1u << gs_blowup;
+    for (uint q = lid; q < (1024u << gs_blowup); q += lsz) {
+        uint s = q & (rep - 1u), xy = q >> gs_blowup;
+        uint x = xy >> 5u, y = xy & 31u;
+        uint c = bitfieldReverse(x) >> 27u, h = bitfieldReverse(y) >> 27u;
+        uint jr = (x << (L - 5u)) | (mr << 5u) | y;
+        a[addr(v, (jr << gs_blowup) | s)] = tile[h * 33u + c];
     }
 #else
     uint id = gs_linear_id();

@@ -454,8 +454,18 @@ static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, 
             return eng_fail(eng, st, "stacking the main traces", err);
         gs_span_eng_end(eng, sn);
     }
+    /* Encode Q itself, described as one trace of W columns of height H
+     * stacked onto itself: one whole-column slice per stacked column, so an
+     * engine copies whole columns instead of every trace column again. */
     sn = gs_span_eng_begin(eng, "rs_code_matrix");
-    if ((st = gs_rs_code_matrix(eng, &s->lay, s->refs, (unsigned)sp->log_blowup, 0, W, s->cw.b[e], 0)))
+    gs_stack_layout qlay;
+    const gs_stack_trace_shape qshape = {W, L};
+    if ((st = gs_stack_layout_build((unsigned)sp->l_skip, (unsigned)sp->n_stack, &qshape, 1, &qlay, err)))
+        return st;
+    const gs_trace_ref qref = {s->q.b[e], 0};
+    st = gs_rs_code_matrix(eng, &qlay, &qref, (unsigned)sp->log_blowup, 0, W, s->cw.b[e], 0);
+    gs_stack_layout_free(&qlay);
+    if (st)
         return eng_fail(eng, st, "Reed-Solomon encoding the stacked matrix", err);
     gs_span_eng_end(eng, sn);
     sn = gs_span_eng_begin(eng, "merkle_tree");

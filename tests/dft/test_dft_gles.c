@@ -178,6 +178,21 @@ static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned 
             OK(eng, gs_stack_matrix(eng, &lay, refs, 0, lay.width, qb, 1));
             q[e] = malloc(qtotal * 4);
             OK(eng, gs_buf_read(qb, 0, q[e], qtotal * 4));
+            /* Q encoded as one trace stacked onto itself (what the prover
+             * does) gives the same codeword as the original layout */
+            gs_stack_layout qlay;
+            gs_stack_trace_shape qsh = {lay.width, L};
+            cr_assert_eq(gs_stack_layout_build(l, n, &qsh, 1, &qlay, &err), GLSTARK_OK, "%s", err.msg);
+            gs_trace_ref qref = {qb, 1};
+            OK(eng, gs_buf_fill_u32(cw, 0, total, 0x5EEDu));
+            OK(eng, gs_rs_code_matrix(eng, &qlay, &qref, b, 0, lay.width, cw, off));
+            bb_t *again = malloc(total * 4);
+            OK(eng, gs_buf_read(cw, 0, again, total * 4));
+            cr_assert_eq(memcmp(again + off, out[e] + off, N * lay.width * 4), 0,
+                         "seed %llu iter %d engine %d: encoding Q itself differs from encoding the traces",
+                         (unsigned long long)seed, iter, e);
+            free(again);
+            gs_stack_layout_free(&qlay);
             gs_buf_destroy(qb);
             gs_buf_destroy(cw);
             for (size_t t = 0; t < nt; t++)

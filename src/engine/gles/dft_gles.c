@@ -28,7 +28,7 @@
 #define DFT_RADIX_LOG 4u      /* 16 points per invocation in the global passes */
 #define GS_DFT_DISPATCH (1u << 22)
 
-enum { M_BITREV = 1, M_SHARED = 2, M_RADIX = 3, M_ZETA_LOW = 4, M_ZETA_BIT = 5, M_GATHER = 6 };
+enum { M_BITREV = 1, M_SHARED = 2, M_RADIX = 3, M_ZETA_LOW = 4, M_ZETA_BIT = 5, M_GATHER = 6, M_GATHER_TILED = 7 };
 
 /* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
 typedef struct vview {
@@ -44,7 +44,7 @@ typedef struct dft_ctx {
     gs_engine *eng;
     gs_gl_device *dev;
     unsigned block_log;
-    gs_gl_program *prog[7];
+    gs_gl_program *prog[8];
     gs_gl_program *radix[5]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
@@ -451,7 +451,13 @@ static glstark_status stack_into(gs_engine *eng, const gs_stack_layout *lay, con
     (void)eng; /* errors land in q's engine, which is eng */
     unsigned l = lay->l_skip;
     size_t H = (size_t)1 << (l + lay->n_stack);
-    glstark_status st = gs_buf_fill_u32(q, q_word * 4, (size_t)(c1 - c0) * H, 0);
+    /* Zero padding only where slices leave gaps (slices never overlap, so
+     * covering every word means their heights add up to the whole). */
+    size_t covered = 0;
+    for (size_t i = first_slice(lay, c0); i < lay->nslices && lay->slices[i].stacked_col < c1; i++)
+        covered += lay->slices[i].log_height >= l ? (size_t)1 << lay->slices[i].log_height : 0;
+    glstark_status st = covered == (size_t)(c1 - c0) * H ? GLSTARK_OK
+                                                          : gs_buf_fill_u32(q, q_word * 4, (size_t)(c1 - c0) * H, 0);
     for (size_t i = first_slice(lay, c0); !st && i < lay->nslices && lay->slices[i].stacked_col < c1; i++) {
         const gs_stack_slice *s = &lay->slices[i];
         size_t h = (size_t)1 << s->log_height;
@@ -506,9 +512,13 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
         st = twiddles(&c, logN, 0, &tw);
     if (!st && l > 0)
         st = twiddles(&c, l, 1, &tw_small);
+    /* The bit-reversed expansion as 32 x 32 tile transposes when the message
+     * has at least 2^10 rows (4.1 KiB of shared memory, within the floor);
+     * one scattered read per word otherwise. */
+    const int tiled = L >= 10 && c.dev->caps.max_shared_bytes >= 32 * 33 * 4;
     gs_gl_program *pg = NULL;
     if (!st)
-        st = prog_for(&c, M_GATHER, &pg);
+        st = prog_for(&c, tiled ? M_GATHER_TILED : M_GATHER, &pg);
     for (uint64_t c0 = 0; !st && c0 < ncols; c0 += g) {
         uint64_t n = ncols - c0 < g ? ncols - c0 : g;
         st = stack_into(eng, layout, traces, col_begin + (uint32_t)c0, col_begin + (uint32_t)(c0 + n), msg, 0);
@@ -543,7 +553,12 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
             set_u(pg, "gs_src_lead", 0);
             set_u(pg, "gs_src_logh", L);
             set_u(pg, "gs_blowup", log_blowup);
-            st = run_ids(&c, pg, n * N, GS_DFT_DISPATCH);
+            if (tiled) {
+                uint64_t ls = c.dev->caps.local_size;
+                st = run_ids(&c, pg, (n << (L - 10)) * ls, ((uint64_t)GS_DFT_DISPATCH >> (10 + log_blowup)) * ls);
+            } else {
+                st = run_ids(&c, pg, n * N, GS_DFT_DISPATCH);
+            }
         }
         if (!st)
             st = bind_tw(&c, &tw);
