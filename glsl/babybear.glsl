@@ -13,14 +13,19 @@ uniform uint gs_bb_mu;
 
 uint bb_add(uint a, uint b)
 {
-    uint s = a + b;  // < 2^32 since a, b < 2^31
-    return s >= BB_P ? s - BB_P : s;
+    // s < 2^32 since a, b < 2^31. Below p, s - p wraps above s; from p on it
+    // is the reduced value and smaller: an unsigned min picks the right one
+    // without a compare and select.
+    uint s = a + b;
+    return min(s, s - BB_P);
 }
 
 uint bb_sub(uint a, uint b)
 {
+    // a >= b: d < p <= d + p. a < b: d wrapped above 2^31, d + p wraps back
+    // to a - b + p < p. The smaller of the two is the result either way.
     uint d = a - b;
-    return a < b ? d + BB_P : d;
+    return min(d, d + BB_P);
 }
 
 uint bb_neg(uint a) { return a == 0u ? 0u : BB_P - a; }
@@ -36,8 +41,8 @@ uint bb_mul(uint a, uint b)
     uint t = lo * gs_bb_mu;
     uint uhi, ulo;
     umulExtended(t, BB_P, uhi, ulo);
-    uint r = hi - uhi;
-    return hi < uhi ? r + BB_P : r;
+    uint r = hi - uhi; // hi, uhi < p: the same case split as bb_sub
+    return min(r, r + BB_P);
 }
 
 uint bb_square(uint a) { return bb_mul(a, a); }
