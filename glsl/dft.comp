@@ -15,6 +15,15 @@
 // Twiddles: tw[h + t] = w_(2h)^t for every half-size h < 2^gs_logn (inverse
 // roots for inverse transforms), the CPU engine's table: one load per
 // butterfly, contiguous in t.
+// Every mode is validated offline (tests/gles/test_program.c):
+// @variant DFT_MODE 1
+// @variant DFT_MODE 2
+// @variant DFT_MODE 3
+// @variant DFT_MODE 4
+// @variant DFT_MODE 5
+// @variant DFT_MODE 6
+// @variant DFT_MODE 7
+// @variant DFT_MODE 8
 #include "babybear.glsl"
 #include "grid.glsl"
 
@@ -37,6 +46,7 @@
 #define MODE_ZETA_BIT 5
 #define MODE_GATHER 6
 #define MODE_GATHER_TILED 7
+#define MODE_TWIDDLES 8
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -59,6 +69,7 @@ uniform uint gs_bits;      // zeta: number of low bits / the bit
 uniform uint gs_src_lead;  // gather
 uniform uint gs_src_logh;  // gather: log2 of the message length
 uniform uint gs_blowup;    // gather: log_blowup
+uniform uint gs_gen;       // twiddles: generator of order 2^gs_logn (Montgomery)
 
 uint addr(uint v, uint i)
 {
@@ -253,6 +264,15 @@ void main()
     uint i = ((p >> b) << (b + 1u)) | lo;
     uint ai = addr(v, i), aj = addr(v, i | (1u << b));
     a[aj] = bb_add(a[aj], a[ai]);
+#elif DFT_MODE == MODE_TWIDDLES
+    // tw[k], k = h + t with h the highest power of two <= k: w_(2h)^t, where
+    // w_(2h) = gen^(2^gs_logn / 2h); tw[0] = 1. gs_logn >= 1.
+    if (id == 0u) {
+        a[gs_lead] = BB_ONE;
+    } else {
+        uint lh = uint(findMSB(id));
+        a[gs_lead + id] = bb_pow(gs_gen, (id - (1u << lh)) << (gs_logn - 1u - lh));
+    }
 #elif DFT_MODE == MODE_GATHER
     // Codeword column after its first log_blowup (copy-only) DIT layers:
     // a[i] = msg[rev_L(i >> blowup)], message v at src[gs_src_lead + v * 2^L].

@@ -28,7 +28,16 @@
 #define DFT_RADIX_LOG 4u      /* 16 points per invocation in the global passes */
 #define GS_DFT_DISPATCH (1u << 22)
 
-enum { M_BITREV = 1, M_SHARED = 2, M_RADIX = 3, M_ZETA_LOW = 4, M_ZETA_BIT = 5, M_GATHER = 6, M_GATHER_TILED = 7 };
+enum {
+    M_BITREV = 1,
+    M_SHARED = 2,
+    M_RADIX = 3,
+    M_ZETA_LOW = 4,
+    M_ZETA_BIT = 5,
+    M_GATHER = 6,
+    M_GATHER_TILED = 7,
+    M_TWIDDLES = 8
+};
 
 /* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
 typedef struct vview {
@@ -44,7 +53,7 @@ typedef struct dft_ctx {
     gs_engine *eng;
     gs_gl_device *dev;
     unsigned block_log;
-    gs_gl_program *prog[8];
+    gs_gl_program *prog[9];
     gs_gl_program *radix[5]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
@@ -117,43 +126,57 @@ static glstark_status run_ids(dft_ctx *c, gs_gl_program *p, uint64_t count, uint
 }
 
 /* Twiddle table of the CPU engine: tw[h + t] = w_(2h)^t (inverse roots if
- * asked) for every power of two h < 2^logn and t < h; 2^logn words, which fit
- * a binding whenever a column does. */
+ * asked) for every power of two h and t < h, tw[0] = 1. Entry h + t does not
+ * depend on the table's size, so the engine keeps one table per direction,
+ * grown to the largest size asked for, and a transform of 2^logn points
+ * binds its first 2^logn words (which fit a binding whenever a column does).
+ * The table is computed on the GPU (glsl/dft.comp, MODE_TWIDDLES): exact
+ * powers, the same words as the host's running products. */
 typedef struct tw_buf {
     gs_buf *buf;
+    unsigned logn; /* words bound: 2^logn (at least 2) */
 } tw_buf;
 
 static glstark_status twiddles(dft_ctx *c, unsigned logn, int inverse, tw_buf *out)
 {
-    size_t n = (size_t)1 << logn, words = n > 1 ? n : 2;
-    bb_t *t = malloc(words * sizeof *t);
-    if (!t)
-        return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles dft: no host memory for twiddles");
-    t[0] = t[1] = bb_one();
-    if (n >= 2) {
-        bb_t w = bb_two_adic_generator(logn);
-        if (inverse)
-            w = bb_inv(w);
-        bb_t x = bb_one();
-        for (size_t i = 0; i < n / 2; i++) {
-            t[n / 2 + i] = x;
-            x = bb_mul(x, w);
-        }
-        for (size_t h = n / 4; h >= 1; h /= 2)
-            for (size_t i = 0; i < h; i++)
-                t[h + i] = t[2 * h + 2 * i];
-    }
+    gs_gles_state *gs = c->eng->impl;
+    unsigned want = logn > 1 ? logn : 1;
     out->buf = NULL;
-    glstark_status st = gs_buf_create(c->eng, words * 4, &out->buf);
+    out->logn = want;
+    if (gs->twiddles[inverse] && gs->twiddles_log[inverse] >= want) {
+        out->buf = gs->twiddles[inverse];
+        return GLSTARK_OK;
+    }
+    gs_buf *b = NULL;
+    glstark_status st = gs_buf_create(c->eng, ((size_t)4) << want, &b);
+    gs_gl_program *p = NULL;
     if (!st)
-        st = gs_buf_write(out->buf, 0, t, words * 4);
-    free(t);
-    return st;
+        st = prog_for(c, M_TWIDDLES, &p);
+    if (!st)
+        st = gs_gl_bind_range(c->dev, 0, b->gl_name, 0, ((uint64_t)4) << want, &c->eng->err);
+    if (!st) {
+        bb_t w = bb_two_adic_generator(want);
+        set_u(p, "gs_gen", inverse ? bb_inv(w) : w);
+        set_u(p, "gs_logn", want);
+        set_u(p, "gs_lead", 0);
+        st = run_ids(c, p, (uint64_t)1 << want, GS_DFT_DISPATCH);
+    }
+    if (st) {
+        if (b)
+            gs_buf_destroy(b);
+        return st;
+    }
+    if (gs->twiddles[inverse])
+        gs_buf_destroy(gs->twiddles[inverse]);
+    gs->twiddles[inverse] = b;
+    gs->twiddles_log[inverse] = want;
+    out->buf = b;
+    return GLSTARK_OK;
 }
 
 static glstark_status bind_tw(dft_ctx *c, const tw_buf *tw)
 {
-    return gs_gl_bind_range(c->dev, 1, tw->buf->gl_name, 0, tw->buf->size, &c->eng->err);
+    return gs_gl_bind_range(c->dev, 1, tw->buf->gl_name, 0, ((uint64_t)4) << tw->logn, &c->eng->err);
 }
 
 static glstark_status pass_bitrev(dft_ctx *c, const vview *v, bb_t scale)
@@ -344,7 +367,6 @@ static glstark_status gles_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_d
         st = dft_view(&c, &v, dir, &tw);
         c0 += n;
     }
-    gs_buf_destroy(tw.buf);
     return st;
 }
 
@@ -425,7 +447,6 @@ static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, u
         st = rs_message_view(&c, &v, l_skip, &tw);
         c0 += n;
     }
-    gs_buf_destroy(tw.buf);
     return st;
 }
 
@@ -569,8 +590,6 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     }
     gs_buf_destroy(msg);
     gs_buf_destroy(tmp);
-    gs_buf_destroy(tw.buf);
-    gs_buf_destroy(tw_small.buf);
     return st;
 }
 
