@@ -87,6 +87,51 @@ glstark_status gs_buf_copy(gs_buf *dst, size_t dst_off, const gs_buf *src, size_
     return st ? st : eng->core->buf_copy(eng, dst, dst_off, src, src_off, bytes);
 }
 
+glstark_status gs_buf_copy_strided(gs_buf *dst, size_t dst_word, size_t dst_stride, const gs_buf *src,
+                                   size_t src_word, size_t src_stride, size_t item_words, size_t count)
+{
+    gs_engine *eng = dst->engine;
+    if (src->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "strided copy: source and destination belong to different engines");
+    if (count == 0 || item_words == 0)
+        return GLSTARK_OK;
+    if (count > 1 && dst_stride < item_words)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "strided copy: destination stride %zu is below the item size %zu (items would overlap)",
+                            dst_stride, item_words);
+    const size_t lim = SIZE_MAX / 4 - item_words;
+    if ((count > 1 && (src_stride > lim / (count - 1) || dst_stride > lim / (count - 1))))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "strided copy: %zu items of %zu words every %zu / %zu words overflow", count, item_words,
+                            src_stride, dst_stride);
+    size_t s_span = (count - 1) * src_stride + item_words, d_span = (count - 1) * dst_stride + item_words;
+    glstark_status st = check_range(eng, dst, dst_word * 4, d_span * 4, "strided copy (destination)");
+    if (!st)
+        st = check_range(eng, src, src_word * 4, s_span * 4, "strided copy (source)");
+    if (st)
+        return st;
+    if (dst == src && dst_word < src_word + s_span && src_word < dst_word + d_span)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "strided copy: source and destination ranges of one buffer overlap; copy in two steps");
+    if (eng->core->buf_copy_strided) {
+        st = eng->core->buf_copy_strided(eng, dst, dst_word, dst_stride, src, src_word, src_stride, item_words, count);
+        if (st != GLSTARK_ERR_UNSUPPORTED)
+            return st;
+        st = GLSTARK_OK;
+    }
+    for (size_t k = 0; !st && k < count; k++)
+        st = eng->core->buf_copy(eng, dst, (dst_word + k * dst_stride) * 4, src, (src_word + k * src_stride) * 4,
+                                 item_words * 4);
+    return st;
+}
+
+glstark_status gs_buf_gather(gs_buf *dst, size_t dst_word, const gs_buf *src, size_t src_word, size_t item_words,
+                             size_t stride_words, size_t count)
+{
+    return gs_buf_copy_strided(dst, dst_word, item_words, src, src_word, stride_words, item_words, count);
+}
+
 glstark_status gs_buf_fill_u32(gs_buf *buf, size_t offset, size_t count, uint32_t value)
 {
     if (offset % 4)

@@ -58,6 +58,15 @@ typedef struct gs_engine_core_ops {
      * a converted host copy (the GLES engine converts on the GPU). */
     glstark_status (*buf_write_canonical)(gs_engine *eng, gs_buf *buf, size_t offset, const uint32_t *src,
                                           size_t count);
+    /* Strided copy: `count` items of `item_words` words, item k read at
+     * word src_word + k * src_stride of src and written at word
+     * dst_word + k * dst_stride of dst (ranges checked, destinations
+     * disjoint from each other and from the source items: gs_buf_copy_strided).
+     * NULL, or GLSTARK_ERR_UNSUPPORTED without touching the error, means
+     * "one buffer copy per item" (the generic fallback). */
+    glstark_status (*buf_copy_strided)(gs_engine *eng, gs_buf *dst, size_t dst_word, size_t dst_stride,
+                                       const gs_buf *src, size_t src_word, size_t src_stride, size_t item_words,
+                                       size_t count);
     /* Waits until all submitted work is done. Counted as a host sync. */
     glstark_status (*finish)(gs_engine *eng);
 } gs_engine_core_ops;
@@ -104,6 +113,16 @@ glstark_status gs_buf_write(gs_buf *buf, size_t offset, const void *src, size_t 
 glstark_status gs_buf_read(const gs_buf *buf, size_t offset, void *dst, size_t bytes);
 glstark_status gs_buf_copy(gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes);
 glstark_status gs_buf_fill_u32(gs_buf *buf, size_t offset, size_t count, uint32_t value);
+/* Item k < count of item_words words, from word src_word + k * src_stride
+ * of src to word dst_word + k * dst_stride of dst: one kernel (GLES)
+ * instead of one buffer copy per item. Items must not overlap each other
+ * (dst_stride >= item_words) nor, within one buffer, the source items. */
+glstark_status gs_buf_copy_strided(gs_buf *dst, size_t dst_word, size_t dst_stride, const gs_buf *src,
+                                   size_t src_word, size_t src_stride, size_t item_words, size_t count);
+/* The packed case: items land one after another at dst_word (e.g. the first
+ * entry of every column, read back at once). */
+glstark_status gs_buf_gather(gs_buf *dst, size_t dst_word, const gs_buf *src, size_t src_word, size_t item_words,
+                             size_t stride_words, size_t count);
 glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t *src, size_t count);
 glstark_status gs_engine_finish(gs_engine *eng);
 

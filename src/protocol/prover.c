@@ -363,8 +363,18 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
     const size_t H = (size_t)1 << (sp->l_skip + sp->n_stack);
     if (s->lay.ntraces == M && layout_is_in_place(&s->lay, H, s->q_off)) {
         s->traces_in_q = 1;
-        if ((st = gs_buf_create(eng, (size_t)s->lay.width * H * sizeof(bb_t), &s->q.b[e])) ||
-            (st = gs_buf_fill_u32(s->q.b[e], 0, (size_t)s->lay.width * H, 0)))
+        /* zero only what no trace covers: slices never overlap, so when their
+         * sizes add up to the end of the last one they cover [0, end) */
+        size_t covered = 0, end = 0, all = (size_t)s->lay.width * H;
+        for (size_t k = 0; k < s->lay.nslices; k++) {
+            const gs_stack_slice *sl = &s->lay.slices[k];
+            size_t at = (size_t)sl->stacked_col * H + sl->row, h = (size_t)1 << sl->log_height;
+            covered += h;
+            end = at + h > end ? at + h : end;
+        }
+        size_t zero_from = covered == end ? end : 0;
+        if ((st = gs_buf_create(eng, all * sizeof(bb_t), &s->q.b[e])) ||
+            (zero_from < all && (st = gs_buf_fill_u32(s->q.b[e], zero_from * sizeof(bb_t), all - zero_from, 0))))
             return eng_fail(eng, st, "allocating the stacked matrix", err);
     }
     for (uint32_t t = 0; t < M; t++) {

@@ -581,8 +581,8 @@ glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *
     size_t full = (size_t)1 << p->prm.n_stack;
     gs_buf *gather = NULL;
     glstark_status st = gs_buf_create(p->eng, (size_t)p->total_width * sizeof(bb4_t), &gather);
-    for (uint32_t c = 0; c < p->total_width && !st; c++)
-        st = gs_buf_copy(gather, (size_t)c * sizeof(bb4_t), p->q, (size_t)c * full * sizeof(bb4_t), sizeof(bb4_t));
+    if (!st)
+        st = gs_buf_gather(gather, 0, p->q, 0, 4, full * 4, p->total_width);
     if (!st)
         st = gs_buf_read(gather, 0, out, (size_t)p->total_width * sizeof(bb4_t));
     gs_buf_destroy(gather);

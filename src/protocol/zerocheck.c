@@ -468,9 +468,8 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                 rs = gs_buf_read(ts[t].tables, 3 * sizeof(bb4_t), hvals, nv * sizeof(bb4_t));
             } else if (!rs && nv) {
                 rs = gs_buf_create(eng, nv * sizeof(bb4_t), &gather);
-                for (size_t k = 0; !rs && k < nv; k++)
-                    rs = gs_buf_copy(gather, k * sizeof(bb4_t), ts[t].tables, (3 + k) * stride * sizeof(bb4_t),
-                                     sizeof(bb4_t));
+                if (!rs)
+                    rs = gs_buf_gather(gather, 0, ts[t].tables, 3 * stride * 4, 4, stride * 4, nv);
                 if (!rs)
                     rs = gs_buf_read(gather, 0, hvals, nv * sizeof(bb4_t));
                 gs_buf_destroy(gather);

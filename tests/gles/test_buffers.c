@@ -287,6 +287,126 @@ Test(gles_buffers, readback_paths_agree)
     free(got);
 }
 
+/* Both write paths (upload.h): a write larger than the whole ring at an odd
+ * offset, a second one refilling slots the GPU may still be copying from, a
+ * kernel write in between, and a bad GLSTARK_UPLOAD value refused. */
+Test(gles_buffers, upload_paths_agree)
+{
+    const char *modes[] = {"ring", "subdata", "auto"};
+    const size_t bytes = (GS_UPLOAD_SLOTS + 1) * GS_UPLOAD_SLOT_BYTES + 12345;
+    const size_t words = bytes / 4 + 8;
+    uint32_t *src = tu_alloc(bytes), *src2 = tu_alloc(bytes), *got = tu_alloc(words * 4);
+    uint64_t seed = 0x0B10AD01;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    fill_random(src, bytes / 4, seed);
+    fill_random(src2, bytes / 4, seed + 1);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        setenv("GLSTARK_UPLOAD", modes[m], 1);
+        gs_engine *eng = tu_engine(NULL);
+        const gs_gles_state *gs = eng->impl;
+        if (!strcmp(modes[m], "subdata"))
+            cr_assert_eq(gs->upload.mode, GS_UPLOAD_SUBDATA);
+        else if (!strcmp(modes[m], "ring") && gs_gles_device(eng)->BufferStorage)
+            cr_assert_eq(gs->upload.mode, GS_UPLOAD_RING);
+        gs_buf *b;
+        TU_OK(eng, gs_buf_create(eng, words * 4, &b));
+        TU_OK(eng, gs_buf_fill_u32(b, 0, words, 0xDEADBEEFu));
+        TU_OK(eng, gs_buf_write(b, 3, src, bytes - 3));
+        TU_OK(eng, gs_gles_fill_pattern(eng, b, 7, 1000, 77, 1)); /* shader write over part of it */
+        TU_OK(eng, gs_buf_write(b, 4 * 2000 + 1, src2, bytes - 4 * 2000 - 1));
+        TU_OK(eng, gs_buf_read(b, 0, got, words * 4));
+        const uint8_t *g8 = (const uint8_t *)got;
+        const uint8_t before[3] = {0xEF, 0xBE, 0xAD}; /* 0xDEADBEEF, little-endian */
+        cr_assert(memcmp(g8, before, 3) == 0, "mode %s: the bytes before the write changed", modes[m]);
+        for (size_t w = 7; w < 1007; w++)
+            cr_assert_eq(got[w], 77u + (uint32_t)(w - 7), "mode %s: kernel word %zu", modes[m], w);
+        cr_assert(memcmp(g8 + 4 * 1007, (const uint8_t *)src + 4 * 1007 - 3, 4 * 2000 + 1 - 4 * 1007) == 0,
+                  "mode %s: first write between the kernel range and the second write", modes[m]);
+        cr_assert(memcmp(g8 + 4 * 2000 + 1, src2, bytes - 4 * 2000 - 1) == 0, "mode %s: second write differs",
+                  modes[m]);
+        cr_log_info("upload mode %s: resolved %s, %llu slot waits", modes[m], gs_gles_upload_name(gs->upload.mode),
+                    (unsigned long long)gs->upload.waits);
+        gs_buf_destroy(b);
+        gs_engine_destroy(eng);
+    }
+    setenv("GLSTARK_UPLOAD", "pinned", 1);
+    gs_engine *eng = NULL;
+    gs_error err;
+    cr_assert_eq(gs_gles_engine_create(NULL, &eng, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "GLSTARK_UPLOAD") != NULL, "message names the variable: %s", err.msg);
+    unsetenv("GLSTARK_UPLOAD");
+    free(src);
+    free(src2);
+    free(got);
+}
+
+/* gs_buf_copy_strided (and its packed case gs_buf_gather) against its
+ * definition (a host loop), at odd word offsets, source strides below, equal
+ * to and above the item, packed and spread destinations, with the default and
+ * a 64 KiB binding limit (runs of items per binding; an item wider than a
+ * binding goes through per-item copies); every destination word outside the
+ * items keeps its poison. */
+Test(gles_buffers, strided_copy_matches_definition)
+{
+    const uint64_t limits[] = {0, 64 << 10};
+    const size_t shapes[][4] = {/* item, source stride, destination stride (0: packed), count */
+                                {4, 4096, 0, 2633}, {1, 3, 0, 10001}, {4, 4, 0, 777},       {3, 2, 0, 500},
+                                {20000, 20011, 0, 3}, {7, 0, 0, 9},   {64, 64, 4096, 42}, {5, 9, 6, 3001}};
+    uint64_t seed = 0x6A7E0001;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    for (size_t li = 0; li < 2; li++) {
+        glstark_device_options o;
+        glstark_device_options_init(&o);
+        o.max_binding_bytes = limits[li];
+        gs_engine *eng = tu_engine(&o);
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+            size_t item = shapes[si][0], stride = shapes[si][1], count = shapes[si][3];
+            size_t dstride = shapes[si][2] ? shapes[si][2] : item;
+            size_t src_word = 5 + si, dst_word = 3;
+            size_t src_words = src_word + (count - 1) * stride + item + 2;
+            size_t dst_words = dst_word + (count - 1) * dstride + item + 4;
+            uint32_t *src = tu_alloc(src_words * 4), *got = tu_alloc(dst_words * 4);
+            fill_random(src, src_words, seed + si);
+            gs_buf *a, *b;
+            TU_OK(eng, gs_buf_create(eng, src_words * 4, &a));
+            TU_OK(eng, gs_buf_create(eng, dst_words * 4, &b));
+            TU_OK(eng, gs_buf_write(a, 0, src, src_words * 4));
+            TU_OK(eng, gs_buf_fill_u32(b, 0, dst_words, 0xDEADBEEFu));
+            if (shapes[si][2])
+                TU_OK(eng, gs_buf_copy_strided(b, dst_word, dstride, a, src_word, stride, item, count));
+            else
+                TU_OK(eng, gs_buf_gather(b, dst_word, a, src_word, item, stride, count));
+            TU_OK(eng, gs_buf_read(b, 0, got, dst_words * 4));
+            for (size_t w = 0; w < dst_words; w++) {
+                uint32_t want = 0xDEADBEEFu;
+                if (w >= dst_word && (w - dst_word) / dstride < count && (w - dst_word) % dstride < item) {
+                    size_t k = (w - dst_word) / dstride, j = (w - dst_word) % dstride;
+                    want = src[src_word + k * stride + j];
+                }
+                cr_assert_eq(got[w], want, "limit %llu shape %zu (item %zu stride %zu count %zu): word %zu",
+                             (unsigned long long)limits[li], si, item, stride, count, w);
+            }
+            gs_buf_destroy(a);
+            gs_buf_destroy(b);
+            free(src);
+            free(got);
+        }
+        /* a source span past the end is refused before any work */
+        gs_buf *a, *b;
+        TU_OK(eng, gs_buf_create(eng, 4096, &a));
+        TU_OK(eng, gs_buf_create(eng, 4096, &b));
+        cr_assert_eq(gs_buf_gather(b, 0, a, 0, 4, 400, 4), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert(strstr(eng->err.msg, "strided copy (source)") != NULL, "%s", eng->err.msg);
+        /* overlapping destination items, and source and destination overlapping in one buffer */
+        cr_assert_eq(gs_buf_copy_strided(b, 0, 2, a, 0, 8, 4, 4), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(gs_buf_copy_strided(a, 8, 8, a, 0, 8, 4, 4), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert(strstr(eng->err.msg, "overlap") != NULL, "%s", eng->err.msg);
+        gs_buf_destroy(a);
+        gs_buf_destroy(b);
+        gs_engine_destroy(eng);
+    }
+}
+
 Test(gles_buffers, bind_range_checks_alignment_and_size)
 {
     glstark_device_options o;

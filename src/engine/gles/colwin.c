@@ -254,8 +254,8 @@ glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t nc
         st = gs_gl_dispatch_1d(dev, pf, p.nc * (p.ne / 2), &eng->err);
     }
     gs_buf *dst = (gs_buf *)v->buf;
-    for (uint64_t c = 0; !st && c < ncols; c++)
-        st = gs_buf_copy(dst, (v->off + c * v->stride) * 16, tmp, c * half * 16, half * 16);
+    if (!st)
+        st = gs_buf_copy_strided(dst, v->off * 4, v->stride * 4, tmp, 0, half * 4, half * 4, ncols);
     gs_buf_destroy(tmp);
     return st;
 }

@@ -15,8 +15,13 @@ static void gles_destroy(gs_engine *eng)
     gs_gles_state *s = eng->impl;
     if (s && s->dev) {
         gs_error err;
-        if (gs_gl_device_make_current(s->dev, &err) == GLSTARK_OK)
+        if (gs_gl_device_make_current(s->dev, &err) == GLSTARK_OK) {
             gs_gles_readback_free(&s->readback);
+            gs_gles_upload_free(&s->upload);
+            for (int i = 0; i < 2; i++)
+                if (s->twiddles[i])
+                    gs_buf_destroy(s->twiddles[i]);
+        }
         gs_gl_device_close(s->dev);
     }
     free(s);
@@ -32,12 +37,17 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
     GLuint name = 0;
     if (dev->prof)
         gs_gl_profile_begin(dev);
+    gs_gles_state *s = eng->impl;
     glGenBuffers(1, &name);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, name);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    if (s->alloc_storage)
+        dev->BufferStorage(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT_EXT);
+    else
+        glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
     if (dev->prof)
-        gs_gl_profile_end(dev, "buffer create (glBufferData)", bytes);
-    glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer create (glBufferData)");
+        gs_gl_profile_end(dev, s->alloc_storage ? "buffer create (glBufferStorageEXT)" : "buffer create (glBufferData)",
+                          bytes);
+    glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer create");
     if (st) {
         glDeleteBuffers(1, &name);
         free(b);
@@ -68,11 +78,12 @@ static glstark_status gles_buf_write(gs_engine *eng, gs_buf *buf, size_t off, co
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
     if (dev->prof)
         gs_gl_profile_begin(dev);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, buf->gl_name);
-    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
+    gs_gles_state *s = eng->impl;
+    glstark_status st = gs_gles_upload_write(&s->upload, dev, buf->gl_name, off, src, n, &eng->err);
     if (dev->prof)
-        gs_gl_profile_end(dev, "buffer write (glBufferSubData)", n);
-    return gs_gl_check(dev, &eng->err, "gles buffer write (glBufferSubData)");
+        gs_gl_profile_end(dev, s->upload.mode == GS_UPLOAD_RING ? "buffer write (ring)" : "buffer write (glBufferSubData)",
+                          n);
+    return st;
 }
 
 static glstark_status gles_buf_read(gs_engine *eng, const gs_buf *buf, size_t off, void *dst, size_t n)
@@ -126,6 +137,52 @@ static glstark_status gles_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, co
 glstark_status gs_gles_bind(gs_engine *eng, GLuint binding, const gs_buf *buf, size_t offset, size_t bytes)
 {
     return gs_gl_bind_range(gs_gles_device(eng), binding, buf->gl_name, offset, bytes, &eng->err);
+}
+
+/* gs_buf_copy_strided on the GPU (glsl/gather.comp): runs of items whose
+ * source and destination spans each fit one binding; an item wider than a
+ * binding leaves it to the generic per-item copies. */
+static glstark_status gles_buf_copy_strided(gs_engine *eng, gs_buf *dst, size_t dst_word, size_t dst_stride,
+                                            const gs_buf *src, size_t src_word, size_t src_stride, size_t item_words,
+                                            size_t count)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    uint64_t align = dev->caps.binding_offset_align, maxw = dev->caps.max_binding_bytes / 4;
+    uint64_t lead_max = align / 4;
+    if (item_words + lead_max > maxw || src_stride > UINT32_MAX || dst_stride > UINT32_MAX)
+        return GLSTARK_ERR_UNSUPPORTED;
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(dev, "gather.comp", NULL, &prog, &eng->err);
+    if (st)
+        return st;
+    GLuint p = gs_gl_program_name(prog);
+    /* items per run: both windows (plus an alignment lead) within a binding */
+    uint64_t room = maxw - lead_max - item_words;
+    uint64_t per = src_stride ? room / src_stride + 1 : count;
+    uint64_t per_dst = dst_stride ? room / dst_stride + 1 : count;
+    if (per > per_dst)
+        per = per_dst;
+    if (per > UINT32_MAX / item_words)
+        per = UINT32_MAX / item_words;
+    for (uint64_t k0 = 0; !st && k0 < count; k0 += per) {
+        uint64_t n = count - k0 < per ? count - k0 : per;
+        uint64_t sb = (src_word + k0 * src_stride) * 4, db = (dst_word + k0 * dst_stride) * 4;
+        uint64_t s_off = sb - sb % align, d_off = db - db % align;
+        uint64_t s_len = sb - s_off + ((n - 1) * src_stride + item_words) * 4;
+        uint64_t d_len = db - d_off + ((n - 1) * dst_stride + item_words) * 4;
+        st = gs_gl_bind_range(dev, 0, dst->gl_name, d_off, d_len, &eng->err);
+        if (!st)
+            st = gs_gl_bind_range(dev, 1, src->gl_name, s_off, s_len, &eng->err);
+        if (st)
+            break;
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_item"), (GLuint)item_words);
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_src_stride"), (GLuint)src_stride);
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_dst_stride"), (GLuint)dst_stride);
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_src_lead"), (GLuint)((sb - s_off) / 4));
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_dst_lead"), (GLuint)((db - d_off) / 4));
+        st = gs_gl_dispatch_1d(dev, prog, n * item_words, &eng->err);
+    }
+    return st;
 }
 
 /* Runs a one-word-per-invocation kernel (fill.comp, to_montgomery.comp) over
@@ -268,6 +325,7 @@ static const gs_engine_core_ops gles_core_ops = {
     .buf_read = gles_buf_read,
     .buf_copy = gles_buf_copy,
     .buf_fill_u32 = gles_buf_fill_u32,
+    .buf_copy_strided = gles_buf_copy_strided,
     .buf_write_canonical = gles_buf_write_canonical,
     .finish = gles_finish,
 };
@@ -293,6 +351,18 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
     eng->bytes_cap = (size_t)s->dev->opts.device_memory_cap;
     gs_gles_readback_init(&s->readback, s->dev);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
+    if ((st = gs_gles_upload_init(&s->upload, s->dev, err))) {
+        gs_gl_device_close(s->dev);
+        free(eng);
+        free(s);
+        return st;
+    }
+    gs_gl_log(s->dev, GLSTARK_LOG_INFO, "upload: %s", gs_gles_upload_name(s->upload.mode));
+    {
+        const char *v = getenv("GLSTARK_ALLOC");
+        s->alloc_storage = v && !strcmp(v, "storage") && s->dev->BufferStorage &&
+                           s->readback.mode != GLSTARK_READBACK_MAP;
+    }
     gs_gles_engine_attach_families(eng);
     *out = eng;
     return GLSTARK_OK;

@@ -9,11 +9,19 @@
 
 #include "engine/engine.h"
 #include "engine/gles/readback.h"
+#include "engine/gles/upload.h"
 #include "gles/gl_device.h"
 
 typedef struct gs_gles_state {
     gs_gl_device *dev;
     gs_gles_readback readback; /* how buf_read reaches the host */
+    gs_gles_upload upload;     /* how buf_write reaches the GPU */
+    int alloc_storage;         /* buffers as immutable storage (experiment) */
+    /* DFT twiddle tables, [0] forward and [1] inverse roots, kept for the
+     * engine's life: a table of 2^k words serves every size up to 2^k
+     * (src/engine/gles/dft_gles.c). NULL until first needed. */
+    struct gs_buf *twiddles[2];
+    unsigned twiddles_log[2];
 } gs_gles_state;
 
 /* Opens a device per opts (NULL = defaults; environment overrides apply)

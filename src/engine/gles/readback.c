@@ -127,8 +127,18 @@ static glstark_status wait_fence(gs_gl_device *dev, gs_error *err)
 glstark_status gs_gles_readback_read(gs_gles_readback *rb, gs_gl_device *dev, GLuint src, size_t off, void *dst,
                                      size_t n, gs_error *err)
 {
-    if (rb->mode == GLSTARK_READBACK_MAP || n > GS_READBACK_STAGING_MAX)
+    if (rb->mode == GLSTARK_READBACK_MAP)
         return map_and_copy(dev, src, off, dst, n, err);
+    /* Large reads in staging-sized pieces: buffers allocated as immutable
+     * storage cannot be mapped. */
+    while (n > GS_READBACK_STAGING_MAX) {
+        glstark_status st = gs_gles_readback_read(rb, dev, src, off, dst, GS_READBACK_STAGING_MAX, err);
+        if (st)
+            return st;
+        off += GS_READBACK_STAGING_MAX;
+        dst = (unsigned char *)dst + GS_READBACK_STAGING_MAX;
+        n -= GS_READBACK_STAGING_MAX;
+    }
     glstark_status st = ensure_staging(rb, dev, n, err);
     if (st)
         return st;

@@ -7,7 +7,7 @@
  * with GL_EXT_buffer_storage and waited on with a fence (PERSISTENT). On
  * NVIDIA, mapping a device buffer for reading costs ~2 ms per map, so the
  * ~100 reads of a proof decide whether it takes 0.3 s more or not. Reads
- * larger than the staging limit always map the source. */
+ * larger than the staging limit go through it in pieces (except in MAP). */
 #ifndef GS_ENGINE_GLES_READBACK_H
 #define GS_ENGINE_GLES_READBACK_H
 
@@ -16,7 +16,7 @@
 #include "gles/gl_device.h"
 #include "util/error.h"
 
-/* Reads above this size map the source buffer instead of staging. */
+/* Staging buffer size limit; larger reads are split. */
 #define GS_READBACK_STAGING_MAX ((size_t)16 << 20)
 
 typedef struct gs_gles_readback {

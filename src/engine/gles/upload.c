@@ -1,0 +1,163 @@
+/* Host-to-GPU writes for the GLES engine (see upload.h). */
+#include "engine/gles/upload.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "engine/cpu/parallel_for.h"
+
+glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err)
+{
+    memset(up, 0, sizeof *up);
+    int can_ring = dev->BufferStorage != NULL;
+    up->mode = can_ring ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    up->threads = cores < 1 ? 1 : cores > GS_UPLOAD_BATCH ? GS_UPLOAD_BATCH : (unsigned)cores;
+    const char *v = getenv("GLSTARK_UPLOAD");
+    if (v && *v) {
+        if (!strcasecmp(v, "subdata"))
+            up->mode = GS_UPLOAD_SUBDATA;
+        else if (!strcasecmp(v, "ring"))
+            up->mode = can_ring ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
+        else if (strcasecmp(v, "auto") != 0)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_UPLOAD='%s' is not one of auto, ring, subdata; fix or unset it", v);
+    }
+    return GLSTARK_OK;
+}
+
+const char *gs_gles_upload_name(gs_upload_mode mode)
+{
+    return mode == GS_UPLOAD_RING ? "ring" : "subdata";
+}
+
+void gs_gles_upload_free(gs_gles_upload *up)
+{
+    for (unsigned i = 0; i < GS_UPLOAD_SLOTS; i++)
+        if (up->fence[i]) {
+            glDeleteSync(up->fence[i]);
+            up->fence[i] = 0;
+        }
+    if (up->ring) {
+        if (up->map) {
+            glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
+            glUnmapBuffer(GL_COPY_READ_BUFFER);
+        }
+        glDeleteBuffers(1, &up->ring);
+    }
+    up->ring = 0;
+    up->map = NULL;
+}
+
+/* Creates the ring; a refusal drops this writer to SUBDATA for good. */
+static void ensure_ring(gs_gles_upload *up, gs_gl_device *dev)
+{
+    if (up->ring)
+        return;
+    const size_t size = GS_UPLOAD_SLOTS * GS_UPLOAD_SLOT_BYTES;
+    const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT_EXT | GL_MAP_COHERENT_BIT_EXT;
+    glGenBuffers(1, &up->ring);
+    glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
+    dev->BufferStorage(GL_COPY_READ_BUFFER, (GLsizeiptr)size, NULL, flags | GL_CLIENT_STORAGE_BIT_EXT);
+    if (glGetError() == GL_NO_ERROR)
+        up->map = glMapBufferRange(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)size, flags);
+    if (!up->map) {
+        while (glGetError() != GL_NO_ERROR) {
+        }
+        glDeleteBuffers(1, &up->ring);
+        up->ring = 0;
+        up->mode = GS_UPLOAD_SUBDATA;
+        gs_gl_log(dev, GLSTARK_LOG_WARN,
+                  "upload: the driver refused a persistently mapped %zu-byte ring; writing with glBufferSubData", size);
+    }
+}
+
+/* Waits until the GPU has copied slot i out (a second at a time, so a lost
+ * context is noticed). */
+static glstark_status wait_slot(gs_gles_upload *up, gs_gl_device *dev, unsigned i, gs_error *err)
+{
+    GLsync f = up->fence[i];
+    if (!f)
+        return GLSTARK_OK;
+    glstark_status st = GLSTARK_OK;
+    GLenum r = glClientWaitSync(f, 0, 0);
+    if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) {
+        up->waits++;
+        dev->host_syncs++;
+        for (;;) {
+            r = glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
+            if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED)
+                break;
+            if (r == GL_WAIT_FAILED) {
+                st = gs_gl_check(dev, err, "upload: glClientWaitSync");
+                if (!st)
+                    st = gs_error_set(err, GLSTARK_ERR_GPU, "upload: glClientWaitSync failed");
+                break;
+            }
+            if ((st = gs_gl_check(dev, err, "upload: waiting for the GPU")))
+                break;
+        }
+    }
+    glDeleteSync(f);
+    up->fence[i] = 0;
+    return st;
+}
+
+typedef struct fill_job {
+    unsigned char *map;
+    const unsigned char *src;
+    unsigned slot[GS_UPLOAD_BATCH];
+    size_t from[GS_UPLOAD_BATCH], len[GS_UPLOAD_BATCH];
+} fill_job;
+
+static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    fill_job *j = ctx;
+    for (size_t k = b; k < e; k++)
+        memcpy(j->map + (size_t)j->slot[k] * GS_UPLOAD_SLOT_BYTES, j->src + j->from[k], j->len[k]);
+}
+
+glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
+                                    size_t n, gs_error *err)
+{
+    if (up->mode == GS_UPLOAD_RING && n >= GS_UPLOAD_RING_MIN)
+        ensure_ring(up, dev);
+    if (up->mode != GS_UPLOAD_RING || n < GS_UPLOAD_RING_MIN) {
+        glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+        glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
+        return gs_gl_check(dev, err, "gles buffer write (glBufferSubData)");
+    }
+    glstark_status st = GLSTARK_OK;
+    for (size_t done = 0; !st && done < n;) {
+        /* the next batch of slots: wait until the GPU has drained them */
+        fill_job j = {up->map, src, {0}, {0}, {0}};
+        size_t cnt = 0, at = done;
+        while (cnt < GS_UPLOAD_BATCH && at < n) {
+            unsigned i = (up->next + (unsigned)cnt) % GS_UPLOAD_SLOTS;
+            if ((st = wait_slot(up, dev, i, err)))
+                return st;
+            j.slot[cnt] = i;
+            j.from[cnt] = at;
+            j.len[cnt] = n - at < GS_UPLOAD_SLOT_BYTES ? n - at : GS_UPLOAD_SLOT_BYTES;
+            at += j.len[cnt];
+            cnt++;
+        }
+        gs_parallel_for(up->threads < cnt ? up->threads : (unsigned)cnt, cnt, fill_slots, &j);
+        glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+        for (size_t k = 0; k < cnt; k++) {
+            glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                                (GLintptr)((size_t)j.slot[k] * GS_UPLOAD_SLOT_BYTES), (GLintptr)(off + j.from[k]),
+                                (GLsizeiptr)j.len[k]);
+            up->fence[j.slot[k]] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        }
+        glFlush(); /* start the copies now, not at the next sync */
+        up->next = (up->next + (unsigned)cnt) % GS_UPLOAD_SLOTS;
+        done = at;
+        st = gs_gl_check(dev, err, "gles buffer write (ring copy)");
+    }
+    return st;
+}

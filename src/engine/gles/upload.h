@@ -1,0 +1,57 @@
+/* Host-to-GPU writes for the GLES engine.
+ *
+ * glBufferSubData copies the caller's bytes into driver memory and moves
+ * them on from there; on the NVIDIA driver measured (docs/performance.md)
+ * that runs at ~2.7 GB/s for the 345 MB keccakf trace. The RING path instead
+ * keeps a few slots of persistently mapped, host-visible memory
+ * (GL_EXT_buffer_storage): host threads copy chunks into free slots (one
+ * thread per slot, up to GS_UPLOAD_BATCH at once: one core's memcpy is what
+ * limits a single-threaded upload) while the GPU copies earlier slots into
+ * the destination (glCopyBufferSubData); a fence per slot says when it may
+ * be refilled. Only the calling thread makes GL calls. Small writes always take
+ * glBufferSubData. A driver without buffer storage, or one that refuses the
+ * mapping, gets SUBDATA. */
+#ifndef GS_ENGINE_GLES_UPLOAD_H
+#define GS_ENGINE_GLES_UPLOAD_H
+
+#include <stddef.h>
+
+#include "gles/gl_device.h"
+#include "util/error.h"
+
+#define GS_UPLOAD_SLOTS 8
+#define GS_UPLOAD_SLOT_BYTES ((size_t)8 << 20)
+/* Slots filled at once, one host thread each (half the ring, so the GPU
+ * drains one half while the host fills the other). */
+#define GS_UPLOAD_BATCH 4
+/* Writes below this size take glBufferSubData in either mode. */
+#define GS_UPLOAD_RING_MIN ((size_t)1 << 20)
+
+typedef enum gs_upload_mode { GS_UPLOAD_SUBDATA = 1, GS_UPLOAD_RING = 2 } gs_upload_mode;
+
+typedef struct gs_gles_upload {
+    gs_upload_mode mode;
+    GLuint ring;     /* GS_UPLOAD_SLOTS slots, 0 until the first large write */
+    void *map;       /* its persistent, coherent mapping */
+    GLsync fence[GS_UPLOAD_SLOTS];
+    unsigned next;   /* slot to fill next */
+    uint64_t waits;  /* times the host found a slot still in use and waited */
+    unsigned threads; /* host threads filling slots (1 .. GS_UPLOAD_BATCH) */
+} gs_gles_upload;
+
+/* Picks the mode: GLSTARK_UPLOAD=ring|subdata|auto (auto: ring where the
+ * driver has GL_EXT_buffer_storage). Bad values are errors. No GL work. */
+glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err);
+
+/* Writes n bytes of src into buffer object dst at byte off. Returns once src
+ * may be reused; the GPU-side copies may still be queued (GL orders them
+ * before later commands that read dst). */
+glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
+                                    size_t n, gs_error *err);
+
+/* Deletes the ring (the context must be current). */
+void gs_gles_upload_free(gs_gles_upload *up);
+
+const char *gs_gles_upload_name(gs_upload_mode mode);
+
+#endif
