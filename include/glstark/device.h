@@ -134,6 +134,13 @@ GLSTARK_API glstark_status glstark_device_create(const glstark_device_options *o
                                                  char *msg, size_t msg_size);
 GLSTARK_API void glstark_device_destroy(glstark_device *dev);
 
+/* A GLES device keeps the GPU buffers a proof frees for the next request
+ * they fit (within a proof and across proofs: new GPU memory is slow to
+ * touch first), holding no more than the largest footprint so far. This
+ * hands those kept buffers back to the driver, e.g. after the last proof for
+ * a while. Set GLSTARK_POOL=0 to never keep any. No-op on CPU devices. */
+GLSTARK_API void glstark_device_release_memory(glstark_device *dev);
+
 /* What failed last on this device ("" when nothing has). */
 GLSTARK_API const char *glstark_device_last_error(const glstark_device *dev);
 

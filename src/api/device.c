@@ -78,6 +78,12 @@ void glstark_device_destroy(glstark_device *dev)
     free(dev);
 }
 
+void glstark_device_release_memory(glstark_device *dev)
+{
+    if (dev && dev->kind == GLSTARK_ENGINE_GLES && dev->eng)
+        gs_gles_pool_release(dev->eng);
+}
+
 const char *glstark_device_last_error(const glstark_device *dev)
 {
     if (!dev)

@@ -33,9 +33,9 @@ glstark_status gs_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
                             bytes, eng->bytes_cap, eng->bytes_live);
     glstark_status st = eng->core->buf_create(eng, bytes, out);
     if (st == GLSTARK_OK) {
-        eng->bytes_live += bytes;
-        if (eng->bytes_live > eng->bytes_peak)
-            eng->bytes_peak = eng->bytes_live;
+        eng->bytes_live += (*out)->capacity ? (*out)->capacity : bytes;
+        if (eng->bytes_live + eng->bytes_pooled > eng->bytes_peak)
+            eng->bytes_peak = eng->bytes_live + eng->bytes_pooled;
     }
     return st;
 }
@@ -45,7 +45,7 @@ void gs_buf_destroy(gs_buf *buf)
     if (!buf)
         return;
     gs_engine *eng = buf->engine;
-    eng->bytes_live -= buf->size;
+    eng->bytes_live -= buf->capacity ? buf->capacity : buf->size;
     eng->core->buf_destroy(eng, buf);
 }
 

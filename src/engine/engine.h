@@ -41,6 +41,7 @@ typedef struct gs_buf {
     size_t size;     /* bytes */
     void *host;      /* CPU engine storage, or the current mapping */
     uint32_t gl_name; /* GLES buffer object, 0 on the CPU engine */
+    size_t capacity;  /* device bytes behind it (>= size; a pooled buffer may be larger); 0 = size */
     void *impl;      /* engine-private extra state */
 } gs_buf;
 
@@ -93,8 +94,9 @@ struct gs_engine {
      * on the CPU engine the ops that hand values straight to the host. The
      * protocol never adds to it: it counts where the waiting happens. */
     uint64_t host_syncs;
-    size_t bytes_live;   /* device bytes currently allocated */
-    size_t bytes_peak;   /* high-water mark of bytes_live */
+    size_t bytes_live;   /* device bytes held by live buffers (their capacity) */
+    size_t bytes_pooled; /* device bytes held free for reuse by the engine's buffer pool */
+    size_t bytes_peak;   /* high-water mark of bytes_live + bytes_pooled */
     size_t bytes_cap;    /* 0 = no cap; otherwise allocations beyond it fail (tests use it) */
     /* The span recorder of the prove call using this engine (protocol/spans.h),
      * NULL outside one: lets protocol code mark sub-phases. Borrowed, not owned. */

@@ -774,7 +774,7 @@ glstark_status gs_prove_ex(gs_engine *eng, const gs_multi_pk *pk, const glstark_
         sync0[i] = E[i]->host_syncs;
         /* this proof's high-water mark: restart the mark, merge it back after */
         peak_before[i] = E[i]->bytes_peak;
-        E[i]->bytes_peak = E[i]->bytes_live;
+        E[i]->bytes_peak = E[i]->bytes_live + E[i]->bytes_pooled;
         borrowed[i] = E[i]->spans;
         if (spans) {
             spans->eng[i] = E[i];

@@ -407,6 +407,71 @@ Test(gles_buffers, strided_copy_matches_definition)
     }
 }
 
+/* The buffer pool: a freed buffer serves the next request it fits with at
+ * most a quarter of slack (not a much smaller one), comes back poisoned under
+ * GLSTARK_POOL_POISON, and a request the pool cannot serve first releases
+ * pooled buffers so held bytes stay within the high-water mark.
+ * GLSTARK_POOL=0 deletes on free. */
+Test(gles_buffers, pool_reuses_within_slack_and_bounds_the_footprint)
+{
+    setenv("GLSTARK_POOL_POISON", "1", 1);
+    unsetenv("GLSTARK_POOL");
+    gs_engine *eng = tu_engine(NULL);
+    const gs_gles_state *gs = eng->impl;
+    cr_assert(gs->pool.on && gs->pool.poison);
+    const size_t big = (size_t)1 << 20;
+    gs_buf *a, *b, *c;
+    TU_OK(eng, gs_buf_create(eng, big, &a));
+    uint32_t name = a->gl_name;
+    uint32_t *host = tu_alloc(big);
+    for (size_t i = 0; i < big / 4; i++)
+        host[i] = (uint32_t)i;
+    TU_OK(eng, gs_buf_write(a, 0, host, big));
+    gs_buf_destroy(a);
+    cr_assert_eq(eng->bytes_live, 0);
+    cr_assert_eq(eng->bytes_pooled, big);
+    /* a request an eighth smaller still fits (slack <= a quarter of it); the old contents are poisoned */
+    TU_OK(eng, gs_buf_create(eng, big - big / 8, &b));
+    cr_assert_eq(b->gl_name, name, "the pooled buffer is reused");
+    cr_assert_eq(b->capacity, big);
+    cr_assert_eq(eng->bytes_pooled, 0);
+    cr_assert_eq(eng->bytes_live, big, "live bytes count the capacity");
+    TU_OK(eng, gs_buf_read(b, 0, host, big - big / 8));
+    for (size_t i = 0; i < (big - big / 8) / 4; i++)
+        cr_assert_eq(host[i], 0xDEADBEEFu, "word %zu of a reused buffer is not poisoned", i);
+    gs_buf_destroy(b);
+    /* a much smaller request does not take it, and since the held bytes
+     * (1 MiB pooled + the request) would pass the high-water mark (1 MiB),
+     * the pooled buffer is released first */
+    TU_OK(eng, gs_buf_create(eng, big / 2, &c));
+    cr_assert_neq(c->gl_name, name);
+    cr_assert_eq(c->capacity, big / 2);
+    cr_assert_eq(eng->bytes_pooled, 0);
+    cr_assert_eq(eng->bytes_peak, big, "held bytes stayed within the mark");
+    gs_buf_destroy(c);
+    cr_assert_eq(gs->pool.hits, 1);
+    cr_assert_eq(gs->pool.misses, 2);
+    /* a request above everything: a genuine new mark, the pool emptied */
+    gs_buf *d;
+    TU_OK(eng, gs_buf_create(eng, big + big / 2, &d));
+    cr_assert_eq(eng->bytes_pooled, 0);
+    cr_assert_eq(eng->bytes_peak, big + big / 2);
+    gs_buf_destroy(d);
+    gs_engine_destroy(eng);
+    /* switched off: freed buffers are deleted */
+    setenv("GLSTARK_POOL", "0", 1);
+    eng = tu_engine(NULL);
+    TU_OK(eng, gs_buf_create(eng, big, &a));
+    gs_buf_destroy(a);
+    cr_assert_eq(eng->bytes_pooled, 0);
+    TU_OK(eng, gs_buf_create(eng, big, &a));
+    cr_assert_eq(((const gs_gles_state *)eng->impl)->pool.hits, 0);
+    gs_buf_destroy(a);
+    gs_engine_destroy(eng);
+    unsetenv("GLSTARK_POOL");
+    free(host);
+}
+
 Test(gles_buffers, bind_range_checks_alignment_and_size)
 {
     glstark_device_options o;

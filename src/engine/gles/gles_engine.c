@@ -18,6 +18,12 @@ static void gles_destroy(gs_engine *eng)
         if (gs_gl_device_make_current(s->dev, &err) == GLSTARK_OK) {
             gs_gles_readback_free(&s->readback);
             gs_gles_upload_free(&s->upload);
+            for (unsigned i = 0; i < s->pool.n; i++)
+                glDeleteBuffers(1, &s->pool.free[i].name);
+            if (s->pool.hits + s->pool.misses)
+                gs_gl_log(s->dev, GLSTARK_LOG_INFO, "buffer pool: %llu of %llu requests reused a buffer (%.1f MB)",
+                          (unsigned long long)s->pool.hits, (unsigned long long)(s->pool.hits + s->pool.misses),
+                          (double)s->pool.bytes_reused / 1e6);
             for (int i = 0; i < 2; i++)
                 if (s->twiddles[i])
                     gs_buf_destroy(s->twiddles[i]);
@@ -28,44 +34,118 @@ static void gles_destroy(gs_engine *eng)
     free(eng);
 }
 
+/* Slack a pooled buffer may have over the request: a quarter of it. */
+static int pool_fits(size_t capacity, size_t bytes) { return capacity >= bytes && capacity - bytes <= bytes / 4; }
+
+static void pool_release(gs_engine *eng, unsigned i)
+{
+    gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
+    glDeleteBuffers(1, &p->free[i].name);
+    eng->bytes_pooled -= p->free[i].capacity;
+    p->free[i] = p->free[--p->n];
+}
+
+void gs_gles_pool_release(gs_engine *eng)
+{
+    gs_gles_state *s = eng->impl;
+    gs_error err;
+    if (gs_gl_device_make_current(s->dev, &err) != GLSTARK_OK)
+        return;
+    while (s->pool.n)
+        pool_release(eng, s->pool.n - 1);
+}
+
+/* Takes the best-fitting pooled buffer for `bytes`, or 0. */
+static GLuint pool_take(gs_engine *eng, size_t bytes, size_t *capacity)
+{
+    gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
+    unsigned best = p->n;
+    for (unsigned i = 0; i < p->n; i++)
+        if (pool_fits(p->free[i].capacity, bytes) && (best == p->n || p->free[i].capacity < p->free[best].capacity))
+            best = i;
+    if (best == p->n)
+        return 0;
+    GLuint name = p->free[best].name;
+    *capacity = p->free[best].capacity;
+    eng->bytes_pooled -= *capacity;
+    p->free[best] = p->free[--p->n];
+    p->hits++;
+    p->bytes_reused += *capacity;
+    return name;
+}
+
+/* Before a fresh allocation: release pooled buffers, largest first, until
+ * held bytes plus the request stay within the high-water mark (or the pool
+ * is empty). */
+static void pool_make_room(gs_engine *eng, size_t bytes)
+{
+    gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
+    while (p->n && eng->bytes_live + eng->bytes_pooled + bytes > eng->bytes_peak) {
+        unsigned big = 0;
+        for (unsigned i = 1; i < p->n; i++)
+            if (p->free[i].capacity > p->free[big].capacity)
+                big = i;
+        pool_release(eng, big);
+    }
+}
+
 static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
 {
     gs_gl_device *dev = gs_gles_device(eng);
+    gs_gles_state *s = eng->impl;
     gs_buf *b = calloc(1, sizeof *b);
     if (!b)
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles buffer create: out of host memory");
-    GLuint name = 0;
-    if (dev->prof)
-        gs_gl_profile_begin(dev);
-    gs_gles_state *s = eng->impl;
-    glGenBuffers(1, &name);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, name);
-    if (s->alloc_storage)
-        dev->BufferStorage(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_STORAGE_BIT_EXT);
-    else
+    size_t capacity = bytes;
+    GLuint name = s->pool.on ? pool_take(eng, bytes, &capacity) : 0;
+    if (!name) {
+        if (s->pool.on) {
+            s->pool.misses++;
+            pool_make_room(eng, bytes);
+        }
+        if (dev->prof)
+            gs_gl_profile_begin(dev);
+        glGenBuffers(1, &name);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, name);
         glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
-    if (dev->prof)
-        gs_gl_profile_end(dev, s->alloc_storage ? "buffer create (glBufferStorageEXT)" : "buffer create (glBufferData)",
-                          bytes);
-    glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer create");
-    if (st) {
-        glDeleteBuffers(1, &name);
-        free(b);
-        gs_error_prefix(&eng->err, "allocating %zu device bytes", bytes);
-        return st;
+        if (dev->prof)
+            gs_gl_profile_end(dev, "buffer create (glBufferData)", bytes);
+        glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer create (glBufferData)");
+        if (st) {
+            glDeleteBuffers(1, &name);
+            free(b);
+            gs_error_prefix(&eng->err, "allocating %zu device bytes", bytes);
+            return st;
+        }
     }
     b->engine = eng;
     b->size = bytes;
+    b->capacity = capacity;
     b->gl_name = name;
+    if (s->pool.poison) {
+        glstark_status st = gs_gles_fill_pattern(eng, b, 0, bytes / 4, 0xDEADBEEFu, 0);
+        if (st) {
+            glDeleteBuffers(1, &name);
+            free(b);
+            return st;
+        }
+    }
     *out = b;
     return GLSTARK_OK;
 }
 
 static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
 {
-    (void)eng;
-    GLuint name = buf->gl_name;
-    glDeleteBuffers(1, &name);
+    gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
+    if (p->on && p->n < GS_GLES_POOL_MAX) {
+        p->free[p->n].name = buf->gl_name;
+        p->free[p->n].capacity = buf->capacity ? buf->capacity : buf->size;
+        eng->bytes_pooled += p->free[p->n].capacity;
+        p->n++;
+    } else {
+        GLuint name = buf->gl_name;
+        glDeleteBuffers(1, &name);
+    }
     free(buf);
 }
 
@@ -359,9 +439,9 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
     }
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "upload: %s", gs_gles_upload_name(s->upload.mode));
     {
-        const char *v = getenv("GLSTARK_ALLOC");
-        s->alloc_storage = v && !strcmp(v, "storage") && s->dev->BufferStorage &&
-                           s->readback.mode != GLSTARK_READBACK_MAP;
+        const char *v = getenv("GLSTARK_POOL"), *w = getenv("GLSTARK_POOL_POISON");
+        s->pool.on = !(v && !strcmp(v, "0"));
+        s->pool.poison = w && *w && strcmp(w, "0") != 0;
     }
     gs_gles_engine_attach_families(eng);
     *out = eng;
