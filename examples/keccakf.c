@@ -23,22 +23,24 @@
 #include "example_common.h"
 
 #define MAX_JOBS 64
+#define MAX_REPEAT 32
 
 static void usage(void)
 {
     fprintf(stderr,
             "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
-            "               [--jobs J (1)] [--out FILE] [--json FILE] [--quiet] [--check] [--threads T]\n"
+            "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--json FILE] [--quiet] [--check]\n"
+            "               [--threads T]\n"
             "               [--platform auto|gbm|device|surfaceless] [--drm-node /dev/dri/renderDN] [--require-hw]\n"
             "               [--limits-floor]\n"
             "       keccakf [--perms N] [--seed S] [--log-stacked-height L] --verify FILE\n");
 }
 
 typedef struct demo_cfg {
-    long perms, L, jobs;
+    long perms, L, jobs, repeat;
     unsigned long long seed;
     const char *engine, *out, *json, *verify;
-    int quiet, check;
+    int quiet, check, no_spans;
     glstark_device_options dev;
 } demo_cfg;
 
@@ -60,6 +62,7 @@ typedef struct job {
     uint8_t *proof;
     size_t proof_len;
     double prove_s, phase_s[6];
+    double repeat_s[MAX_REPEAT]; /* each proof of --repeat, in order */
     unsigned fallback_phases;
     char fallback_note[512];
     glstark_prove_stats stats;
@@ -113,17 +116,32 @@ static void *run_job(void *arg)
     po.skip_constraint_check = !j->cfg->check;
     glstark_prove_stats_init(&j->stats);
     po.stats = &j->stats;
-    po.progress = on_span;
+    po.no_spans = j->cfg->no_spans;
+    po.progress = j->cfg->no_spans ? NULL : on_span;
     po.progress_user = j;
-    glstark_prove_result r;
-    st = glstark_prove(j->pk, j->trace, 1, &po, &r);
-    if (st) {
-        snprintf(j->msg, sizeof j->msg, "prove failed (%s): %s", glstark_status_name(st), r.message);
-    } else {
+    /* --repeat: the same statement again on the same device (its buffer
+     * pool warm); the last proof is kept, each one must equal the first */
+    for (long k = 0; k < j->cfg->repeat; k++) {
+        glstark_prove_result r;
+        st = glstark_prove(j->pk, j->trace, 1, &po, &r);
+        if (st) {
+            snprintf(j->msg, sizeof j->msg, "prove %ld failed (%s): %s", k + 1, glstark_status_name(st), r.message);
+            j->ok = 0;
+            break;
+        }
+        if (j->proof && (r.proof_len != j->proof_len || memcmp(r.proof, j->proof, r.proof_len))) {
+            snprintf(j->msg, sizeof j->msg, "repeat %ld's proof differs from the first", k + 1);
+            glstark_prove_result_free(&r);
+            j->ok = 0;
+            break;
+        }
+        if (j->proof)
+            glstark_free(j->proof);
         j->ok = 1;
         j->proof = r.proof; /* kept; freed with glstark_free */
         j->proof_len = r.proof_len;
         j->prove_s = r.seconds;
+        j->repeat_s[k] = r.seconds;
         memcpy(j->phase_s, r.phase_seconds, sizeof j->phase_s);
         j->fallback_phases = r.fallback_phases;
         snprintf(j->fallback_note, sizeof j->fallback_note, "%s", r.fallback_note);
@@ -134,8 +152,27 @@ static void *run_job(void *arg)
 
 static double span_s(const glstark_span *s) { return s->end >= s->start ? s->end - s->start : 0.0; }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of the --repeat proofs of a job. */
+static double repeat_median(const job *j, long n)
+{
+    double v[MAX_REPEAT];
+    memcpy(v, j->repeat_s, (size_t)n * sizeof v[0]);
+    qsort(v, (size_t)n, sizeof v[0], cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 static void print_tree(const glstark_prove_stats *st)
 {
+    if (st->num_spans == 0) {
+        printf("spans: not recorded (--no-spans: no engine finishes to time them)\n");
+        return;
+    }
     printf("spans (wall clock, each ended after the engines finished; OpenVM's names):\n");
     for (size_t i = 0; i < st->num_spans; i++) {
         const glstark_span *s = &st->spans[i];
@@ -197,7 +234,11 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
             j->prove_s);
     for (long i = 0; i < c->jobs; i++)
         fprintf(f, "%s%.6f", i ? ", " : "", jobs[i].prove_s);
-    fprintf(f, "],\n  \"wall_seconds_all_jobs\": %.6f,\n", sm->wall_s);
+    fprintf(f, "],\n  \"prove_seconds_repeats\": [");
+    for (long i = 0; i < c->repeat; i++)
+        fprintf(f, "%s%.6f", i ? ", " : "", j->repeat_s[i]);
+    fprintf(f, "],\n  \"spans_recorded\": %s,\n", c->no_spans ? "false" : "true");
+    fprintf(f, "  \"wall_seconds_all_jobs\": %.6f,\n", sm->wall_s);
     static const char *ph[6] = {"check", "commit", "logup_pow", "logup_zerocheck", "stacked_reduction", "whir"};
     fprintf(f, "  \"phase_seconds\": {");
     for (int i = 0; i < 6; i++)
@@ -237,6 +278,7 @@ static int parse(int argc, char **argv, demo_cfg *c)
     c->seed = 42;
     c->L = 21;
     c->jobs = 1;
+    c->repeat = 1;
     c->engine = "gles";
     glstark_device_options_init(&c->dev);
     for (int i = 1; i < argc; i++) {
@@ -247,6 +289,10 @@ static int parse(int argc, char **argv, demo_cfg *c)
         }
         if (!strcmp(a, "--check")) {
             c->check = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-spans")) {
+            c->no_spans = 1;
             continue;
         }
         if (!strcmp(a, "--require-hw")) {
@@ -276,6 +322,8 @@ static int parse(int argc, char **argv, demo_cfg *c)
             c->L = strtol(v, &end, 10);
         else if (!strcmp(a, "--jobs"))
             c->jobs = strtol(v, &end, 10);
+        else if (!strcmp(a, "--repeat"))
+            c->repeat = strtol(v, &end, 10);
         else if (!strcmp(a, "--threads"))
             c->dev.cpu_threads = (unsigned)strtoul(v, &end, 10);
         else if (!strcmp(a, "--engine"))
@@ -317,6 +365,10 @@ static int parse(int argc, char **argv, demo_cfg *c)
     }
     if (c->perms < 1 || c->perms > (1l << 20) || c->L < 1 || c->L > 30) {
         fprintf(stderr, "error: need 1 <= --perms <= 2^20 and 1 <= --log-stacked-height <= 30\n");
+        return 2;
+    }
+    if (c->repeat < 1 || c->repeat > MAX_REPEAT) {
+        fprintf(stderr, "error: --repeat must be 1..%d\n", MAX_REPEAT);
         return 2;
     }
     if (c->jobs < 1 || c->jobs > MAX_JOBS) {
@@ -424,8 +476,11 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         sm.peak_rss_kb = ru.ru_maxrss; /* kilobytes on Linux */
     const glstark_prove_stats *ps = &j0->stats;
     if (c->quiet) {
-        printf("keccakf-%ld %s: prove %.3f s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s\n",
-               c->perms, j0->engine, j0->prove_s, j0->proof_len, sm.verified ? "ok" : "FAILED", sm.verify_s,
+        char reps[64] = "";
+        if (c->repeat > 1)
+            snprintf(reps, sizeof reps, ", median of %ld repeats %.3f s", c->repeat, repeat_median(j0, c->repeat));
+        printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s\n",
+               c->perms, j0->engine, j0->prove_s, reps, j0->proof_len, sm.verified ? "ok" : "FAILED", sm.verify_s,
                (unsigned long long)ps->host_syncs, sm.peak_rss_kb / 1024.0,
                c->jobs > 1 ? (sm.identical ? ", jobs identical" : ", jobs DIFFER") : "");
     } else {
@@ -443,6 +498,12 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                "%.3f, WHIR %.3f)\n",
                j0->prove_s, j0->phase_s[0], j0->phase_s[1], j0->phase_s[2], j0->phase_s[3], j0->phase_s[4],
                j0->phase_s[5]);
+        if (c->repeat > 1) {
+            printf("repeat: %ld proofs on one device:", c->repeat);
+            for (long i = 0; i < c->repeat; i++)
+                printf(" %.3f", j0->repeat_s[i]);
+            printf(" s; median %.3f s, all identical\n", repeat_median(j0, c->repeat));
+        }
         if (c->jobs > 1) {
             printf("jobs: %ld proofs in %.3f s wall (%.2f proofs/s); per job:", c->jobs, sm.wall_s,
                    (double)c->jobs / sm.wall_s);

@@ -117,6 +117,11 @@ typedef struct glstark_prove_options {
     glstark_prove_stats *stats; /* NULL, or filled on success (spans, host syncs, peak buffer bytes) */
     glstark_progress_fn progress; /* NULL, or told as each span starts and ends */
     void *progress_user;
+    /* Nonzero: no spans, even with stats (which then carry the totals: host
+     * syncs, peak bytes). Timing a span ends it with an engine finish, which
+     * drains the GPU's queue; with no stats and no progress callback there
+     * are no spans either, so the proof runs as fast as it can. */
+    int no_spans;
 } glstark_prove_options;
 
 GLSTARK_API void glstark_prove_options_init(glstark_prove_options *opts);

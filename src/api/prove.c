@@ -271,7 +271,10 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         return GLSTARK_ERR_OUT_OF_MEMORY;
     }
     gs_span_rec_init(rec, NULL, NULL, o.progress, o.progress_user);
-    st = gs_prove_ex(eng, &pk->pk, traces, num_traces, &po, rec, &pf, &tm, &err);
+    /* spans only when someone will see them: each one ends with an engine
+     * finish (wall time of the GPU work), which costs a drained queue */
+    int want_spans = !o.no_spans && (o.stats || o.progress);
+    st = gs_prove_ex(eng, &pk->pk, traces, num_traces, &po, want_spans ? rec : NULL, &pf, &tm, &err);
     if (!st) {
         st = gs_proof_encode(&pf, &res->proof, &res->proof_len, &err);
         gs_proof_free(&pf);

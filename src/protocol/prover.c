@@ -381,12 +381,15 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
         uint32_t a = s->trace_air[t];
         const glstark_air_trace *tr = &traces[a];
         size_t n = tr->common_main.width * tr->height;
+        int sn = gs_span_eng_begin(eng, "trace_check");
         size_t bad = first_non_canonical(tr->common_main.values, n);
+        gs_span_eng_end(eng, sn);
         if (bad < n)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a,
                                 tr->common_main.values[bad], bad / tr->height, bad % tr->height, (unsigned)BB_P);
         /* straight from the caller's array: the engine stores Montgomery form */
+        sn = gs_span_eng_begin(eng, "trace_write");
         if (s->traces_in_q) {
             st = gs_buf_write_canonical(s->q.b[e], s->q_off[t] * sizeof(bb_t), tr->common_main.values, n);
         } else {
@@ -396,7 +399,10 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
         }
         if (st)
             return eng_fail(eng, st, "uploading a trace", err);
+        gs_span_eng_end(eng, sn);
+        sn = gs_span_eng_begin(eng, "constraint_dags");
         st = gs_cdag_from_vk(&vk->per_air[a], &s->dags[t], err);
+        gs_span_eng_end(eng, sn);
         if (st)
             return st;
         s->publics[t] = malloc((tr->num_public_values ? tr->num_public_values : 1) * sizeof(bb_t));
