@@ -377,19 +377,25 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
             (zero_from < all && (st = gs_buf_fill_u32(s->q.b[e], zero_from * sizeof(bb_t), all - zero_from, 0))))
             return eng_fail(eng, st, "allocating the stacked matrix", err);
     }
+    /* three passes, each one span: every value below p (host), the uploads,
+     * the constraint DAGs and public values */
+    int sn = gs_span_eng_begin(eng, "trace_check");
     for (uint32_t t = 0; t < M; t++) {
         uint32_t a = s->trace_air[t];
         const glstark_air_trace *tr = &traces[a];
         size_t n = tr->common_main.width * tr->height;
-        int sn = gs_span_eng_begin(eng, "trace_check");
         size_t bad = first_non_canonical(tr->common_main.values, n);
-        gs_span_eng_end(eng, sn);
         if (bad < n)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a,
                                 tr->common_main.values[bad], bad / tr->height, bad % tr->height, (unsigned)BB_P);
+    }
+    gs_span_eng_end(eng, sn);
+    sn = gs_span_eng_begin(eng, "trace_write");
+    for (uint32_t t = 0; t < M; t++) {
+        const glstark_air_trace *tr = &traces[s->trace_air[t]];
+        size_t n = tr->common_main.width * tr->height;
         /* straight from the caller's array: the engine stores Montgomery form */
-        sn = gs_span_eng_begin(eng, "trace_write");
         if (s->traces_in_q) {
             st = gs_buf_write_canonical(s->q.b[e], s->q_off[t] * sizeof(bb_t), tr->common_main.values, n);
         } else {
@@ -399,10 +405,13 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
         }
         if (st)
             return eng_fail(eng, st, "uploading a trace", err);
-        gs_span_eng_end(eng, sn);
-        sn = gs_span_eng_begin(eng, "constraint_dags");
+    }
+    gs_span_eng_end(eng, sn);
+    sn = gs_span_eng_begin(eng, "constraint_dags");
+    for (uint32_t t = 0; t < M; t++) {
+        uint32_t a = s->trace_air[t];
+        const glstark_air_trace *tr = &traces[a];
         st = gs_cdag_from_vk(&vk->per_air[a], &s->dags[t], err);
-        gs_span_eng_end(eng, sn);
         if (st)
             return st;
         s->publics[t] = malloc((tr->num_public_values ? tr->num_public_values : 1) * sizeof(bb_t));
@@ -418,6 +427,7 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
         s->zc[t] = (gs_zc_trace){&s->dags[t].dag, s->logh[t], 1, &s->part_ptrs[t], &s->widths[t], s->publics[t],
                                  (uint32_t)tr->num_public_values, &s->part_off[t]};
     }
+    gs_span_eng_end(eng, sn);
     return GLSTARK_OK;
 }
 
