@@ -297,6 +297,8 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
     glstark_status st = assemble(&dev->caps, kernel, kernel_text, defines, &src, err);
     if (st)
         return st;
+    if (dev->prof)
+        gs_gl_profile_begin(dev);
     const char *extra = kernel_text ? kernel : NULL;
     GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
     const GLchar *srcs[1] = {src};
@@ -360,6 +362,8 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
     p->next = dev->programs;
     dev->programs = p;
     *out = p;
+    if (dev->prof)
+        gs_gl_profile_end(dev, "program build (compile + link, driver cache or not)", 1);
     return GLSTARK_OK;
 }
 
