@@ -150,7 +150,7 @@ if [ -f "$logs/bench_commit.txt" ]; then
     shader_rw=$(sed -n 's/^copy .* by a compute shader:.*read+write *\([0-9.]*\) GB\/s.*/\1/p' "$logs/bench_commit.txt" | head -1)
     copy_rw=$(sed -n 's/.*read+write *\([0-9.]*\) GB\/s.*/\1/p' "$logs/bench_commit.txt" | head -1)
 fi
-[ -f "$logs/bench_field.txt" ] && fmul=$(awk '/^base mul/ {print $3; exit}' "$logs/bench_field.txt")
+[ -f "$logs/bench_field.txt" ] && fmul=$(awk '/^base mul/ {for (i = 1; i < NF; i++) if ($i == "GPU:") {print $(i + 1); exit}}' "$logs/bench_field.txt")
 p2_cpu=$(sed -n 's/^merkle commit .*ms, \([0-9.]*\) M perms\/s.*/\1/p' "$logs/bench_poseidon2.txt" 2>/dev/null | sort -g | tail -1)
 
 fmt() { # VALUE SCALE DECIMALS [UNIT]: value*scale with its unit, or n/a

@@ -50,6 +50,12 @@
  * for 350 MB more; docs/performance.md). */
 #define ZC_SCRATCH_BYTES ((uint64_t)64 << 20)
 #define ZC_SCRATCH_BYTES_DESKTOP ((uint64_t)256 << 20)
+/* The multilinear rounds run while round 0's folded tables are live, so
+ * their scratch sets the proof's peak: with 256 MiB keccakf-1024 peaked at
+ * 1461 MiB in them, with 160 MiB the peak is round 0's (1392 MiB), and
+ * 128 / 160 / 192 / 256 MiB gave the same proving time within the H200's
+ * run-to-run noise (docs/performance.md, session 4). */
+#define ZC_SCRATCH_BYTES_DESKTOP_ROUNDS ((uint64_t)160 << 20)
 /* Ids per dispatch for the data movers. */
 #define ZC_DISPATCH (1u << 20)
 
@@ -850,6 +856,8 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
 {
     zc_ctx c;
     ctx_init(&c, eng);
+    if (c.desktop && c.scratch > ZC_SCRATCH_BYTES_DESKTOP_ROUNDS)
+        c.scratch = ZC_SCRATCH_BYTES_DESKTOP_ROUNDS;
     const uint64_t ncols = gs_zc_table_cols(t);
     const int single = m == 1;
     if (m == 0 || (m & (m - 1)) || m > stride || n_x == 0 || (single && n_x != 1) || (!single && !eq))
