@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "engine/dft_ops.h"
+#include "field/canonical.h"
 #include "engine/hash_ops.h"
 #include "engine/zc_trace.h"
 #include "protocol/air_cdag.h"
@@ -273,21 +274,6 @@ static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trac
 
 /* Index of the first value >= p in v[0..n), or n. The common case (all
  * canonical) runs as a branch-free scan the compiler vectorises. */
-static size_t first_non_canonical(const uint32_t *v, size_t n)
-{
-    const size_t block = 4096;
-    for (size_t b = 0; b < n; b += block) {
-        size_t e = n - b < block ? n : b + block;
-        uint32_t any = 0;
-        for (size_t i = b; i < e; i++)
-            any |= (uint32_t)(v[i] >= BB_P);
-        if (any)
-            for (size_t i = b; i < e; i++)
-                if (v[i] >= BB_P)
-                    return i;
-    }
-    return n;
-}
 
 /* The stacked layout of the present common mains (sorted order). */
 static glstark_status build_layout(const gs_system_params *sp, const glstark_air_trace *traces, pstate *s,
@@ -384,7 +370,7 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
         uint32_t a = s->trace_air[t];
         const glstark_air_trace *tr = &traces[a];
         size_t n = tr->common_main.width * tr->height;
-        size_t bad = first_non_canonical(tr->common_main.values, n);
+        size_t bad = gs_first_non_canonical(tr->common_main.values, n, 0);
         if (bad < n)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a,
