@@ -19,11 +19,11 @@
 #include "gles/gl_device.h"
 #include "util/error.h"
 
-#define GS_UPLOAD_SLOTS 8
-#define GS_UPLOAD_SLOT_BYTES ((size_t)8 << 20)
+#define GS_UPLOAD_SLOTS 16
+#define GS_UPLOAD_SLOT_BYTES ((size_t)4 << 20)
 /* Slots filled at once, one host thread each (half the ring, so the GPU
  * drains one half while the host fills the other). */
-#define GS_UPLOAD_BATCH 4
+#define GS_UPLOAD_BATCH 8
 /* Writes below this size take glBufferSubData in either mode. */
 #define GS_UPLOAD_RING_MIN ((size_t)1 << 20)
 
