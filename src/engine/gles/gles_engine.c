@@ -18,18 +18,21 @@ static void gles_destroy(gs_engine *eng)
         if (gs_gl_device_make_current(s->dev, &err) == GLSTARK_OK) {
             gs_gles_readback_free(&s->readback);
             gs_gles_upload_free(&s->upload);
+            /* the twiddle tables first: freed buffers land in the pool */
+            for (int i = 0; i < 2; i++)
+                if (s->twiddles[i])
+                    gs_buf_destroy(s->twiddles[i]);
             for (unsigned i = 0; i < s->pool.n; i++)
                 glDeleteBuffers(1, &s->pool.free[i].name);
             if (s->pool.hits + s->pool.misses)
                 gs_gl_log(s->dev, GLSTARK_LOG_INFO, "buffer pool: %llu of %llu requests reused a buffer (%.1f MB)",
                           (unsigned long long)s->pool.hits, (unsigned long long)(s->pool.hits + s->pool.misses),
                           (double)s->pool.bytes_reused / 1e6);
-            for (int i = 0; i < 2; i++)
-                if (s->twiddles[i])
-                    gs_buf_destroy(s->twiddles[i]);
         }
         gs_gl_device_close(s->dev);
     }
+    if (s)
+        gs_gles_zc_cache_free(s->zc_cache);
     free(s);
     free(eng);
 }
