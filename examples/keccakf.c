@@ -58,7 +58,7 @@ typedef struct job {
     char engine[8], renderer[256], platform[256], gl_version[256];
     int software;
     const char *readback; /* how the GLES engine reads results back */
-    char kernels[96];     /* the kernel variants chosen for this device */
+    char kernels[192];    /* the kernel variants chosen for this device */
     uint8_t *proof;
     size_t proof_len;
     double prove_s, phase_s[6];
@@ -107,8 +107,9 @@ static void *run_job(void *arg)
                   : lim.readback == GLSTARK_READBACK_PERSISTENT ? "persistent"
                   : lim.readback == GLSTARK_READBACK_STAGING  ? "staging"
                                                               : "map";
-    snprintf(j->kernels, sizeof j->kernels, "interpreter slots %s, groups up to %u",
-             lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1);
+    snprintf(j->kernels, sizeof j->kernels, "interpreter slots %s, groups up to %u, upload %s, pool %s, DFT blocks 2^%u",
+             lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1,
+             lim.upload_ring ? "ring" : "subdata", lim.buffer_pool ? "on" : "off", lim.dft_block_log);
     glstark_prove_options po;
     glstark_prove_options_init(&po);
     po.device = dev;

@@ -122,6 +122,9 @@ typedef struct glstark_device_limits {
     glstark_slot_memory slots;       /* GLOBAL or SHARED (SHARED: where a DAG's slots fit) */
     int desktop_class;               /* hardware with bindings of 1 GiB or more: bigger scratch and budgets */
     unsigned interp_groups;          /* most groups the interpreter splits an evaluation into (1: never) */
+    uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
+    int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
+    int buffer_pool;                 /* freed GPU buffers kept for reuse (GLSTARK_POOL) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DFT_BLOCK_LOG_MAX 11u /* 2048 words of shared memory */
 #define DFT_RADIX_LOG 4u      /* 16 points per invocation in the global passes */
 #define GS_DFT_DISPATCH (1u << 22)
 
@@ -69,10 +68,7 @@ static glstark_status ctx_init(dft_ctx *c, gs_engine *eng)
     memset(c, 0, sizeof *c);
     c->eng = eng;
     c->dev = gs_gles_device(eng);
-    unsigned bl = 1;
-    while (bl < DFT_BLOCK_LOG_MAX && ((4u << (bl + 1)) <= c->dev->caps.max_shared_bytes))
-        bl++;
-    c->block_log = bl;
+    c->block_log = c->dev->caps.dft_block_log ? c->dev->caps.dft_block_log : 1;
     return GLSTARK_OK;
 }
 

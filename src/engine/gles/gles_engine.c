@@ -446,6 +446,8 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
         s->pool.on = !(v && !strcmp(v, "0"));
         s->pool.poison = w && *w && strcmp(w, "0") != 0;
     }
+    s->dev->caps.buffer_pool = s->pool.on;
+    s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;
     gs_gles_engine_attach_families(eng);
     *out = eng;
     return GLSTARK_OK;
