@@ -39,8 +39,9 @@ typedef struct gs_gles_upload {
     unsigned threads; /* host threads filling slots (1 .. GS_UPLOAD_BATCH) */
 } gs_gles_upload;
 
-/* Picks the mode: GLSTARK_UPLOAD=ring|subdata|auto (auto: ring where the
- * driver has GL_EXT_buffer_storage). Bad values are errors. No GL work. */
+/* Picks the mode: GLSTARK_UPLOAD=ring|subdata|auto (auto: ring on
+ * desktop-class devices whose driver has GL_EXT_buffer_storage, else
+ * subdata). Bad values are errors. No GL work. */
 glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err);
 
 /* Writes n bytes of src into buffer object dst at byte off. Returns once src
