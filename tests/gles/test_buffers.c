@@ -443,8 +443,7 @@ Test(gles_buffers, pool_reuses_within_slack_and_bounds_the_footprint)
     /* a much smaller request does not take it, and since the held bytes
      * (1 MiB pooled + the request) would pass the high-water mark (1 MiB),
      * the pooled buffer is released first */
-    TU_OK(eng, gs_buf_create(eng, big / 2, &c));
-    cr_assert_neq(c->gl_name, name);
+    TU_OK(eng, gs_buf_create(eng, big / 2, &c)); /* (GL may give the released name to the new buffer) */
     cr_assert_eq(c->capacity, big / 2);
     cr_assert_eq(eng->bytes_pooled, 0);
     cr_assert_eq(eng->bytes_peak, big, "held bytes stayed within the mark");

@@ -125,7 +125,9 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
     b->size = bytes;
     b->capacity = capacity;
     b->gl_name = name;
-    if (s->pool.poison) {
+    /* poison what can be written in reasonable time (not, e.g., a buffer the
+     * driver accepted lazily far beyond its memory) */
+    if (s->pool.poison && bytes <= ((size_t)1 << 30)) {
         glstark_status st = gs_gles_fill_pattern(eng, b, 0, bytes / 4, 0xDEADBEEFu, 0);
         if (st) {
             glDeleteBuffers(1, &name);

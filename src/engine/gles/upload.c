@@ -124,16 +124,46 @@ static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
         memcpy(j->map + (size_t)j->slot[k] * GS_UPLOAD_SLOT_BYTES, j->src + j->from[k], j->len[k]);
 }
 
+/* A small write in ring mode: appended to the open slot, whose fence is
+ * renewed after each copy so it covers every copy out of the slot. */
+static glstark_status small_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
+                                  size_t n, gs_error *err)
+{
+    if (!up->open || up->fill + n > GS_UPLOAD_SLOT_BYTES) {
+        unsigned i = up->next;
+        glstark_status st = wait_slot(up, dev, i, err);
+        if (st)
+            return st;
+        up->cur = i;
+        up->fill = 0;
+        up->open = 1;
+        up->next = (i + 1) % GS_UPLOAD_SLOTS;
+    }
+    size_t at = (size_t)up->cur * GS_UPLOAD_SLOT_BYTES + up->fill;
+    memcpy((unsigned char *)up->map + at, src, n);
+    glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)at, (GLintptr)off, (GLsizeiptr)n);
+    if (up->fence[up->cur])
+        glDeleteSync(up->fence[up->cur]);
+    up->fence[up->cur] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    up->fill += (n + 15) & ~(size_t)15;
+    return gs_gl_check(dev, err, "gles buffer write (ring copy)");
+}
+
 glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
                                     size_t n, gs_error *err)
 {
-    if (up->mode == GS_UPLOAD_RING && n >= GS_UPLOAD_RING_MIN)
+    if (up->mode == GS_UPLOAD_RING)
         ensure_ring(up, dev);
-    if (up->mode != GS_UPLOAD_RING || n < GS_UPLOAD_RING_MIN) {
+    if (up->mode != GS_UPLOAD_RING) {
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
         glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
         return gs_gl_check(dev, err, "gles buffer write (glBufferSubData)");
     }
+    if (n < GS_UPLOAD_RING_MIN)
+        return small_write(up, dev, dst, off, src, n, err);
+    up->open = 0; /* large writes take whole slots; small ones then open a fresh one */
     glstark_status st = GLSTARK_OK;
     for (size_t done = 0; !st && done < n;) {
         /* the next batch of slots: wait until the GPU has drained them */

@@ -8,9 +8,18 @@
  * thread per slot, up to GS_UPLOAD_BATCH at once: one core's memcpy is what
  * limits a single-threaded upload) while the GPU copies earlier slots into
  * the destination (glCopyBufferSubData); a fence per slot says when it may
- * be refilled. Only the calling thread makes GL calls. Small writes always take
- * glBufferSubData. A driver without buffer storage, or one that refuses the
- * mapping, gets SUBDATA. */
+ * be refilled. Only the calling thread makes GL calls. Small writes are
+ * appended to one open slot, so in RING mode every host write is a copy
+ * command in the GPU's stream.
+ *
+ * That matters beyond speed. On the NVIDIA 580 driver a glBufferSubData into a
+ * buffer that an earlier, still running dispatch writes can be overtaken by
+ * that dispatch's writes even after glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT)
+ * (seen with test buffers poisoned by a fill kernel right after creation: the
+ * uploaded inputs came back as the poison); a copy command is ordered like any
+ * other GPU command. SUBDATA (the default where no ring is chosen, e.g. Mesa)
+ * relies on the barrier as the GL spec defines it. A driver without buffer
+ * storage, or one that refuses the mapping, gets SUBDATA. */
 #ifndef GS_ENGINE_GLES_UPLOAD_H
 #define GS_ENGINE_GLES_UPLOAD_H
 
@@ -24,7 +33,8 @@
 /* Slots filled at once, one host thread each (half the ring, so the GPU
  * drains one half while the host fills the other). */
 #define GS_UPLOAD_BATCH 8
-/* Writes below this size take glBufferSubData in either mode. */
+/* Writes from this size take whole slots filled by several threads; smaller
+ * ones are appended to the open slot. */
 #define GS_UPLOAD_RING_MIN ((size_t)1 << 20)
 
 typedef enum gs_upload_mode { GS_UPLOAD_SUBDATA = 1, GS_UPLOAD_RING = 2 } gs_upload_mode;
@@ -35,6 +45,9 @@ typedef struct gs_gles_upload {
     void *map;       /* its persistent, coherent mapping */
     GLsync fence[GS_UPLOAD_SLOTS];
     unsigned next;   /* slot to fill next */
+    unsigned cur;    /* the slot small writes append to, while `open` */
+    int open;
+    size_t fill;     /* bytes of `cur` used */
     uint64_t waits;  /* times the host found a slot still in use and waited */
     unsigned threads; /* host threads filling slots (1 .. GS_UPLOAD_BATCH) */
 } gs_gles_upload;
