@@ -17,8 +17,8 @@
  * that dispatch's writes even after glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT)
  * (seen with test buffers poisoned by a fill kernel right after creation: the
  * uploaded inputs came back as the poison); a copy command is ordered like any
- * other GPU command. SUBDATA (the default where no ring is chosen, e.g. Mesa)
- * relies on the barrier as the GL spec defines it. A driver without buffer
+ * other GPU command. SUBDATA (the default on software renderers) relies on
+ * the barrier as the GL spec defines it. A driver without buffer
  * storage, or one that refuses the mapping, gets SUBDATA. */
 #ifndef GS_ENGINE_GLES_UPLOAD_H
 #define GS_ENGINE_GLES_UPLOAD_H
@@ -52,9 +52,9 @@ typedef struct gs_gles_upload {
     unsigned threads; /* host threads filling slots (1 .. GS_UPLOAD_BATCH) */
 } gs_gles_upload;
 
-/* Picks the mode: GLSTARK_UPLOAD=ring|subdata|auto (auto: ring on
- * desktop-class devices whose driver has GL_EXT_buffer_storage, else
- * subdata). Bad values are errors. No GL work. */
+/* Picks the mode: GLSTARK_UPLOAD=ring|subdata|auto (auto: ring on hardware
+ * GPUs whose driver has GL_EXT_buffer_storage, else subdata). Bad values are
+ * errors. No GL work. */
 glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err);
 
 /* Writes n bytes of src into buffer object dst at byte off. Returns once src
