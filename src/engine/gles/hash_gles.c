@@ -26,8 +26,17 @@
 
 /* Permutations per dispatch: well under a second on llvmpipe with two cores;
  * a Raspberry Pi 5 resets GPU jobs that run longer than about 500 ms
- * (gles-targets.md), so dispatches stay small (not measured on a Pi). */
+ * (gles-targets.md), so dispatches stay small (not measured on a Pi).
+ * Desktop-class GPUs get 16x (as the interpreter's budget): 2^17 permutations
+ * is under one wave of an H200, and the keccakf leaves then took 192
+ * dispatches of one rate block each, their sponge states saved in between. */
 #define GS_HASH_PERM_BUDGET (1u << 17)
+#define GS_HASH_PERM_BUDGET_DESKTOP (1u << 21)
+
+static uint64_t perm_budget(const gs_gl_device *dev)
+{
+    return dev->caps.desktop_class ? GS_HASH_PERM_BUDGET_DESKTOP : GS_HASH_PERM_BUDGET;
+}
 /* Rows per tile (states 64 B, leaves 32 B each, so 16 + 8 MiB at most). */
 #define GS_HASH_TILE_MAX (1u << 18)
 
@@ -94,9 +103,10 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
         st = bind_window(eng, 2, leaves, 0, total * 32, &lead);
     if (st)
         return st;
+    const uint64_t budget = perm_budget(dev);
     uint64_t i0 = 0;
     while (i0 < total) {
-        uint64_t i1 = total - i0 > GS_HASH_PERM_BUDGET ? i0 + GS_HASH_PERM_BUDGET : total;
+        uint64_t i1 = total - i0 > budget ? i0 + budget : total;
         /* One column's rows of the id range must fit one binding. */
         for (;;) {
             uint64_t rlo = tile_row(j, y0, ytile, i0), rhi = tile_row(j, y0, ytile, i1 - 1) + 1;
@@ -109,7 +119,7 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
             return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                                 "gles merkle: one matrix entry does not fit the %" PRIu64 "-byte binding limit", maxb);
         uint64_t ids = i1 - i0;
-        uint64_t emax = (GS_HASH_PERM_BUDGET / ids) * 8;
+        uint64_t emax = (budget / ids) * 8;
         if (emax < 8)
             emax = 8;
         set_u(prog, "gs_i0", (uint32_t)i0);
@@ -157,8 +167,8 @@ static glstark_status compress_layer(gs_engine *eng, const gs_gl_program *prog, 
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
     uint64_t limit = (maxb - align) / 64;
-    if (limit > GS_HASH_PERM_BUDGET)
-        limit = GS_HASH_PERM_BUDGET;
+    if (limit > perm_budget(dev))
+        limit = perm_budget(dev);
     uint64_t chunk = limit / ys * ys;
     if (chunk == 0)
         chunk = ys; /* the tile sizes keep 2*ys digests within a binding */
