@@ -11,34 +11,7 @@
 #include "protocol/params.h"
 #include "protocol/prover.h"
 #include "protocol/verifier.h"
-
-static uint8_t *read_data(const char *name, size_t *n)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/openvm/%s", GLSTARK_TEST_DATA, name);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len + 1);
-    cr_assert_eq(fread(b, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *n = (size_t)len;
-    return b;
-}
-
-static void expect_bytes(const char *file, const uint8_t *got, size_t n)
-{
-    size_t m;
-    uint8_t *want = read_data(file, &m);
-    size_t i = 0;
-    while (i < n && i < m && got[i] == want[i])
-        i++;
-    cr_assert(i == n && n == m, "%s: %zu bytes vs OpenVM's %zu, first difference at byte %zu", file, n, m, i);
-    cr_log_info("%s: %zu bytes identical", file, n);
-    free(want);
-}
+#include "openvm_cases.h"
 
 static void prove_and_compare(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                               const glstark_air_trace *traces, const char *file)
@@ -56,7 +29,7 @@ static void prove_and_compare(glstark_air **airs, size_t nairs, const gs_system_
     cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
     cr_log_info("%s: prove %.3f s (pow %.3f, lz %.3f, sred %.3f, whir %.3f)", file, tm.total, tm.logup_pow,
                 tm.logup_zerocheck, tm.stacked_reduction, tm.whir);
-    expect_bytes(file, b, n);
+    oc_expect_bytes(file, b, n);
     free(b);
     cr_assert_eq(gs_verify(&pk.vk, &pf, &err), GLSTARK_OK, "%s: own proof not accepted: %s", file, err.msg);
     gs_proof_free(&pf);
@@ -64,91 +37,14 @@ static void prove_and_compare(glstark_air **airs, size_t nairs, const gs_system_
     gs_multi_pk_free(&pk);
 }
 
-static void fib(unsigned log_n, const gs_system_params *sp, const char *file)
-{
-    glstark_air *air;
-    cr_assert_eq(glstark_fibonacci_air(&air), GLSTARK_OK);
-    size_t h = (size_t)1 << log_n;
-    uint32_t *tr = malloc(2 * h * sizeof(uint32_t)), pv[3];
-    cr_assert_eq(glstark_fibonacci_trace(0, 1, h, tr, pv), GLSTARK_OK);
-    glstark_air_trace t = {h, {tr, 2}, NULL, pv, 3};
-    prove_and_compare(&air, 1, sp, &t, file);
-    free(tr);
-    glstark_air_destroy(air);
-}
-
-static void fib_small(unsigned log_n, const char *file)
-{
-    gs_system_params sp;
-    gs_default_test_params_small(&sp);
-    fib(log_n, &sp, file);
-}
-
-Test(prover, fib_small_n1) { fib_small(1, "fib-small_n1.proof.bin"); }
-Test(prover, fib_small_n2) { fib_small(2, "fib-small_n2.proof.bin"); }
-Test(prover, fib_small_n3) { fib_small(3, "fib-small_n3.proof.bin"); }
-Test(prover, fib_small_n4) { fib_small(4, "fib-small_n4.proof.bin"); }
-Test(prover, fib_small_n10) { fib_small(10, "fib-small_n10.proof.bin"); }
-
-Test(prover, interactions_small)
-{
-    glstark_air *airs[2];
-    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
-    uint32_t s[8], r[16];
-    glstark_interactions_fixture_traces(s, r);
-    glstark_air_trace t[2] = {{4, {s, 2}, NULL, NULL, 0}, {8, {r, 2}, NULL, NULL, 0}};
-    gs_system_params sp;
-    gs_default_test_params_small(&sp);
-    prove_and_compare(airs, 2, &sp, t, "interactions-small.proof.bin");
-    glstark_air_destroy(airs[0]);
-    glstark_air_destroy(airs[1]);
-}
-
-Test(prover, fib_app18_n10, .timeout = 120)
-{
-    gs_system_params sp;
-    gs_error err;
-    cr_assert_eq(gs_app_params_with_100_bits_security(18, &sp, &err), GLSTARK_OK);
-    fib(10, &sp, "fib-app18_n10.proof.bin");
-}
-
-#include "util/stdrng.h"
-
-/* keccakf, 16 permutations, seed 42 (StdRng, 25 next_u64 per permutation;
- * checked against OpenVM's recorded inputs), app params L = 21. */
-Test(prover, keccak_app21_p16, .timeout = 300)
-{
-    enum { P = 16 };
-    uint64_t in[P][25];
-    gs_stdrng rng;
-    gs_stdrng_seed_from_u64(&rng, 42);
-    for (int p = 0; p < P; p++)
-        for (int i = 0; i < 25; i++)
-            in[p][i] = gs_stdrng_next_u64(&rng);
-    char path[1024];
-    snprintf(path, sizeof path, "%s/keccak_inputs_seed42_n16.txt", GLSTARK_TEST_DATA);
-    FILE *f = fopen(path, "r");
-    cr_assert(f, "cannot open %s", path);
-    for (int p = 0; p < P; p++)
-        for (int i = 0; i < 25; i++) {
-            unsigned long long v;
-            cr_assert_eq(fscanf(f, "%llu", &v), 1);
-            cr_assert_eq(v, in[p][i], "input %d lane %d", p, i);
-        }
-    fclose(f);
-    glstark_air *air;
-    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
-    size_t h = glstark_keccak_trace_height(P);
-    uint32_t *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
-    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, P, tr), GLSTARK_OK);
-    glstark_air_trace t = {h, {tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
-    gs_system_params sp;
-    gs_error err;
-    cr_assert_eq(gs_app_params_with_100_bits_security(21, &sp, &err), GLSTARK_OK);
-    prove_and_compare(&air, 1, &sp, &t, "keccak-app21_p16.proof.bin");
-    free(tr);
-    glstark_air_destroy(air);
-}
+Test(prover, fib_small_n1) { oc_fib_small(1, "fib-small_n1.proof.bin", prove_and_compare); }
+Test(prover, fib_small_n2) { oc_fib_small(2, "fib-small_n2.proof.bin", prove_and_compare); }
+Test(prover, fib_small_n3) { oc_fib_small(3, "fib-small_n3.proof.bin", prove_and_compare); }
+Test(prover, fib_small_n4) { oc_fib_small(4, "fib-small_n4.proof.bin", prove_and_compare); }
+Test(prover, fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_and_compare); }
+Test(prover, interactions_small) { oc_interactions_small(prove_and_compare); }
+Test(prover, fib_app18_n10, .timeout = 120) { oc_fib_app18_n10(prove_and_compare); }
+Test(prover, keccak_app21_p16, .timeout = 300) { oc_keccak_app21_p16(prove_and_compare); }
 
 /* Per-phase fallback: an engine missing some families proves with a second
  * engine for those phases, says so, and the bytes do not change. */
@@ -182,7 +78,7 @@ Test(prover, fallback_per_phase)
     uint8_t *b;
     size_t n;
     cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK);
-    expect_bytes("interactions-small.proof.bin", b, n);
+    oc_expect_bytes("interactions-small.proof.bin", b, n);
     free(b);
     gs_proof_free(&pf);
     gs_engine_destroy(main_eng);

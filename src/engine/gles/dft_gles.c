@@ -339,7 +339,7 @@ static glstark_status gles_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_d
     unsigned ews = cols->elem_words == 4 ? 2 : 0;
     uint64_t span = (uint64_t)cols->elem_words << cols->log_n;
     uint64_t stride = cols->ncols > 1 ? cols->col_stride : span;
-    tw_buf tw = {NULL};
+    tw_buf tw = {NULL, 0};
     glstark_status st = GLSTARK_OK;
     for (uint64_t c0 = 0; !st && c0 < cols->ncols;) {
         uint64_t first = cols->offset + c0 * stride;
@@ -391,7 +391,7 @@ static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, u
         return GLSTARK_OK;
     uint64_t span = (uint64_t)1 << cols->log_n;
     uint64_t stride = cols->ncols > 1 ? cols->col_stride : span;
-    tw_buf tw = {NULL};
+    tw_buf tw = {NULL, 0};
     glstark_status st = twiddles(&c, l_skip, 1, &tw);
     for (uint64_t c0 = 0; !st && c0 < cols->ncols;) {
         uint64_t first = cols->offset + c0 * stride;
@@ -523,7 +523,7 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     if (g > ncols)
         g = ncols;
     gs_buf *msg = NULL, *tmp = NULL;
-    tw_buf tw = {NULL}, tw_small = {NULL};
+    tw_buf tw = {NULL, 0}, tw_small = {NULL, 0};
     glstark_status st = gs_buf_create(eng, g * H * 4, &msg);
     if (!st)
         st = twiddles(&c, logN, 0, &tw);

@@ -1,0 +1,137 @@
+/* The recorded OpenVM proofs both whole-prover tests reproduce
+ * (tests/protocol/test_prover.c on the CPU engine,
+ * tests/gles_protocol/test_prover_gles.c on GLES): each case builds the
+ * AIRs, traces and parameters of one .proof.bin and hands them to the test's
+ * own prove-and-compare function; oc_expect_bytes compares with OpenVM's
+ * file. Header-only (each test is its own executable); static inline so a
+ * test need not use every case. */
+#ifndef GS_TESTS_OPENVM_CASES_H
+#define GS_TESTS_OPENVM_CASES_H
+
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "glstark/airs.h"
+#include "protocol/params.h"
+#include "util/stdrng.h"
+
+typedef void (*oc_prove_fn)(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                            const glstark_air_trace *traces, const char *file);
+
+/* tests/data/openvm/<name>, whole. */
+static inline uint8_t *oc_read(const char *name, size_t *n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/openvm/%s", GLSTARK_TEST_DATA, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    cr_assert_geq(len, 0, "cannot size %s", path);
+    uint8_t *b = malloc((size_t)len + 1);
+    cr_assert_not_null(b);
+    cr_assert_eq(fread(b, 1, (size_t)len, f), (size_t)len, "short read of %s", path);
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+/* got[0..n) must equal OpenVM's file byte for byte. */
+static inline void oc_expect_bytes(const char *file, const uint8_t *got, size_t n)
+{
+    size_t m;
+    uint8_t *want = oc_read(file, &m);
+    size_t i = 0;
+    while (i < n && i < m && got[i] == want[i])
+        i++;
+    cr_assert(i == n && n == m, "%s: %zu bytes vs OpenVM's %zu, first difference at byte %zu", file, n, m, i);
+    cr_log_info("%s: %zu bytes identical to OpenVM's", file, n);
+    free(want);
+}
+
+/* Fibonacci with 2^log_n rows from (0, 1). */
+static inline void oc_fib(unsigned log_n, const gs_system_params *sp, const char *file, oc_prove_fn prove)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_fibonacci_air(&air), GLSTARK_OK);
+    size_t h = (size_t)1 << log_n;
+    uint32_t *tr = malloc(2 * h * sizeof(uint32_t)), pv[3];
+    cr_assert_not_null(tr);
+    cr_assert_eq(glstark_fibonacci_trace(0, 1, h, tr, pv), GLSTARK_OK);
+    glstark_air_trace t = {h, {tr, 2}, NULL, pv, 3};
+    prove(&air, 1, sp, &t, file);
+    free(tr);
+    glstark_air_destroy(air);
+}
+
+static inline void oc_fib_small(unsigned log_n, const char *file, oc_prove_fn prove)
+{
+    gs_system_params sp;
+    gs_default_test_params_small(&sp);
+    oc_fib(log_n, &sp, file, prove);
+}
+
+static inline void oc_fib_app18_n10(oc_prove_fn prove)
+{
+    gs_system_params sp;
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(18, &sp, &err), GLSTARK_OK, "%s", err.msg);
+    oc_fib(10, &sp, "fib-app18_n10.proof.bin", prove);
+}
+
+/* The sender/receiver pair with a lookup (interactions-small). */
+static inline void oc_interactions_small(oc_prove_fn prove)
+{
+    glstark_air *airs[2];
+    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
+    uint32_t s[8], r[16];
+    glstark_interactions_fixture_traces(s, r);
+    glstark_air_trace t[2] = {{4, {s, 2}, NULL, NULL, 0}, {8, {r, 2}, NULL, NULL, 0}};
+    gs_system_params sp;
+    gs_default_test_params_small(&sp);
+    prove(airs, 2, &sp, t, "interactions-small.proof.bin");
+    glstark_air_destroy(airs[0]);
+    glstark_air_destroy(airs[1]);
+}
+
+/* keccakf, 16 permutations, seed 42 (StdRng, 25 next_u64 per permutation;
+ * checked against OpenVM's recorded inputs), app params L = 21. */
+static inline void oc_keccak_app21_p16(oc_prove_fn prove)
+{
+    enum { P = 16 };
+    uint64_t in[P][25];
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 42);
+    for (int p = 0; p < P; p++)
+        for (int i = 0; i < 25; i++)
+            in[p][i] = gs_stdrng_next_u64(&rng);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/keccak_inputs_seed42_n16.txt", GLSTARK_TEST_DATA);
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s", path);
+    for (int p = 0; p < P; p++)
+        for (int i = 0; i < 25; i++) {
+            unsigned long long v;
+            cr_assert_eq(fscanf(f, "%llu", &v), 1);
+            cr_assert_eq(v, in[p][i], "input %d lane %d", p, i);
+        }
+    fclose(f);
+    glstark_air *air;
+    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
+    size_t h = glstark_keccak_trace_height(P);
+    uint32_t *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
+    cr_assert_not_null(tr);
+    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, P, tr), GLSTARK_OK);
+    glstark_air_trace t = {h, {tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    gs_system_params sp;
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(21, &sp, &err), GLSTARK_OK, "%s", err.msg);
+    prove(&air, 1, &sp, &t, "keccak-app21_p16.proof.bin");
+    free(tr);
+    glstark_air_destroy(air);
+}
+
+#endif
