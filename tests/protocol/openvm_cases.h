@@ -16,28 +16,13 @@
 #include "glstark/airs.h"
 #include "protocol/params.h"
 #include "util/stdrng.h"
+#include "../util/test_files.h"
 
 typedef void (*oc_prove_fn)(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                             const glstark_air_trace *traces, const char *file);
 
 /* tests/data/openvm/<name>, whole. */
-static inline uint8_t *oc_read(const char *name, size_t *n)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/openvm/%s", GLSTARK_TEST_DATA, name);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    cr_assert_geq(len, 0, "cannot size %s", path);
-    uint8_t *b = malloc((size_t)len + 1);
-    cr_assert_not_null(b);
-    cr_assert_eq(fread(b, 1, (size_t)len, f), (size_t)len, "short read of %s", path);
-    fclose(f);
-    *n = (size_t)len;
-    return b;
-}
+static inline uint8_t *oc_read(const char *name, size_t *n) { return tf_read("openvm", name, n); }
 
 /* got[0..n) must equal OpenVM's file byte for byte. */
 static inline void oc_expect_bytes(const char *file, const uint8_t *got, size_t n)

@@ -18,22 +18,7 @@
 #include "protocol/logup_zerocheck.h"
 #include "protocol/params.h"
 #include "util/stdrng.h"
-
-static uint8_t *read_bytes(const char *rel, size_t *n)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", GLSTARK_TEST_DATA, rel);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len);
-    cr_assert_eq(fread(b, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *n = (size_t)len;
-    return b;
-}
+#include "../util/test_files.h"
 
 typedef struct rd {
     const uint8_t *b;
@@ -146,7 +131,7 @@ static void prove_compare_verify(gs_engine *eng, const bb_t prehash[8], const ch
                                  uint32_t airs, const gs_zc_trace *sorted, uint32_t l_skip, unsigned pow_bits)
 {
     size_t n;
-    uint8_t *b = read_bytes(proof, &n);
+    uint8_t *b = tf_read("", proof, &n);
     rd r = {b, n, 0};
     gs_transcript ts, tv;
     gs_transcript_init(&ts);

@@ -11,6 +11,7 @@
 #include "protocol/fs_transcript.h"
 #include "protocol/logup_zerocheck.h"
 #include "replay_fs.h"
+#include "../util/test_files.h"
 
 /* ---- a reader of OpenVM proof bytes up to the end of the batch proof ---- */
 typedef struct rd {
@@ -33,22 +34,6 @@ static bb4_t efat(rd *r)
     for (int k = 0; k < 4; k++)
         c[k] = u32at(r);
     return bb4_from_canonical(c);
-}
-
-static uint8_t *read_file(const char *name, size_t *n)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/constraint/%s", GLSTARK_TEST_DATA, name);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)len);
-    cr_assert_eq(fread(b, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    *n = (size_t)len;
-    return b;
 }
 
 /* Skips the preamble; returns the offset where GkrProof starts (after the pow witness). */
@@ -75,7 +60,7 @@ static void skip_preamble(rd *r)
 static void compare_with_bytes(const char *proof_file, const gs_lz_proof *pf, const gs_zc_trace *traces, uint32_t M)
 {
     size_t n;
-    uint8_t *b = read_file(proof_file, &n);
+    uint8_t *b = tf_read("constraint", proof_file, &n);
     rd r = {b, n, 0};
     skip_preamble(&r);
     cr_assert(bb4_eq(efat(&r), pf->gkr.q0_claim), "q0_claim differs");
@@ -228,7 +213,7 @@ static void preamble(gs_transcript *ts, const uint32_t prehash[8], const char *p
                      uint32_t airs, unsigned pow_bits)
 {
     size_t n;
-    uint8_t *b = read_file(proof_file, &n);
+    uint8_t *b = tf_read("constraint", proof_file, &n);
     rd r = {b, n, 0};
     bb_t d[8];
     gs_error err;

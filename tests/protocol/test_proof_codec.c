@@ -15,23 +15,7 @@
 #include <string.h>
 
 #include "protocol/proof.h"
-
-static uint8_t *read_file(const char *name, size_t *len)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/openvm/%s", GLSTARK_TEST_DATA, name);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    cr_assert(b);
-    cr_assert(fread(b, 1, (size_t)n, f) == (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
+#include "../util/test_files.h"
 
 static const char *const PROOFS[] = {
     "fib-small_n1", "fib-small_n2", "fib-small_n3", "fib-small_n4", "fib-small_n10",
@@ -43,7 +27,7 @@ static void roundtrip(const char *spec)
     char name[256];
     snprintf(name, sizeof name, "%s.proof.bin", spec);
     size_t len;
-    uint8_t *bytes = read_file(name, &len);
+    uint8_t *bytes = tf_read("openvm", name, &len);
     gs_proof p;
     gs_error err;
     gs_error_clear(&err);
@@ -183,7 +167,7 @@ static void check_values(const char *spec)
     char name[256];
     snprintf(name, sizeof name, "%s.proof.bin", spec);
     size_t len;
-    uint8_t *bytes = read_file(name, &len);
+    uint8_t *bytes = tf_read("openvm", name, &len);
     gs_proof p;
     gs_error err;
     cr_assert_eq(gs_proof_decode(bytes, len, &p, &err), GLSTARK_OK, "%s: %s", spec, err.msg);
@@ -192,7 +176,7 @@ static void check_values(const char *spec)
 
     snprintf(name, sizeof name, "%s.proof.values.txt", spec);
     size_t tlen;
-    char *text = (char *)read_file(name, &tlen);
+    char *text = (char *)tf_read("openvm", name, &tlen);
     text[tlen] = '\0';
     size_t i = 0;
     char *save = NULL;
@@ -219,7 +203,7 @@ Test(proof_codec, decoded_values_match_openvm_debug_dump)
 Test(proof_codec, decoded_shapes_of_known_proofs)
 {
     size_t len;
-    uint8_t *bytes = read_file("keccak-app21_p16.proof.bin", &len);
+    uint8_t *bytes = tf_read("openvm", "keccak-app21_p16.proof.bin", &len);
     gs_proof p;
     gs_error err;
     cr_assert_eq(gs_proof_decode(bytes, len, &p, &err), GLSTARK_OK, "%s", err.msg);
@@ -269,7 +253,7 @@ Test(proof_codec, every_truncation_is_malformed)
         char name[256];
         snprintf(name, sizeof name, "%s.proof.bin", specs[s]);
         size_t len;
-        uint8_t *bytes = read_file(name, &len);
+        uint8_t *bytes = tf_read("openvm", name, &len);
         gs_error err;
         for (size_t cut = 0; cut < len; cut++) {
             /* an exact-size copy so that any over-read is caught by tools */
@@ -288,7 +272,7 @@ Test(proof_codec, every_truncation_is_malformed)
 Test(proof_codec, trailing_bytes_rejected)
 {
     size_t len;
-    uint8_t *bytes = read_file("fib-small_n4.proof.bin", &len);
+    uint8_t *bytes = tf_read("openvm", "fib-small_n4.proof.bin", &len);
     uint8_t *padded = calloc(len + 1, 1);
     memcpy(padded, bytes, len);
     gs_error err;
@@ -301,7 +285,7 @@ Test(proof_codec, trailing_bytes_rejected)
 Test(proof_codec, wrong_version_rejected)
 {
     size_t len;
-    uint8_t *bytes = read_file("fib-small_n4.proof.bin", &len);
+    uint8_t *bytes = tf_read("openvm", "fib-small_n4.proof.bin", &len);
     put_u32(bytes, 2);
     gs_error err;
     cr_assert_eq(decode_bytes(bytes, len, &err), GLSTARK_ERR_MALFORMED);
@@ -312,7 +296,7 @@ Test(proof_codec, wrong_version_rejected)
 Test(proof_codec, non_canonical_field_value_named)
 {
     size_t len;
-    uint8_t *bytes = read_file("fib-small_n4.proof.bin", &len);
+    uint8_t *bytes = tf_read("openvm", "fib-small_n4.proof.bin", &len);
     gs_error err;
     /* common_main_commit[3] sits at byte 4 + 3*4 = 16 */
     put_u32(bytes + 16, BB_P);
@@ -323,7 +307,7 @@ Test(proof_codec, non_canonical_field_value_named)
     free(bytes);
     /* the first public value: version 4, digest 32, num_airs 4, bitmap 1,
      * log_height 4, #cached 4, #pv lists 4, pv[0] length 4 -> byte 57 */
-    bytes = read_file("fib-small_n4.proof.bin", &len);
+    bytes = tf_read("openvm", "fib-small_n4.proof.bin", &len);
     put_u32(bytes + 57, 0xFFFFFFFFu);
     cr_assert_eq(decode_bytes(bytes, len, &err), GLSTARK_ERR_MALFORMED);
     cr_assert(strstr(err.msg, "public_values[0][0]") && strstr(err.msg, "at byte 57"), "%s", err.msg);
@@ -333,7 +317,7 @@ Test(proof_codec, non_canonical_field_value_named)
 Test(proof_codec, huge_lengths_rejected_without_allocating)
 {
     size_t len;
-    uint8_t *orig = read_file("fib-small_n4.proof.bin", &len);
+    uint8_t *orig = tf_read("openvm", "fib-small_n4.proof.bin", &len);
     uint8_t *bytes = malloc(len);
     gs_error err;
     /* num_airs at byte 36; #cached at 45; #pv lists at 49; pv[0] len at 53 */
@@ -351,7 +335,7 @@ Test(proof_codec, huge_lengths_rejected_without_allocating)
 Test(proof_codec, bitmap_padding_bits_rejected)
 {
     size_t len;
-    uint8_t *bytes = read_file("fib-small_n4.proof.bin", &len);
+    uint8_t *bytes = tf_read("openvm", "fib-small_n4.proof.bin", &len);
     cr_assert_eq(bytes[40], 1); /* one AIR, present */
     bytes[40] = 3;
     gs_error err;
@@ -366,7 +350,7 @@ Test(proof_codec, bitmap_padding_bits_rejected)
 Test(proof_codec, every_single_byte_change_is_handled)
 {
     size_t len;
-    uint8_t *orig = read_file("fib-small_n4.proof.bin", &len);
+    uint8_t *orig = tf_read("openvm", "fib-small_n4.proof.bin", &len);
     uint8_t *bytes = malloc(len);
     const uint8_t vals[] = {0x00, 0x01, 0x7f, 0x80, 0xff};
     size_t ok = 0, bad = 0;

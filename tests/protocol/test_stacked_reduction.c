@@ -19,6 +19,7 @@
 #include "protocol/stacked_reduction.h"
 #include "protocol/stacking.h"
 #include "glstark/airs.h"
+#include "../util/test_files.h"
 
 #define MAXC 4096 /* columns per trace in the vector files */
 
@@ -37,21 +38,6 @@ typedef struct sred_vec {
     uint32_t ncols;       /* trace columns with values (0: none) */
     uint32_t **col_vals;  /* [trace * MAXC + col] */
 } sred_vec;
-
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    cr_assert(fread(b, 1, (size_t)n, f) == (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 static bb4_t rd_ef(char **p)
 {
@@ -77,7 +63,7 @@ static void load_vec(const char *spec, sred_vec *v)
     char path[1024];
     snprintf(path, sizeof path, "%s/openvm/%s.sred.txt", GLSTARK_TEST_DATA, spec);
     size_t len;
-    char *text = (char *)read_all(path, &len), *p = text;
+    char *text = (char *)tf_read_path(path, &len), *p = text;
     memset(v, 0, sizeof *v);
     expect_word(&p, "l_skip");
     v->l_skip = rd_u(&p);
@@ -148,7 +134,7 @@ static void load_proof(const char *spec, gs_proof *p)
     char path[1024];
     snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
     size_t len;
-    uint8_t *bytes = read_all(path, &len);
+    uint8_t *bytes = tf_read_path(path, &len);
     gs_error err;
     cr_assert_eq(gs_proof_decode(bytes, len, p, &err), GLSTARK_OK, "%s", err.msg);
     free(bytes);

@@ -19,6 +19,7 @@
 #include "hash/poseidon2.h"
 #include "protocol/proof.h"
 #include "protocol/verifier.h"
+#include "../util/test_files.h"
 
 /* test_verifier_slow.c includes this file with GLSTARK_VERIFIER_SLOW set to
  * run only the slow tests (the default ones are disabled there). */
@@ -28,27 +29,12 @@
 #define VTEST(suite, name, ...) Test(suite, name, ##__VA_ARGS__)
 #endif
 
-static uint8_t *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n + 1);
-    cr_assert(fread(b, 1, (size_t)n, f) == (size_t)n);
-    b[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
-
 static void load_vk(const char *air, gs_multi_vk *vk)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.prevk.bin", GLSTARK_TEST_DATA, air);
     size_t len;
-    uint8_t *b = read_all(path, &len);
+    uint8_t *b = tf_read_path(path, &len);
     gs_error err;
     cr_assert_eq(gs_vk_from_prevk_bytes(b, len, vk, &err), GLSTARK_OK, "%s: %s", air, err.msg);
     cr_assert_eq(gs_vk_compute_pre_hash(vk, &err), GLSTARK_OK, "%s: %s", air, err.msg);
@@ -67,7 +53,7 @@ static void load_proof(const char *spec, gs_proof *p)
     char path[1024];
     snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
     size_t len;
-    uint8_t *bytes = read_all(path, &len);
+    uint8_t *bytes = tf_read_path(path, &len);
     gs_error err;
     cr_assert_eq(gs_proof_decode(bytes, len, p, &err), GLSTARK_OK, "%s", err.msg);
     free(bytes);
@@ -86,7 +72,7 @@ static size_t load_challenges(const char *spec, chvec *out, size_t cap)
     char path[1024];
     snprintf(path, sizeof path, "%s/openvm/%s.challenges.vec", GLSTARK_TEST_DATA, spec);
     size_t len;
-    char *text = (char *)read_all(path, &len), *p = text;
+    char *text = (char *)tf_read_path(path, &len), *p = text;
     size_t n = 0;
     while (*p && n < cap) {
         chvec *c = &out[n++];
@@ -387,7 +373,7 @@ static void every_byte_change_refused(const char *spec, const char *air)
     char path[1024];
     snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
     size_t len;
-    uint8_t *orig = read_all(path, &len);
+    uint8_t *orig = tf_read_path(path, &len);
     gs_proof op;
     gs_error err;
     cr_assert_eq(gs_proof_decode(orig, len, &op, &err), GLSTARK_OK);
@@ -453,7 +439,7 @@ static void sampled_byte_changes_refused(const char *spec, const char *air, int 
     char path[1024];
     snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
     size_t len;
-    uint8_t *orig = read_all(path, &len);
+    uint8_t *orig = tf_read_path(path, &len);
     uint8_t *b = malloc(len);
     cr_log_info("%s: %d sampled byte changes, seed %llu", spec, samples, (unsigned long long)seed);
     int refused = 0;
@@ -503,7 +489,7 @@ VTEST(verifier, verify_bytes_statuses)
     char path[1024];
     snprintf(path, sizeof path, "%s/openvm/fib-small_n10.proof.bin", GLSTARK_TEST_DATA);
     size_t len;
-    uint8_t *b = read_all(path, &len);
+    uint8_t *b = tf_read_path(path, &len);
     gs_error err;
     cr_assert_eq(gs_verify_bytes(&vk, b, len, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert_eq(gs_verify_bytes(&vk, b, len - 1, &err), GLSTARK_ERR_MALFORMED);
