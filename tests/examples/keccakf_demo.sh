@@ -2,7 +2,7 @@
 # The keccakf demo end to end on a small case (2 permutations, stacked height
 # 2^12): exit codes, the --json figures (parsed with python3), --jobs 2 giving
 # identical bytes, --check, --out + --verify (0 accepted, 1/2 for a corrupted
-# copy), and bad arguments (2).
+# copy), --repeat 2 --no-spans, and bad arguments (2).
 # usage: keccakf_demo.sh KECCAKF_BINARY ENGINE [PYTHON3]
 set -u
 bin=$1
@@ -100,8 +100,19 @@ grep -q "jobs identical" "$tmp/out2.txt" || fail "--jobs 2 did not report identi
 cmp "$tmp/p.bin" "$tmp/p2.bin" || fail "--jobs 2 proof differs from the single-job proof"
 check_json "$tmp/j.json" 2 1
 
+# --repeat 2 --no-spans: two proofs on one device, equal to the first run's; no spans recorded
+# shellcheck disable=SC2086
+"$bin" $small --repeat 2 --no-spans --json "$tmp/r.json" --out "$tmp/p3.bin" > "$tmp/out3.txt" 2>&1 || {
+    cat "$tmp/out3.txt"; fail "--repeat 2 --no-spans exited non-zero"; }
+cat "$tmp/out3.txt"
+grep -q "^repeat: 2 proofs on one device: .* all identical" "$tmp/out3.txt" || fail "--repeat 2 did not report its proofs"
+grep -q "^spans: not recorded" "$tmp/out3.txt" || fail "--no-spans still printed spans"
+cmp "$tmp/p.bin" "$tmp/p3.bin" || fail "--repeat proof differs from the single run's"
+grep -q '"spans_recorded": false' "$tmp/r.json" || fail "r.json: spans_recorded is not false"
+grep -q '"prove_seconds_repeats": \[[0-9.]*, [0-9.]*\]' "$tmp/r.json" || fail "r.json: not two repeat times"
+
 # bad arguments: 2
-for args in "--jobs 0" "--engine foo" "--perms x" "--platform nowhere" "--frobnicate"; do
+for args in "--jobs 0" "--repeat 0" "--repeat 33" "--engine foo" "--perms x" "--platform nowhere" "--frobnicate"; do
     # shellcheck disable=SC2086
     "$bin" $args > /dev/null 2>&1
     rc=$?

@@ -412,3 +412,57 @@ Test(gles_device, lost_context_is_an_error_not_a_crash)
     cr_assert_eq(gs_engine_finish(eng), GLSTARK_ERR_CONTEXT_LOST);
     gs_engine_destroy(eng);
 }
+
+/* GLSTARK_PROFILE=1: when the device closes, the log gets a table with a row
+ * per kernel variant and per buffer operation that ran, calls counted. */
+typedef struct profile_capture {
+    char text[8192];
+    size_t len;
+} profile_capture;
+
+static void capture_profile(void *user, glstark_log_level level, const char *msg)
+{
+    profile_capture *c = user;
+    if (level != GLSTARK_LOG_INFO || c->len + strlen(msg) + 2 > sizeof c->text)
+        return;
+    c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "%s\n", msg);
+}
+
+Test(gles_device, profile_table_on_close)
+{
+    clear_path_env();
+    setenv("GLSTARK_PROFILE", "1", 1);
+    profile_capture cap = {"", 0};
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.log = capture_profile;
+    o.log_user = &cap;
+    gs_engine *eng = tu_engine(&o);
+    cr_assert_not_null(gs_gles_device(eng)->prof, "GLSTARK_PROFILE=1 turns the profile on");
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, 4096, &b));
+    uint32_t v[1024] = {0};
+    TU_OK(eng, gs_buf_write(b, 0, v, sizeof v));
+    for (int i = 0; i < 3; i++)
+        TU_OK(eng, gs_buf_fill_u32(b, 0, 1024, (uint32_t)i));
+    TU_OK(eng, gs_buf_read(b, 0, v, sizeof v));
+    cr_assert_eq(v[1023], 2u);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+    unsetenv("GLSTARK_PROFILE");
+    cr_log_info("%s", cap.text);
+    cr_assert(strstr(cap.text, "GLSTARK_PROFILE:") != NULL, "no profile table in the log:\n%s", cap.text);
+    const char *fill = strstr(cap.text, "fill.comp");
+    cr_assert(fill != NULL, "no fill.comp row:\n%s", cap.text);
+    /* the row reads "<ms> ms <pct>% <calls> calls <units> units fill.comp": at least the 3 fills */
+    const char *line = fill;
+    while (line > cap.text && line[-1] != '\n')
+        line--;
+    double ms = 0, pct = 0;
+    unsigned long long calls = 0;
+    cr_assert_eq(sscanf(line, " %lf ms %lf%% %llu calls", &ms, &pct, &calls), 3, "row: %.120s", line);
+    cr_assert_geq(calls, 3ull, "fill.comp calls %llu", calls);
+    cr_assert(strstr(cap.text, "buffer read") != NULL, "no buffer read row:\n%s", cap.text);
+    cr_assert(strstr(cap.text, "buffer create") != NULL, "no buffer create row:\n%s", cap.text);
+    cr_assert(strstr(cap.text, "buffer write") != NULL, "no buffer write row:\n%s", cap.text);
+}
