@@ -457,6 +457,27 @@ Test(gles_buffers, pool_reuses_within_slack_and_bounds_the_footprint)
     cr_assert_eq(eng->bytes_peak, big + big / 2);
     gs_buf_destroy(d);
     gs_engine_destroy(eng);
+    /* under a memory cap the pool never makes the engine hold more than the
+     * cap: held bytes stay within the high-water mark, which live bytes
+     * alone reached (each step checked) */
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    const size_t cap = big + big / 10;
+    o.device_memory_cap = cap;
+    eng = tu_engine(&o);
+    const size_t steps[] = {big, big * 15 / 100, big * 9 / 10, big / 2, big, big * 3 / 10};
+    gs_buf *live[2] = {NULL, NULL};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        gs_buf_destroy(live[k % 2]);
+        live[k % 2] = NULL;
+        glstark_status st = gs_buf_create(eng, steps[k], &live[k % 2]);
+        cr_assert(st == GLSTARK_OK || st == GLSTARK_ERR_DEVICE_MEMORY, "step %zu: %s", k, eng->err.msg);
+        cr_assert_leq(eng->bytes_live + eng->bytes_pooled, cap, "step %zu: held %zu + %zu bytes, cap %zu", k,
+                      eng->bytes_live, eng->bytes_pooled, cap);
+    }
+    gs_buf_destroy(live[0]);
+    gs_buf_destroy(live[1]);
+    gs_engine_destroy(eng);
     /* switched off: freed buffers are deleted */
     setenv("GLSTARK_POOL", "0", 1);
     eng = tu_engine(NULL);
