@@ -10,34 +10,10 @@
 #include <stdio.h>
 
 #include "dft_test_util.h"
+#include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
 #include "protocol/stacking.h"
 
-static gs_engine *gles(uint64_t max_binding)
-{
-    glstark_device_options o;
-    glstark_device_options_init(&o);
-    o.max_binding_bytes = max_binding;
-    gs_engine *eng = NULL;
-    gs_error err;
-    glstark_status st = gs_gles_engine_create(&o, &eng, &err);
-    cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s", err.msg);
-    return eng;
-}
-
-static gs_engine *cpu(void)
-{
-    gs_engine *eng = NULL;
-    gs_error err;
-    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK, "%s", err.msg);
-    return eng;
-}
-
-#define OK(eng, call)                                                                                     \
-    do {                                                                                                  \
-        glstark_status st_ = (call);                                                                      \
-        cr_assert_eq(st_, GLSTARK_OK, "%s -> %s: %s", #call, glstark_status_name(st_), (eng)->err.msg); \
-    } while (0)
 
 typedef enum { OP_DFT_FWD, OP_DFT_INV, OP_RS_MSG } op_kind;
 
@@ -46,16 +22,16 @@ typedef enum { OP_DFT_FWD, OP_DFT_INV, OP_RS_MSG } op_kind;
 static bb_t *run_op(gs_engine *eng, const bb_t *data, size_t total, gs_dft_cols cols, op_kind op, unsigned l)
 {
     gs_buf *b = NULL;
-    OK(eng, gs_buf_create(eng, total * 4, &b));
-    OK(eng, gs_buf_fill_u32(b, 0, total, 0xDEADBEEFu));
-    OK(eng, gs_buf_write(b, 0, data, total * 4));
+    TU_OK(eng, gs_buf_create(eng, total * 4, &b));
+    TU_OK(eng, gs_buf_fill_u32(b, 0, total, 0xDEADBEEFu));
+    TU_OK(eng, gs_buf_write(b, 0, data, total * 4));
     cols.buf = b;
     if (op == OP_RS_MSG)
-        OK(eng, gs_rs_message(eng, &cols, l));
+        TU_OK(eng, gs_rs_message(eng, &cols, l));
     else
-        OK(eng, gs_dft(eng, &cols, op == OP_DFT_INV ? GS_DFT_INVERSE : GS_DFT_FORWARD));
+        TU_OK(eng, gs_dft(eng, &cols, op == OP_DFT_INV ? GS_DFT_INVERSE : GS_DFT_FORWARD));
     bb_t *out = malloc(total * 4);
-    OK(eng, gs_buf_read(b, 0, out, total * 4));
+    TU_OK(eng, gs_buf_read(b, 0, out, total * 4));
     gs_buf_destroy(b);
     return out;
 }
@@ -86,7 +62,7 @@ Test(dft_gles, dft_matches_cpu)
 {
     uint64_t seed = 0xDF7001, s = seed;
     printf("dft_gles seed %llu\n", (unsigned long long)seed);
-    gs_engine *g = gles(0), *c = cpu();
+    gs_engine *g = tu_engine_binding(0), *c = tu_cpu_engine();
     for (unsigned k = 0; k <= 16; k++) {
         compare_dft(g, c, k, 1, 1, 0, 0, OP_DFT_FWD, 0, &s, "fwd 1 col");
         compare_dft(g, c, k, 3, 1, k & 3, 1 + k % 3, OP_DFT_INV, 0, &s, "inv 3 cols");
@@ -108,7 +84,7 @@ Test(dft_gles, dft_small_bindings)
 {
     uint64_t seed = 0xDF7002, s = seed;
     printf("dft_gles small bindings seed %llu\n", (unsigned long long)seed);
-    gs_engine *g = gles(4096), *c = cpu();
+    gs_engine *g = tu_engine_binding(4096), *c = tu_cpu_engine();
     compare_dft(g, c, 8, 9, 1, 3, 1, OP_DFT_FWD, 0, &s, "windows");
     compare_dft(g, c, 6, 7, 4, 0, 2, OP_DFT_INV, 0, &s, "ext windows");
     compare_dft(g, c, 12, 2, 1, 1, 3, OP_DFT_FWD, 0, &s, "host fallback");
@@ -125,7 +101,7 @@ static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned 
     printf("rs_code_matrix gles vs cpu: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
            (unsigned long long)seed);
     uint64_t s = seed;
-    gs_engine *g = gles(max_binding), *c = cpu();
+    gs_engine *g = tu_engine_binding(max_binding), *c = tu_cpu_engine();
     for (int iter = 0; iter < iters; iter++) {
         unsigned l = (unsigned)(t_splitmix(&s) % (max_l + 1)), n = (unsigned)(t_splitmix(&s) % (max_n + 1));
         unsigned L = l + n, b = (unsigned)(t_splitmix(&s) % 3);
@@ -154,40 +130,40 @@ static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned 
             for (size_t t = 0; t < nt; t++) {
                 size_t cnt = (size_t)sh[t].width << sh[t].log_height;
                 refs[t].buf = NULL;
-                OK(eng, gs_buf_create(eng, (cnt + 3) * 4, &refs[t].buf));
-                OK(eng, gs_buf_fill_u32(refs[t].buf, 0, cnt + 3, 0xBADu));
+                TU_OK(eng, gs_buf_create(eng, (cnt + 3) * 4, &refs[t].buf));
+                TU_OK(eng, gs_buf_fill_u32(refs[t].buf, 0, cnt + 3, 0xBADu));
                 if (cnt)
-                    OK(eng, gs_buf_write(refs[t].buf, 4, vals[t], cnt * 4));
+                    TU_OK(eng, gs_buf_write(refs[t].buf, 4, vals[t], cnt * 4));
                 refs[t].offset = 1;
             }
             size_t total = off + N * lay.width + 2;
             gs_buf *cw = NULL;
-            OK(eng, gs_buf_create(eng, total * 4, &cw));
-            OK(eng, gs_buf_fill_u32(cw, 0, total, 0xDEADBEEFu));
+            TU_OK(eng, gs_buf_create(eng, total * 4, &cw));
+            TU_OK(eng, gs_buf_fill_u32(cw, 0, total, 0xDEADBEEFu));
             /* first column alone, the rest together: both call shapes */
-            OK(eng, gs_rs_code_matrix(eng, &lay, refs, b, 0, 1, cw, off));
+            TU_OK(eng, gs_rs_code_matrix(eng, &lay, refs, b, 0, 1, cw, off));
             if (lay.width > 1)
-                OK(eng, gs_rs_code_matrix(eng, &lay, refs, b, 1, lay.width, cw, off + N));
+                TU_OK(eng, gs_rs_code_matrix(eng, &lay, refs, b, 1, lay.width, cw, off + N));
             out[e] = malloc(total * 4);
-            OK(eng, gs_buf_read(cw, 0, out[e], total * 4));
+            TU_OK(eng, gs_buf_read(cw, 0, out[e], total * 4));
             /* the stacked matrix itself, at an odd offset */
             size_t H = (size_t)1 << L, qtotal = H * lay.width + 3;
             gs_buf *qb = NULL;
-            OK(eng, gs_buf_create(eng, qtotal * 4, &qb));
-            OK(eng, gs_buf_fill_u32(qb, 0, qtotal, 0xDEADBEEFu));
-            OK(eng, gs_stack_matrix(eng, &lay, refs, 0, lay.width, qb, 1));
+            TU_OK(eng, gs_buf_create(eng, qtotal * 4, &qb));
+            TU_OK(eng, gs_buf_fill_u32(qb, 0, qtotal, 0xDEADBEEFu));
+            TU_OK(eng, gs_stack_matrix(eng, &lay, refs, 0, lay.width, qb, 1));
             q[e] = malloc(qtotal * 4);
-            OK(eng, gs_buf_read(qb, 0, q[e], qtotal * 4));
+            TU_OK(eng, gs_buf_read(qb, 0, q[e], qtotal * 4));
             /* Q encoded as one trace stacked onto itself (what the prover
              * does) gives the same codeword as the original layout */
             gs_stack_layout qlay;
             gs_stack_trace_shape qsh = {lay.width, L};
             cr_assert_eq(gs_stack_layout_build(l, n, &qsh, 1, &qlay, &err), GLSTARK_OK, "%s", err.msg);
             gs_trace_ref qref = {qb, 1};
-            OK(eng, gs_buf_fill_u32(cw, 0, total, 0x5EEDu));
-            OK(eng, gs_rs_code_matrix(eng, &qlay, &qref, b, 0, lay.width, cw, off));
+            TU_OK(eng, gs_buf_fill_u32(cw, 0, total, 0x5EEDu));
+            TU_OK(eng, gs_rs_code_matrix(eng, &qlay, &qref, b, 0, lay.width, cw, off));
             bb_t *again = malloc(total * 4);
-            OK(eng, gs_buf_read(cw, 0, again, total * 4));
+            TU_OK(eng, gs_buf_read(cw, 0, again, total * 4));
             cr_assert_eq(memcmp(again + off, out[e] + off, N * lay.width * 4), 0,
                          "seed %llu iter %d engine %d: encoding Q itself differs from encoding the traces",
                          (unsigned long long)seed, iter, e);
@@ -227,7 +203,7 @@ Test(dft_gles, rs_code_matrix_wide_and_unsupported)
 {
     uint64_t s = 0xC0DE03;
     printf("rs wide seed %llu\n", (unsigned long long)s);
-    gs_engine *g = gles(1 << 20), *c = cpu();
+    gs_engine *g = tu_engine_binding(1 << 20), *c = tu_cpu_engine();
     gs_stack_trace_shape sh = {37, 9};
     gs_stack_layout lay;
     gs_error err;
@@ -240,14 +216,14 @@ Test(dft_gles, rs_code_matrix_wide_and_unsupported)
     gs_engine *engs[2] = {g, c};
     for (int e = 0; e < 2; e++) {
         gs_trace_ref ref = {NULL, 0};
-        OK(engs[e], gs_buf_create(engs[e], cnt * 4, &ref.buf));
-        OK(engs[e], gs_buf_write(ref.buf, 0, vals, cnt * 4));
+        TU_OK(engs[e], gs_buf_create(engs[e], cnt * 4, &ref.buf));
+        TU_OK(engs[e], gs_buf_write(ref.buf, 0, vals, cnt * 4));
         gs_buf *cw = NULL;
-        OK(engs[e], gs_buf_create(engs[e], N * lay.width * 4, &cw));
-        OK(engs[e], gs_buf_fill_u32(cw, 0, N * lay.width, 0xDEADBEEFu));
-        OK(engs[e], gs_rs_code_matrix(engs[e], &lay, &ref, 1, 0, lay.width, cw, 0));
+        TU_OK(engs[e], gs_buf_create(engs[e], N * lay.width * 4, &cw));
+        TU_OK(engs[e], gs_buf_fill_u32(cw, 0, N * lay.width, 0xDEADBEEFu));
+        TU_OK(engs[e], gs_rs_code_matrix(engs[e], &lay, &ref, 1, 0, lay.width, cw, 0));
         out[e] = malloc(N * lay.width * 4);
-        OK(engs[e], gs_buf_read(cw, 0, out[e], N * lay.width * 4));
+        TU_OK(engs[e], gs_buf_read(cw, 0, out[e], N * lay.width * 4));
         gs_buf_destroy(cw);
         gs_buf_destroy(ref.buf);
     }
@@ -258,13 +234,13 @@ Test(dft_gles, rs_code_matrix_wide_and_unsupported)
     gs_stack_layout_free(&lay);
     gs_engine_destroy(g);
     /* 2^17-row codeword columns (512 KiB) against a 64 KiB limit: a status. */
-    g = gles(1 << 16);
+    g = tu_engine_binding(1 << 16);
     gs_stack_trace_shape sh2 = {1, 16};
     cr_assert_eq(gs_stack_layout_build(4, 12, &sh2, 1, &lay, &err), GLSTARK_OK);
     gs_trace_ref ref = {NULL, 0};
     gs_buf *cw = NULL;
-    OK(g, gs_buf_create(g, ((size_t)1 << 16) * 4, &ref.buf));
-    OK(g, gs_buf_create(g, N * 4, &cw));
+    TU_OK(g, gs_buf_create(g, ((size_t)1 << 16) * 4, &ref.buf));
+    TU_OK(g, gs_buf_create(g, N * 4, &cw));
     cr_assert_eq(gs_rs_code_matrix(g, &lay, &ref, 1, 0, 1, cw, 0), GLSTARK_ERR_UNSUPPORTED);
     cr_assert(strlen(g->err.msg) > 0);
     gs_buf_destroy(cw);

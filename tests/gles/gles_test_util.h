@@ -34,6 +34,25 @@ static inline gs_engine *tu_engine(const glstark_device_options *opts)
     return eng;
 }
 
+/* A GLES engine whose per-binding limit is lowered to max_binding bytes
+ * (0: the device's own), to push kernels onto their chunked paths. */
+static inline gs_engine *tu_engine_binding(uint64_t max_binding)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = max_binding;
+    return tu_engine(&o);
+}
+
+/* The CPU engine (two threads): the reference GLES results are held to. */
+static inline gs_engine *tu_cpu_engine(void)
+{
+    gs_error err;
+    gs_engine *eng = NULL;
+    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK, "%s", err.msg);
+    return eng;
+}
+
 static inline void *tu_alloc(size_t bytes)
 {
     void *p = malloc(bytes);

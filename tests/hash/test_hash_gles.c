@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
 #include "hash/grind.h"
@@ -36,31 +37,6 @@ static bb_t *random_words(size_t n, uint64_t *s)
     return m;
 }
 
-static gs_engine *gles(uint64_t max_binding)
-{
-    glstark_device_options o;
-    glstark_device_options_init(&o);
-    o.max_binding_bytes = max_binding;
-    gs_engine *eng = NULL;
-    gs_error err;
-    glstark_status st = gs_gles_engine_create(&o, &eng, &err);
-    cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s", err.msg);
-    return eng;
-}
-
-static gs_engine *cpu(void)
-{
-    gs_engine *eng = NULL;
-    gs_error err;
-    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK, "%s", err.msg);
-    return eng;
-}
-
-#define OK(eng, call)                                                                                     \
-    do {                                                                                                  \
-        glstark_status st_ = (call);                                                                      \
-        cr_assert_eq(st_, GLSTARK_OK, "%s -> %s: %s", #call, glstark_status_name(st_), (eng)->err.msg); \
-    } while (0)
 
 /* Builds the tree on eng from mat (placed at word offset `off` of a buffer
  * poisoned elsewhere) and returns every digest layer. */
@@ -69,13 +45,13 @@ static bb_t *tree_on(gs_engine *eng, const bb_t *mat, size_t off, size_t n, size
 {
     size_t words = n * width * deg;
     gs_buf *b = NULL;
-    OK(eng, gs_buf_create(eng, (off + words + 7) * 4, &b));
-    OK(eng, gs_buf_fill_u32(b, 0, off + words + 7, 0xDEADBEEFu));
-    OK(eng, gs_buf_write(b, off * 4, mat, words * 4));
-    OK(eng, gs_engine_merkle_commit(eng, b, off, n, width, deg, log_k, tree));
+    TU_OK(eng, gs_buf_create(eng, (off + words + 7) * 4, &b));
+    TU_OK(eng, gs_buf_fill_u32(b, 0, off + words + 7, 0xDEADBEEFu));
+    TU_OK(eng, gs_buf_write(b, off * 4, mat, words * 4));
+    TU_OK(eng, gs_engine_merkle_commit(eng, b, off, n, width, deg, log_k, tree));
     size_t dw = gs_merkle_digest_words(n, log_k);
     bb_t *d = malloc(dw * sizeof *d);
-    OK(eng, gs_buf_read(tree->digests, 0, d, dw * 4));
+    TU_OK(eng, gs_buf_read(tree->digests, 0, d, dw * 4));
     *mat_buf = b;
     return d;
 }
@@ -87,7 +63,7 @@ typedef struct shape {
 
 static void compare_shapes(uint64_t max_binding, const shape *shapes, size_t count, uint64_t seed)
 {
-    gs_engine *g = gles(max_binding), *c = cpu();
+    gs_engine *g = tu_engine_binding(max_binding), *c = tu_cpu_engine();
     cr_log_info("binding limit %llu bytes (device %llu), seed %llu", (unsigned long long)max_binding,
                 (unsigned long long)gs_gles_device(g)->caps.max_binding_bytes, (unsigned long long)seed);
     printf("merkle gles vs cpu: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
@@ -111,12 +87,12 @@ static void compare_shapes(uint64_t max_binding, const shape *shapes, size_t cou
         size_t rw = K * sh->width * sh->deg, pw = tg.depth * 8u;
         bb_t *rg = malloc(3 * rw * 4 + 4), *rc = malloc(3 * rw * 4 + 4);
         bb_t *pg = malloc(3 * pw * 4 + 4), *pc = malloc(3 * pw * 4 + 4);
-        OK(g, gs_engine_merkle_open(g, bg, off, &tg, idx, 3, rg, pg));
-        OK(c, gs_engine_merkle_open(c, bc, off, &tc, idx, 3, rc, pc));
+        TU_OK(g, gs_engine_merkle_open(g, bg, off, &tg, idx, 3, rg, pg));
+        TU_OK(c, gs_engine_merkle_open(c, bc, off, &tc, idx, 3, rc, pc));
         cr_assert_eq(memcmp(rg, rc, 3 * rw * 4), 0, "shape %zu: opened rows differ", i);
         cr_assert_eq(memcmp(pg, pc, 3 * pw * 4), 0, "shape %zu: opening proofs differ", i);
         bb_t root[8];
-        OK(g, gs_engine_merkle_root(g, &tg, root));
+        TU_OK(g, gs_engine_merkle_root(g, &tg, root));
         gs_error err;
         for (int q = 0; q < 3; q++)
             cr_assert_eq(gs_merkle_verify(root, idx[q], rg + q * rw, sh->log_k, sh->width * sh->deg, pg + q * pw,
@@ -163,7 +139,7 @@ Test(hash_gles, merkle_small_bindings)
 
 Test(hash_gles, grind_same_witness)
 {
-    gs_engine *g = gles(0), *c = cpu();
+    gs_engine *g = tu_engine_binding(0), *c = tu_cpu_engine();
     uint64_t s = 0x6121D;
     printf("grind seed %llu\n", (unsigned long long)s);
     for (unsigned bits = 1; bits <= 16; bits += (bits < 4 ? 1 : 3)) {
@@ -172,8 +148,8 @@ Test(hash_gles, grind_same_witness)
             st[i] = bb_from_canonical((uint32_t)(splitmix(&s) % BB_P));
         unsigned absorb = (unsigned)(splitmix(&s) % GS_P2_RATE);
         uint32_t wg = 0xFFFFFFFFu, wc = 0xFFFFFFFEu;
-        OK(g, gs_engine_grind(g, st, absorb, bits, &wg));
-        OK(c, gs_engine_grind(c, st, absorb, bits, &wc));
+        TU_OK(g, gs_engine_grind(g, st, absorb, bits, &wg));
+        TU_OK(c, gs_engine_grind(c, st, absorb, bits, &wc));
         cr_assert_eq(wg, wc, "%u bits, absorb %u: gles found %u, cpu %u", bits, absorb, wg, wc);
         cr_assert(gs_pow_witness_ok(st, absorb, bits, wg));
         for (uint32_t w = 0; w < wg && w < 4096; w++)
@@ -190,15 +166,15 @@ Test(hash_gles, grind_same_witness)
 
 Test(hash_gles, bad_input)
 {
-    gs_engine *g = gles(0);
+    gs_engine *g = tu_engine_binding(0);
     gs_buf *b = NULL;
-    OK(g, gs_buf_create(g, 64 * 4, &b));
+    TU_OK(g, gs_buf_create(g, 64 * 4, &b));
     gs_merkle_dev t;
     cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 3, 1, 1, 0, &t), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 64, 2, 1, 0, &t), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 16, 1, 1, 5, &t), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_engine_merkle_commit(g, b, 0, 16, 1, 2, 1, &t), GLSTARK_ERR_INVALID_ARGUMENT);
-    OK(g, gs_engine_merkle_commit(g, b, 0, 16, 2, 1, 2, &t));
+    TU_OK(g, gs_engine_merkle_commit(g, b, 0, 16, 2, 1, 2, &t));
     uint32_t idx = 4;
     bb_t rows[64], proof[64];
     cr_assert_eq(gs_engine_merkle_open(g, b, 0, &t, &idx, 1, rows, proof), GLSTARK_ERR_INVALID_ARGUMENT);
@@ -213,7 +189,7 @@ Test(hash_gles, bad_input)
  * witness from the state just before it is observed. */
 static void replay_grinds(const char *name)
 {
-    gs_engine *g = gles(0);
+    gs_engine *g = tu_engine_binding(0);
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", GLSTARK_TEST_DATA, name);
     FILE *f = fopen(path, "r");
@@ -231,7 +207,7 @@ static void replay_grinds(const char *name)
         } else if (sscanf(buf, "observe %lu", &v) == 1) {
             if (pending) {
                 uint32_t w = 0xFFFFFFFFu;
-                OK(g, gs_engine_grind(g, ts.st, ts.absorb_idx, pending, &w));
+                TU_OK(g, gs_engine_grind(g, ts.st, ts.absorb_idx, pending, &w));
                 cr_assert_eq(w, v, "%s: gles grind(%u) found %u, OpenVM's witness is %lu", name, pending, w, v);
                 pending = 0;
                 grinds++;
