@@ -115,6 +115,22 @@ glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *p
     return gs_gl_check(dev, err, "glDispatchCompute");
 }
 
+glstark_status gs_gl_wait_sync(gs_gl_device *dev, GLsync f, const char *who, gs_error *err)
+{
+    for (;;) {
+        GLenum r = glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
+        if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED)
+            return GLSTARK_OK;
+        if (r == GL_WAIT_FAILED) {
+            glstark_status st = gs_gl_check(dev, err, who);
+            return st ? st : gs_error_set(err, GLSTARK_ERR_GPU, "%s: glClientWaitSync failed", who);
+        }
+        glstark_status st = gs_gl_check(dev, err, who); /* timed out: still alive? */
+        if (st)
+            return st;
+    }
+}
+
 glstark_status gs_gl_finish(gs_gl_device *dev, gs_error *err)
 {
     glFinish();

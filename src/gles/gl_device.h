@@ -160,6 +160,11 @@ void gs_gl_barrier_for(gs_gl_device *dev, GLbitfield bits);
 /* glFinish + reset check; counts a host sync. */
 glstark_status gs_gl_finish(gs_gl_device *dev, gs_error *err);
 
+/* Waits until fence f has signaled, a second at a time so that a lost
+ * context is noticed instead of waiting forever; `who` prefixes the error
+ * messages. Does not delete f nor count a host sync (callers decide). */
+glstark_status gs_gl_wait_sync(gs_gl_device *dev, GLsync f, const char *who, gs_error *err);
+
 /* ---- timers (timer.c) ---- */
 
 /* A span: GPU time-elapsed query where the device gives valid numbers, else

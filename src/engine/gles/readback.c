@@ -97,8 +97,7 @@ static glstark_status map_and_copy(gs_gl_device *dev, GLuint buf, size_t off, vo
     return gs_gl_check(dev, err, "gles buffer read");
 }
 
-/* Waits on a fence for everything queued so far, a second at a time so a
- * lost context is noticed instead of waiting forever. */
+/* Waits on a fence for everything queued so far. */
 static glstark_status wait_fence(gs_gl_device *dev, gs_error *err)
 {
     GLsync f = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -106,20 +105,7 @@ static glstark_status wait_fence(gs_gl_device *dev, gs_error *err)
         glstark_status st = gs_gl_check(dev, err, "readback: glFenceSync");
         return st ? st : gs_error_set(err, GLSTARK_ERR_GPU, "readback: glFenceSync returned 0");
     }
-    glstark_status st = GLSTARK_OK;
-    for (;;) {
-        GLenum r = glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
-        if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED)
-            break;
-        if (r == GL_WAIT_FAILED) {
-            st = gs_gl_check(dev, err, "readback: glClientWaitSync");
-            if (!st)
-                st = gs_error_set(err, GLSTARK_ERR_GPU, "readback: glClientWaitSync failed");
-            break;
-        }
-        if ((st = gs_gl_check(dev, err, "readback: waiting for the GPU")))
-            break;
-    }
+    glstark_status st = gs_gl_wait_sync(dev, f, "readback: waiting for the GPU", err);
     glDeleteSync(f);
     return st;
 }

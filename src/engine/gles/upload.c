@@ -78,8 +78,8 @@ static void ensure_ring(gs_gles_upload *up, gs_gl_device *dev)
     }
 }
 
-/* Waits until the GPU has copied slot i out (a second at a time, so a lost
- * context is noticed). */
+/* Waits until the GPU has copied slot i out; only a real wait (the fence
+ * not yet signaled when polled) counts as a host sync. */
 static glstark_status wait_slot(gs_gles_upload *up, gs_gl_device *dev, unsigned i, gs_error *err)
 {
     GLsync f = up->fence[i];
@@ -90,19 +90,7 @@ static glstark_status wait_slot(gs_gles_upload *up, gs_gl_device *dev, unsigned 
     if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED) {
         up->waits++;
         dev->host_syncs++;
-        for (;;) {
-            r = glClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, 1000000000ull);
-            if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED)
-                break;
-            if (r == GL_WAIT_FAILED) {
-                st = gs_gl_check(dev, err, "upload: glClientWaitSync");
-                if (!st)
-                    st = gs_error_set(err, GLSTARK_ERR_GPU, "upload: glClientWaitSync failed");
-                break;
-            }
-            if ((st = gs_gl_check(dev, err, "upload: waiting for the GPU")))
-                break;
-        }
+        st = gs_gl_wait_sync(dev, f, "upload: waiting for the GPU", err);
     }
     glDeleteSync(f);
     up->fence[i] = 0;
