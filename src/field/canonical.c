@@ -1,8 +1,6 @@
 /* See canonical.h. */
 #include "field/canonical.h"
 
-#include <unistd.h>
-
 #include "engine/cpu/parallel_for.h"
 #include "field/babybear.h"
 
@@ -46,10 +44,8 @@ static void scan_part(void *ctx, size_t b, size_t e, unsigned worker)
 
 size_t gs_first_non_canonical(const uint32_t *v, size_t n, unsigned threads)
 {
-    if (threads == 0) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = cores < 1 ? 1 : (unsigned)cores;
-    }
+    if (threads == 0)
+        threads = gs_online_cores();
     size_t parts = threads > CANON_THREADS_MAX ? CANON_THREADS_MAX : threads;
     if (n < CANON_PAR_MIN || parts <= 1)
         return scan(v, 0, n);

@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void cpu_destroy(gs_engine *eng)
 {
@@ -118,10 +117,8 @@ glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error 
         free(st);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "cpu engine: out of host memory creating the engine");
     }
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (unsigned)n : 1;
-    }
+    if (threads == 0)
+        threads = gs_online_cores();
     st->threads = threads;
     eng->core = &cpu_core_ops;
     eng->impl = st;

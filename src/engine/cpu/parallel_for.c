@@ -3,6 +3,7 @@
 #include "engine/cpu/cpu_engine.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #define GS_PARALLEL_MAX 256
 
@@ -68,4 +69,10 @@ unsigned gs_cpu_parts(const struct gs_engine *eng, size_t n)
     if (n < (size_t)t)
         t = n > 0 ? (unsigned)n : 1;
     return t;
+}
+
+unsigned gs_online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
 }

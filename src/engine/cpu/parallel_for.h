@@ -16,6 +16,9 @@ typedef void (*gs_range_fn)(void *ctx, size_t begin, size_t end, unsigned worker
  * so per-worker partials 0 .. threads-1 are all written; n = 0 calls nothing. */
 void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx);
 
+/* Cores online (at least 1): the default thread count of host-side work. */
+unsigned gs_online_cores(void);
+
 struct gs_engine;
 /* The CPU engine's thread count (at least 1). */
 unsigned gs_cpu_threads(const struct gs_engine *eng);

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "engine/cpu/parallel_for.h"
 
@@ -17,8 +16,8 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
      * GPU command (upload.h); on software renderers glBufferSubData, a plain
      * memcpy that the ring would only add a copy to */
     up->mode = can_ring && !dev->is_software ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    up->threads = cores < 1 ? 1 : cores > GS_UPLOAD_BATCH ? GS_UPLOAD_BATCH : (unsigned)cores;
+    unsigned cores = gs_online_cores();
+    up->threads = cores > GS_UPLOAD_BATCH ? GS_UPLOAD_BATCH : cores;
     const char *v = getenv("GLSTARK_UPLOAD");
     if (v && *v) {
         if (!strcasecmp(v, "subdata"))
