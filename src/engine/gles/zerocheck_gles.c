@@ -102,6 +102,29 @@ static int cmp_use(const void *a, const void *b)
 
 static int is_computed(uint8_t k) { return k == GS_CN_ADD || k == GS_CN_SUB || k == GS_CN_MUL || k == GS_CN_NEG; }
 
+/* Computed nodes in the cone of `node` not yet stamped `mark` (stamping
+ * them): the instructions a use adds to a program that already has every
+ * node stamped `mark`. */
+static size_t new_cone(const gs_cdag *d, uint32_t node, uint32_t *stamp, uint32_t mark, uint32_t *stack)
+{
+    size_t sp = 0, count = 0;
+    stack[sp++] = node;
+    while (sp) {
+        uint32_t x = stack[--sp];
+        if (stamp[x] == mark)
+            continue;
+        stamp[x] = mark;
+        const gs_cnode *nd = &d->nodes[x];
+        if (!is_computed(nd->kind))
+            continue;
+        count++;
+        stack[sp++] = nd->a;
+        if (nd->kind != GS_CN_NEG)
+            stack[sp++] = nd->b;
+    }
+    return count;
+}
+
 /* Splits the uses (sorted by node) into at most k contiguous groups of
  * about equal bytecode length: a group's length is the number of computed
  * nodes its uses need plus its accumulates. Greedy in use order with a
@@ -116,25 +139,8 @@ static uint32_t split_uses(const gs_cdag *d, const acc_use *uses, size_t n_uses,
     for (uint32_t i = 0; i < n; i++)
         stamp[i] = 0;
     uint32_t mark = 1;
-    size_t cone = 0;
-    for (size_t u = 0; u < n_uses; u++) {
-        size_t sp = 0;
-        stack[sp++] = uses[u].node;
-        while (sp) {
-            uint32_t x = stack[--sp];
-            if (stamp[x] == mark)
-                continue;
-            stamp[x] = mark;
-            const gs_cnode *nd = &d->nodes[x];
-            if (!is_computed(nd->kind))
-                continue;
-            cone++;
-            stack[sp++] = nd->a;
-            if (nd->kind != GS_CN_NEG)
-                stack[sp++] = nd->b;
-        }
-    }
-    total += cone;
+    for (size_t u = 0; u < n_uses; u++)
+        total += new_cone(d, uses[u].node, stamp, mark, stack);
     size_t target = (total + k - 1) / k;
     uint32_t g = 0;
     size_t len = 0;
@@ -146,22 +152,7 @@ static uint32_t split_uses(const gs_cdag *d, const acc_use *uses, size_t n_uses,
             len = 0;
             mark++;
         }
-        size_t sp = 0;
-        stack[sp++] = uses[u].node;
-        len++;
-        while (sp) {
-            uint32_t x = stack[--sp];
-            if (stamp[x] == mark)
-                continue;
-            stamp[x] = mark;
-            const gs_cnode *nd = &d->nodes[x];
-            if (!is_computed(nd->kind))
-                continue;
-            len++;
-            stack[sp++] = nd->a;
-            if (nd->kind != GS_CN_NEG)
-                stack[sp++] = nd->b;
-        }
+        len += 1 + new_cone(d, uses[u].node, stamp, mark, stack);
     }
     cut[g + 1] = n_uses;
     return g + 1;
