@@ -64,6 +64,16 @@ static int by_time(const void *a, const void *b)
     return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
 }
 
+/* One line of the report: the log callback if the caller set one, else
+ * stderr (the variable was asked for by whoever runs the program). */
+static void emit(const gs_gl_device *dev, const char *line)
+{
+    if (dev->opts.log)
+        gs_gl_log(dev, GLSTARK_LOG_INFO, "%s", line);
+    else
+        fprintf(stderr, "%s\n", line);
+}
+
 void gs_gl_profile_report(gs_gl_device *dev)
 {
     struct gs_gl_profile *p = dev->prof;
@@ -76,19 +86,13 @@ void gs_gl_profile_report(gs_gl_device *dev)
     char line[256];
     snprintf(line, sizeof line, "GLSTARK_PROFILE: %.3f ms in %zu kinds of operation (each bracketed by glFinish)",
              (double)total * 1e-6, p->n);
-    if (dev->opts.log)
-        gs_gl_log(dev, GLSTARK_LOG_INFO, "%s", line);
-    else
-        fprintf(stderr, "%s\n", line);
+    emit(dev, line);
     for (size_t i = 0; i < p->n; i++) {
         const prof_entry *e = &p->e[i];
         snprintf(line, sizeof line, "  %10.3f ms %6.1f%% %7llu calls %12llu units  %s", (double)e->ns * 1e-6,
                  total ? 100.0 * (double)e->ns / (double)total : 0.0, (unsigned long long)e->calls,
                  (unsigned long long)e->units, e->key);
-        if (dev->opts.log)
-            gs_gl_log(dev, GLSTARK_LOG_INFO, "%s", line);
-        else
-            fprintf(stderr, "%s\n", line);
+        emit(dev, line);
     }
 }
 
