@@ -212,6 +212,24 @@ Test(hostile_proof, sampled_mutations_of_large_proofs, .timeout = 600)
 }
 
 /* Inputs the fuzzer found (tests/data/fuzz/, also fuzz_proof's seeds). */
+/* Encodes p, decodes that and encodes again: the second encoding must equal
+ * the first (a fixed point). Returns the first encoding (caller frees). */
+static uint8_t *reencode_fixed_point(const gs_proof *p, size_t *len)
+{
+    gs_error err;
+    uint8_t *e1, *e2;
+    size_t l1, l2;
+    gs_proof q;
+    cr_assert_eq(gs_proof_encode(p, &e1, &l1, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_proof_decode(e1, l1, &q, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_proof_encode(&q, &e2, &l2, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert(l2 == l1 && memcmp(e1, e2, l1) == 0, "re-encoding is not a fixed point");
+    free(e2);
+    gs_proof_free(&q);
+    *len = l1;
+    return e1;
+}
+
 Test(hostile_proof, fuzz_regressions)
 {
     /* WHIR num_commits 0xFFFFFFFF with no initial queries: was a 16 GiB
@@ -230,17 +248,10 @@ Test(hostile_proof, fuzz_regressions)
     b = hu_read("fuzz/proof-unused-codeword-depth.bin", &len);
     cr_assert_eq(gs_proof_decode(b, len, &p, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert_eq(p.whir.num_rounds, 1);
-    uint8_t *e1, *e2;
-    size_t l1, l2;
-    cr_assert_eq(gs_proof_encode(&p, &e1, &l1, &err), GLSTARK_OK);
+    size_t l1;
+    uint8_t *e1 = reencode_fixed_point(&p, &l1);
     cr_assert(l1 == len && memcmp(e1, b, len) != 0, "expected a different (canonical) re-encoding");
-    gs_proof q;
-    cr_assert_eq(gs_proof_decode(e1, l1, &q, &err), GLSTARK_OK);
-    cr_assert_eq(gs_proof_encode(&q, &e2, &l2, &err), GLSTARK_OK);
-    cr_assert(l2 == l1 && memcmp(e1, e2, l1) == 0, "re-encoding is not a fixed point");
     free(e1);
-    free(e2);
-    gs_proof_free(&q);
     gs_proof_free(&p);
     free(b);
     /* three WHIR rounds whose codeword Merkle depth runs below zero in a
@@ -249,13 +260,8 @@ Test(hostile_proof, fuzz_regressions)
      * by fuzz_proof in CI) */
     b = hu_read("fuzz/proof-depth-below-zero-no-queries.bin", &len);
     cr_assert_eq(gs_proof_decode(b, len, &p, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(gs_proof_encode(&p, &e1, &l1, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(gs_proof_decode(e1, l1, &q, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(gs_proof_encode(&q, &e2, &l2, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert(l2 == l1 && memcmp(e1, e2, l1) == 0, "re-encoding is not a fixed point");
+    e1 = reencode_fixed_point(&p, &l1);
     free(e1);
-    free(e2);
-    gs_proof_free(&q);
     gs_proof_free(&p);
     free(b);
     /* batch sumcheck with n_max rounds whose polynomials have length 0:
@@ -266,18 +272,13 @@ Test(hostile_proof, fuzz_regressions)
     b = hu_read("fuzz/proof-empty-round-polys.bin", &len);
     cr_assert_eq(gs_proof_decode(b, len, &p, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert(p.batch.n_max > 0 && p.batch.round_poly_len == 0);
-    cr_assert_eq(gs_proof_encode(&p, &e1, &l1, &err), GLSTARK_OK, "%s", err.msg);
+    e1 = reencode_fixed_point(&p, &l1);
     size_t first_diff = 0;
     while (first_diff < l1 && first_diff < len && e1[first_diff] == b[first_diff])
         first_diff++;
     cr_log_info("empty round polynomials: re-encoding %zu bytes (input %zu), first difference at byte %zu", l1, len,
                 first_diff);
-    cr_assert_eq(gs_proof_decode(e1, l1, &q, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(gs_proof_encode(&q, &e2, &l2, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert(l2 == l1 && memcmp(e1, e2, l1) == 0, "re-encoding is not a fixed point");
     free(e1);
-    free(e2);
-    gs_proof_free(&q);
     size_t vk_len;
     uint8_t *vk_bytes = hu_read("fib-small.prevk.bin", &vk_len);
     gs_multi_vk vk;

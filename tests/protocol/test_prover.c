@@ -48,18 +48,12 @@ Test(prover, keccak_app21_p16, .timeout = 300) { oc_keccak_app21_p16(prove_and_c
 
 /* Per-phase fallback: an engine missing some families proves with a second
  * engine for those phases, says so, and the bytes do not change. */
-Test(prover, fallback_per_phase)
+static void prove_with_fallback(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                                const glstark_air_trace *t, const char *file)
 {
-    glstark_air *airs[2];
-    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
-    uint32_t s[8], r[16];
-    glstark_interactions_fixture_traces(s, r);
-    glstark_air_trace t[2] = {{4, {s, 2}, NULL, NULL, 0}, {8, {r, 2}, NULL, NULL, 0}};
-    gs_system_params sp;
-    gs_default_test_params_small(&sp);
     gs_error err;
     gs_multi_pk pk;
-    cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
     gs_engine *main_eng, *cpu;
     cr_assert_eq(gs_cpu_engine_create(1, &main_eng, &err), GLSTARK_OK);
     cr_assert_eq(gs_cpu_engine_create(1, &cpu, &err), GLSTARK_OK);
@@ -68,25 +62,25 @@ Test(prover, fallback_per_phase)
     gs_proof pf;
     gs_prove_timings tm;
     /* without a fallback: UNSUPPORTED naming the family */
-    cr_assert_eq(gs_prove(main_eng, &pk, t, 2, NULL, &pf, &tm, &err), GLSTARK_ERR_UNSUPPORTED);
+    cr_assert_eq(gs_prove(main_eng, &pk, t, nairs, NULL, &pf, &tm, &err), GLSTARK_ERR_UNSUPPORTED);
     cr_assert(strstr(err.msg, "gkr") != NULL, "%s", err.msg);
     gs_prove_options opt = {0, cpu};
-    cr_assert_eq(gs_prove(main_eng, &pk, t, 2, &opt, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_prove(main_eng, &pk, t, nairs, &opt, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert_eq(tm.fallback_phases, GS_PHASE_LOGUP_ZEROCHECK | GS_PHASE_WHIR);
     cr_log_info("%s", tm.fallback_note);
     cr_assert(strstr(tm.fallback_note, "WHIR") && strstr(tm.fallback_note, "gkr"), "%s", tm.fallback_note);
     uint8_t *b;
     size_t n;
     cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK);
-    oc_expect_bytes("interactions-small.proof.bin", b, n);
+    oc_expect_bytes(file, b, n);
     free(b);
     gs_proof_free(&pf);
     gs_engine_destroy(main_eng);
     gs_engine_destroy(cpu);
     gs_multi_pk_free(&pk);
-    glstark_air_destroy(airs[0]);
-    glstark_air_destroy(airs[1]);
 }
+
+Test(prover, fallback_per_phase) { oc_interactions_small(prove_with_fallback); }
 
 /* A trace that violates a constraint is refused before proving, naming the
  * AIR, the constraint and the row; bad shapes give a status and a message. */

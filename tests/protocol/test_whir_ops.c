@@ -119,6 +119,20 @@ Test(whir_ops, sumcheck_fold)
     gs_buf_destroy(bw);
 }
 
+/* naive inverse DFT of every block of 2^ls: out[blk + a] = 2^-ls Σ_z in[blk + z] ω^-(a z) */
+static void naive_block_idft(const bb4_t *in, bb4_t *out, int n, int ls)
+{
+    const int b = 1 << ls;
+    bb_t wi = bb_inv(bb_two_adic_generator((unsigned)ls)), binv = bb_inv(bb_from_u32((uint32_t)b));
+    for (int blk = 0; blk < n; blk += b)
+        for (int a = 0; a < b; a++) {
+            bb4_t acc = bb4_zero();
+            for (int z = 0; z < b; z++)
+                acc = bb4_add(acc, bb4_mul_base(in[blk + z], bb_pow(wi, (uint64_t)(a * z))));
+            out[blk + a] = bb4_mul_base(acc, binv);
+        }
+}
+
 /* naive subset sum over the index bits in mask: out[t] = Σ_{a ⊆ t, a ≡ t off mask} in[a] */
 static void naive_zeta(const bb4_t *in, bb4_t *out, size_t n, size_t mask)
 {
@@ -148,14 +162,7 @@ Test(whir_ops, prepare_f_blocks_of_16)
     v[2] = bb4_from_base(bb_from_canonical(BB_P - 1));
     /* naive inverse DFT per block, then subset sums over the block bits and
      * over all bits (the same bits twice at the bottom, as prepare_f does) */
-    bb_t wi = bb_inv(bb_two_adic_generator(LS)), binv = bb_inv(bb_from_u32(B));
-    for (int blk = 0; blk < N; blk += B)
-        for (int a = 0; a < B; a++) {
-            bb4_t acc = bb4_zero();
-            for (int z = 0; z < B; z++)
-                acc = bb4_add(acc, bb4_mul_base(v[blk + z], bb_pow(wi, (uint64_t)(a * z))));
-            e[blk + a] = bb4_mul_base(acc, binv);
-        }
+    naive_block_idft(v, e, N, LS);
     for (int pass = 0; pass < 2; pass++)
         for (size_t h = 1; h < (pass ? (size_t)N : (size_t)B); h <<= 1)
             for (size_t t = 0; t < (size_t)N; t++)
@@ -188,15 +195,7 @@ Test(whir_ops, prepare_f_and_mobius)
     bb4_t v[N], e1[N], e2[N], e3[N];
     for (int i = 0; i < N; i++)
         v[i] = rbb4();
-    /* naive inverse DFT per block: c[a] = B^-1 Σ_z v[z] ω^-(a z) */
-    bb_t wi = bb_inv(bb_two_adic_generator(LS)), binv = bb_inv(bb_from_u32(B));
-    for (int blk = 0; blk < N; blk += B)
-        for (int a = 0; a < B; a++) {
-            bb4_t acc = bb4_zero();
-            for (int z = 0; z < B; z++)
-                acc = bb4_add(acc, bb4_mul_base(v[blk + z], bb_pow(wi, (uint64_t)(a * z))));
-            e1[blk + a] = bb4_mul_base(acc, binv);
-        }
+    naive_block_idft(v, e1, N, LS);
     naive_zeta(e1, e2, N, B - 1);
     naive_zeta(e2, e3, N, N - 1);
     gs_buf *b = upload(v, sizeof v);
