@@ -99,7 +99,9 @@ int main(int argc, char **argv)
         printf("  upload path              %s\n", L.upload_ring ? "ring (persistently mapped slots, host threads)"
                                                                   : "glBufferSubData");
         printf("  buffer pool              %s\n", L.buffer_pool ? "on (GLSTARK_POOL=0 turns it off)" : "off");
-        printf("  DFT shared-memory pass   2^%u words per block\n", L.dft_block_log);
+        printf("  DFT                      tiled bit reversal, shared-memory pass of 2^%u words, radix-16 register "
+               "passes\n",
+               L.dft_block_log);
         printf("  reset detection          %s\n", L.robustness ? "yes" : "no");
     }
     printf("self-check (seed %" PRIu64 ", %zu elements per op): ", seed, n);

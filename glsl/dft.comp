@@ -1,9 +1,10 @@
 // Batched radix-2 DFT passes over BabyBear (src/engine/gles/dft_gles.c
 // drives them; definitions in src/engine/dft_ops.h). Natural order in and
-// out: a bit-reversal pass (optionally scaling by n^-1), then decimation-in-
-// time layers, the low ones in shared memory, the rest DFT_RADIX_MAX-point
-// register passes. Also the two RS-encoding helpers: the subset-sum (zeta)
-// transform and the bit-reversed zero-padded expansion.
+// out: a bit-reversal pass (optionally scaling by n^-1; 32 x 32 tile swaps
+// from 2^10 points up), then decimation-in-time layers, the low ones in
+// shared memory, the rest 2^DFT_RADIX_M-point register passes. Also the two
+// RS-encoding helpers: the subset-sum (zeta) transform and the bit-reversed
+// zero-padded expansion.
 //
 // "Virtual columns": the bound window holds gs_nv sequences of 2^gs_logn
 // elements; sequence v, element i sits at word
@@ -24,6 +25,7 @@
 // @variant DFT_MODE 6
 // @variant DFT_MODE 7
 // @variant DFT_MODE 8
+// @variant DFT_MODE 9
 #include "babybear.glsl"
 #include "grid.glsl"
 
@@ -47,6 +49,7 @@
 #define MODE_GATHER 6
 #define MODE_GATHER_TILED 7
 #define MODE_TWIDDLES 8
+#define MODE_BITREV_TILED 9
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -81,8 +84,11 @@ uint twiddle(uint h, uint t) { return tw[h + t]; }
 
 #if DFT_MODE == MODE_SHARED
 shared uint sh[DFT_BLOCK];
-#elif DFT_MODE == MODE_GATHER_TILED
+#elif DFT_MODE == MODE_GATHER_TILED || DFT_MODE == MODE_BITREV_TILED
 shared uint tile[32 * 33]; // 32 x 32, rows padded so columns hit distinct banks
+#if DFT_MODE == MODE_BITREV_TILED
+shared uint tile2[32 * 33];
+#endif
 #endif
 
 void main()
@@ -158,6 +164,42 @@ void main()
         uint i = spb_log != 0u ? (q & nmask) : i0 + q;
         if (v < gs_nv)
             a[addr(v, i)] = sh[q];
+    }
+#elif DFT_MODE == MODE_BITREV_TILED
+    // In-place bit reversal of sequences of 2^gs_logn >= 2^10 elements as
+    // 32 x 32 tile swaps. Index i = (h, m, c): h its top 5 bits, c its low 5
+    // bits, m the bits between; rev(i) = (rev5(c), rev(m), rev5(h)), so tile
+    // m (rows h of 32 consecutive words c) lands transposed on tile rev(m).
+    // The work group of m <= rev(m) loads both tiles and writes each into the
+    // other's place (times gs_scale if nonzero); that of m > rev(m) exits.
+    uint id = gs_id0 + gs_linear_id();
+    if (id >= gs_id0 + gs_count)
+        return; // whole groups only
+    uint lsz = GS_LOCAL_SIZE;
+    uint lid = gl_LocalInvocationID.x;
+    uint g = id / lsz;
+    uint mb = gs_logn - 10u;
+    uint v = g >> mb, m = g & ((1u << mb) - 1u);
+    uint mr = mb == 0u ? 0u : bitfieldReverse(m) >> (32u - mb);
+    if (mr < m)
+        return;
+    uint hs = gs_logn - 5u;
+    for (uint q = lid; q < 1024u; q += lsz) {
+        uint h = q >> 5u, c = q & 31u;
+        tile[h * 33u + c] = a[addr(v, (h << hs) | (m << 5u) | c)];
+        tile2[h * 33u + c] = a[addr(v, (h << hs) | (mr << 5u) | c)];
+    }
+    barrier();
+    for (uint q = lid; q < 1024u; q += lsz) {
+        uint x = q >> 5u, y = q & 31u;
+        uint from = (bitfieldReverse(y) >> 27u) * 33u + (bitfieldReverse(x) >> 27u);
+        uint p = tile[from], o = tile2[from];
+        if (gs_scale != 0u) {
+            p = bb_mul(p, gs_scale);
+            o = bb_mul(o, gs_scale);
+        }
+        a[addr(v, (x << hs) | (mr << 5u) | y)] = p;
+        a[addr(v, (x << hs) | (m << 5u) | y)] = o;
     }
 #elif DFT_MODE == MODE_GATHER_TILED
     // MODE_GATHER as a tiled transpose, coalesced on both sides. Message

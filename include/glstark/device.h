@@ -100,6 +100,10 @@ typedef struct glstark_device_options {
      * many programs run by separate lanes (1..16; 0 = automatic: enough for
      * ~32k lanes on desktop-class GPUs, else 1). GLSTARK_GROUPS overrides. */
     unsigned interp_groups;
+    /* Test knob: a smaller block for the GLES DFT's shared-memory pass, as
+     * a log2 (4..11; 0 = the most shared memory allows, at most 11), so
+     * many register passes run on any GPU. GLSTARK_DFT_BLOCK overrides. */
+    unsigned dft_block_log;
 } glstark_device_options;
 
 /* Device limits the library uses (after floor mode and test knobs). */

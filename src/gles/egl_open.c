@@ -160,6 +160,19 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
                                 v);
         o.interp_groups = (unsigned)g;
     }
+    v = getenv("GLSTARK_DFT_BLOCK");
+    if (v && *v) {
+        char *end = NULL;
+        unsigned long b = strtoul(v, &end, 10);
+        if (!end || *end || (b != 0 && (b < 4 || b > 11)))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_DFT_BLOCK='%s' is not 0 (automatic) or a log2 block size 4..11; fix or unset it",
+                                v);
+        o.dft_block_log = (unsigned)b;
+    }
+    if (o.dft_block_log != 0 && (o.dft_block_log < 4 || o.dft_block_log > 11))
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "device options: dft_block_log %u is not 0 (automatic) or 4..11", o.dft_block_log);
     if (o.interp_groups > 16)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: interp_groups %u is above 16",
                             o.interp_groups);

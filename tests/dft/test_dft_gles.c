@@ -96,12 +96,14 @@ Test(dft_gles, dft_small_bindings)
 }
 
 /* Random stacked layouts: codeword on both engines, several column groups. */
-static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned max_l, unsigned max_n)
+/* Takes g (destroyed at the end). */
+static void compare_rs(gs_engine *g, uint64_t seed, int iters, unsigned max_l, unsigned max_n)
 {
-    printf("rs_code_matrix gles vs cpu: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
+    printf("rs_code_matrix gles vs cpu: binding limit %llu, DFT blocks 2^%u, seed %llu\n",
+           (unsigned long long)gs_gles_device(g)->caps.max_binding_bytes, gs_gles_device(g)->caps.dft_block_log,
            (unsigned long long)seed);
     uint64_t s = seed;
-    gs_engine *g = tu_engine_binding(max_binding), *c = tu_cpu_engine();
+    gs_engine *c = tu_cpu_engine();
     for (int iter = 0; iter < iters; iter++) {
         unsigned l = (unsigned)(t_splitmix(&s) % (max_l + 1)), n = (unsigned)(t_splitmix(&s) % (max_n + 1));
         unsigned L = l + n, b = (unsigned)(t_splitmix(&s) % 3);
@@ -193,9 +195,42 @@ static void compare_rs(uint64_t max_binding, uint64_t seed, int iters, unsigned 
     gs_engine_destroy(c);
 }
 
-Test(dft_gles, rs_code_matrix_matches_cpu) { compare_rs(0, 0xC0DE01, 16, 6, 10); }
+Test(dft_gles, rs_code_matrix_matches_cpu) { compare_rs(tu_engine_binding(0), 0xC0DE01, 16, 6, 10); }
 
-Test(dft_gles, rs_code_matrix_small_bindings) { compare_rs(16384, 0xC0DE02, 12, 4, 6); }
+Test(dft_gles, rs_code_matrix_small_bindings) { compare_rs(tu_engine_binding(16384), 0xC0DE02, 12, 4, 6); }
+
+/* A GLES engine whose DFT shared-memory pass works on blocks of 2^block_log words. */
+static gs_engine *engine_dft_block(unsigned block_log)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.dft_block_log = block_log;
+    return tu_engine(&o);
+}
+
+/* Shared-memory blocks of 2^5 and 2^7 words: a 2^16 transform takes three
+ * and three register passes after the shared one (2^22 takes three with the
+ * device's 2^11). Every size around the block boundaries, both directions,
+ * extension columns, RS messages and code matrices. */
+Test(dft_gles, dft_small_blocks)
+{
+    uint64_t seed = 0xDF7003, s = seed;
+    printf("dft_gles small blocks seed %llu\n", (unsigned long long)seed);
+    gs_engine *c = tu_cpu_engine();
+    static const unsigned blocks[] = {5, 7};
+    for (size_t bi = 0; bi < 2; bi++) {
+        gs_engine *g = engine_dft_block(blocks[bi]);
+        cr_assert_eq(gs_gles_device(g)->caps.dft_block_log, blocks[bi]);
+        for (unsigned k = 1; k <= 16; k++) {
+            compare_dft(g, c, k, 3, 1, k & 3, 1 + k % 3, k % 2 ? OP_DFT_FWD : OP_DFT_INV, 0, &s, "small blocks");
+            if (k <= 11)
+                compare_dft(g, c, k, 2, 4, 4, 4, k % 2 ? OP_DFT_INV : OP_DFT_FWD, 0, &s, "small blocks ext4");
+        }
+        compare_dft(g, c, 12, 2, 1, 0, 0, OP_RS_MSG, 6, &s, "small blocks rs_message");
+        compare_rs(g, 0xC0DE04 + bi, 6, 6, 10);
+    }
+    gs_engine_destroy(c);
+}
 
 /* The keccak-like shape scaled down: one wide trace, l_skip 4, blowup 1,
  * column groups; and a codeword column too tall for the binding limit. */
