@@ -96,6 +96,7 @@ int main(int argc, char **argv)
         printf("  readback path            %s\n", L.readback == GLSTARK_READBACK_PERSISTENT ? "persistent (fence wait)"
                                                    : L.readback == GLSTARK_READBACK_STAGING ? "staging (map per read)"
                                                                                            : "map the source");
+        printf("  large buffer copies      %s\n", L.shader_copy ? "compute shader" : "glCopyBufferSubData");
         printf("  upload path              %s\n", L.upload_ring ? "ring (persistently mapped slots, host threads)"
                                                                   : "glBufferSubData");
         printf("  buffer pool              %s\n", L.buffer_pool ? "on (GLSTARK_POOL=0 turns it off)" : "off");

@@ -129,6 +129,7 @@ typedef struct glstark_device_limits {
     uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
     int buffer_pool;                 /* freed GPU buffers kept for reuse (GLSTARK_POOL) */
+    int shader_copy;                 /* large buffer copies by a compute shader, not glCopyBufferSubData (GLSTARK_COPY) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

@@ -486,19 +486,36 @@ static glstark_status stack_into(gs_engine *eng, const gs_stack_layout *lay, con
         covered += lay->slices[i].log_height >= l ? (size_t)1 << lay->slices[i].log_height : 0;
     glstark_status st = covered == (size_t)(c1 - c0) * H ? GLSTARK_OK
                                                           : gs_buf_fill_u32(q, q_word * 4, (size_t)(c1 - c0) * H, 0);
+    /* Runs of whole slices that are contiguous on both sides (consecutive
+     * columns of one trace filling consecutive rows: keccakf's 2633 trace
+     * columns are one run) become one copy: each copy is a dispatch, and
+     * dispatches are separated by barriers. */
+    const gs_buf *run_buf = NULL;
+    size_t run_src = 0, run_dst = 0, run_len = 0;
     for (size_t i = first_slice(lay, c0); !st && i < lay->nslices && lay->slices[i].stacked_col < c1; i++) {
         const gs_stack_slice *s = &lay->slices[i];
         size_t h = (size_t)1 << s->log_height;
         size_t src = traces[s->trace].offset + (size_t)s->trace_col * h;
         size_t dst = q_word + (size_t)(s->stacked_col - c0) * H + s->row;
         if (s->log_height >= l) {
-            st = gs_buf_copy(q, dst * 4, traces[s->trace].buf, src * 4, h * 4);
+            if (run_len && run_buf == traces[s->trace].buf && run_src + run_len == src && run_dst + run_len == dst) {
+                run_len += h;
+                continue;
+            }
+            if (run_len)
+                st = gs_buf_copy(q, run_dst * 4, run_buf, run_src * 4, run_len * 4);
+            run_buf = traces[s->trace].buf;
+            run_src = src;
+            run_dst = dst;
+            run_len = h;
         } else {
+            /* rows spread 2^(l - log_height) apart: one strided copy */
             size_t stride = (size_t)1 << (l - s->log_height);
-            for (size_t r = 0; !st && r < h; r++)
-                st = gs_buf_copy(q, (dst + r * stride) * 4, traces[s->trace].buf, (src + r) * 4, 4);
+            st = gs_buf_copy_strided(q, dst, stride, traces[s->trace].buf, src, 1, 1, h);
         }
     }
+    if (!st && run_len)
+        st = gs_buf_copy(q, run_dst * 4, run_buf, run_src * 4, run_len * 4);
     return st;
 }
 

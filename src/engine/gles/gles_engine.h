@@ -41,6 +41,7 @@ typedef struct gs_gles_state {
     gs_gles_readback readback; /* how buf_read reaches the host */
     gs_gles_upload upload;     /* how buf_write reaches the GPU */
     gs_gles_pool pool;         /* freed buffers kept for reuse */
+    int shader_copy;           /* large copies by glsl/gather.comp (GLSTARK_COPY) */
     struct gs_zc_cache *zc_cache; /* compiled constraint DAGs (zerocheck_gles.c) */
     /* DFT twiddle tables, [0] forward and [1] inverse roots, kept for the
      * engine's life: a table of 2^k words serves every size up to 2^k
