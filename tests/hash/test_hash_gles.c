@@ -115,11 +115,16 @@ static void compare_shapes(uint64_t max_binding, const shape *shapes, size_t cou
 }
 
 /* Heights 1 .. 2^20, widths 1 and 3 and ones that are not multiples of the
- * rate or the work-group size, base and extension entries. */
+ * rate or the work-group size, base and extension entries. Cosets of up to
+ * 2^8 rows: the fused leaf-and-coset kernel takes the shapes with rows of at
+ * most 16 elements whose cosets fill a work group (up to K = the local
+ * size), the separate passes the others (and every shape under the small
+ * binding limit below). */
 static const shape shapes_default[] = {
     {1, 1, 1, 0},    {2, 1, 1, 1},   {2, 3, 1, 0},     {8, 3, 1, 1},     {16, 1, 4, 2},   {16, 2, 1, 4},
     {64, 5, 1, 3},   {32, 9, 1, 4},  {128, 8, 1, 2},   {256, 17, 1, 4},  {1024, 1, 4, 3}, {512, 3, 4, 4},
-    {4096, 42, 1, 4}, {1u << 14, 3, 1, 4}, {1u << 20, 1, 1, 4},
+    {4096, 42, 1, 4}, {1u << 14, 3, 1, 4}, {1u << 20, 1, 1, 4}, {1u << 12, 5, 1, 8}, {1u << 13, 3, 4, 7},
+    {1u << 11, 9, 4, 5},
 };
 
 Test(hash_gles, merkle_matches_cpu)

@@ -6,9 +6,13 @@
  * tile rows y0+y+t*S (t < K, y < Y) are hashed into a scratch leaf buffer
  * (glsl/merkle_leaf.comp), then the K leaves of each coset are compressed
  * pairwise, (t, t+1) first, into bottom-layer digests y0..y0+Y-1
- * (glsl/merkle_compress.comp with stride Y). Upper layers compress adjacent
- * pairs. Everything stays in engine buffers; only the root and openings
- * come back.
+ * (glsl/merkle_compress.comp with stride Y). When the whole matrix fits one
+ * binding window, the cosets fill work groups and rows are short (at most
+ * two rate blocks: WHIR's folded codewords, not keccakf's 42 columns), one
+ * kernel does both (glsl/merkle_coset.comp): each work group hashes the K
+ * rows of its cosets and compresses them in shared memory, so leaves never
+ * reach memory and the coset trees cost no dispatches. Upper layers compress adjacent pairs. Everything stays
+ * in engine buffers; only the root and openings come back.
  *
  * Bindings. A matrix may be far larger than one SSBO binding (a 2^22 x 42
  * codeword is 672 MiB, the ES 3.1 floor is 128 MiB per binding), so a leaf
@@ -37,6 +41,9 @@ static uint64_t perm_budget(const gs_gl_device *dev)
 {
     return dev->caps.desktop_class ? GS_HASH_PERM_BUDGET_DESKTOP : GS_HASH_PERM_BUDGET;
 }
+/* Longest rows, in rate blocks of 8 elements, hashed by the fused
+ * leaf-and-coset kernel. */
+#define GS_FUSED_MAX_ROW_BLOCKS 2u
 /* Rows per tile (states 64 B, leaves 32 B each, so 16 + 8 MiB at most). */
 #define GS_HASH_TILE_MAX (1u << 18)
 
@@ -192,6 +199,47 @@ static glstark_status compress_layer(gs_engine *eng, const gs_gl_program *prog, 
     return GLSTARK_OK;
 }
 
+/* The bottom layer (coset digests) by glsl/merkle_coset.comp; the caller
+ * checked that the matrix fits one binding and that s >= local_size / k. */
+static glstark_status coset_digests(gs_engine *eng, const leaf_job *j, unsigned log_k, gs_buf *dg)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const uint64_t ls = dev->caps.local_size, yg = ls >> log_k, groups = j->s / yg;
+    const uint64_t deg = (uint64_t)1 << j->ds, len = j->width * deg;
+    gs_gl_program *p;
+    glstark_status st = gs_gl_program_get(dev, "merkle_coset.comp", NULL, &p, &eng->err);
+    uint32_t lead, out_lead;
+    if (!st)
+        st = bind_window(eng, 0, j->mat, j->mat_word * 4, j->n * len * 4, &lead);
+    if (st)
+        return st;
+    set_u(p, "gs_stride_s", (uint32_t)j->s);
+    set_u(p, "gs_log_k", log_k);
+    set_u(p, "gs_len", (uint32_t)len);
+    set_u(p, "gs_deg_shift", j->ds);
+    set_u(p, "gs_col_words", (uint32_t)(j->n * deg));
+    set_u(p, "gs_lead", lead);
+    /* Work groups per dispatch: the permutation budget (a row's absorption
+     * plus its share of the compressions) and the output binding. */
+    uint64_t per = perm_budget(dev) / (ls * ((len + 7) / 8 + 1));
+    uint64_t out_cap = (maxb - align) / (32 * yg);
+    if (per > out_cap)
+        per = out_cap;
+    if (per == 0)
+        per = 1;
+    for (uint64_t g0 = 0; !st && g0 < groups; g0 += per) {
+        uint64_t n = groups - g0 < per ? groups - g0 : per;
+        st = bind_window(eng, 1, dg, g0 * yg * 32, n * yg * 32, &out_lead);
+        if (st)
+            break;
+        set_u(p, "gs_y0", (uint32_t)(g0 * yg));
+        set_u(p, "gs_out_lead", out_lead);
+        st = gs_gl_dispatch_1d(dev, p, n * ls, &eng->err);
+    }
+    return st;
+}
+
 static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height,
                                          size_t width, unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree)
 {
@@ -212,6 +260,15 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
                             log_k, tile, (unsigned)__builtin_ctzll(tile));
     uint64_t ytile = tile / k < s ? tile / k : s;
     uint64_t trows = ytile * k;
+    const uint64_t ls = dev->caps.local_size, mat_bytes = (uint64_t)height * width * elem_deg * 4;
+    /* The fused kernel for short rows only: its coset levels leave lanes
+     * idle (K = 16: half, a quarter, ... of them), which rows of one or two
+     * rate blocks repay by saving the leaf round trip and the dispatches,
+     * but longer rows do not (H200, bench_commit: Merkle 2^22 x 8 1588 ->
+     * 1717 M perms/s fused; keccakf's 42-column codeword 17.2 -> 20.2 ms). */
+    const uint64_t row_blocks = ((uint64_t)width * elem_deg + 7) / 8;
+    const int fused = row_blocks <= GS_FUSED_MAX_ROW_BLOCKS && k <= ls && s >= ls / k &&
+                      (mat_off * 4) % align + mat_bytes <= maxb;
     gs_gl_program *pleaf, *pcomp;
     st = gs_gl_program_get(dev, "merkle_leaf.comp", NULL, &pleaf, &eng->err);
     if (!st)
@@ -220,14 +277,16 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
         return st;
     gs_buf *dg = NULL, *states = NULL, *la = NULL, *lb = NULL;
     st = gs_buf_create(eng, gs_merkle_digest_words(height, log_k) * sizeof(bb_t), &dg);
-    if (!st)
+    if (!st && !fused)
         st = gs_buf_create(eng, trows * 64, &states);
-    if (!st)
+    if (!st && !fused)
         st = gs_buf_create(eng, trows * 32, &la);
-    if (!st && k > 1)
+    if (!st && !fused && k > 1)
         st = gs_buf_create(eng, trows * 16, &lb);
     leaf_job job = {mat, mat_off, height, width, elem_deg == 4 ? 2u : 0u, s};
-    for (uint64_t y0 = 0; !st && y0 < s; y0 += ytile) {
+    if (!st && fused)
+        st = coset_digests(eng, &job, log_k, dg);
+    for (uint64_t y0 = 0; !st && !fused && y0 < s; y0 += ytile) {
         st = hash_tile(eng, pleaf, &job, y0, ytile, k, states, la);
         /* Coset trees: K leaves per coset, t-major with stride ytile. */
         gs_buf *cur = la, *nxt = lb;
