@@ -211,6 +211,23 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "GLSTARK_LIMITS") != NULL, "%s", msg);
     cr_assert_null(dev);
+    unsetenv("GLSTARK_LIMITS");
+    static const char *const blocks[] = {"3", "12", "eleven"};
+    for (int i = 0; i < 3; i++) {
+        setenv("GLSTARK_DFT_BLOCK", blocks[i], 1);
+        cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT, "%s",
+                     blocks[i]);
+        cr_assert(strstr(msg, "GLSTARK_DFT_BLOCK") != NULL, "%s", msg);
+        cr_assert_null(dev);
+    }
+    unsetenv("GLSTARK_DFT_BLOCK");
+    /* The same range through the options struct. */
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.dft_block_log = 2;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "dft_block_log") != NULL, "%s", msg);
+    cr_assert_null(dev);
 }
 
 Test(gles_device, options_size_is_checked)
@@ -279,6 +296,20 @@ Test(gles_device, test_knobs_lower_limits)
     cr_assert_eq(c->max_binding_bytes % c->binding_offset_align, 0);
     cr_assert_eq(c->max_group_count[0], 7);
     cr_assert_eq(eng->bytes_cap, 1 << 20);
+    gs_engine_destroy(eng);
+    /* The DFT block only goes down: 2^6 applies, 2^11 never exceeds the device's choice. */
+    glstark_device_options_init(&o);
+    o.dft_block_log = 6;
+    eng = tu_engine(&o);
+    cr_assert_eq(gs_gles_device(eng)->caps.dft_block_log, 6);
+    gs_engine_destroy(eng);
+    glstark_device_options_init(&o);
+    eng = tu_engine(&o);
+    uint32_t own = gs_gles_device(eng)->caps.dft_block_log;
+    gs_engine_destroy(eng);
+    o.dft_block_log = 11;
+    eng = tu_engine(&o);
+    cr_assert_eq(gs_gles_device(eng)->caps.dft_block_log, own < 11 ? own : 11);
     gs_engine_destroy(eng);
 }
 
