@@ -219,8 +219,11 @@ static glstark_status gles_buf_copy(gs_engine *eng, gs_buf *dst, size_t doff, co
     gs_gl_device *dev = gs_gles_device(eng);
     const gs_gles_state *s = eng->impl;
     const int overlap = dst == src && doff < soff + n && soff < doff + n;
-    if (s->shader_copy && !overlap && n >= GS_SHADER_COPY_MIN && (n | doff | soff) % 4 == 0)
-        return shader_copy(eng, dst, doff, src, soff, n);
+    if (s->shader_copy && !overlap && n >= GS_SHADER_COPY_MIN && (n | doff | soff) % 4 == 0) {
+        glstark_status st = shader_copy(eng, dst, doff, src, soff, n);
+        if (st != GLSTARK_ERR_UNSUPPORTED)
+            return st; /* else the driver's copy below */
+    }
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
     if (dev->prof)
         gs_gl_profile_begin(dev);
@@ -490,6 +493,7 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
             else if (strcasecmp(v, "auto") != 0) {
                 gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                              "GLSTARK_COPY='%s' is not one of auto, shader, gl; fix or unset it", v);
+                gs_gles_readback_free(&s->readback);
                 gs_gles_upload_free(&s->upload);
                 gs_gl_device_close(s->dev);
                 free(eng);
