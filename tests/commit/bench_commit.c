@@ -2,6 +2,7 @@
  * building blocks on one engine, medians of --reps runs, each ended by an
  * engine finish so GPU work is counted:
  *   - device copy bandwidth (buffer to buffer), the yardstick for DFT bytes/s;
+ *   - GLES: what first use of fresh GPU memory costs, host and GPU side;
  *   - batched forward DFTs: elements/s and bytes/s (elements x 4 B / time);
  *   - Poseidon2 permutations/s through a Merkle commit of a 2^h x 8 matrix
  *     (one permutation per leaf plus one per compression);
@@ -114,6 +115,76 @@ static int bench_copy(gs_engine *eng, int reps, double *copy_bps)
     *copy_bps = bytes / m;
     gs_buf_destroy(a);
     gs_buf_destroy(b);
+    return 0;
+}
+
+/* GLES only: what first use of new GPU memory costs (the keccakf proof's
+ * commit runs 3x slower than this benchmark's repeated commits). For fresh
+ * 512 MiB buffers (raw GL, not the engine's pool): the allocation call, the
+ * host side of the first fill dispatch (bind + dispatch calls), the GPU side
+ * (glFinish), a second fill of the same buffer, and the same for a buffer
+ * allocated right after deleting one of the same size, and for immutable
+ * storage (GL_EXT_buffer_storage) with the flags the engine may use. */
+static const char *fill_kernel =
+    "#include \"grid.glsl\"\n"
+    "layout(local_size_x = GS_LOCAL_SIZE) in;\n"
+    "layout(std430, binding = 0) writeonly buffer Out { uvec4 o[]; };\n"
+    "void main()\n"
+    "{\n"
+    "    uint id = gs_linear_id();\n"
+    "    if (id >= gs_count)\n"
+    "        return;\n"
+    "    o[id] = uvec4(id);\n"
+    "}\n";
+
+static int bench_first_touch(gs_engine *eng)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    size_t bytes = (size_t)512 << 20;
+    if (bytes > dev->caps.max_binding_bytes)
+        bytes = (size_t)dev->caps.max_binding_bytes & ~(size_t)15;
+    gs_gl_program *prog = NULL;
+    gs_error err;
+    if (gs_gl_program_build(dev, "bench_fill.comp", fill_kernel, NULL, &prog, &err)) {
+        fprintf(stderr, "bench_commit: fill kernel: %s\n", err.msg);
+        return 1;
+    }
+    static const char *const kinds[] = {"fresh", "after a delete", "immutable", "immutable, dynamic storage",
+                                        "immutable, map read"};
+    static const GLbitfield flags[] = {0, 0, 0, GL_DYNAMIC_STORAGE_BIT_EXT, GL_MAP_READ_BIT};
+    for (int kind = 0; kind < 5; kind++) {
+        if (kind >= 2 && !dev->BufferStorage)
+            break;
+        GLuint b = 0;
+        gs_engine_finish(eng);
+        double t0 = now_s();
+        glGenBuffers(1, &b);
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+        if (kind >= 2)
+            dev->BufferStorage(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, flags[kind]);
+        else
+            glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+        double t1 = now_s();
+        double fill_host[2], fill_gpu[2];
+        for (int pass = 0; pass < 2; pass++) {
+            double a = now_s();
+            if (gs_gl_bind_range(dev, 0, b, 0, bytes, &err) ||
+                gs_gl_dispatch_1d(dev, prog, bytes / 16, &eng->err)) {
+                glDeleteBuffers(1, &b);
+                return fail(eng, "first-touch fill");
+            }
+            double m = now_s();
+            glFinish();
+            fill_host[pass] = m - a;
+            fill_gpu[pass] = now_s() - m;
+        }
+        printf("first touch %zu MiB (%s): allocate %.2f ms; first fill: calls %.2f ms + GPU %.2f ms (%.1f GB/s); "
+               "second fill: calls %.2f + GPU %.2f ms (%.1f GB/s)\n",
+               bytes >> 20, kinds[kind], (t1 - t0) * 1e3, fill_host[0] * 1e3, fill_gpu[0] * 1e3,
+               bytes / (fill_host[0] + fill_gpu[0]) / 1e9, fill_host[1] * 1e3, fill_gpu[1] * 1e3,
+               bytes / (fill_host[1] + fill_gpu[1]) / 1e9);
+        glDeleteBuffers(1, &b);
+    }
     return 0;
 }
 
@@ -380,6 +451,8 @@ int main(int argc, char **argv)
     int rc = bench_copy(eng, reps, &copy_bps);
     if (!rc && !strcmp(engine, "gles"))
         rc = bench_shader_copy(eng, reps, &shader_bps);
+    if (!rc && !strcmp(engine, "gles"))
+        rc = bench_first_touch(eng);
     else
         shader_bps = copy_bps;
     static const struct {
