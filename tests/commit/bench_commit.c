@@ -10,8 +10,9 @@
  *     to 2^21 x 42 (l_skip 4, n_stack 17), log_blowup 1, k_whir 4, split into
  *     rs_code_matrix and merkle_tree.
  * Usage: bench_commit [--engine cpu|gles] [--reps N] [--trace-log L] [--no-dft]
- *                     [--no-commit] [--no-warmup] [--threads T]
- * (--no-warmup skips the untimed first commit.) The commit also reports the
+ *                     [--no-commit] [--no-warmup] [--threads T] [--idle-ms M]
+ * (--no-warmup skips the untimed first commit; --idle-ms leaves the device
+ * idle for M ms before each commit, as a proof's host-bound trace upload does.) The commit also reports the
  * process CPU time (all threads, llvmpipe's included), steadier than wall
  * time on a shared machine.
  * The GLES engine takes the usual GLSTARK_* environment overrides. */
@@ -343,7 +344,7 @@ static int bench_poseidon2_rate(gs_engine *eng, unsigned log_states, unsigned ro
     return 0;
 }
 
-static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps, int warmup)
+static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps, int warmup, unsigned idle_ms)
 {
     const unsigned l_skip = 4, n_stack = 17, log_blowup = 1, log_k = 4;
     gs_stack_trace_shape sh = {2633, trace_log};
@@ -364,6 +365,10 @@ static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps, int
     double trs[MAX_REPS], tmt[MAX_REPS], crs[MAX_REPS], cmt[MAX_REPS];
     bb_t root[8];
     for (int r = warmup ? -1 : 0; r < reps; r++) { /* r = -1: warm-up */
+        if (idle_ms) { /* the GPU idle before each commit, as in a proof after the host-bound upload */
+            struct timespec ts = {(time_t)(idle_ms / 1000), (long)(idle_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+        }
         double t0 = now_s(), c0 = cpu_s();
         if (gs_rs_code_matrix(eng, &lay, &ref, log_blowup, 0, lay.width, cw, 0) || gs_engine_finish(eng))
             return fail(eng, "rs_code_matrix");
@@ -396,7 +401,7 @@ int main(int argc, char **argv)
 {
     const char *engine = "cpu";
     int reps = 3, do_dft = 1, do_commit = 1, warmup = 1;
-    unsigned trace_log = 15, threads = 0;
+    unsigned trace_log = 15, threads = 0, idle_ms = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--engine") && i + 1 < argc)
             engine = argv[++i];
@@ -412,10 +417,12 @@ int main(int argc, char **argv)
             do_commit = 0;
         else if (!strcmp(argv[i], "--no-warmup"))
             warmup = 0;
+        else if (!strcmp(argv[i], "--idle-ms") && i + 1 < argc)
+            idle_ms = (unsigned)atoi(argv[++i]);
         else {
             fprintf(stderr,
                     "usage: bench_commit [--engine cpu|gles] [--reps N] [--trace-log L] [--threads T] [--no-dft] "
-                    "[--no-commit] [--no-warmup]\n");
+                    "[--no-commit] [--no-warmup] [--idle-ms M]\n");
             return 2;
         }
     }
@@ -468,7 +475,7 @@ int main(int argc, char **argv)
     if (!rc && !strcmp(engine, "gles"))
         rc = bench_poseidon2_rate(eng, 20, 16, reps);
     if (!rc && do_commit)
-        rc = bench_keccak_commit(eng, trace_log, reps, warmup);
+        rc = bench_keccak_commit(eng, trace_log, reps, warmup, idle_ms);
     gs_engine_destroy(eng);
     return rc;
 }
