@@ -522,6 +522,30 @@ Test(gles_buffers, pool_reuses_within_slack_and_bounds_the_footprint)
     cr_assert_eq(eng->bytes_pooled, 0);
     cr_assert_eq(eng->bytes_peak, big + big / 2);
     gs_buf_destroy(d);
+    /* a full pool keeps the larger buffers: fill it with small ones, then
+     * free a large one; the smallest pooled buffer makes room for it */
+    static gs_buf *smalls[GS_GLES_POOL_MAX];
+    for (unsigned i = 0; i < GS_GLES_POOL_MAX; i++)
+        TU_OK(eng, gs_buf_create(eng, 4096 + 4 * (size_t)i, &smalls[i]));
+    TU_OK(eng, gs_buf_create(eng, 2 * big, &d));
+    uint32_t big_name = d->gl_name;
+    for (unsigned i = 0; i < GS_GLES_POOL_MAX; i++)
+        gs_buf_destroy(smalls[i]);
+    cr_assert_eq(gs->pool.n, GS_GLES_POOL_MAX);
+    size_t pooled_before = eng->bytes_pooled;
+    gs_buf_destroy(d);
+    cr_assert_eq(gs->pool.n, GS_GLES_POOL_MAX);
+    cr_assert_eq(eng->bytes_pooled, pooled_before - 4096 + 2 * big, "the 4096-byte buffer left for the large one");
+    uint64_t hits = gs->pool.hits;
+    TU_OK(eng, gs_buf_create(eng, 2 * big, &d));
+    cr_assert_eq(d->gl_name, big_name, "the large buffer is reused");
+    cr_assert_eq(gs->pool.hits, hits + 1);
+    gs_buf_destroy(d);
+    /* a buffer smaller than everything pooled is deleted instead */
+    TU_OK(eng, gs_buf_create(eng, 64, &d));
+    pooled_before = eng->bytes_pooled;
+    gs_buf_destroy(d);
+    cr_assert_eq(eng->bytes_pooled, pooled_before);
     gs_engine_destroy(eng);
     /* under a memory cap the pool never makes the engine hold more than the
      * cap: held bytes stay within the high-water mark, which live bytes

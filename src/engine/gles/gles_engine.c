@@ -143,10 +143,21 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
 static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
+    size_t capacity = buf->capacity ? buf->capacity : buf->size;
+    if (p->on && p->n == GS_GLES_POOL_MAX) {
+        /* Full: a larger buffer takes the smallest one's place (large
+         * buffers are the ones whose fresh allocation costs) */
+        unsigned small = 0;
+        for (unsigned i = 1; i < p->n; i++)
+            if (p->free[i].capacity < p->free[small].capacity)
+                small = i;
+        if (p->free[small].capacity < capacity)
+            pool_release(eng, small);
+    }
     if (p->on && p->n < GS_GLES_POOL_MAX) {
         p->free[p->n].name = buf->gl_name;
-        p->free[p->n].capacity = buf->capacity ? buf->capacity : buf->size;
-        eng->bytes_pooled += p->free[p->n].capacity;
+        p->free[p->n].capacity = capacity;
+        eng->bytes_pooled += capacity;
         p->n++;
     } else {
         GLuint name = buf->gl_name;
