@@ -123,7 +123,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
     /* Desktop-class: hardware offering bindings of 1 GiB or more (an H200
      * offers 2 GiB; floor mode caps the binding at 128 MiB and so is never
      * desktop-class). Such devices get larger interpreter scratch and
-     * budgets and split evaluations into up to 16 groups when few items. */
+     * budgets and split every constraint evaluation into 16 groups. */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
     c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 16 : 1;
     /* DFT blocks: the largest power of two of words that fits shared memory,

@@ -75,8 +75,6 @@ typedef struct zc_code {
 
 /* Groups a DAG's uses may be split into (zc_compile). */
 #define ZC_MAX_GROUPS 16u
-/* Lanes the automatic split aims for on desktop-class devices. */
-#define ZC_TARGET_LANES 32768u
 
 static void code_free(zc_code *c)
 {
@@ -610,18 +608,18 @@ static void plan_free(eval_plan *e)
     e->aux = e->work = NULL;
 }
 
-/* How many groups to split a DAG's evaluation into for `items` items: the
- * device option (GLSTARK_GROUPS) if set, else on desktop-class devices
- * enough to give ~32k lanes (the multilinear rounds of Keccak have 3·2^10
- * items and fewer, and one evaluation is a chain of ~40k instructions whose
- * latency, not the GPU's throughput, bounds the round), else 1. */
-static uint32_t groups_for(const zc_ctx *c, uint64_t items)
+/* How many groups to split a DAG's evaluation into: the device option
+ * (GLSTARK_GROUPS) if set, else on desktop-class devices the most (16)
+ * for every evaluation, else 1. One evaluation is a chain of ~40k
+ * instructions (Keccak) whose latency bounds a round with few items, and
+ * splitting pays even with many: on the H200 sizing the split for ~32k
+ * lanes (1 group from 2^15 items up) gave keccakf-1024 repeat proofs of
+ * 0.310-0.321 s, 16 groups everywhere 0.251-0.277 s, 24 groups
+ * 0.261-0.307 s, 32 and 64 slower multilinear rounds (docs/performance.md). */
+static uint32_t groups_for(const zc_ctx *c)
 {
     uint32_t most = c->dev->caps.interp_groups < ZC_MAX_GROUPS ? c->dev->caps.interp_groups : ZC_MAX_GROUPS;
-    if (c->dev->opts.interp_groups || most <= 1 || items == 0)
-        return most ? most : 1; /* forced, or no split */
-    uint64_t k = (ZC_TARGET_LANES + items - 1) / items;
-    return k < 1 ? 1 : k > most ? most : (uint32_t)k;
+    return most ? most : 1;
 }
 
 /* Lanes per dispatch and the work buffer for `items` items of nkeys keys. */
@@ -629,7 +627,7 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
                                 uint64_t items, uint32_t nkeys)
 {
     memset(e, 0, sizeof *e);
-    uint32_t k = groups_for(c, items);
+    uint32_t k = groups_for(c);
     if (c->dev->prof)
         gs_gl_profile_begin(c->dev);
     glstark_status st = zc_compile_cached(c->eng, t, w, k, &e->code);
