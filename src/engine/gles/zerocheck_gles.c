@@ -45,17 +45,14 @@
  * Round 0 interprets one LDE tile at a time, and a tile's items are the
  * dispatch's lanes: with 64 MiB Keccak gets 99 rows of blocks per tile and
  * ~3k lanes, which leaves most of a big GPU idle. Desktop-class devices (as
- * for the budget above) get 256 MiB: on the H200 round 0 of keccakf-1024
- * went from 331 to 122 ms for 60 MB more peak GPU memory (512 MiB: 96 ms
- * for 350 MB more; docs/performance.md). */
+ * for the budget above) get 128 MiB for round 0 and the multilinear rounds:
+ * since every evaluation is split into 16 groups (groups_for), keccakf-1024
+ * on the H200 proves as fast with 96-128 MiB as with 256 MiB (repeat proofs
+ * 0.223-0.232 against 0.241-0.251 s) and peaks at 1398 against 1528 MB of
+ * GPU buffers (docs/performance.md, session 5; before the split, 256 MiB had
+ * taken round 0 from 331 to 122 ms). */
 #define ZC_SCRATCH_BYTES ((uint64_t)64 << 20)
-#define ZC_SCRATCH_BYTES_DESKTOP ((uint64_t)256 << 20)
-/* The multilinear rounds run while round 0's folded tables are live, so
- * their scratch sets the proof's peak: with 256 MiB keccakf-1024 peaked at
- * 1461 MiB in them, with 160 MiB the peak is round 0's (1392 MiB), and
- * 128 / 160 / 192 / 256 MiB gave the same proving time within the H200's
- * run-to-run noise (docs/performance.md, session 4). */
-#define ZC_SCRATCH_BYTES_DESKTOP_ROUNDS ((uint64_t)160 << 20)
+#define ZC_SCRATCH_BYTES_DESKTOP ((uint64_t)128 << 20)
 /* Ids per dispatch for the data movers. */
 #define ZC_DISPATCH (1u << 20)
 
@@ -988,8 +985,6 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
 {
     zc_ctx c;
     ctx_init(&c, eng);
-    if (c.desktop && c.scratch > ZC_SCRATCH_BYTES_DESKTOP_ROUNDS)
-        c.scratch = ZC_SCRATCH_BYTES_DESKTOP_ROUNDS;
     const uint64_t ncols = gs_zc_table_cols(t);
     const int single = m == 1;
     if (m == 0 || (m & (m - 1)) || m > stride || n_x == 0 || (single && n_x != 1) || (!single && !eq))
