@@ -9,34 +9,11 @@
 
 #include "air/keygen.h"
 #include "hash/poseidon2.h"
+#include "util/bytebuf.h"
 
-typedef struct wbuf {
-    uint8_t *p;
-    size_t len, cap;
-    int oom;
-} wbuf;
+typedef gs_bytebuf wbuf;
 
-static void put(wbuf *w, const void *src, size_t n)
-{
-    if (w->oom)
-        return;
-    if (w->len + n > w->cap) {
-        size_t cap = w->cap ? w->cap : 256;
-        while (cap < w->len + n)
-            cap *= 2;
-        uint8_t *p = realloc(w->p, cap);
-        if (!p) {
-            w->oom = 1;
-            return;
-        }
-        w->p = p;
-        w->cap = cap;
-    }
-    memcpy(w->p + w->len, src, n);
-    w->len += n;
-}
-
-static void put_u8(wbuf *w, uint8_t v) { put(w, &v, 1); }
+static void put_u8(wbuf *w, uint8_t v) { gs_bytebuf_put(w, &v, 1); }
 
 static void put_varint(wbuf *w, uint64_t v)
 {
@@ -47,7 +24,7 @@ static void put_varint(wbuf *w, uint64_t v)
         v >>= 7;
         b[n++] = v ? (uint8_t)(x | 0x80) : x;
     } while (v);
-    put(w, b, n);
+    gs_bytebuf_put(w, b, n);
 }
 
 static void put_zigzag(wbuf *w, int64_t v)
@@ -183,7 +160,7 @@ static glstark_status encode(const gs_multi_vk *vk, int with_header, uint8_t **b
     wbuf w = {0};
     if (with_header) {
         uint8_t hdr[12] = {0};
-        put(&w, hdr, sizeof hdr); /* filled below once the length is known */
+        gs_bytebuf_put(&w, hdr, sizeof hdr); /* filled below once the length is known */
     }
     put_params(&w, &vk->params);
     put_varint(&w, vk->num_airs);

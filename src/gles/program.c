@@ -18,6 +18,7 @@
 
 #include "field/babybear.h"
 #include "glsl_embed.h"
+#include "util/bytebuf.h"
 
 #define GS_LINE_STRIDE 100000
 
@@ -29,28 +30,14 @@ struct gs_gl_program {
 
 /* ---- a growing string ---- */
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-    int oom;
-} sbuf;
+/* Text in a byte buffer, NUL-terminated after every append that
+ * succeeds (the terminator is not counted in len). */
+typedef gs_bytebuf sbuf;
 
 static void sb_add(sbuf *s, const char *t, size_t n)
 {
-    if (s->oom)
+    if (!gs_bytebuf_reserve(s, n + 1))
         return;
-    if (s->len + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 4096;
-        while (cap < s->len + n + 1)
-            cap *= 2;
-        char *q = realloc(s->p, cap);
-        if (!q) {
-            s->oom = 1;
-            return;
-        }
-        s->p = q;
-        s->cap = cap;
-    }
     memcpy(s->p + s->len, t, n);
     s->len += n;
     s->p[s->len] = '\0';
@@ -195,7 +182,7 @@ static glstark_status assemble(const gs_gl_caps *caps, const char *kernel, const
         free(s.p);
         return st;
     }
-    *out = s.p;
+    *out = (char *)s.p;
     return GLSTARK_OK;
 }
 
@@ -261,7 +248,7 @@ static char *map_log_named(const char *log, const char *extra_name)
     }
     if (!s.p)
         sb_add(&s, "  (the driver gave no log)\n", 27);
-    return s.p;
+    return (char *)s.p;
 }
 
 char *gs_gl_map_log(const char *log) { return map_log_named(log, NULL); }

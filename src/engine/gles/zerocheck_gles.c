@@ -26,6 +26,7 @@
  * invocations would race. */
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
+#include "util/bytebuf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -355,58 +356,32 @@ struct gs_zc_cache {
     uint64_t clock;
 };
 
-typedef struct key_buf {
-    uint8_t *p;
-    size_t len, cap;
-    int oom;
-} key_buf;
-
-static void key_put(key_buf *b, const void *src, size_t n)
-{
-    if (b->oom || n == 0)
-        return;
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n)
-            cap *= 2;
-        uint8_t *q = realloc(b->p, cap);
-        if (!q) {
-            b->oom = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, src, n);
-    b->len += n;
-}
-
 /* Everything zc_compile's output depends on, as bytes. */
-static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, key_buf *b)
+static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, gs_bytebuf *b)
 {
     const gs_cdag *d = t->dag;
-    key_put(b, &k, sizeof k);
-    key_put(b, &d->n_nodes, sizeof d->n_nodes);
-    key_put(b, &d->n_cached, sizeof d->n_cached);
-    key_put(b, &d->has_preprocessed, sizeof d->has_preprocessed);
-    key_put(b, d->nodes, (size_t)d->n_nodes * sizeof *d->nodes);
-    key_put(b, &d->n_constraints, sizeof d->n_constraints);
-    key_put(b, d->constraint_idx, (size_t)d->n_constraints * sizeof *d->constraint_idx);
-    key_put(b, &d->n_interactions, sizeof d->n_interactions);
+    gs_bytebuf_put(b, &k, sizeof k);
+    gs_bytebuf_put(b, &d->n_nodes, sizeof d->n_nodes);
+    gs_bytebuf_put(b, &d->n_cached, sizeof d->n_cached);
+    gs_bytebuf_put(b, &d->has_preprocessed, sizeof d->has_preprocessed);
+    gs_bytebuf_put(b, d->nodes, (size_t)d->n_nodes * sizeof *d->nodes);
+    gs_bytebuf_put(b, &d->n_constraints, sizeof d->n_constraints);
+    gs_bytebuf_put(b, d->constraint_idx, (size_t)d->n_constraints * sizeof *d->constraint_idx);
+    gs_bytebuf_put(b, &d->n_interactions, sizeof d->n_interactions);
     for (uint32_t q = 0; q < d->n_interactions; q++) {
         const gs_cinteraction *it = &d->interactions[q];
         uint32_t hdr[3] = {it->message_len, it->count, it->bus_index};
-        key_put(b, hdr, sizeof hdr);
-        key_put(b, it->message, (size_t)it->message_len * sizeof *it->message);
+        gs_bytebuf_put(b, hdr, sizeof hdr);
+        gs_bytebuf_put(b, it->message, (size_t)it->message_len * sizeof *it->message);
     }
-    key_put(b, &t->n_parts, sizeof t->n_parts);
-    key_put(b, t->part_widths, (size_t)t->n_parts * sizeof *t->part_widths);
-    key_put(b, &t->n_publics, sizeof t->n_publics);
-    key_put(b, t->publics, (size_t)t->n_publics * sizeof *t->publics);
-    key_put(b, w->lambda_pows, (size_t)d->n_constraints * sizeof *w->lambda_pows);
-    key_put(b, &w->beta, sizeof w->beta);
-    key_put(b, w->eq3b, (size_t)d->n_interactions * sizeof *w->eq3b);
-    key_put(b, &w->norm, sizeof w->norm);
+    gs_bytebuf_put(b, &t->n_parts, sizeof t->n_parts);
+    gs_bytebuf_put(b, t->part_widths, (size_t)t->n_parts * sizeof *t->part_widths);
+    gs_bytebuf_put(b, &t->n_publics, sizeof t->n_publics);
+    gs_bytebuf_put(b, t->publics, (size_t)t->n_publics * sizeof *t->publics);
+    gs_bytebuf_put(b, w->lambda_pows, (size_t)d->n_constraints * sizeof *w->lambda_pows);
+    gs_bytebuf_put(b, &w->beta, sizeof w->beta);
+    gs_bytebuf_put(b, w->eq3b, (size_t)d->n_interactions * sizeof *w->eq3b);
+    gs_bytebuf_put(b, &w->norm, sizeof w->norm);
     return !b->oom;
 }
 
@@ -436,7 +411,7 @@ static glstark_status zc_compile_cached(gs_engine *eng, const gs_zc_trace *t, co
                                         zc_code *out)
 {
     gs_gles_state *gs = eng->impl;
-    key_buf kb = {NULL, 0, 0, 0};
+    gs_bytebuf kb = {0};
     if (!gs->zc_cache)
         gs->zc_cache = calloc(1, sizeof *gs->zc_cache);
     struct gs_zc_cache *c = gs->zc_cache;
