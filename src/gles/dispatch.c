@@ -137,3 +137,32 @@ glstark_status gs_gl_finish(gs_gl_device *dev, gs_error *err)
     dev->host_syncs++;
     return gs_gl_check(dev, err, "glFinish");
 }
+
+void *gs_gl_map_persistent(gs_gl_device *dev, GLenum target, size_t size, GLbitfield access, GLuint *name)
+{
+    const GLbitfield flags = access | GL_MAP_PERSISTENT_BIT_EXT | GL_MAP_COHERENT_BIT_EXT;
+    void *map = NULL;
+    glGenBuffers(1, name);
+    glBindBuffer(target, *name);
+    dev->BufferStorage(target, (GLsizeiptr)size, NULL, flags | GL_CLIENT_STORAGE_BIT_EXT);
+    if (glGetError() == GL_NO_ERROR)
+        map = glMapBufferRange(target, 0, (GLsizeiptr)size, flags);
+    if (!map) {
+        while (glGetError() != GL_NO_ERROR) {
+        }
+        glDeleteBuffers(1, name);
+        *name = 0;
+    }
+    return map;
+}
+
+void gs_gl_unmap_delete(GLenum target, GLuint name, const void *map)
+{
+    if (!name)
+        return;
+    if (map) {
+        glBindBuffer(target, name);
+        glUnmapBuffer(target);
+    }
+    glDeleteBuffers(1, &name);
+}

@@ -165,6 +165,17 @@ glstark_status gs_gl_finish(gs_gl_device *dev, gs_error *err);
  * messages. Does not delete f nor count a host sync (callers decide). */
 glstark_status gs_gl_wait_sync(gs_gl_device *dev, GLsync f, const char *who, gs_error *err);
 
+/* A new buffer of `size` bytes with immutable storage (GL_EXT_buffer_storage)
+ * mapped persistently and coherently for `access` (GL_MAP_READ_BIT or
+ * GL_MAP_WRITE_BIT), left bound to `target`: its name in *name and its
+ * mapping returned. NULL if the driver refuses; then GL errors are cleared
+ * and nothing is left behind (*name 0). The upload ring and the readback
+ * staging buffer use it. */
+void *gs_gl_map_persistent(gs_gl_device *dev, GLenum target, size_t size, GLbitfield access, GLuint *name);
+
+/* Unmaps (if map) and deletes a buffer made by gs_gl_map_persistent. */
+void gs_gl_unmap_delete(GLenum target, GLuint name, const void *map);
+
 /* ---- timers (timer.c) ---- */
 
 /* A span: GPU time-elapsed query where the device gives valid numbers, else

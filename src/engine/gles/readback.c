@@ -26,13 +26,7 @@ const char *gs_gles_readback_name(glstark_readback mode)
 
 void gs_gles_readback_free(gs_gles_readback *rb)
 {
-    if (rb->buf) {
-        if (rb->map) {
-            glBindBuffer(GL_COPY_WRITE_BUFFER, rb->buf);
-            glUnmapBuffer(GL_COPY_WRITE_BUFFER);
-        }
-        glDeleteBuffers(1, &rb->buf);
-    }
+    gs_gl_unmap_delete(GL_COPY_WRITE_BUFFER, rb->buf, rb->map);
     rb->buf = 0;
     rb->size = 0;
     rb->map = NULL;
@@ -48,18 +42,9 @@ static glstark_status ensure_staging(gs_gles_readback *rb, gs_gl_device *dev, si
     size_t size = (size_t)64 << 10;
     while (size < n)
         size <<= 1;
-    glGenBuffers(1, &rb->buf);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, rb->buf);
     if (rb->mode == GLSTARK_READBACK_PERSISTENT) {
-        const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_PERSISTENT_BIT_EXT | GL_MAP_COHERENT_BIT_EXT;
-        dev->BufferStorage(GL_COPY_WRITE_BUFFER, (GLsizeiptr)size, NULL, flags | GL_CLIENT_STORAGE_BIT_EXT);
-        if (glGetError() == GL_NO_ERROR)
-            rb->map = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)size, flags);
+        rb->map = gs_gl_map_persistent(dev, GL_COPY_WRITE_BUFFER, size, GL_MAP_READ_BIT, &rb->buf);
         if (!rb->map) {
-            while (glGetError() != GL_NO_ERROR) {
-            }
-            glDeleteBuffers(1, &rb->buf);
-            rb->buf = 0;
             gs_gl_log(dev, GLSTARK_LOG_WARN,
                       "readback: the driver refused a persistently mapped %zu-byte buffer; using a staging buffer "
                       "mapped per read instead",
@@ -69,6 +54,8 @@ static glstark_status ensure_staging(gs_gles_readback *rb, gs_gl_device *dev, si
             return ensure_staging(rb, dev, n, err);
         }
     } else {
+        glGenBuffers(1, &rb->buf);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, rb->buf);
         glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)size, NULL, GL_STREAM_READ);
     }
     glstark_status st = gs_gl_check(dev, err, "readback: creating the staging buffer");

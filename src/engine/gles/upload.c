@@ -43,13 +43,7 @@ void gs_gles_upload_free(gs_gles_upload *up)
             glDeleteSync(up->fence[i]);
             up->fence[i] = 0;
         }
-    if (up->ring) {
-        if (up->map) {
-            glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
-            glUnmapBuffer(GL_COPY_READ_BUFFER);
-        }
-        glDeleteBuffers(1, &up->ring);
-    }
+    gs_gl_unmap_delete(GL_COPY_READ_BUFFER, up->ring, up->map);
     up->ring = 0;
     up->map = NULL;
 }
@@ -60,17 +54,8 @@ static void ensure_ring(gs_gles_upload *up, gs_gl_device *dev)
     if (up->ring)
         return;
     const size_t size = GS_UPLOAD_SLOTS * GS_UPLOAD_SLOT_BYTES;
-    const GLbitfield flags = GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT_EXT | GL_MAP_COHERENT_BIT_EXT;
-    glGenBuffers(1, &up->ring);
-    glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
-    dev->BufferStorage(GL_COPY_READ_BUFFER, (GLsizeiptr)size, NULL, flags | GL_CLIENT_STORAGE_BIT_EXT);
-    if (glGetError() == GL_NO_ERROR)
-        up->map = glMapBufferRange(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)size, flags);
+    up->map = gs_gl_map_persistent(dev, GL_COPY_READ_BUFFER, size, GL_MAP_WRITE_BIT, &up->ring);
     if (!up->map) {
-        while (glGetError() != GL_NO_ERROR) {
-        }
-        glDeleteBuffers(1, &up->ring);
-        up->ring = 0;
         up->mode = GS_UPLOAD_SUBDATA;
         gs_gl_log(dev, GLSTARK_LOG_WARN,
                   "upload: the driver refused a persistently mapped %zu-byte ring; writing with glBufferSubData", size);
