@@ -119,6 +119,24 @@ static int bench_copy(gs_engine *eng, int reps, double *copy_bps)
     return 0;
 }
 
+/* GLES only: `want` bytes, or the most one binding holds (16-byte units). */
+static size_t binding_sized(const gs_gl_device *dev, size_t want)
+{
+    return want <= dev->caps.max_binding_bytes ? want : (size_t)dev->caps.max_binding_bytes & ~(size_t)15;
+}
+
+/* GLES only: a benchmark's own kernel, or NULL after saying why. */
+static gs_gl_program *bench_kernel(gs_gl_device *dev, const char *name, const char *src)
+{
+    gs_gl_program *prog = NULL;
+    gs_error err;
+    if (gs_gl_program_build(dev, name, src, NULL, &prog, &err)) {
+        fprintf(stderr, "bench_commit: %s: %s\n", name, err.msg);
+        return NULL;
+    }
+    return prog;
+}
+
 /* GLES only: what first use of new GPU memory costs (the keccakf proof's
  * commit runs 3x slower than this benchmark's repeated commits). For fresh
  * 512 MiB buffers (raw GL, not the engine's pool): the allocation call, the
@@ -141,15 +159,11 @@ static const char *fill_kernel =
 static int bench_first_touch(gs_engine *eng)
 {
     gs_gl_device *dev = gs_gles_device(eng);
-    size_t bytes = (size_t)512 << 20;
-    if (bytes > dev->caps.max_binding_bytes)
-        bytes = (size_t)dev->caps.max_binding_bytes & ~(size_t)15;
-    gs_gl_program *prog = NULL;
+    size_t bytes = binding_sized(dev, (size_t)512 << 20);
+    gs_gl_program *prog = bench_kernel(dev, "bench_fill.comp", fill_kernel);
     gs_error err;
-    if (gs_gl_program_build(dev, "bench_fill.comp", fill_kernel, NULL, &prog, &err)) {
-        fprintf(stderr, "bench_commit: fill kernel: %s\n", err.msg);
+    if (!prog)
         return 1;
-    }
     static const char *const kinds[] = {"fresh", "after a delete", "immutable", "immutable, dynamic storage",
                                         "immutable, map read"};
     static const GLbitfield flags[] = {0, 0, 0, GL_DYNAMIC_STORAGE_BIT_EXT, GL_MAP_READ_BIT};
@@ -208,15 +222,10 @@ static const char *copy_kernel =
 static int bench_shader_copy(gs_engine *eng, int reps, double *copy_bps)
 {
     gs_gl_device *dev = gs_gles_device(eng);
-    size_t bytes = (size_t)256 << 20;
-    if (bytes > dev->caps.max_binding_bytes)
-        bytes = (size_t)dev->caps.max_binding_bytes & ~(size_t)15;
-    gs_gl_program *prog = NULL;
-    gs_error err;
-    if (gs_gl_program_build(dev, "bench_copy.comp", copy_kernel, NULL, &prog, &err)) {
-        fprintf(stderr, "bench_commit: copy kernel: %s\n", err.msg);
+    size_t bytes = binding_sized(dev, (size_t)256 << 20);
+    gs_gl_program *prog = bench_kernel(dev, "bench_copy.comp", copy_kernel);
+    if (!prog)
         return 1;
-    }
     gs_buf *a = NULL, *b = NULL;
     if (gs_buf_create(eng, bytes, &a) || gs_buf_create(eng, bytes, &b))
         return fail(eng, "copy buffers");
