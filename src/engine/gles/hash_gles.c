@@ -11,8 +11,9 @@
  * two rate blocks: WHIR's folded codewords, not keccakf's 42 columns), one
  * kernel does both (glsl/merkle_coset.comp): each work group hashes the K
  * rows of its cosets and compresses them in shared memory, so leaves never
- * reach memory and the coset trees cost no dispatches. Upper layers compress adjacent pairs. Everything stays
- * in engine buffers; only the root and openings come back.
+ * reach memory and the coset trees cost no dispatches. Upper layers
+ * compress adjacent pairs. Everything stays in engine buffers; only the
+ * root and openings come back.
  *
  * Bindings. A matrix may be far larger than one SSBO binding (a 2^22 x 42
  * codeword is 672 MiB, the ES 3.1 floor is 128 MiB per binding), so a leaf
@@ -269,8 +270,9 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
     const uint64_t row_blocks = ((uint64_t)width * elem_deg + 7) / 8;
     const int fused = row_blocks <= GS_FUSED_MAX_ROW_BLOCKS && k <= ls && s >= ls / k &&
                       (mat_off * 4) % align + mat_bytes <= maxb;
-    gs_gl_program *pleaf, *pcomp;
-    st = gs_gl_program_get(dev, "merkle_leaf.comp", NULL, &pleaf, &eng->err);
+    gs_gl_program *pleaf = NULL, *pcomp;
+    if (!fused)
+        st = gs_gl_program_get(dev, "merkle_leaf.comp", NULL, &pleaf, &eng->err);
     if (!st)
         st = gs_gl_program_get(dev, "merkle_compress.comp", NULL, &pcomp, &eng->err);
     if (st)
