@@ -8,6 +8,19 @@
 // a "lead" uniform, so no kernel knows where a window sits in its buffer.
 // Field arithmetic is exact, so the partial sums here add up to the CPU
 // engine's sums whatever the grouping.
+//
+// Every mode is validated offline (tests/gles/test_program.c):
+// @variant WHIR_MODE 1
+// @variant WHIR_MODE 2
+// @variant WHIR_MODE 3
+// @variant WHIR_MODE 4
+// @variant WHIR_MODE 5
+// @variant WHIR_MODE 6
+// @variant WHIR_MODE 7
+// @variant WHIR_MODE 8
+// @variant WHIR_MODE 9
+// @variant WHIR_MODE 10
+// @variant WHIR_MODE 11
 #include "ext4.glsl"
 #include "grid.glsl"
 
@@ -23,15 +36,16 @@
 #endif
 
 #define MODE_BATCH 1    // out += Σ_j coeff_j · column_j (base columns, EF coefficients)
-#define MODE_BFLY_LOW 2 // gs_bits subset-sum / Möbius stages from bit gs_s0, per group
-#define MODE_BFLY_BIT 3 // one subset-sum / Möbius stage: pairs (lo, hi) from two windows
+#define MODE_BFLY_LOW 2 // gs_bits subset-sum stages from bit gs_s0, per group
+#define MODE_BFLY_BIT 3 // one subset-sum stage: pairs (lo, hi) from two windows
 #define MODE_EQTAB 4    // out[b] = lo[b & mask] · hi[b >> nlo]
-#define MODE_PAIRSUM 5  // per-group partial sums of Σ q1·w1 and Σ (2q1 − q0)(2w1 − w0)
+#define MODE_PAIRSUM 5  // per-group partial sums of h(1) and h(2) (gs_form: evaluations or coefficients)
 #define MODE_REDUCE 6   // sums gs_n partials of gs_k EF values each (one work group)
 #define MODE_EVAL 7     // per-group partial sums of Σ g[b]·z^b
-#define MODE_WACC 8     // w[b] += eq tables of the round's points, weighted
-#define MODE_FOLD 9     // dst[y] = v[2y] + α(v[2y+1] − v[2y]) per column
+#define MODE_WACC 8     // w[b] += power tables of the round's points, weighted
+#define MODE_FOLD 9     // dst[y] = a·v[2y] + b·v[2y+1] per column
 #define MODE_PREP_BLOCK 10 // prepare_f on blocks of <= 16: inverse DFT and the block's subset sums, as a matrix
+#define MODE_FOLD_EXPAND 11 // WHIR's last fold of a round into f_out and the next codeword's DFT input
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -58,14 +72,14 @@ uniform uint gs_accum;   // batch: add to out (1) or start from zero (0)
 uniform uint gs_bits;    // bfly_low: stages; prep_block: log block; eqtab/wacc: nlo
 uniform uint gs_s0;      // bfly_low: first stage
 uniform uint gs_mask;    // bfly_bit: index bits below the stage bit
-uniform uint gs_sub;     // butterflies: 1 = Möbius (subtract), 0 = subset sum (add)
 uniform uint gs_id0;     // global index of this dispatch's first unit
 uniform uint gs_pbase;   // first partial slot of this dispatch
 uniform uint gs_k;       // reduce: EF values per partial; wacc: points
 uniform uint gs_tab;     // wacc: word offsets of the tables in binding 1 (see whir_gles.c)
 uniform uint gs_hlen;    // wacc: entries of each high table
-uniform uvec4 gs_x;      // an EF scalar: fold α, eval z
-uniform uvec4 gs_y;      // eval: z^WHIR_EVAL_ITEMS
+uniform uint gs_form;    // pairsum: 0 = evaluations, 1 = coefficients and moments (colwin.h)
+uniform uvec4 gs_x;      // an EF scalar: fold a (fold_expand: α), eval z
+uniform uvec4 gs_y;      // fold b, eval z^WHIR_EVAL_ITEMS
 
 #if WHIR_MODE == MODE_PAIRSUM || WHIR_MODE == MODE_REDUCE || WHIR_MODE == MODE_EVAL
 shared uvec4 sh0[GS_LOCAL_SIZE];
@@ -103,9 +117,22 @@ void main()
         for (uint y = y0; y < y1; y++) {
             uvec4 q0 = LDA(qa + 8u * y), q1 = LDA(qa + 8u * y + 4u);
             uvec4 w0 = LDB(wa + 8u * y), w1 = LDB(wa + 8u * y + 4u);
-            s1 = bb4_add(s1, bb4_mul(q1, w1));
-            uvec4 q2 = bb4_sub(bb4_add(q1, q1), q0), w2 = bb4_sub(bb4_add(w1, w1), w0);
-            s2 = bb4_add(s2, bb4_mul(q2, w2));
+            uvec4 a1, b1, a2, b2;
+            if (gs_form != 0u) {
+                // coefficients (c0, c1) and moments (m0, m1): (c0 + c1)·m1, (c0 + 2c1)(3m1 − m0)
+                a1 = bb4_add(q0, q1);
+                b1 = w1;
+                a2 = bb4_add(a1, q1);
+                b2 = bb4_sub(bb4_add(bb4_add(w1, w1), w1), w0);
+            } else {
+                // evaluations: q1·w1, (2q1 − q0)(2w1 − w0)
+                a1 = q1;
+                b1 = w1;
+                a2 = bb4_sub(bb4_add(q1, q1), q0);
+                b2 = bb4_sub(bb4_add(w1, w1), w0);
+            }
+            s1 = bb4_add(s1, bb4_mul(a1, b1));
+            s2 = bb4_add(s2, bb4_mul(a2, b2));
         }
     }
     sh0[lid] = s1;
@@ -174,15 +201,9 @@ void main()
         uvec4 x0 = LDA(base), x1 = LDA(base + step), x2 = LDA(base + 2u * step), x3 = LDA(base + 3u * step);
         uvec4 x4 = LDA(base + 4u * step), x5 = LDA(base + 5u * step), x6 = LDA(base + 6u * step);
         uvec4 x7 = LDA(base + 7u * step);
-        if (gs_sub != 0u) {
-            x1 = bb4_sub(x1, x0); x3 = bb4_sub(x3, x2); x5 = bb4_sub(x5, x4); x7 = bb4_sub(x7, x6);
-            x2 = bb4_sub(x2, x0); x3 = bb4_sub(x3, x1); x6 = bb4_sub(x6, x4); x7 = bb4_sub(x7, x5);
-            x4 = bb4_sub(x4, x0); x5 = bb4_sub(x5, x1); x6 = bb4_sub(x6, x2); x7 = bb4_sub(x7, x3);
-        } else {
-            x1 = bb4_add(x1, x0); x3 = bb4_add(x3, x2); x5 = bb4_add(x5, x4); x7 = bb4_add(x7, x6);
-            x2 = bb4_add(x2, x0); x3 = bb4_add(x3, x1); x6 = bb4_add(x6, x4); x7 = bb4_add(x7, x5);
-            x4 = bb4_add(x4, x0); x5 = bb4_add(x5, x1); x6 = bb4_add(x6, x2); x7 = bb4_add(x7, x3);
-        }
+        x1 = bb4_add(x1, x0); x3 = bb4_add(x3, x2); x5 = bb4_add(x5, x4); x7 = bb4_add(x7, x6);
+        x2 = bb4_add(x2, x0); x3 = bb4_add(x3, x1); x6 = bb4_add(x6, x4); x7 = bb4_add(x7, x5);
+        x4 = bb4_add(x4, x0); x5 = bb4_add(x5, x1); x6 = bb4_add(x6, x2); x7 = bb4_add(x7, x3);
         STA(base, x0);
         STA(base + step, x1);
         STA(base + 2u * step, x2);
@@ -200,14 +221,13 @@ void main()
                 continue;
             uint ia = base + step * j, ib = base + step * (j ^ h);
             uvec4 u = LDA(ib), v = LDA(ia);
-            STA(ia, gs_sub != 0u ? bb4_sub(v, u) : bb4_add(v, u));
+            STA(ia, bb4_add(v, u));
         }
     }
 #elif WHIR_MODE == MODE_PREP_BLOCK
     // prepare_f's per-block work for 2^gs_bits <= 16 elements: the inverse
-    // DFT, then the block's subset sums twice (eval_to_coeff_rs_message's,
-    // and the low stages of coeffs_to_evals), as one N x N base-field matrix
-    // the host composed (binding 1, row-major). The block is read from
+    // DFT, then the block's subset sums (eval_to_coeff_rs_message), as one
+    // N x N base-field matrix the host composed (binding 1, row-major). The block is read from
     // binding 0 and written to binding 2 (same offsets).
     uint cnt = 1u << gs_bits;
     uint base = gs_lead0 + 4u * (id << gs_bits);
@@ -224,7 +244,7 @@ void main()
     uint lo = ((id & ~gs_mask) << 1) | (id & gs_mask);
     uvec4 u = LDA(gs_lead0 + 4u * lo);
     uvec4 v = LDB(gs_lead1 + 4u * lo);
-    STB(gs_lead1 + 4u * lo, gs_sub != 0u ? bb4_sub(v, u) : bb4_add(v, u));
+    STB(gs_lead1 + 4u * lo, bb4_add(v, u));
 #elif WHIR_MODE == MODE_EQTAB
     // Element gs_id0 + id; tables in binding 1: lo (2^gs_bits EF), then hi.
     uint g = gs_id0 + id;
@@ -252,7 +272,22 @@ void main()
     uint col = id / gs_n, y = id - col * gs_n;
     uint sa = gs_lead0 + col * gs_stride0 + 8u * y;
     uvec4 v0 = LDA(sa), v1 = LDA(sa + 4u);
-    STB(gs_lead1 + col * gs_stride1 + 4u * y, bb4_add(v0, bb4_mul(gs_x, bb4_sub(v1, v0))));
+    STB(gs_lead1 + col * gs_stride1 + 4u * y, bb4_add(bb4_mul(gs_x, v0), bb4_mul(gs_y, v1)));
+#elif WHIR_MODE == MODE_FOLD_EXPAND
+    // Codeword position p = gs_id0 + id of 2^(gs_s0 + gs_bits). The folded
+    // coefficient y = rev_{gs_s0}(p >> gs_bits), f_out[y] = c0 + α·c1 from
+    // binding 0, lands on every position of block p >> gs_bits (binding 2):
+    // the zero-padded message in bit-reversed order after the first gs_bits
+    // DIT layers, which only copy (their odd inputs are zero). The block's
+    // first position also writes f_out[y] (binding 1). Consecutive
+    // invocations write consecutive codeword words.
+    uint p = gs_id0 + id;
+    uint j = p >> gs_bits;
+    uint y = gs_s0 == 0u ? 0u : bitfieldReverse(j) >> (32u - gs_s0);
+    uvec4 v = bb4_add(LDA(gs_lead0 + 8u * y), bb4_mul(gs_x, LDA(gs_lead0 + 8u * y + 4u)));
+    STC(gs_lead2 + 4u * p, v);
+    if ((p & ((1u << gs_bits) - 1u)) == 0u)
+        STB(gs_lead1 + 4u * y, v);
 #endif
 #endif
 }

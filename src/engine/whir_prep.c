@@ -13,12 +13,11 @@ void gs_whir_prep_matrix(unsigned l, bb_t *mat)
             col[k] = x; /* inverse DFT: N^-1 w^-jk */
             x = bb_mul(x, wj);
         }
-        /* the block's subset sums, then the whole vector's over the same bits */
-        for (int r = 0; r < 2; r++)
-            for (uint32_t h = 1; h < N; h <<= 1)
-                for (uint32_t k = 0; k < N; k++)
-                    if (k & h)
-                        col[k] = bb_add(col[k], col[k ^ h]);
+        /* the block's subset sums */
+        for (uint32_t h = 1; h < N; h <<= 1)
+            for (uint32_t k = 0; k < N; k++)
+                if (k & h)
+                    col[k] = bb_add(col[k], col[k ^ h]);
         for (uint32_t k = 0; k < N; k++)
             mat[k * N + j] = col[k];
     }

@@ -8,13 +8,10 @@
 /* Largest block size (log2) the matrix form handles. */
 #define GS_WHIR_PREP_MAX_LOG 4u
 
-/* The block part of prepare_f as an N x N base-field matrix (N = 2^l,
+/* prepare_f on one block as an N x N base-field matrix (N = 2^l,
  * l <= GS_WHIR_PREP_MAX_LOG), row-major: the inverse DFT over the order-N
- * subgroup, the block's subset sums, and the subset sums over the same low
- * l bits that the whole-vector transform would apply (they act within a
- * block, so they compose here). What remains for the caller is the subset-sum
- * transform over index bits l .. log_n - 1. Exact arithmetic: applying the
- * matrix equals the transforms one after the other. */
+ * subgroup followed by the block's subset sums. Exact arithmetic: applying
+ * the matrix equals the two transforms one after the other. */
 void gs_whir_prep_matrix(unsigned l, bb_t *mat);
 
 #endif

@@ -19,6 +19,13 @@ static glstark_status eng_fail(gs_engine *eng, glstark_status st, gs_error *err,
     return gs_error_set(err, st, "whir prove: %s failed: %s", step, eng->err.msg);
 }
 
+static void swap_bufs(gs_buf **a, gs_buf **b)
+{
+    gs_buf *t = *a;
+    *a = *b;
+    *b = t;
+}
+
 static glstark_status grind(gs_engine *eng, gs_transcript *ts, unsigned bits, bb_t *w, gs_error *err)
 {
     uint32_t x = 0;
@@ -74,7 +81,9 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
     if (st)
         return st;
 
-    gs_buf *f = NULL, *w = NULL, *g = NULL, *cw = NULL, *prev_cw = NULL;
+    /* f (coefficients) and w (moments) fold out of place, between these and
+     * f2 / w2 (half as long), swapped after each fold */
+    gs_buf *f = NULL, *w = NULL, *f2 = NULL, *w2 = NULL, *cw = NULL, *prev_cw = NULL;
     gs_merkle_dev tree = {0}, prev_tree = {0};
     bb4_t *mu_pows = malloc((total_width + 1) * sizeof(bb4_t));
     const gs_buf **mats = malloc(num_commits * sizeof *mats);
@@ -108,13 +117,14 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         wds[c] = commits[c].width;
     }
     sp = gs_span_eng_begin(eng, "whir_prepare");
+    const size_t half = height / 2 ? height / 2 : 1;
     if ((st = gs_buf_create(eng, height * sizeof(bb4_t), &f)) || (st = gs_buf_create(eng, height * sizeof(bb4_t), &w)) ||
-        (st = gs_buf_create(eng, height * sizeof(bb4_t), &g))) {
-        st = eng_fail(eng, st, err, "allocating f, w and g");
+        (st = gs_buf_create(eng, half * sizeof(bb4_t), &f2)) || (st = gs_buf_create(eng, half * sizeof(bb4_t), &w2))) {
+        st = eng_fail(eng, st, err, "allocating f and w");
         goto out;
     }
     if ((st = eng->whir->batch_columns(eng, mats, offs, wds, num_commits, height, mu_pows, f)) ||
-        (st = eng->whir->prepare_f(eng, f, L, prm->l_skip)) || (st = eng->whir->mobius_eq_table(eng, u, L, w))) {
+        (st = eng->whir->prepare_f(eng, f, L, prm->l_skip)) || (st = eng->whir->eq_table(eng, u, L, w))) {
         st = eng_fail(eng, st, err, "preparing f and w");
         goto out;
     }
@@ -125,6 +135,7 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
     for (uint32_t i = 0; i < nu; i++) {
         const int last = i + 1 == nu;
         sp = gs_span_eng_begin(eng, "whir_sumcheck");
+        bb4_t alpha = bb4_zero();
         for (uint32_t j = 0; j < k; j++) {
             size_t s = (size_t)i * k + j;
             bb4_t sv[2];
@@ -138,39 +149,46 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
             pf->sumcheck_polys[2 * s + 1] = sv[1];
             if ((st = grind(eng, ts, prm->folding_pow_bits, &pf->folding_pow_witnesses[s], err)))
                 goto out;
-            bb4_t alpha = gs_transcript_sample_ext(ts);
-            if ((st = eng->whir->fold(eng, f, w, len, alpha))) {
+            alpha = gs_transcript_sample_ext(ts);
+            if (j + 1 == k && !last)
+                break; /* the round's last fold goes with the encoding below */
+            if ((st = eng->whir->fold(eng, f, w, len, alpha, f2, w2))) {
                 st = eng_fail(eng, st, err, "fold");
                 goto out;
             }
+            swap_bufs(&f, &f2);
+            swap_bufs(&w, &w2);
             len /= 2;
         }
         gs_span_eng_end(eng, sp);
         sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
-        /* g: coefficients of the folded polynomial */
-        if ((st = eng->whir->mobius(eng, f, g, len))) {
-            st = eng_fail(eng, st, err, "Mobius transform");
-            goto out;
-        }
         bb4_t z0 = bb4_zero();
         if (!last) {
+            /* the last fold, and the folded f (coefficients) encoded as the
+             * round's codeword */
             size_t n = (size_t)1 << (log_rs - 1);
             if ((st = gs_buf_create(eng, n * sizeof(bb4_t), &cw)) ||
-                (st = eng->whir->encode_ext(eng, g, len, log_rs - 1, cw)) ||
-                (st = gs_engine_merkle_commit(eng, cw, 0, n, 1, 4, k, &tree)) ||
+                (st = eng->whir->fold_encode(eng, f, w, len, alpha, f2, w2, log_rs - 1, cw))) {
+                st = eng_fail(eng, st, err, "folding and encoding the round codeword");
+                goto out;
+            }
+            swap_bufs(&f, &f2);
+            swap_bufs(&w, &w2);
+            len /= 2;
+            if ((st = gs_engine_merkle_commit(eng, cw, 0, n, 1, 4, k, &tree)) ||
                 (st = gs_engine_merkle_root(eng, &tree, pf->codeword_commits[i].v))) {
                 st = eng_fail(eng, st, err, "committing the round codeword");
                 goto out;
             }
             gs_transcript_observe_commit(ts, pf->codeword_commits[i].v);
             z0 = gs_transcript_sample_ext(ts);
-            if ((st = eng->whir->eval_univariate(eng, g, len, z0, &pf->ood_values[i]))) {
+            if ((st = eng->whir->eval_univariate(eng, f, len, z0, &pf->ood_values[i]))) {
                 st = eng_fail(eng, st, err, "out-of-domain evaluation");
                 goto out;
             }
             gs_transcript_observe_ext(ts, pf->ood_values[i]);
         } else {
-            if ((st = gs_buf_read(g, 0, pf->final_poly, len * sizeof(bb4_t)))) {
+            if ((st = gs_buf_read(f, 0, pf->final_poly, len * sizeof(bb4_t)))) {
                 st = eng_fail(eng, st, err, "reading the final polynomial");
                 goto out;
             }
@@ -235,7 +253,8 @@ out:
     gs_buf_destroy(prev_cw);
     gs_buf_destroy(f);
     gs_buf_destroy(w);
-    gs_buf_destroy(g);
+    gs_buf_destroy(f2);
+    gs_buf_destroy(w2);
     free(mu_pows);
     free(mats);
     free(offs);

@@ -35,12 +35,12 @@ static uint64_t sm(uint64_t *s)
     } while (0)
 
 typedef struct bufs {
-    gs_buf *m, *f, *w, *g, *cw;
+    gs_buf *m, *f, *w, *g, *h, *cw;
 } bufs;
 
-enum { OP_BATCH, OP_PREP, OP_EQ, OP_ROUND, OP_FOLD, OP_MOB, OP_EVAL, OP_ENC, OP_WACC, OP_FOLDPLE, OP_BSUMS, OP_N };
-static const char *names[OP_N] = {"batch_columns(8 cols)", "prepare_f(l_skip 4)", "mobius_eq_table", "sumcheck_round",
-                                  "fold", "mobius", "eval_univariate", "encode_ext(2x)", "w_accumulate(100 pts)",
+enum { OP_BATCH, OP_PREP, OP_EQ, OP_ROUND, OP_FOLD, OP_EVAL, OP_FOLDENC, OP_WACC, OP_FOLDPLE, OP_BSUMS, OP_N };
+static const char *names[OP_N] = {"batch_columns(8 cols)", "prepare_f(l_skip 4)", "eq_table", "sumcheck_round",
+                                  "fold", "eval_univariate", "fold_encode(4x)", "w_accumulate(100 pts)",
                                   "red fold_ple(8 cols)", "red block_sums(8 cols)"};
 
 static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw, bb4_t *res)
@@ -64,12 +64,11 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
         break;
     }
     case OP_PREP: CHECK(e, e->whir->prepare_f(e, b->f, L, 4)); break;
-    case OP_EQ: CHECK(e, e->whir->mobius_eq_table(e, u, L, b->f)); break;
+    case OP_EQ: CHECK(e, e->whir->eq_table(e, u, L, b->f)); break;
     case OP_ROUND: CHECK(e, e->whir->sumcheck_round(e, b->f, b->w, n, res)); break;
-    case OP_FOLD: CHECK(e, e->whir->fold(e, b->f, b->w, n, z)); break;
-    case OP_MOB: CHECK(e, e->whir->mobius(e, b->f, b->g, n)); break;
+    case OP_FOLD: CHECK(e, e->whir->fold(e, b->f, b->w, n, z, b->g, b->h)); break;
     case OP_EVAL: CHECK(e, e->whir->eval_univariate(e, b->f, n, z, res)); break;
-    case OP_ENC: CHECK(e, e->whir->encode_ext(e, b->f, n, L + 1, b->cw)); break;
+    case OP_FOLDENC: CHECK(e, e->whir->fold_encode(e, b->f, b->w, n, z, b->g, b->h, L + 1, b->cw)); break;
     case OP_WACC: {
         bb_t zs[100];
         bb4_t gm[100];
@@ -112,6 +111,7 @@ static void mk(gs_engine *e, bufs *b, unsigned L, const uint32_t *mat)
     CHECK(e, gs_buf_create(e, n * 16, &b->f));
     CHECK(e, gs_buf_create(e, n * 16, &b->w));
     CHECK(e, gs_buf_create(e, n * 16, &b->g));
+    CHECK(e, gs_buf_create(e, n * 16, &b->h));
     CHECK(e, gs_buf_create(e, 2 * n * 16, &b->cw));
 }
 
@@ -155,9 +155,9 @@ int main(int argc, char **argv)
                 double t = tc[k]; tc[k] = tc[k - 1]; tc[k - 1] = t;
             }
         /* compare the op's outputs */
-        size_t words = op == OP_ENC ? 8 * n : 4 * n;
-        gs_buf *og = op == OP_ENC ? bg.cw : op == OP_MOB ? bg.g : op == OP_WACC ? bg.w : bg.f;
-        gs_buf *oc = op == OP_ENC ? bc.cw : op == OP_MOB ? bc.g : op == OP_WACC ? bc.w : bc.f;
+        size_t words = op == OP_FOLDENC ? 8 * n : op == OP_FOLD ? 2 * n : 4 * n;
+        gs_buf *og = op == OP_FOLDENC ? bg.cw : op == OP_FOLD ? bg.g : op == OP_WACC ? bg.w : bg.f;
+        gs_buf *oc = op == OP_FOLDENC ? bc.cw : op == OP_FOLD ? bc.g : op == OP_WACC ? bc.w : bc.f;
         uint32_t *x = malloc(words * 4), *y = malloc(words * 4);
         CHECK(g, gs_buf_read(og, 0, x, words * 4));
         CHECK(c, gs_buf_read(oc, 0, y, words * 4));

@@ -78,10 +78,10 @@ static void check_eq_table(pair *p, unsigned n)
         u[i] = rnd4(&p->s);
     size_t w = ((size_t)4 << n) + 4;
     gs_buf *g = mk(p->g, w, NULL, 0), *c = mk(p->c, w, NULL, 0);
-    TU_OK(p->g, p->g->whir->mobius_eq_table(p->g, u, n, g));
-    TU_OK(p->c, p->c->whir->mobius_eq_table(p->c, u, n, c));
+    TU_OK(p->g, p->g->whir->eq_table(p->g, u, n, g));
+    TU_OK(p->c, p->c->whir->eq_table(p->c, u, n, c));
     char what[64];
-    snprintf(what, sizeof what, "mobius_eq_table n %u", n);
+    snprintf(what, sizeof what, "eq_table n %u", n);
     same(g, c, w, what);
     gs_buf_destroy(g);
     gs_buf_destroy(c);
@@ -104,39 +104,23 @@ static void check_round_fold(pair *p, size_t len)
     snprintf(what, sizeof what, "sumcheck_round len %zu s(2)", len);
     same_ef(a[1], b[1], what);
     bb4_t al = rnd4(&p->s);
-    TU_OK(p->g, p->g->whir->fold(p->g, gf, gw, len, al));
-    TU_OK(p->c, p->c->whir->fold(p->c, cf, cw, len, al));
-    snprintf(what, sizeof what, "fold len %zu: f", len);
+    size_t wo = 2 * len + 8; /* outputs of len/2 elements, poisoned past them */
+    gs_buf *gfo = mk(p->g, wo, NULL, 0), *gwo = mk(p->g, wo, NULL, 0);
+    gs_buf *cfo = mk(p->c, wo, NULL, 0), *cwo = mk(p->c, wo, NULL, 0);
+    TU_OK(p->g, p->g->whir->fold(p->g, gf, gw, len, al, gfo, gwo));
+    TU_OK(p->c, p->c->whir->fold(p->c, cf, cw, len, al, cfo, cwo));
+    snprintf(what, sizeof what, "fold len %zu: f_out", len);
+    same(gfo, cfo, wo, what);
+    snprintf(what, sizeof what, "fold len %zu: w_out", len);
+    same(gwo, cwo, wo, what);
+    snprintf(what, sizeof what, "fold len %zu: f and w untouched", len);
     same(gf, cf, w, what);
-    snprintf(what, sizeof what, "fold len %zu: w", len);
     same(gw, cw, w, what);
-    gs_buf_destroy(gf);
-    gs_buf_destroy(gw);
-    gs_buf_destroy(cf);
-    gs_buf_destroy(cw);
+    gs_buf *bufs[] = {gf, gw, cf, cw, gfo, gwo, cfo, cwo};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        gs_buf_destroy(bufs[i]);
     free(f);
     free(ww);
-}
-
-static void check_mobius(pair *p, size_t len, int in_place)
-{
-    size_t w = 4 * len + 4;
-    uint32_t *d = rnd_words(&p->s, 4 * len);
-    gs_buf *gs = mk(p->g, w, d, 4 * len), *cs = mk(p->c, w, d, 4 * len);
-    gs_buf *gd = in_place ? gs : mk(p->g, w, NULL, 0), *cd = in_place ? cs : mk(p->c, w, NULL, 0);
-    TU_OK(p->g, p->g->whir->mobius(p->g, gs, gd, len));
-    TU_OK(p->c, p->c->whir->mobius(p->c, cs, cd, len));
-    char what[64];
-    snprintf(what, sizeof what, "mobius len %zu in place %d", len, in_place);
-    same(gd, cd, w, what);
-    same(gs, cs, w, what);
-    if (!in_place) {
-        gs_buf_destroy(gd);
-        gs_buf_destroy(cd);
-    }
-    gs_buf_destroy(gs);
-    gs_buf_destroy(cs);
-    free(d);
 }
 
 static void check_eval(pair *p, size_t len)
@@ -155,22 +139,32 @@ static void check_eval(pair *p, size_t len)
     free(d);
 }
 
-static void check_encode(pair *p, size_t len, unsigned log_n)
+/* fold_encode of f and w of length len (a power of two) into a 2^log_n
+ * codeword: the fused kernel where everything fits a binding, the fold and a
+ * whole DFT otherwise. */
+static void check_fold_encode(pair *p, size_t len, unsigned log_n)
 {
-    size_t n = (size_t)1 << log_n;
-    uint32_t *d = rnd_words(&p->s, 4 * len + 4);
-    gs_buf *g = mk(p->g, 4 * len + 4, d, 4 * len + 4), *c = mk(p->c, 4 * len + 4, d, 4 * len + 4);
-    gs_buf *gc = mk(p->g, 4 * n + 4, NULL, 0), *cc = mk(p->c, 4 * n + 4, NULL, 0);
-    TU_OK(p->g, p->g->whir->encode_ext(p->g, g, len, log_n, gc));
-    TU_OK(p->c, p->c->whir->encode_ext(p->c, c, len, log_n, cc));
-    char what[64];
-    snprintf(what, sizeof what, "encode_ext len %zu log_n %u", len, log_n);
-    same(gc, cc, 4 * n + 4, what);
-    gs_buf_destroy(g);
-    gs_buf_destroy(c);
-    gs_buf_destroy(gc);
-    gs_buf_destroy(cc);
-    free(d);
+    size_t n = (size_t)1 << log_n, w = 4 * len + 4, wo = 2 * len + 8, wc = 4 * n + 4;
+    uint32_t *f = rnd_words(&p->s, 4 * len), *ww = rnd_words(&p->s, 4 * len);
+    gs_buf *gf = mk(p->g, w, f, 4 * len), *gw = mk(p->g, w, ww, 4 * len);
+    gs_buf *cf = mk(p->c, w, f, 4 * len), *cw = mk(p->c, w, ww, 4 * len);
+    gs_buf *gfo = mk(p->g, wo, NULL, 0), *gwo = mk(p->g, wo, NULL, 0), *gc = mk(p->g, wc, NULL, 0);
+    gs_buf *cfo = mk(p->c, wo, NULL, 0), *cwo = mk(p->c, wo, NULL, 0), *cc = mk(p->c, wc, NULL, 0);
+    bb4_t al = rnd4(&p->s);
+    TU_OK(p->g, p->g->whir->fold_encode(p->g, gf, gw, len, al, gfo, gwo, log_n, gc));
+    TU_OK(p->c, p->c->whir->fold_encode(p->c, cf, cw, len, al, cfo, cwo, log_n, cc));
+    char what[80];
+    snprintf(what, sizeof what, "fold_encode len %zu log_n %u: codeword", len, log_n);
+    same(gc, cc, wc, what);
+    snprintf(what, sizeof what, "fold_encode len %zu log_n %u: f_out", len, log_n);
+    same(gfo, cfo, wo, what);
+    snprintf(what, sizeof what, "fold_encode len %zu log_n %u: w_out", len, log_n);
+    same(gwo, cwo, wo, what);
+    gs_buf *bufs[] = {gf, gw, cf, cw, gfo, gwo, gc, cfo, cwo, cc};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        gs_buf_destroy(bufs[i]);
+    free(f);
+    free(ww);
 }
 
 static void check_wacc(pair *p, unsigned n, size_t nz)
@@ -219,7 +213,7 @@ Test(whir_gles, prepare_f)
     close_pair(&p);
 }
 
-Test(whir_gles, mobius_eq_table)
+Test(whir_gles, eq_table)
 {
     pair p = open_pair(0, 103);
     unsigned ns[] = {0, 1, 2, 5, 11};
@@ -237,17 +231,6 @@ Test(whir_gles, sumcheck_round_and_fold)
     close_pair(&p);
 }
 
-Test(whir_gles, mobius)
-{
-    pair p = open_pair(0, 105);
-    size_t lens[] = {1, 2, 16, 32, 4096};
-    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-        check_mobius(&p, lens[i], 0);
-        check_mobius(&p, lens[i], 1);
-    }
-    close_pair(&p);
-}
-
 Test(whir_gles, eval_univariate)
 {
     pair p = open_pair(0, 106);
@@ -257,14 +240,14 @@ Test(whir_gles, eval_univariate)
     close_pair(&p);
 }
 
-Test(whir_gles, encode_ext)
+Test(whir_gles, fold_encode)
 {
     pair p = open_pair(0, 107);
-    check_encode(&p, 0, 0);
-    check_encode(&p, 1, 0);
-    check_encode(&p, 5, 3);
-    check_encode(&p, 100, 10);
-    check_encode(&p, 1024, 10);
+    /* (len, log_n): one coefficient, no blowup (half = 2^log_n), WHIR-like
+     * blowups 2^4 .. 2^7, and more elements than one dispatch's budget */
+    unsigned cases[][2] = {{1, 0}, {1, 3}, {5, 5}, {6, 7}, {11, 15}, {8, 15}, {13, 16}, {16, 21}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_fold_encode(&p, (size_t)1 << cases[i][0], cases[i][1]);
     close_pair(&p);
 }
 
@@ -289,10 +272,10 @@ Test(whir_gles, small_bindings)
     check_prepare_f(&p, 10, 3);          /* butterfly blocks beyond a window: split halves */
     check_eq_table(&p, 10);
     check_round_fold(&p, 1000);
-    check_mobius(&p, 1024, 0);
     check_eval(&p, 999);
     check_wacc(&p, 10, 4);
-    check_encode(&p, 40, 7);
+    check_fold_encode(&p, 64, 7);   /* f fits a window, the codeword does not: fold + whole DFT */
+    check_fold_encode(&p, 1024, 9); /* neither fits */
     close_pair(&p);
 }
 
@@ -304,9 +287,21 @@ Test(whir_gles, bad_arguments)
     bb4_t o[2];
     cr_assert_neq(p.g->whir->sumcheck_round(p.g, b, b, 64, o), GLSTARK_OK);
     cr_assert(strlen(p.g->err.msg) > 0);
-    cr_assert_neq(p.g->whir->mobius(p.g, b, b, 3), GLSTARK_OK);
     cr_assert_neq(p.g->whir->prepare_f(p.g, b, 2, 3), GLSTARK_OK);
-    cr_assert_neq(p.g->whir->encode_ext(p.g, b, 5, 2, b), GLSTARK_OK);
-    gs_buf_destroy(b);
+    /* folds are out of place; a codeword must fit the coefficients; lengths are powers of two */
+    gs_buf *f = mk(p.g, 64, NULL, 0), *w = mk(p.g, 64, NULL, 0), *fo = mk(p.g, 64, NULL, 0);
+    gs_buf *wo = mk(p.g, 64, NULL, 0), *c = mk(p.g, 64, NULL, 0);
+    bb4_t al = rnd4(&p.s);
+    cr_assert_eq(p.g->whir->fold(p.g, f, w, 16, al, f, wo), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(p.g->err.msg, "distinct") != NULL, "%s", p.g->err.msg);
+    cr_assert_eq(p.g->whir->fold(p.g, f, w, 16, al, fo, b), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, al, fo, wo, 2, c), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 12, al, fo, wo, 4, c), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, al, fo, wo, 4, f), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, al, fo, wo, 5, c), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strlen(p.g->err.msg) > 0);
+    gs_buf *bufs[] = {b, f, w, fo, wo, c};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        gs_buf_destroy(bufs[i]);
     close_pair(&p);
 }

@@ -59,64 +59,117 @@ static void assert_ext_eq(bb4_t a, bb4_t b, const char *what, size_t i)
 
 TestSuite(whir_ops, .init = setup, .fini = teardown);
 
-Test(whir_ops, mobius_eq_table)
+/* naive subset sums over all index bits: out[x] = Σ_{b ⊆ x} in[b] (coefficients -> evaluations) */
+static void naive_evals_of_coeffs(const bb4_t *in, bb4_t *out, size_t n)
+{
+    for (size_t x = 0; x < n; x++) {
+        bb4_t acc = bb4_zero();
+        for (size_t b = 0; b < n; b++)
+            if ((b & ~x) == 0)
+                acc = bb4_add(acc, in[b]);
+        out[x] = acc;
+    }
+}
+
+/* naive inverse of the superset sums m[b] = Σ_{x ⊇ b} w(x) (moments -> evaluations):
+ * w(x) = Σ_{b ⊇ x} (−1)^|b \ x| m[b] */
+static void naive_evals_of_moments(const bb4_t *m, bb4_t *out, size_t n)
+{
+    for (size_t x = 0; x < n; x++) {
+        bb4_t acc = bb4_zero();
+        for (size_t b = 0; b < n; b++)
+            if ((x & ~b) == 0)
+                acc = __builtin_popcountll((unsigned long long)(b & ~x)) & 1 ? bb4_sub(acc, m[b]) : bb4_add(acc, m[b]);
+        out[x] = acc;
+    }
+}
+
+/* WHIR's weight polynomial w = mobius_eq(u, ·) on the hypercube, written out:
+ * moments must be eq(u, ·). */
+Test(whir_ops, eq_table)
 {
     seed(1);
     enum { N = 6 };
     bb4_t u[N];
     for (int i = 0; i < N; i++)
         u[i] = rbb4();
+    u[0] = bb4_zero();
+    u[1] = bb4_one();
     gs_buf *o = poisoned(sizeof(bb4_t) << N);
-    cr_assert_eq(eng->whir->mobius_eq_table(eng, u, N, o), GLSTARK_OK);
-    bb4_t got[1 << N];
+    cr_assert_eq(eng->whir->eq_table(eng, u, N, o), GLSTARK_OK);
+    bb4_t got[1 << N], ev[1 << N];
     download(o, got, sizeof got);
-    bb4_t two = bb4_from_base(bb_from_u32(2));
     for (size_t b = 0; b < (1u << N); b++) {
         bb4_t e = bb4_one();
         for (int i = 0; i < N; i++)
-            e = bb4_mul(e, (b >> i) & 1 ? u[i] : bb4_sub(bb4_one(), bb4_mul(two, u[i])));
-        assert_ext_eq(got[b], e, "mobius_eq", b);
+            e = bb4_mul(e, (b >> i) & 1 ? u[i] : bb4_sub(bb4_one(), u[i]));
+        assert_ext_eq(got[b], e, "eq", b);
+    }
+    /* as moments, they are the moments of mobius_eq(u, x) = Π (x_i ? u_i : 1 − 2u_i) */
+    naive_evals_of_moments(got, ev, 1u << N);
+    bb4_t two = bb4_from_base(bb_from_u32(2));
+    for (size_t x = 0; x < (1u << N); x++) {
+        bb4_t e = bb4_one();
+        for (int i = 0; i < N; i++)
+            e = bb4_mul(e, (x >> i) & 1 ? u[i] : bb4_sub(bb4_one(), bb4_mul(two, u[i])));
+        assert_ext_eq(ev[x], e, "mobius_eq from moments", x);
     }
     gs_buf_destroy(o);
 }
 
+/* f as coefficients, w as moments: the round's h(1), h(2) and the folds must
+ * agree with the same polynomials on the hypercube (converted naively). */
 Test(whir_ops, sumcheck_fold)
 {
     seed(2);
     enum { LEN = 64 };
-    bb4_t f[LEN], w[LEN];
+    bb4_t f[LEN], w[LEN], fe[LEN], we[LEN];
     for (int i = 0; i < LEN; i++) {
         f[i] = rbb4();
         w[i] = rbb4();
     }
+    f[3] = bb4_zero();
+    w[5] = bb4_from_base(bb_from_canonical(BB_P - 1));
+    naive_evals_of_coeffs(f, fe, LEN);
+    naive_evals_of_moments(w, we, LEN);
     gs_buf *bf = upload(f, sizeof f), *bw = upload(w, sizeof w);
     bb4_t s[2];
     cr_assert_eq(eng->whir->sumcheck_round(eng, bf, bw, LEN, s), GLSTARK_OK);
-    /* s(X) = Σ_y (f0 + X(f1-f0))(w0 + X(w1-w0)) evaluated at 1 and 2 */
+    /* h(X) = Σ_y (fe0 + X(fe1-fe0))(we0 + X(we1-we0)) evaluated at 1 and 2 */
     for (int x = 1; x <= 2; x++) {
         bb4_t acc = bb4_zero();
         bb_t X = bb_from_u32((uint32_t)x);
         for (int y = 0; y < LEN / 2; y++) {
-            bb4_t fx = bb4_add(f[2 * y], bb4_mul_base(bb4_sub(f[2 * y + 1], f[2 * y]), X));
-            bb4_t wx = bb4_add(w[2 * y], bb4_mul_base(bb4_sub(w[2 * y + 1], w[2 * y]), X));
+            bb4_t fx = bb4_add(fe[2 * y], bb4_mul_base(bb4_sub(fe[2 * y + 1], fe[2 * y]), X));
+            bb4_t wx = bb4_add(we[2 * y], bb4_mul_base(bb4_sub(we[2 * y + 1], we[2 * y]), X));
             acc = bb4_add(acc, bb4_mul(fx, wx));
         }
-        assert_ext_eq(s[x - 1], acc, "s", (size_t)x);
+        assert_ext_eq(s[x - 1], acc, "h", (size_t)x);
     }
     bb4_t a = rbb4();
-    cr_assert_eq(eng->whir->fold(eng, bf, bw, LEN, a), GLSTARK_OK);
-    bb4_t gf[LEN / 2], gw[LEN / 2];
-    download(bf, gf, sizeof gf);
-    download(bw, gw, sizeof gw);
+    gs_buf *fo = poisoned(sizeof f / 2), *wo = poisoned(sizeof w / 2);
+    cr_assert_eq(eng->whir->fold(eng, bf, bw, LEN, a, fo, wo), GLSTARK_OK);
+    bb4_t gf[LEN / 2], gw[LEN / 2], gfe[LEN / 2], gwe[LEN / 2];
+    download(fo, gf, sizeof gf);
+    download(wo, gw, sizeof gw);
+    naive_evals_of_coeffs(gf, gfe, LEN / 2);
+    naive_evals_of_moments(gw, gwe, LEN / 2);
     for (int y = 0; y < LEN / 2; y++) {
-        /* (1-a)·v0 + a·v1 */
-        bb4_t ef = bb4_add(bb4_mul(bb4_sub(bb4_one(), a), f[2 * y]), bb4_mul(a, f[2 * y + 1]));
-        bb4_t ew = bb4_add(bb4_mul(bb4_sub(bb4_one(), a), w[2 * y]), bb4_mul(a, w[2 * y + 1]));
-        assert_ext_eq(gf[y], ef, "fold f", (size_t)y);
-        assert_ext_eq(gw[y], ew, "fold w", (size_t)y);
+        /* on the hypercube the fold is (1-a)·v0 + a·v1 */
+        bb4_t ef = bb4_add(bb4_mul(bb4_sub(bb4_one(), a), fe[2 * y]), bb4_mul(a, fe[2 * y + 1]));
+        bb4_t ew = bb4_add(bb4_mul(bb4_sub(bb4_one(), a), we[2 * y]), bb4_mul(a, we[2 * y + 1]));
+        assert_ext_eq(gfe[y], ef, "fold f", (size_t)y);
+        assert_ext_eq(gwe[y], ew, "fold w", (size_t)y);
     }
+    /* the fold is out of place: aliasing is refused with a message */
+    cr_assert_eq(eng->whir->fold(eng, bf, bw, LEN, a, bf, wo), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(eng->err.msg, "distinct") != NULL, "%s", eng->err.msg);
+    /* an output too short is refused */
+    cr_assert_eq(eng->whir->fold(eng, bf, bw, 2 * LEN, a, fo, wo), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_buf_destroy(bf);
     gs_buf_destroy(bw);
+    gs_buf_destroy(fo);
+    gs_buf_destroy(wo);
 }
 
 /* naive inverse DFT of every block of 2^ls: out[blk + a] = 2^-ls Σ_z in[blk + z] ω^-(a z) */
@@ -145,10 +198,9 @@ static void naive_zeta(const bb4_t *in, bb4_t *out, size_t n, size_t mask)
     }
 }
 
-/* Blocks of 16 (l_skip 4, the app parameters): the naive definition on a
- * small vector, and on 2^15 entries (the threaded path) one thread against
- * three (uneven splits) and against the naive block transform followed by
- * a fast subset sum written out here. */
+/* Blocks of 16 (l_skip 4, the app parameters), on 2^15 entries (the
+ * threaded path): one thread and three (uneven splits) against the naive
+ * block transform followed by a subset sum written out here. */
 Test(whir_ops, prepare_f_blocks_of_16)
 {
     seed(4);
@@ -160,14 +212,12 @@ Test(whir_ops, prepare_f_blocks_of_16)
     v[0] = bb4_zero();
     v[1] = bb4_one();
     v[2] = bb4_from_base(bb_from_canonical(BB_P - 1));
-    /* naive inverse DFT per block, then subset sums over the block bits and
-     * over all bits (the same bits twice at the bottom, as prepare_f does) */
+    /* naive inverse DFT per block, then subset sums over the block bits */
     naive_block_idft(v, e, N, LS);
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t h = 1; h < (pass ? (size_t)N : (size_t)B); h <<= 1)
-            for (size_t t = 0; t < (size_t)N; t++)
-                if (t & h)
-                    e[t] = bb4_add(e[t], e[t ^ h]);
+    for (size_t h = 1; h < (size_t)B; h <<= 1)
+        for (size_t t = 0; t < (size_t)N; t++)
+            if (t & h)
+                e[t] = bb4_add(e[t], e[t ^ h]);
     gs_error err;
     gs_engine *three;
     cr_assert_eq(gs_cpu_engine_create(3, &three, &err), GLSTARK_OK);
@@ -188,36 +238,32 @@ Test(whir_ops, prepare_f_blocks_of_16)
     free(got);
 }
 
-Test(whir_ops, prepare_f_and_mobius)
+/* Blocks of 4 and a whole vector that is one block (the dft family's path
+ * for blocks above 16 is the same code with l_skip 5). */
+Test(whir_ops, prepare_f_small_and_large_blocks)
 {
     seed(3);
-    enum { LOGN = 7, LS = 2, N = 1 << LOGN, B = 1 << LS };
-    bb4_t v[N], e1[N], e2[N], e3[N];
-    for (int i = 0; i < N; i++)
-        v[i] = rbb4();
-    naive_block_idft(v, e1, N, LS);
-    naive_zeta(e1, e2, N, B - 1);
-    naive_zeta(e2, e3, N, N - 1);
-    gs_buf *b = upload(v, sizeof v);
-    cr_assert_eq(eng->whir->prepare_f(eng, b, LOGN, LS), GLSTARK_OK);
-    bb4_t got[N];
-    download(b, got, sizeof got);
-    for (int i = 0; i < N; i++)
-        assert_ext_eq(got[i], e3[i], "prepare_f", (size_t)i);
-    /* mobius undoes the full zeta */
-    gs_buf *d = poisoned(sizeof v);
-    cr_assert_eq(eng->whir->mobius(eng, b, d, N), GLSTARK_OK);
-    download(d, got, sizeof got);
-    for (int i = 0; i < N; i++)
-        assert_ext_eq(got[i], e2[i], "mobius", (size_t)i);
-    gs_buf_destroy(b);
-    gs_buf_destroy(d);
+    for (int ls = 2; ls <= 5; ls += 3) {
+        enum { LOGN = 7, N = 1 << LOGN };
+        bb4_t v[N], e1[N], e2[N];
+        for (int i = 0; i < N; i++)
+            v[i] = rbb4();
+        naive_block_idft(v, e1, N, ls);
+        naive_zeta(e1, e2, N, ((size_t)1 << ls) - 1);
+        gs_buf *b = upload(v, sizeof v);
+        cr_assert_eq(eng->whir->prepare_f(eng, b, LOGN, (unsigned)ls), GLSTARK_OK);
+        bb4_t got[N];
+        download(b, got, sizeof got);
+        for (int i = 0; i < N; i++)
+            assert_ext_eq(got[i], e2[i], ls == 2 ? "prepare_f l_skip 2" : "prepare_f l_skip 5", (size_t)i);
+        gs_buf_destroy(b);
+    }
 }
 
-Test(whir_ops, eval_encode)
+Test(whir_ops, eval_and_fold_encode)
 {
     seed(4);
-    enum { LEN = 20, LOGN = 6, N = 1 << LOGN };
+    enum { LEN = 20, HALF = 16, LOGN = 6, N = 1 << LOGN };
     bb4_t g[LEN];
     for (int i = 0; i < LEN; i++)
         g[i] = rbb4();
@@ -228,18 +274,41 @@ Test(whir_ops, eval_encode)
     for (int i = 0; i < LEN; i++)
         acc = bb4_add(acc, bb4_mul(g[i], bb4_pow(z, (uint64_t)i)));
     assert_ext_eq(got, acc, "eval", 0);
-    gs_buf *cw = poisoned(N * sizeof(bb4_t));
-    cr_assert_eq(eng->whir->encode_ext(eng, bg, LEN, LOGN, cw), GLSTARK_OK);
-    bb4_t out[N];
+    /* fold_encode: the fold of fold, and f_out's RS codeword as a naive DFT */
+    bb4_t f[2 * HALF], w[2 * HALF];
+    for (int i = 0; i < 2 * HALF; i++) {
+        f[i] = rbb4();
+        w[i] = rbb4();
+    }
+    bb4_t a = rbb4();
+    gs_buf *bf = upload(f, sizeof f), *bw = upload(w, sizeof w);
+    gs_buf *fo = poisoned(sizeof f / 2), *wo = poisoned(sizeof w / 2), *cw = poisoned(N * sizeof(bb4_t));
+    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, a, fo, wo, LOGN, cw), GLSTARK_OK);
+    bb4_t out[N], gf[HALF], gw[HALF];
     download(cw, out, sizeof out);
-    bb_t w = bb_two_adic_generator(LOGN);
+    download(fo, gf, sizeof gf);
+    download(wo, gw, sizeof gw);
+    bb4_t one_minus = bb4_sub(bb4_one(), a), two_minus = bb4_sub(bb4_add(a, a), bb4_one());
+    for (int y = 0; y < HALF; y++) {
+        assert_ext_eq(gf[y], bb4_add(f[2 * y], bb4_mul(a, f[2 * y + 1])), "fold_encode f_out", (size_t)y);
+        assert_ext_eq(gw[y], bb4_add(bb4_mul(one_minus, w[2 * y]), bb4_mul(two_minus, w[2 * y + 1])),
+                      "fold_encode w_out", (size_t)y);
+    }
+    bb_t om = bb_two_adic_generator(LOGN);
     for (int i = 0; i < N; i++) {
         bb4_t e = bb4_zero();
-        for (int j = 0; j < LEN; j++)
-            e = bb4_add(e, bb4_mul_base(g[j], bb_pow(w, (uint64_t)i * j)));
+        for (int j = 0; j < HALF; j++)
+            e = bb4_add(e, bb4_mul_base(gf[j], bb_pow(om, (uint64_t)i * j)));
         assert_ext_eq(out[i], e, "codeword", (size_t)i);
     }
+    /* a codeword too short for the coefficients, or shared with f, is refused */
+    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, a, fo, wo, 3, cw), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, a, fo, wo, LOGN, bf), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_buf_destroy(bg);
+    gs_buf_destroy(bf);
+    gs_buf_destroy(bw);
+    gs_buf_destroy(fo);
+    gs_buf_destroy(wo);
     gs_buf_destroy(cw);
 }
 
@@ -260,22 +329,27 @@ Test(whir_ops, w_accumulate_and_batch)
     cr_assert_eq(eng->whir->w_accumulate(eng, bw, N, z0, g0, zs, gs, NZ), GLSTARK_OK);
     bb4_t got[LEN];
     download(bw, got, sizeof got);
+    /* moments of gamma·eq_pt(z, ·) are gamma·z^b */
     for (size_t b = 0; b < LEN; b++) {
-        bb4_t e = bb4_one();
-        for (int i = 0; i < N; i++) {
-            bb4_t p = bb4_pow(z0, 1ull << i);
-            e = bb4_mul(e, (b >> i) & 1 ? p : bb4_sub(bb4_one(), p));
-        }
-        bb4_t acc = bb4_add(w[b], bb4_mul(g0, e));
-        for (int q = 0; q < NZ; q++) {
-            bb_t eb = bb_one();
-            for (int i = 0; i < N; i++) {
-                bb_t p = bb_pow(zs[q], 1ull << i);
-                eb = bb_mul(eb, (b >> i) & 1 ? p : bb_sub(bb_one(), p));
-            }
-            acc = bb4_add(acc, bb4_mul_base(gs[q], eb));
-        }
+        bb4_t acc = bb4_add(w[b], bb4_mul(g0, bb4_pow(z0, b)));
+        for (int q = 0; q < NZ; q++)
+            acc = bb4_add(acc, bb4_mul_base(gs[q], bb_pow(zs[q], b)));
         assert_ext_eq(got[b], acc, "w_accumulate", b);
+    }
+    /* and z^b as moments is eq_pt(z, x) = Π (x_i ? z^(2^i) : 1 − z^(2^i)) on the hypercube */
+    {
+        bb4_t m[LEN], ev[LEN];
+        for (size_t b = 0; b < LEN; b++)
+            m[b] = bb4_pow(z0, b);
+        naive_evals_of_moments(m, ev, LEN);
+        for (size_t x = 0; x < LEN; x++) {
+            bb4_t e = bb4_one();
+            for (int i = 0; i < N; i++) {
+                bb4_t p = bb4_pow(z0, 1ull << i);
+                e = bb4_mul(e, (x >> i) & 1 ? p : bb4_sub(bb4_one(), p));
+            }
+            assert_ext_eq(ev[x], e, "eq_pt from moments", x);
+        }
     }
     /* batch_columns over two matrices */
     enum { H = 16 };

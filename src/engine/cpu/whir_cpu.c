@@ -89,7 +89,6 @@ typedef struct prep_ctx {
     bb4_t *a;
     const bb_t *mat; /* N x N, row-major */
     uint32_t N;
-    size_t step; /* zeta pass: pair distance */
 } prep_ctx;
 
 /* Blocks [b, e) of N entries: a_block = M · a_block, per EF coefficient. */
@@ -112,19 +111,6 @@ static void prep_blocks_range(void *ctx, size_t b, size_t e, unsigned worker)
     }
 }
 
-/* One subset-sum pass over pairs [b, e): a[j + step] += a[j] for the pair
- * index p = (j / 2step) * step + j % step. */
-static void zeta_pass_range(void *ctx, size_t b, size_t e, unsigned worker)
-{
-    (void)worker;
-    const prep_ctx *c = ctx;
-    const size_t s = c->step;
-    for (size_t p = b; p < e; p++) {
-        size_t j = (p / s) * 2 * s + p % s;
-        c->a[j + s] = bb4_add(c->a[j + s], c->a[j]);
-    }
-}
-
 static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, unsigned l_skip)
 {
     size_t n = (size_t)1 << log_n;
@@ -138,19 +124,13 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
     size_t blk = (size_t)1 << l_skip;
     if (l_skip <= GS_WHIR_PREP_MAX_LOG) {
         /* blocks of <= 16: one matrix per block for the inverse DFT and the
-         * subset sums over the low bits (src/engine/whir_prep.c), then the
-         * subset sums over the high bits, each pass split over the threads
-         * (the dft family's 2^l-point transforms one block at a time took
-         * 4.7 s for keccakf-1024's 2^21 entries on 2 cores) */
+         * subset sums (src/engine/whir_prep.c), split over the threads (the
+         * dft family's 2^l-point transforms one block at a time took 4.7 s
+         * for keccakf-1024's 2^21 entries on 2 cores) */
         bb_t mat[16 * 16];
         gs_whir_prep_matrix(l_skip, mat);
-        prep_ctx c = {a, mat, (uint32_t)blk, 0};
-        unsigned T = gs_cpu_threads(eng);
-        gs_parallel_for(n >= ((size_t)1 << 14) ? T : 1, n / blk, prep_blocks_range, &c);
-        for (unsigned bit = l_skip; bit < log_n; bit++) {
-            c.step = (size_t)1 << bit;
-            gs_parallel_for(n >= ((size_t)1 << 14) ? T : 1, n / 2, zeta_pass_range, &c);
-        }
+        prep_ctx c = {a, mat, (uint32_t)blk};
+        gs_parallel_for(n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n / blk, prep_blocks_range, &c);
         return GLSTARK_OK;
     }
     /* larger blocks: the dft family's inverse DFTs, then the subset sums */
@@ -159,24 +139,23 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
     if ((st = gs_dft(eng, &cols, GS_DFT_INVERSE)))
         return st;
     zeta_ext(a, n, l_skip);
-    zeta_ext(a, n, log_n);
     return GLSTARK_OK;
 }
 
-static glstark_status cpu_mobius_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, gs_buf *out)
+static glstark_status cpu_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, gs_buf *out)
 {
     size_t len = (size_t)1 << n;
-    glstark_status st = need(eng, out, len * sizeof(bb4_t), "mobius_eq_table", "out");
+    glstark_status st = need(eng, out, len * sizeof(bb4_t), "eq_table", "out");
     if (st)
         return st;
     bb4_t *o = out->host;
     o[0] = bb4_one();
     for (unsigned i = 0; i < n; i++) {
         size_t h = (size_t)1 << i;
-        bb4_t lo = bb4_sub(bb4_one(), bb4_add(u[i], u[i]));
         for (size_t b = 0; b < h; b++) {
-            o[b + h] = bb4_mul(o[b], u[i]);
-            o[b] = bb4_mul(o[b], lo);
+            bb4_t x = bb4_mul(o[b], u[i]);
+            o[b + h] = x;
+            o[b] = bb4_sub(o[b], x);
         }
     }
     return GLSTARK_OK;
@@ -192,10 +171,11 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
     const bb4_t *a = f->host, *b = w->host;
     bb4_t s1 = bb4_zero(), s2 = bb4_zero();
     for (size_t y = 0; y < len / 2; y++) {
-        bb4_t f0 = a[2 * y], f1 = a[2 * y + 1], w0 = b[2 * y], w1 = b[2 * y + 1];
-        s1 = bb4_add(s1, bb4_mul(f1, w1));
-        bb4_t f2 = bb4_sub(bb4_add(f1, f1), f0), w2 = bb4_sub(bb4_add(w1, w1), w0);
-        s2 = bb4_add(s2, bb4_mul(f2, w2));
+        bb4_t c0 = a[2 * y], c1 = a[2 * y + 1], m0 = b[2 * y], m1 = b[2 * y + 1];
+        bb4_t e1 = bb4_add(c0, c1);
+        s1 = bb4_add(s1, bb4_mul(e1, m1));
+        bb4_t e2 = bb4_add(e1, c1), n2 = bb4_sub(bb4_add(bb4_add(m1, m1), m1), m0);
+        s2 = bb4_add(s2, bb4_mul(e2, n2));
     }
     out[0] = s1;
     out[1] = s2;
@@ -203,38 +183,38 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
     return GLSTARK_OK;
 }
 
-static glstark_status cpu_fold(gs_engine *eng, gs_buf *f, gs_buf *w, size_t len, bb4_t alpha)
+static glstark_status fold_args(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_buf *f_out,
+                                gs_buf *w_out, const char *op)
 {
-    glstark_status st = need(eng, f, len * sizeof(bb4_t), "fold", "f");
+    glstark_status st = need(eng, f, len * sizeof(bb4_t), op, "f");
     if (!st)
-        st = need(eng, w, len * sizeof(bb4_t), "fold", "w");
+        st = need(eng, w, len * sizeof(bb4_t), op, "w");
+    if (!st)
+        st = need(eng, f_out, len / 2 * sizeof(bb4_t), op, "f_out");
+    if (!st)
+        st = need(eng, w_out, len / 2 * sizeof(bb4_t), op, "w_out");
     if (st)
         return st;
-    bb4_t *a = f->host, *b = w->host;
-    for (size_t y = 0; y < len / 2; y++) {
-        a[y] = bb4_add(a[2 * y], bb4_mul(alpha, bb4_sub(a[2 * y + 1], a[2 * y])));
-        b[y] = bb4_add(b[2 * y], bb4_mul(alpha, bb4_sub(b[2 * y + 1], b[2 * y])));
-    }
+    if (f_out == f || f_out == w || w_out == f || w_out == w || f_out == w_out || f == w)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir %s: f, w, f_out and w_out must be four distinct buffers (the fold is out of place)",
+                            op);
     return GLSTARK_OK;
 }
 
-static glstark_status cpu_mobius(gs_engine *eng, const gs_buf *src, gs_buf *dst, size_t len)
+static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha, gs_buf *f_out,
+                               gs_buf *w_out)
 {
-    glstark_status st = need(eng, src, len * sizeof(bb4_t), "mobius", "src");
-    if (!st)
-        st = need(eng, dst, len * sizeof(bb4_t), "mobius", "dst");
+    glstark_status st = fold_args(eng, f, w, len, f_out, w_out, "fold");
     if (st)
         return st;
-    if (len & (len - 1))
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir mobius: length %zu is not a power of two",
-                            len);
-    bb4_t *a = dst->host;
-    if (dst != src)
-        memmove(a, src->host, len * sizeof(bb4_t));
-    for (size_t step = 1; step < len; step <<= 1)
-        for (size_t i = 0; i < len; i += 2 * step)
-            for (size_t j = i; j < i + step; j++)
-                a[j + step] = bb4_sub(a[j + step], a[j]);
+    const bb4_t *a = f->host, *b = w->host;
+    bb4_t *fa = f_out->host, *wa = w_out->host;
+    bb4_t one_minus = bb4_sub(bb4_one(), alpha), two_minus = bb4_sub(bb4_add(alpha, alpha), bb4_one());
+    for (size_t y = 0; y < len / 2; y++) {
+        fa[y] = bb4_add(a[2 * y], bb4_mul(alpha, a[2 * y + 1]));
+        wa[y] = bb4_add(bb4_mul(one_minus, b[2 * y]), bb4_mul(two_minus, b[2 * y + 1]));
+    }
     return GLSTARK_OK;
 }
 
@@ -252,15 +232,12 @@ static glstark_status cpu_eval_univariate(gs_engine *eng, const gs_buf *g, size_
     return GLSTARK_OK;
 }
 
-static glstark_status cpu_encode_ext(gs_engine *eng, const gs_buf *g, size_t len, unsigned log_n, gs_buf *codeword)
+/* The EF coefficient vector g[0..len) zero-padded to 2^log_n and evaluated
+ * on the subgroup (natural order), into codeword. */
+static glstark_status encode_ext(gs_engine *eng, const gs_buf *g, size_t len, unsigned log_n, gs_buf *codeword)
 {
     size_t n = (size_t)1 << log_n;
-    if (log_n > 27 || len > n)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "whir encode_ext: %zu coefficients do not fit a 2^%u codeword", len, log_n);
-    glstark_status st = need(eng, g, len * sizeof(bb4_t), "encode_ext", "g");
-    if (!st)
-        st = need(eng, codeword, n * sizeof(bb4_t), "encode_ext", "codeword");
+    glstark_status st = need(eng, codeword, n * sizeof(bb4_t), "fold_encode", "codeword");
     if (st)
         return st;
     bb4_t *a = codeword->host;
@@ -269,14 +246,29 @@ static glstark_status cpu_encode_ext(gs_engine *eng, const gs_buf *g, size_t len
     /* an EF DFT is four base-field DFTs; the dft family does them */
     gs_dft_cols cols = {.buf = codeword, .offset = 0, .col_stride = 4 * n, .ncols = 1, .log_n = log_n,
                         .elem_words = 4};
-    if ((st = gs_dft(eng, &cols, GS_DFT_FORWARD)))
-        return st;
-    return GLSTARK_OK;
+    return gs_dft(eng, &cols, GS_DFT_FORWARD);
 }
 
-/* eq table of the point (p, p^2, p^4, ...) over `bits` variables starting at
- * variable `first` (so p is raised to 2^first first): t[b] = Π_i (b_i ? q_i : 1 − q_i). */
-static void eq_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
+static glstark_status cpu_fold_encode(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha,
+                                      gs_buf *f_out, gs_buf *w_out, unsigned log_n, gs_buf *codeword)
+{
+    if (log_n > 27 || len / 2 > ((size_t)1 << log_n) || len < 2 || (len & (len - 1)))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir fold_encode: %zu coefficients (from %zu) do not fit a 2^%u codeword, or the length "
+                            "is not a power of two >= 2",
+                            len / 2, len, log_n);
+    if (!codeword || codeword == f || codeword == w || codeword == f_out || codeword == w_out)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir fold_encode: the codeword must be a buffer of its own");
+    glstark_status st = cpu_fold(eng, f, w, len, alpha, f_out, w_out);
+    if (!st)
+        st = encode_ext(eng, f_out, len / 2, log_n, codeword);
+    return st;
+}
+
+/* Powers of z over `bits` index bits starting at bit `first`:
+ * t[b] = z^(b << first) = Π_i (b_i ? z^(2^(first+i)) : 1). */
+static void pow_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
 {
     bb_t p = z;
     for (unsigned i = 0; i < first; i++)
@@ -284,25 +276,22 @@ static void eq_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
     t[0] = bb_one();
     for (unsigned i = 0; i < bits; i++) {
         size_t h = (size_t)1 << i;
-        for (size_t b = 0; b < h; b++) {
-            bb_t hi = bb_mul(t[b], p);
-            t[b + h] = hi;
-            t[b] = bb_sub(t[b], hi);
-        }
+        for (size_t b = 0; b < h; b++)
+            t[b + h] = bb_mul(t[b], p);
         p = bb_square(p);
     }
 }
 
 typedef struct wacc_ctx {
     bb4_t *w;
-    const bb4_t *t0;     /* gamma0-scaled eq table of z0, full length */
-    const bb_t *lo, *hi; /* per base point: eq tables of the low and high variables */
+    const bb4_t *t0;     /* gamma0·z0^b, full length */
+    const bb_t *lo, *hi; /* per base point: powers over the low and the high index bits */
     const bb4_t *gammas;
     size_t nz;
     unsigned nlo, nhi;
 } wacc_ctx;
 
-/* Each eq value of a base point is lo[b & mask]·hi[b >> nlo]: the per-point
+/* Each power z^b of a base point is lo[b & mask]·hi[b >> nlo]: the per-point
  * tables are small, and the range of b splits across threads. */
 static void wacc_range(void *vctx, size_t b0, size_t b1, unsigned worker)
 {
@@ -336,21 +325,18 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
         free(hi);
         return oom(eng, "w_accumulate");
     }
-    /* EF point: one full table, scaled by gamma0 from the start */
+    /* EF point: one full table of powers, scaled by gamma0 from the start */
     t[0] = gamma0;
     bb4_t p = z0;
     for (unsigned i = 0; i < n; i++) {
         size_t h = (size_t)1 << i;
-        for (size_t b = 0; b < h; b++) {
-            bb4_t x = bb4_mul(t[b], p);
-            t[b + h] = x;
-            t[b] = bb4_sub(t[b], x);
-        }
+        for (size_t b = 0; b < h; b++)
+            t[b + h] = bb4_mul(t[b], p);
         p = bb4_square(p);
     }
     for (size_t q = 0; q < nz; q++) {
-        eq_table_base(zs[q], 0, nlo, lo + q * ((size_t)1 << nlo));
-        eq_table_base(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
+        pow_table_base(zs[q], 0, nlo, lo + q * ((size_t)1 << nlo));
+        pow_table_base(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
     }
     wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi};
     unsigned threads = gs_cpu_threads(eng);
@@ -364,11 +350,10 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
 const gs_whir_ops gs_cpu_whir_ops = {
     .batch_columns = cpu_batch_columns,
     .prepare_f = cpu_prepare_f,
-    .mobius_eq_table = cpu_mobius_eq_table,
+    .eq_table = cpu_eq_table,
     .sumcheck_round = cpu_sumcheck_round,
     .fold = cpu_fold,
-    .mobius = cpu_mobius,
+    .fold_encode = cpu_fold_encode,
     .eval_univariate = cpu_eval_univariate,
-    .encode_ext = cpu_encode_ext,
     .w_accumulate = cpu_w_accumulate,
 };

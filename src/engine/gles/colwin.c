@@ -143,7 +143,7 @@ static glstark_status no_fit(gs_engine *eng, const char *op)
 }
 
 glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw_set *w, uint64_t ncols, uint64_t len,
-                                 bb4_t out[2], const char *op)
+                                 gs_pair_form form, bb4_t out[2], const char *op)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t ls = dev->caps.local_size;
@@ -196,6 +196,7 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
         gs_cw_set_u(pp, "gs_stride1", (uint32_t)(w->stride * 4));
         gs_cw_set_u(pp, "gs_n", (uint32_t)(p.ne / 2));
         gs_cw_set_u(pp, "gs_pbase", (uint32_t)pbase);
+        gs_cw_set_u(pp, "gs_form", (uint32_t)form);
         st = gs_gl_dispatch_1d(dev, pp, inv, &eng->err);
         pbase += (inv + ls - 1) / ls;
     }
@@ -215,8 +216,8 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
     return st;
 }
 
-glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
-                                 const char *op)
+glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_cw_set *dst, uint64_t ncols,
+                                 uint64_t len, bb4_t a, bb4_t b, const char *op)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t half = len / 2;
@@ -226,20 +227,17 @@ glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t nc
     glstark_status st = gs_gles_whir_prog(eng, GS_WM_FOLD, &pf);
     if (st)
         return st;
-    gs_buf *tmp = NULL;
-    if ((st = gs_buf_create(eng, ncols * half * 16, &tmp)))
-        return st;
-    gs_cw_set sets[2] = {*v, {tmp, 0, half, 16, 1}};
+    gs_cw_set sets[2] = {*src, *dst};
+    sets[1].shift = 1;
     gs_cw_iter it;
     gs_cw_piece p;
     int r;
-    gs_cw_set_ef(pf, "gs_x", alpha);
+    gs_cw_set_ef(pf, "gs_x", a);
+    gs_cw_set_ef(pf, "gs_y", b);
     gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * half, 2, 2 * (uint64_t)GS_CW_BUDGET);
     while (!st && (r = gs_cw_next(&it, &p)) != 0) {
-        if (r < 0) {
-            st = no_fit(eng, op);
-            break;
-        }
+        if (r < 0)
+            return no_fit(eng, op);
         uint32_t l0, l1;
         st = gs_cw_bind(eng, 0, &sets[0], &p, &l0);
         if (!st)
@@ -248,14 +246,29 @@ glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t nc
             break;
         gs_cw_set_u(pf, "gs_lead0", l0);
         gs_cw_set_u(pf, "gs_lead1", l1);
-        gs_cw_set_u(pf, "gs_stride0", (uint32_t)(v->stride * 4));
-        gs_cw_set_u(pf, "gs_stride1", (uint32_t)(half * 4));
+        gs_cw_set_u(pf, "gs_stride0", (uint32_t)(src->stride * 4));
+        gs_cw_set_u(pf, "gs_stride1", (uint32_t)(dst->stride * 4));
         gs_cw_set_u(pf, "gs_n", (uint32_t)(p.ne / 2));
         st = gs_gl_dispatch_1d(dev, pf, p.nc * (p.ne / 2), &eng->err);
     }
-    gs_buf *dst = (gs_buf *)v->buf;
+    return st;
+}
+
+glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
+                                 const char *op)
+{
+    const uint64_t half = len / 2;
+    if (half == 0 || ncols == 0)
+        return GLSTARK_OK;
+    gs_buf *tmp = NULL;
+    glstark_status st = gs_buf_create(eng, ncols * half * 16, &tmp);
+    if (st)
+        return st;
+    /* v0 + α(v1 − v0) = (1 − α)·v0 + α·v1 */
+    gs_cw_set dst = {tmp, 0, half, 16, 1};
+    st = gs_gles_fold_into(eng, v, &dst, ncols, len, bb4_sub(bb4_one(), alpha), alpha, op);
     if (!st)
-        st = gs_buf_copy_strided(dst, v->off * 4, v->stride * 4, tmp, 0, half * 4, half * 4, ncols);
+        st = gs_buf_copy_strided((gs_buf *)v->buf, v->off * 4, v->stride * 4, tmp, 0, half * 4, half * 4, ncols);
     gs_buf_destroy(tmp);
     return st;
 }

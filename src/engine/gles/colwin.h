@@ -54,11 +54,23 @@ glstark_status gs_cw_bind(gs_engine *eng, GLuint binding, const gs_cw_set *s, co
 void gs_cw_set_u(const gs_gl_program *p, const char *name, uint32_t v);
 void gs_cw_set_ef(const gs_gl_program *p, const char *name, bb4_t v);
 
-/* out[0] = Σ_c Σ_{y<len/2} q[2y+1]·w[2y+1], out[1] = Σ_c Σ_y (2q[2y+1] − q[2y])·(2w[2y+1] − w[2y])
- * over ncols columns of q and w (EF sets, shift 0): per-group partials, then
- * one reducing work group; reads back 32 bytes (one host sync). */
+/* The two sums of a product-sumcheck round over pairs (v0, v1) = (v[2y], v[2y+1]):
+ *  GS_PAIR_EVALS: q and w hold evaluations; out[0] = Σ q1·w1, out[1] = Σ (2q1 − q0)·(2w1 − w0)
+ *    (the stacked reduction's rounds);
+ *  GS_PAIR_COEFFS: q holds multilinear coefficients and w moments (WHIR, src/engine/whir_ops.h);
+ *    out[0] = Σ (q0 + q1)·w1, out[1] = Σ (q0 + 2q1)·(3w1 − w0).
+ * Both are h(1) and h(2) of the round polynomial. */
+typedef enum gs_pair_form { GS_PAIR_EVALS = 0, GS_PAIR_COEFFS = 1 } gs_pair_form;
+
+/* The sums over ncols columns of q and w (EF sets, shift 0): per-group
+ * partials, then one reducing work group; reads back 32 bytes (one host sync). */
 glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw_set *w, uint64_t ncols, uint64_t len,
-                                 bb4_t out[2], const char *op);
+                                 gs_pair_form form, bb4_t out[2], const char *op);
+
+/* dst[y] = a·src[2y] + b·src[2y+1] for y < len/2 in each of ncols columns of
+ * the EF sets (dst's shift is taken as 1; src and dst must not overlap). */
+glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_cw_set *dst, uint64_t ncols,
+                                 uint64_t len, bb4_t a, bb4_t b, const char *op);
 
 /* v[y] = v[2y] + α·(v[2y+1] − v[2y]) for y < len/2 in each of ncols columns
  * of the EF set v, through a scratch buffer (in-place folding races across
@@ -82,6 +94,7 @@ enum {
     GS_WM_WACC = 8,
     GS_WM_FOLD = 9,
     GS_WM_PREP_BLOCK = 10,
+    GS_WM_FOLD_EXPAND = 11,
 };
 
 /* Elements per dispatch for light element-wise kernels: well under 500 ms

@@ -617,6 +617,32 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     return st;
 }
 
+glstark_status gs_gles_dft_finish_ext(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned first_layer)
+{
+    dft_ctx c;
+    ctx_init(&c, eng);
+    const uint64_t words = (uint64_t)4 << log_n;
+    if (log_n > GS_DFT_MAX_LOG_N || buf->size < words * 4 || cols_per_window(&c, 0, words, words, 1) == 0)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles dft: an EF column of 2^%u elements does not fit one binding of this device", log_n);
+    if (first_layer >= log_n)
+        return GLSTARK_OK;
+    tw_buf tw = {NULL, 0};
+    glstark_status st = twiddles(&c, log_n, 0, &tw);
+    vview v;
+    make_view(&c, &v, buf, 0, words, 1, words);
+    v.vpcs = 2;
+    v.subw = 1;
+    v.ews = 2;
+    v.nv = 4;
+    v.logn = log_n;
+    if (!st)
+        st = bind_tw(&c, &tw);
+    if (!st)
+        st = dit_layers(&c, &v, first_layer);
+    return st;
+}
+
 const gs_dft_ops gs_gles_dft_ops = {
     .dft = gles_dft,
     .rs_message = gles_rs_message,

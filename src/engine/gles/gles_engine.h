@@ -86,4 +86,11 @@ glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_wo
  * (src/engine/gles/families.c). */
 void gs_gles_engine_attach_families(gs_engine *eng);
 
+/* The end of a forward DFT (src/engine/gles/dft_gles.c): DIT layers
+ * [first_layer, log_n) in place on one EF column of 2^log_n elements at the
+ * start of buf, whose entries are already in bit-reversed order with layers
+ * below first_layer done (e.g. a zero-padded message expanded by a kernel).
+ * GLSTARK_ERR_UNSUPPORTED if the column does not fit one binding. */
+glstark_status gs_gles_dft_finish_ext(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned first_layer);
+
 #endif

@@ -296,7 +296,7 @@ static glstark_status gles_round_evals(gs_engine *eng, const gs_red_cols *q, con
     if (st)
         return st;
     gs_cw_set qs = {q->buf, q->offset, q->stride, 16, 0}, ws = {w->buf, w->offset, w->stride, 16, 0};
-    return gs_gles_pair_sums(eng, &qs, &ws, q->ncols, len, out, "reduction round");
+    return gs_gles_pair_sums(eng, &qs, &ws, q->ncols, len, GS_PAIR_EVALS, out, "reduction round");
 }
 
 static glstark_status gles_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)

@@ -6,12 +6,14 @@
  * binding (colwin.h), and work is cut into dispatches of about 2^20
  * elements. Reductions (sumcheck_round, eval_univariate) are two-pass:
  * per-work-group partials, then one reducing work group; only the final 16
- * or 32 bytes come back. Eq tables (mobius_eq_table, w_accumulate) are
- * factored into a low-variable and a high-variable table built on the host
- * (about 2·2^(n/2) entries), so each entry costs one product on the GPU.
+ * or 32 bytes come back. Product tables (eq_table, w_accumulate's powers)
+ * are factored into a low-variable and a high-variable table built on the
+ * host (about 2·2^(n/2) entries), so each entry costs one product on the GPU.
  * prepare_f applies each block's inverse DFT and subset sums as one small
- * matrix when blocks have at most 16 entries (the dft family otherwise);
- * encode_ext is the dft family's forward DFT. */
+ * matrix when blocks have at most 16 entries (the dft family otherwise).
+ * Folds are out of place (no copy back); fold_encode writes the folded f
+ * straight into the codeword's bit-reversed expansion and runs only the
+ * DFT layers that are not copies. */
 #include "engine/dft_ops.h"
 #include "engine/gles/colwin.h"
 #include "engine/whir_ops.h"
@@ -166,11 +168,10 @@ static glstark_status bfly_bit(gs_engine *eng, gs_gl_program *pbit, gs_buf *buf,
     return st;
 }
 
-/* Subset-sum (sub = 0) or Möbius (sub = 1) stages over index bits [lo, hi)
- * of the first n = 2^log_n EF elements of buf: radix-8 passes (three stages
- * per sweep) where a group of 2^(s+3) elements fits a window, single stages
- * otherwise. */
-static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned lo, unsigned hi, int sub,
+/* Subset-sum stages over index bits [lo, hi) of the first n = 2^log_n EF
+ * elements of buf: radix-8 passes (three stages per sweep) where a group of
+ * 2^(s+3) elements fits a window, single stages otherwise. */
+static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned lo, unsigned hi,
                                   const char *op)
 {
     gs_gl_device *dev = gs_gles_device(eng);
@@ -184,8 +185,6 @@ static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, u
         st = gs_gles_whir_prog(eng, GS_WM_BFLY_LOW, &plo);
     if (st)
         return st;
-    gs_cw_set_u(pbit, "gs_sub", (uint32_t)sub);
-    gs_cw_set_u(plo, "gs_sub", (uint32_t)sub);
     gs_cw_set set = {buf, 0, 0, 16, 0};
     for (unsigned s = lo; !st && s < hi;) {
         unsigned c = hi - s < 3 ? hi - s : 3;
@@ -267,20 +266,15 @@ static glstark_status gles_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, 
     glstark_status st = need(eng, f, (uint64_t)n * 16, "prepare_f", "f");
     if (st)
         return st;
-    if (l_skip <= GS_WHIR_PREP_MAX_LOG) {
-        if ((st = prep_blocks(eng, f, n, l_skip)))
-            return st;
-        return butterflies(eng, f, log_n, l_skip, log_n, 0, "prepare_f");
-    }
+    if (l_skip <= GS_WHIR_PREP_MAX_LOG)
+        return prep_blocks(eng, f, n, l_skip);
     /* larger blocks: the dft family's inverse DFTs, then the subset sums */
     size_t blk = (size_t)1 << l_skip;
     gs_dft_cols cols = {.buf = f, .offset = 0, .col_stride = 4 * blk, .ncols = n / blk, .log_n = l_skip,
                         .elem_words = 4};
     if ((st = gs_dft(eng, &cols, GS_DFT_INVERSE)))
         return st;
-    if ((st = butterflies(eng, f, log_n, 0, l_skip, 0, "prepare_f")))
-        return st;
-    return butterflies(eng, f, log_n, 0, log_n, 0, "prepare_f");
+    return butterflies(eng, f, log_n, 0, l_skip, "prepare_f");
 }
 
 /* t[b] = Π_{i<bits} (bit i of b ? x_i : y_i) (EF, 2^bits entries). */
@@ -320,12 +314,12 @@ static glstark_status run_table_kernel(gs_engine *eng, gs_gl_program *prog, gs_b
     return st;
 }
 
-static glstark_status gles_mobius_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, gs_buf *out)
+static glstark_status gles_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, gs_buf *out)
 {
     if (n > 27)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir mobius_eq_table: 2^%u entries", n);
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir eq_table: 2^%u entries", n);
     uint64_t len = (uint64_t)1 << n;
-    glstark_status st = need(eng, out, len * 16, "mobius_eq_table", "out");
+    glstark_status st = need(eng, out, len * 16, "eq_table", "out");
     if (st)
         return st;
     unsigned nlo = n / 2, nhi = n - nlo;
@@ -334,10 +328,10 @@ static glstark_status gles_mobius_eq_table(gs_engine *eng, const bb4_t *u, unsig
     if (!t || !lo) {
         free(t);
         free(lo);
-        return oom(eng, "mobius_eq_table");
+        return oom(eng, "eq_table");
     }
     for (unsigned i = 0; i < n; i++)
-        lo[i] = bb4_sub(bb4_one(), bb4_add(u[i], u[i]));
+        lo[i] = bb4_sub(bb4_one(), u[i]);
     product_table(u, lo, nlo, t);
     product_table(u + nlo, lo + nlo, nhi, t + llen);
     gs_buf *tb = NULL;
@@ -351,7 +345,7 @@ static glstark_status gles_mobius_eq_table(gs_engine *eng, const bb4_t *u, unsig
         st = gs_gles_bind(eng, 1, tb, 0, tb->size);
     if (!st) {
         gs_cw_set_u(pe, "gs_bits", nlo);
-        st = run_table_kernel(eng, pe, out, len, GS_CW_BUDGET, "mobius_eq_table");
+        st = run_table_kernel(eng, pe, out, len, GS_CW_BUDGET, "eq_table");
     }
     gs_buf_destroy(tb);
     return st;
@@ -365,39 +359,48 @@ static glstark_status gles_sumcheck_round(gs_engine *eng, const gs_buf *f, const
     if (st)
         return st;
     gs_cw_set q = {f, 0, 0, 16, 0}, ws = {w, 0, 0, 16, 0};
-    return gs_gles_pair_sums(eng, &q, &ws, 1, len, out, "whir sumcheck_round");
+    return gs_gles_pair_sums(eng, &q, &ws, 1, len, GS_PAIR_COEFFS, out, "whir sumcheck_round");
 }
 
-static glstark_status gles_fold(gs_engine *eng, gs_buf *f, gs_buf *w, size_t len, bb4_t alpha)
+static glstark_status fold_args(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, const gs_buf *f_out,
+                                const gs_buf *w_out, const char *op)
 {
-    glstark_status st = need(eng, f, (uint64_t)len * 16, "fold", "f");
+    glstark_status st = need(eng, f, (uint64_t)len * 16, op, "f");
     if (!st)
-        st = need(eng, w, (uint64_t)len * 16, "fold", "w");
+        st = need(eng, w, (uint64_t)len * 16, op, "w");
+    if (!st)
+        st = need(eng, f_out, (uint64_t)(len / 2) * 16, op, "f_out");
+    if (!st)
+        st = need(eng, w_out, (uint64_t)(len / 2) * 16, op, "w_out");
     if (st)
         return st;
-    gs_cw_set a = {f, 0, 0, 16, 0}, b = {w, 0, 0, 16, 0};
-    st = gs_gles_fold_cols(eng, &a, 1, len, alpha, "whir fold");
+    if (f_out == f || f_out == w || w_out == f || w_out == w || f_out == w_out || f == w)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir %s: f, w, f_out and w_out must be four distinct buffers (the fold is out of place)",
+                            op);
+    return GLSTARK_OK;
+}
+
+/* w_out[y] = (1 − α)·m0 + (2α − 1)·m1 */
+static glstark_status fold_w(gs_engine *eng, const gs_buf *w, size_t len, bb4_t alpha, gs_buf *w_out)
+{
+    gs_cw_set src = {w, 0, 0, 16, 0}, dst = {w_out, 0, 0, 16, 1};
+    return gs_gles_fold_into(eng, &src, &dst, 1, len, bb4_sub(bb4_one(), alpha),
+                             bb4_sub(bb4_add(alpha, alpha), bb4_one()), "whir fold");
+}
+
+static glstark_status gles_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha,
+                                gs_buf *f_out, gs_buf *w_out)
+{
+    glstark_status st = fold_args(eng, f, w, len, f_out, w_out, "fold");
+    if (st)
+        return st;
+    /* f_out[y] = c0 + α·c1 */
+    gs_cw_set src = {f, 0, 0, 16, 0}, dst = {f_out, 0, 0, 16, 1};
+    st = gs_gles_fold_into(eng, &src, &dst, 1, len, bb4_one(), alpha, "whir fold");
     if (!st)
-        st = gs_gles_fold_cols(eng, &b, 1, len, alpha, "whir fold");
+        st = fold_w(eng, w, len, alpha, w_out);
     return st;
-}
-
-static glstark_status gles_mobius(gs_engine *eng, const gs_buf *src, gs_buf *dst, size_t len)
-{
-    glstark_status st = need(eng, src, (uint64_t)len * 16, "mobius", "src");
-    if (!st)
-        st = need(eng, dst, (uint64_t)len * 16, "mobius", "dst");
-    if (st)
-        return st;
-    if (len == 0 || (len & (len - 1)))
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "whir mobius: length %zu is not a power of two",
-                            len);
-    if (dst != src && (st = gs_buf_copy(dst, 0, src, 0, len * 16)))
-        return st;
-    unsigned lg = 0;
-    while (((size_t)1 << lg) < len)
-        lg++;
-    return butterflies(eng, dst, lg, 0, lg, 1, "mobius");
 }
 
 static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size_t len, bb4_t z, bb4_t *out)
@@ -465,18 +468,14 @@ static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size
     return st;
 }
 
-static glstark_status gles_encode_ext(gs_engine *eng, const gs_buf *g, size_t len, unsigned log_n, gs_buf *codeword)
+/* The EF coefficient vector g[0..len) zero-padded to 2^log_n and evaluated
+ * on the subgroup: copy, zero fill and a whole DFT (any sizes; the dft
+ * family cuts long columns into windows). */
+static glstark_status encode_ext(gs_engine *eng, const gs_buf *g, size_t len, unsigned log_n, gs_buf *codeword)
 {
-    if (log_n > 27 || len > ((size_t)1 << log_n))
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "whir encode_ext: %zu coefficients do not fit a 2^%u codeword", len, log_n);
     size_t n = (size_t)1 << log_n;
-    glstark_status st = need(eng, g, (uint64_t)len * 16, "encode_ext", "g");
-    if (!st)
-        st = need(eng, codeword, (uint64_t)n * 16, "encode_ext", "codeword");
-    if (st)
-        return st;
-    if (len && codeword != g && (st = gs_buf_copy(codeword, 0, g, 0, len * 16)))
+    glstark_status st;
+    if (len && (st = gs_buf_copy(codeword, 0, g, 0, len * 16)))
         return st;
     if (n > len && (st = gs_buf_fill_u32(codeword, len * 16, (n - len) * 4, 0)))
         return st;
@@ -485,9 +484,64 @@ static glstark_status gles_encode_ext(gs_engine *eng, const gs_buf *g, size_t le
     return gs_dft(eng, &cols, GS_DFT_FORWARD);
 }
 
-/* Base-field eq table of (p^(2^first), p^(2^(first+1)), ...) over `bits`
- * variables: t[b] = Π_i (b_i ? q_i : 1 − q_i). */
-static void eq_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
+/* The round's last fold and the next codeword in one pass over the
+ * codeword (glsl/whir.comp FOLD_EXPAND: f folded straight into f_out and into
+ * the codeword's bit-reversed, zero-padded expansion), w folded beside it,
+ * then the DFT's remaining layers. f and the codeword must each fit one
+ * binding; otherwise the fold, a copy, a zero fill and a whole DFT. */
+static glstark_status gles_fold_encode(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha,
+                                       gs_buf *f_out, gs_buf *w_out, unsigned log_n, gs_buf *codeword)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const size_t half = len / 2;
+    if (log_n > 27 || half > ((size_t)1 << log_n) || len < 2 || (len & (len - 1)))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir fold_encode: %zu coefficients (from %zu) do not fit a 2^%u codeword, or the length "
+                            "is not a power of two >= 2",
+                            half, len, log_n);
+    glstark_status st = fold_args(eng, f, w, len, f_out, w_out, "fold_encode");
+    if (!st)
+        st = need(eng, codeword, (uint64_t)16 << log_n, "fold_encode", "codeword");
+    if (st)
+        return st;
+    if (codeword == f || codeword == w || codeword == f_out || codeword == w_out)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "whir fold_encode: the codeword must be a buffer of its own");
+    const uint64_t maxb = dev->caps.max_binding_bytes, n = (uint64_t)1 << log_n;
+    unsigned m = 0;
+    while (((size_t)1 << m) < half)
+        m++;
+    if ((uint64_t)len * 16 > maxb || n * 16 > maxb) {
+        st = gles_fold(eng, f, w, len, alpha, f_out, w_out);
+        if (!st)
+            st = encode_ext(eng, f_out, half, log_n, codeword);
+        return st;
+    }
+    gs_gl_program *px;
+    if ((st = gs_gles_whir_prog(eng, GS_WM_FOLD_EXPAND, &px)) || (st = gs_gles_bind(eng, 0, f, 0, (size_t)len * 16)) ||
+        (st = gs_gles_bind(eng, 1, f_out, 0, half * 16)) || (st = gs_gles_bind(eng, 2, codeword, 0, n * 16)))
+        return st;
+    gs_cw_set_ef(px, "gs_x", alpha);
+    gs_cw_set_u(px, "gs_s0", m);
+    gs_cw_set_u(px, "gs_bits", log_n - m);
+    gs_cw_set_u(px, "gs_lead0", 0);
+    gs_cw_set_u(px, "gs_lead1", 0);
+    gs_cw_set_u(px, "gs_lead2", 0);
+    for (uint64_t p0 = 0; !st && p0 < n; p0 += GS_CW_BUDGET) {
+        uint64_t cnt = n - p0 < GS_CW_BUDGET ? n - p0 : GS_CW_BUDGET;
+        gs_cw_set_u(px, "gs_id0", (uint32_t)p0);
+        st = gs_gl_dispatch_1d(dev, px, cnt, &eng->err);
+    }
+    if (!st)
+        st = fold_w(eng, w, len, alpha, w_out);
+    if (!st)
+        st = gs_gles_dft_finish_ext(eng, codeword, log_n, log_n - m);
+    return st;
+}
+
+/* Base-field powers of z over `bits` index bits starting at bit `first`:
+ * t[b] = z^(b << first). */
+static void pow_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
 {
     bb_t p = z;
     for (unsigned i = 0; i < first; i++)
@@ -495,18 +549,17 @@ static void eq_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
     t[0] = bb_one();
     for (unsigned i = 0; i < bits; i++) {
         size_t h = (size_t)1 << i;
-        for (size_t b = 0; b < h; b++) {
-            bb_t hi = bb_mul(t[b], p);
-            t[b + h] = hi;
-            t[b] = bb_sub(t[b], hi);
-        }
+        for (size_t b = 0; b < h; b++)
+            t[b + h] = bb_mul(t[b], p);
         p = bb_square(p);
     }
 }
 
-/* Binding-1 layout of MODE_WACC (words): EF lo table of z0 (2^nlo), EF hi
- * table of z0 times gamma0 (2^nhi), EF gammas (nz), then per point its base
- * lo table (2^nlo) and hi table (2^nhi). */
+/* w[b] += gamma0·z0^b + Σ gammas[q]·zs[q]^b, each power a product of a low
+ * and a high table entry. Binding-1 layout of MODE_WACC (words): EF powers
+ * of z0 over the low bits (2^nlo), EF powers over the high bits times gamma0
+ * (2^nhi), EF gammas (nz), then per point its base low table (2^nlo) and
+ * high table (2^nhi). */
 static glstark_status gles_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb4_t z0, bb4_t gamma0, const bb_t *zs,
                                         const bb4_t *gammas, size_t nz)
 {
@@ -530,12 +583,12 @@ static glstark_status gles_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, b
         free(pw);
         return oom(eng, "w_accumulate");
     }
-    /* eq(z0-powers, b) = Π_i (b_i ? p_i : 1 − p_i), p_i = z0^(2^i) */
+    /* z0^b = Π_i (b_i ? p_i : 1), p_i = z0^(2^i) */
     bb4_t *x = pw, *y = pw + (n + 1);
     bb4_t p = z0;
     for (unsigned i = 0; i < n; i++) {
         x[i] = p;
-        y[i] = bb4_sub(bb4_one(), p);
+        y[i] = bb4_one();
         p = bb4_square(p);
     }
     bb4_t *lo0 = (bb4_t *)t, *hi0 = lo0 + llen;
@@ -545,8 +598,8 @@ static glstark_status gles_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, b
         hi0[i] = bb4_mul(hi0[i], gamma0);
     memcpy(hi0 + hlen, gammas, nz * sizeof(bb4_t));
     for (size_t q = 0; q < nz; q++) {
-        eq_table_base(zs[q], 0, nlo, t + tab + q * (llen + hlen));
-        eq_table_base(zs[q], nlo, nhi, t + tab + q * (llen + hlen) + llen);
+        pow_table_base(zs[q], 0, nlo, t + tab + q * (llen + hlen));
+        pow_table_base(zs[q], nlo, nhi, t + tab + q * (llen + hlen) + llen);
     }
     free(pw);
     gs_buf *tb = NULL;
@@ -572,11 +625,10 @@ static glstark_status gles_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, b
 const gs_whir_ops gs_gles_whir_ops = {
     .batch_columns = gles_batch_columns,
     .prepare_f = gles_prepare_f,
-    .mobius_eq_table = gles_mobius_eq_table,
+    .eq_table = gles_eq_table,
     .sumcheck_round = gles_sumcheck_round,
     .fold = gles_fold,
-    .mobius = gles_mobius,
+    .fold_encode = gles_fold_encode,
     .eval_univariate = gles_eval_univariate,
-    .encode_ext = gles_encode_ext,
     .w_accumulate = gles_w_accumulate,
 };
