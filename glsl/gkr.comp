@@ -16,6 +16,9 @@
 // @variant GKR_MODE 6
 #include "ext4.glsl"
 #include "grid.glsl"
+#if GKR_MODE == 2 || GKR_MODE == 3
+#include "group_sum.glsl" // (the includer takes each file once: not inside the mode branches)
+#endif
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -51,23 +54,6 @@ layout(std430, binding = 3) writeonly buffer S { uvec4 part[]; };
 
 uniform uint gs_group0; // partial index of this dispatch's first workgroup
 
-shared uvec4 red[GS_LOCAL_SIZE];
-
-// Tree sum of one value per invocation; the result is valid in invocation 0.
-uvec4 wg_sum(uvec4 v)
-{
-    uint l = gl_LocalInvocationID.x;
-    red[l] = v;
-    barrier();
-    for (uint h = uint(GS_LOCAL_SIZE) / 2u; h > 0u; h >>= 1) {
-        if (l < h)
-            red[l] = bb4_add(red[l], red[l + h]);
-        barrier();
-    }
-    uvec4 r = red[0];
-    barrier();
-    return r;
-}
 
 void main()
 {
@@ -101,7 +87,7 @@ void main()
     // gs_gl_dispatch_1d keeps workgroups whole (row pitch and base are
     // multiples of the local size), so id / local size is the group index
     uint g = id / uint(GS_LOCAL_SIZE);
-    uvec4 s1 = wg_sum(acc1), s2 = wg_sum(acc2), s3 = wg_sum(acc3);
+    uvec4 s1 = gs_group_sum(acc1), s2 = gs_group_sum(acc2), s3 = gs_group_sum(acc3);
     if (gl_LocalInvocationID.x == 0u && id < gs_count) {
         uint o = gs_lead3 + 3u * (gs_group0 + g);
         part[o] = s1;
@@ -117,22 +103,6 @@ layout(std430, binding = 1) writeonly buffer Out { uvec4 dst[]; };
 uniform uint gs_n;   // triples in the input
 uniform uint gs_run; // triples summed per workgroup (a multiple of GS_LOCAL_SIZE)
 
-shared uvec4 red[GS_LOCAL_SIZE];
-
-uvec4 wg_sum(uvec4 v)
-{
-    uint l = gl_LocalInvocationID.x;
-    red[l] = v;
-    barrier();
-    for (uint h = uint(GS_LOCAL_SIZE) / 2u; h > 0u; h >>= 1) {
-        if (l < h)
-            red[l] = bb4_add(red[l], red[l + h]);
-        barrier();
-    }
-    uvec4 r = red[0];
-    barrier();
-    return r;
-}
 
 void main()
 {
@@ -145,7 +115,7 @@ void main()
         a2 = bb4_add(a2, src[gs_lead0 + 3u * i + 1u]);
         a3 = bb4_add(a3, src[gs_lead0 + 3u * i + 2u]);
     }
-    uvec4 s1 = wg_sum(a1), s2 = wg_sum(a2), s3 = wg_sum(a3);
+    uvec4 s1 = gs_group_sum(a1), s2 = gs_group_sum(a2), s3 = gs_group_sum(a3);
     if (l == 0u && lo < gs_n) {
         dst[gs_lead1 + 3u * g] = s1;
         dst[gs_lead1 + 3u * g + 1u] = s2;

@@ -82,21 +82,7 @@ uniform uvec4 gs_x;      // an EF scalar: fold a (fold_expand: α), eval z
 uniform uvec4 gs_y;      // fold b, eval z^WHIR_EVAL_ITEMS
 
 #if WHIR_MODE == MODE_PAIRSUM || WHIR_MODE == MODE_REDUCE || WHIR_MODE == MODE_EVAL
-shared uvec4 sh0[GS_LOCAL_SIZE];
-shared uvec4 sh1[GS_LOCAL_SIZE];
-
-// Tree sum of sh0 (and sh1) over the work group; every invocation calls it.
-void group_sum(uint lid)
-{
-    for (uint s = GS_LOCAL_SIZE / 2u; s > 0u; s >>= 1) {
-        barrier();
-        if (lid < s) {
-            sh0[lid] = bb4_add(sh0[lid], sh0[lid + s]);
-            sh1[lid] = bb4_add(sh1[lid], sh1[lid + s]);
-        }
-    }
-    barrier();
-}
+#include "group_sum.glsl"
 #endif
 
 void main()
@@ -135,14 +121,13 @@ void main()
             s2 = bb4_add(s2, bb4_mul(a2, b2));
         }
     }
-    sh0[lid] = s1;
-    sh1[lid] = s2;
-    group_sum(lid);
+    s1 = gs_group_sum(s1);
+    s2 = gs_group_sum(s2);
     uint grp = id / GS_LOCAL_SIZE;
     if (lid == 0u && grp * GS_LOCAL_SIZE < gs_count) {
         uint o = gs_lead2 + (gs_pbase + grp) * 8u;
-        STC(o, sh0[0]);
-        STC(o + 4u, sh1[0]);
+        STC(o, s1);
+        STC(o + 4u, s2);
     }
 #elif WHIR_MODE == MODE_EVAL
     // Chunk id of WHIR_EVAL_ITEMS elements (gs_n elements in all): Horner inside
@@ -155,12 +140,10 @@ void main()
             s = bb4_add(bb4_mul(s, gs_x), LDA(gs_lead0 + 4u * (e - 1u)));
         s = bb4_mul(s, bb4_pow(gs_y, gs_cbase + id));
     }
-    sh0[lid] = s;
-    sh1[lid] = uvec4(0u);
-    group_sum(lid);
+    s = gs_group_sum(s);
     uint grp = id / GS_LOCAL_SIZE;
     if (lid == 0u && grp * GS_LOCAL_SIZE < gs_count)
-        STC(gs_lead2 + (gs_pbase + grp) * 4u, sh0[0]);
+        STC(gs_lead2 + (gs_pbase + grp) * 4u, s);
 #elif WHIR_MODE == MODE_REDUCE
     // One work group: partial p holds gs_k (1 or 2) EF values at c[4(p·k + j)].
     uvec4 s1 = uvec4(0u), s2 = uvec4(0u);
@@ -169,13 +152,12 @@ void main()
         if (gs_k > 1u)
             s2 = bb4_add(s2, LDC(gs_lead2 + 4u * p * gs_k + 4u));
     }
-    sh0[lid] = s1;
-    sh1[lid] = s2;
-    group_sum(lid);
+    s1 = gs_group_sum(s1);
+    s2 = gs_group_sum(s2);
     if (lid == 0u) {
-        STB(gs_lead1, sh0[0]);
+        STB(gs_lead1, s1);
         if (gs_k > 1u)
-            STB(gs_lead1 + 4u, sh1[0]);
+            STB(gs_lead1 + 4u, s2);
     }
 #else
     if (id >= gs_count)

@@ -71,6 +71,15 @@ typedef enum glstark_slot_memory {
     GLSTARK_SLOTS_SHARED = 2  /* shared memory (falls back to GLOBAL for a DAG too wide to fit) */
 } glstark_slot_memory;
 
+/* Whether GLES kernels may use GL_KHR_shader_subgroup (beyond the ES 3.1
+ * floor). Today: work-group sums of field elements (the WHIR and GKR
+ * sumcheck reductions) through subgroupAdd instead of a shared-memory tree. */
+typedef enum glstark_subgroups {
+    GLSTARK_SUBGROUPS_AUTO = 0, /* where the device offers subgroup arithmetic in compute shaders */
+    GLSTARK_SUBGROUPS_OFF = 1,  /* never: shared-memory trees only */
+    GLSTARK_SUBGROUPS_ON = 2    /* required: opening a device without them fails */
+} glstark_subgroups;
+
 /* Options carry their own size so the struct can grow: set
  * `size = sizeof(glstark_device_options)` (glstark_device_options_init does). */
 typedef struct glstark_device_options {
@@ -104,6 +113,8 @@ typedef struct glstark_device_options {
      * a log2 (4..11; 0 = the most shared memory allows, at most 11), so
      * many register passes run on any GPU. GLSTARK_DFT_BLOCK overrides. */
     unsigned dft_block_log;
+    /* Subgroup kernel variants (GLSTARK_SUBGROUPS overrides it). */
+    glstark_subgroups subgroups;
 } glstark_device_options;
 
 /* Device limits the library uses (after floor mode and test knobs). */
@@ -130,6 +141,8 @@ typedef struct glstark_device_limits {
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
     int buffer_pool;                 /* freed GPU buffers kept for reuse (GLSTARK_POOL) */
     int shader_copy;                 /* large buffer copies by a compute shader, not glCopyBufferSubData (GLSTARK_COPY) */
+    int subgroup_reduce;             /* work-group sums through subgroupAdd (GLSTARK_SUBGROUPS) */
+    uint32_t subgroup_features;      /* GL_SUBGROUP_SUPPORTED_FEATURES_KHR in compute shaders (0: none) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

@@ -44,6 +44,37 @@ static uint32_t pow2_floor(uint32_t x)
     return p;
 }
 
+/* Subgroup reductions (glsl/group_sum.glsl) need subgroupAdd in compute
+ * shaders and subgroups of 4..128 lanes (the 16-bit halves it sums stay
+ * below 2^23). AUTO uses them where offered, OFF never, ON insists. Floor
+ * mode has none (subgroup_size 0). */
+static glstark_status choose_subgroups(const gs_gl_device *dev, gs_gl_caps *c, gs_error *err)
+{
+    const uint32_t need = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
+    const char *why = NULL;
+    if (c->floor_mode)
+        why = "floor mode (GLSTARK_LIMITS=es31-min) allows nothing beyond OpenGL ES 3.1";
+    else if (!gs_gl_has_extension(dev, "GL_KHR_shader_subgroup"))
+        why = "the driver does not offer GL_KHR_shader_subgroup";
+    else if ((c->subgroup_features & need) != need)
+        why = "the driver offers no subgroup arithmetic in compute shaders";
+    else if (c->subgroup_size < 4 || c->subgroup_size > 128)
+        why = "its subgroup size is outside 4..128";
+    c->subgroup_reduce = 0;
+    if (dev->opts.subgroups == GLSTARK_SUBGROUPS_OFF)
+        return GLSTARK_OK;
+    if (!why) {
+        c->subgroup_reduce = 1;
+        return GLSTARK_OK;
+    }
+    if (dev->opts.subgroups == GLSTARK_SUBGROUPS_ON)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                            "subgroup kernels were required (GLSTARK_SUBGROUPS=on or the subgroups option) but %s on "
+                            "'%s'; use auto or off",
+                            why, dev->renderer);
+    return GLSTARK_OK;
+}
+
 glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
 {
     gs_gl_caps c;
@@ -63,8 +94,11 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
     c.max_storage_blocks = get_u32(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS);
     c.max_storage_bindings = get_u32(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS);
     c.binding_offset_align = get_u32(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT);
-    if (gs_gl_has_extension(dev, "GL_KHR_shader_subgroup"))
+    if (gs_gl_has_extension(dev, "GL_KHR_shader_subgroup")) {
         c.subgroup_size = get_u32(GL_SUBGROUP_SIZE_KHR);
+        if (get_u32(GL_SUBGROUP_SUPPORTED_STAGES_KHR) & GL_COMPUTE_SHADER_BIT)
+            c.subgroup_features = get_u32(GL_SUBGROUP_SUPPORTED_FEATURES_KHR);
+    }
     c.persistent_map = gs_gl_has_extension(dev, "GL_EXT_buffer_storage");
     /* AUTO: the work buffer. Shared-memory slots (a few lanes per work group
      * for Keccak's 644 live slots) measured slower on the H200: round 0 of
@@ -108,6 +142,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
         if (c.binding_offset_align < ES31_MAX_OFFSET_ALIGN)
             c.binding_offset_align = ES31_MAX_OFFSET_ALIGN;
         c.subgroup_size = 0;
+        c.subgroup_features = 0;
     }
     if (dev->opts.max_binding_bytes && dev->opts.max_binding_bytes < c.max_binding_bytes) {
         /* Keep the knob a multiple of the alignment so chunks stay aligned. */
@@ -135,6 +170,9 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
         c.dft_block_log++;
     if (dev->opts.dft_block_log && dev->opts.dft_block_log < c.dft_block_log)
         c.dft_block_log = dev->opts.dft_block_log;
+    glstark_status st = choose_subgroups(dev, &c, err);
+    if (st)
+        return st;
     dev->caps = c;
     return GLSTARK_OK;
 }

@@ -150,6 +150,15 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "GLSTARK_SLOTS='%s' is not one of auto, global, shared; fix or unset it", v);
     }
+    v = getenv("GLSTARK_SUBGROUPS");
+    if (v && *v) {
+        if (!strcasecmp(v, "auto")) o.subgroups = GLSTARK_SUBGROUPS_AUTO;
+        else if (!strcasecmp(v, "off")) o.subgroups = GLSTARK_SUBGROUPS_OFF;
+        else if (!strcasecmp(v, "on")) o.subgroups = GLSTARK_SUBGROUPS_ON;
+        else
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_SUBGROUPS='%s' is not one of auto, off, on; fix or unset it", v);
+    }
     v = getenv("GLSTARK_GROUPS");
     if (v && *v) {
         char *end = NULL;
@@ -179,6 +188,9 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
     if ((unsigned)o.slots > GLSTARK_SLOTS_SHARED)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: slots %d is not a valid choice",
                             (int)o.slots);
+    if ((unsigned)o.subgroups > GLSTARK_SUBGROUPS_ON)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: subgroups %d is not a valid choice",
+                            (int)o.subgroups);
     if ((unsigned)o.readback > GLSTARK_READBACK_MAP)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: readback %d is not a valid choice",
                             (int)o.readback);

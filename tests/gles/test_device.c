@@ -221,6 +221,11 @@ Test(gles_device, bad_environment_values_are_errors)
         cr_assert_null(dev);
     }
     unsetenv("GLSTARK_DFT_BLOCK");
+    setenv("GLSTARK_SUBGROUPS", "maybe", 1);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "GLSTARK_SUBGROUPS") && strstr(msg, "maybe"), "%s", msg);
+    cr_assert_null(dev);
+    unsetenv("GLSTARK_SUBGROUPS");
     /* The same range through the options struct. */
     glstark_device_options o;
     glstark_device_options_init(&o);
@@ -228,6 +233,61 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "dft_block_log") != NULL, "%s", msg);
     cr_assert_null(dev);
+    glstark_device_options_init(&o);
+    o.subgroups = (glstark_subgroups)7;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "subgroups") != NULL, "%s", msg);
+    cr_assert_null(dev);
+}
+
+/* Subgroup reductions: AUTO takes them exactly where the driver offers
+ * subgroup arithmetic in compute shaders (and not in floor mode), OFF never,
+ * ON insists and otherwise fails with a message that says why. */
+Test(gles_device, subgroup_choice)
+{
+    clear_path_env();
+    unsetenv("GLSTARK_SUBGROUPS");
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    gs_engine *eng = tu_engine(&o);
+    const gs_gl_device *d = gs_gles_device(eng);
+    const uint32_t need = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
+    int expect = !d->caps.floor_mode && gs_gl_has_extension(d, "GL_KHR_shader_subgroup") &&
+                 (d->hw_caps.subgroup_features & need) == need && d->hw_caps.subgroup_size >= 4 &&
+                 d->hw_caps.subgroup_size <= 128;
+    cr_assert_eq(d->caps.subgroup_reduce, expect, "auto chose %d, the device's report says %d",
+                 d->caps.subgroup_reduce, expect);
+    cr_log_info("subgroup size %u, features 0x%x: subgroup reductions %s", d->hw_caps.subgroup_size,
+                d->hw_caps.subgroup_features, expect ? "on" : "off");
+    gs_engine_destroy(eng);
+
+    o.subgroups = GLSTARK_SUBGROUPS_OFF;
+    eng = tu_engine(&o);
+    cr_assert_eq(gs_gles_device(eng)->caps.subgroup_reduce, 0);
+    gs_engine_destroy(eng);
+
+    o.subgroups = GLSTARK_SUBGROUPS_ON;
+    glstark_device *dev = NULL;
+    char msg[2048];
+    glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
+    if (expect) {
+        cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+        glstark_device_limits L;
+        cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
+        cr_assert_eq(L.subgroup_reduce, 1);
+        glstark_device_destroy(dev);
+    } else {
+        cr_assert_eq(st, GLSTARK_ERR_UNSUPPORTED, "%s", msg);
+        cr_assert(strstr(msg, "GLSTARK_SUBGROUPS") != NULL, "%s", msg);
+        cr_assert_null(dev);
+    }
+
+    /* floor mode never uses them */
+    glstark_device_options_init(&o);
+    o.limits_floor = 1;
+    eng = tu_engine(&o);
+    cr_assert_eq(gs_gles_device(eng)->caps.subgroup_reduce, 0);
+    gs_engine_destroy(eng);
 }
 
 Test(gles_device, options_size_is_checked)

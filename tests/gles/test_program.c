@@ -155,6 +155,7 @@ Test(gles_program, glslang_validates_every_kernel, .timeout = 120)
     big_caps.max_invocations = 1024;
     big_caps.max_shared_bytes = 49152;
     big_caps.subgroup_size = 32;
+    big_caps.subgroup_reduce = 1; /* the large-limit pass validates the subgroup variants */
     big_caps.floor_mode = 0;
     int checked = 0;
     for (size_t i = 0; i < gs_glsl_file_count; i++) {

@@ -16,19 +16,26 @@ typedef struct pair {
     uint64_t s;
 } pair;
 
-/* max_binding: 0 = the device's per-binding limit, else a lower one */
-static inline pair ep_open_pair(uint64_t max_binding, uint64_t seed)
+/* A GLES engine opened with the given options and a 2-thread CPU engine. */
+static inline pair ep_open_pair_opts(const glstark_device_options *o, uint64_t seed)
 {
     pair p;
-    glstark_device_options o;
-    glstark_device_options_init(&o);
-    o.max_binding_bytes = max_binding;
-    p.g = tu_engine(&o);
+    p.g = tu_engine(o);
     gs_error err;
     cr_assert_eq(gs_cpu_engine_create(2, &p.c, &err), GLSTARK_OK, "%s", err.msg);
     p.s = seed;
-    cr_log_info("seed %llu, binding limit %llu", (unsigned long long)seed, (unsigned long long)max_binding);
+    cr_log_info("seed %llu, binding limit %llu", (unsigned long long)seed,
+                (unsigned long long)(o ? o->max_binding_bytes : 0));
     return p;
+}
+
+/* max_binding: 0 = the device's per-binding limit, else a lower one */
+static inline pair ep_open_pair(uint64_t max_binding, uint64_t seed)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.max_binding_bytes = max_binding;
+    return ep_open_pair_opts(&o, seed);
 }
 
 static inline void close_pair(pair *p)

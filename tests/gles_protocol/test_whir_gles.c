@@ -262,6 +262,40 @@ Test(whir_gles, w_accumulate)
     close_pair(&p);
 }
 
+/* The work-group sums (glsl/group_sum.glsl) both ways: the shared-memory
+ * tree, and subgroupAdd where the device offers subgroup arithmetic (an
+ * NVIDIA GPU does; llvmpipe does not, and then only the tree runs). Each
+ * sum feeds the round values and the univariate evaluation, so both must
+ * equal the CPU engine's. */
+Test(whir_gles, group_sums_tree_and_subgroup)
+{
+    unsetenv("GLSTARK_SUBGROUPS");
+    for (int way = 0; way < 2; way++) {
+        glstark_device_options o;
+        glstark_device_options_init(&o);
+        o.subgroups = way ? GLSTARK_SUBGROUPS_ON : GLSTARK_SUBGROUPS_OFF;
+        if (way) {
+            glstark_device_options probe;
+            glstark_device_options_init(&probe);
+            gs_engine *e = tu_engine(&probe);
+            int have = gs_gles_device(e)->caps.subgroup_reduce;
+            gs_engine_destroy(e);
+            if (!have) {
+                cr_log_info("this device offers no subgroup arithmetic (or floor mode): only the tree ran");
+                break;
+            }
+        }
+        pair p = ep_open_pair_opts(&o, 111 + (uint64_t)way);
+        cr_assert_eq(gs_gles_device(p.g)->caps.subgroup_reduce, way, "subgroup reductions %s", way ? "on" : "off");
+        size_t lens[] = {2, 6, 514, 4098, 1 << 15};
+        for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+            check_round_fold(&p, lens[i]);
+            check_eval(&p, lens[i] + 1);
+        }
+        close_pair(&p);
+    }
+}
+
 /* ---- a 4 KiB binding limit: every op through small windows ---- */
 
 Test(whir_gles, small_bindings)
