@@ -161,6 +161,31 @@ static glstark_status cpu_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, g
     return GLSTARK_OK;
 }
 
+/* The round sums and the folds split their pairs over the threads (the
+ * sums as per-worker partials: field addition is exact, so the grouping
+ * does not change the result). */
+typedef struct pairs_ctx {
+    const bb4_t *f, *w;
+    bb4_t *f_out, *w_out;
+    bb4_t alpha, one_minus, two_minus;
+    bb4_t (*partial)[2];
+} pairs_ctx;
+
+static void round_range(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    const pairs_ctx *c = vctx;
+    bb4_t s1 = bb4_zero(), s2 = bb4_zero();
+    for (size_t y = b; y < e; y++) {
+        bb4_t c0 = c->f[2 * y], c1 = c->f[2 * y + 1], m0 = c->w[2 * y], m1 = c->w[2 * y + 1];
+        bb4_t e1 = bb4_add(c0, c1);
+        s1 = bb4_add(s1, bb4_mul(e1, m1));
+        bb4_t e2 = bb4_add(e1, c1), n2 = bb4_sub(bb4_add(bb4_add(m1, m1), m1), m0);
+        s2 = bb4_add(s2, bb4_mul(e2, n2));
+    }
+    c->partial[worker][0] = s1;
+    c->partial[worker][1] = s2;
+}
+
 static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t out[2])
 {
     glstark_status st = need(eng, f, len * sizeof(bb4_t), "sumcheck_round", "f");
@@ -168,19 +193,31 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
         st = need(eng, w, len * sizeof(bb4_t), "sumcheck_round", "w");
     if (st)
         return st;
-    const bb4_t *a = f->host, *b = w->host;
-    bb4_t s1 = bb4_zero(), s2 = bb4_zero();
-    for (size_t y = 0; y < len / 2; y++) {
-        bb4_t c0 = a[2 * y], c1 = a[2 * y + 1], m0 = b[2 * y], m1 = b[2 * y + 1];
-        bb4_t e1 = bb4_add(c0, c1);
-        s1 = bb4_add(s1, bb4_mul(e1, m1));
-        bb4_t e2 = bb4_add(e1, c1), n2 = bb4_sub(bb4_add(bb4_add(m1, m1), m1), m0);
-        s2 = bb4_add(s2, bb4_mul(e2, n2));
+    bb4_t partial[256][2];
+    unsigned parts = len / 2 >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len / 2) : 1;
+    if (parts > 256)
+        parts = 256;
+    pairs_ctx c = {.f = f->host, .w = w->host, .partial = partial};
+    out[0] = out[1] = bb4_zero();
+    if (len >= 2) {
+        gs_parallel_for(parts, len / 2, round_range, &c);
+        for (unsigned k = 0; k < parts; k++) {
+            out[0] = bb4_add(out[0], partial[k][0]);
+            out[1] = bb4_add(out[1], partial[k][1]);
+        }
     }
-    out[0] = s1;
-    out[1] = s2;
     eng->host_syncs++;
     return GLSTARK_OK;
+}
+
+static void fold_range(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const pairs_ctx *c = vctx;
+    for (size_t y = b; y < e; y++) {
+        c->f_out[y] = bb4_add(c->f[2 * y], bb4_mul(c->alpha, c->f[2 * y + 1]));
+        c->w_out[y] = bb4_add(bb4_mul(c->one_minus, c->w[2 * y]), bb4_mul(c->two_minus, c->w[2 * y + 1]));
+    }
 }
 
 static glstark_status fold_args(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_buf *f_out,
@@ -208,13 +245,14 @@ static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w,
     glstark_status st = fold_args(eng, f, w, len, f_out, w_out, "fold");
     if (st)
         return st;
-    const bb4_t *a = f->host, *b = w->host;
-    bb4_t *fa = f_out->host, *wa = w_out->host;
-    bb4_t one_minus = bb4_sub(bb4_one(), alpha), two_minus = bb4_sub(bb4_add(alpha, alpha), bb4_one());
-    for (size_t y = 0; y < len / 2; y++) {
-        fa[y] = bb4_add(a[2 * y], bb4_mul(alpha, a[2 * y + 1]));
-        wa[y] = bb4_add(bb4_mul(one_minus, b[2 * y]), bb4_mul(two_minus, b[2 * y + 1]));
-    }
+    pairs_ctx c = {.f = f->host,
+                   .w = w->host,
+                   .f_out = f_out->host,
+                   .w_out = w_out->host,
+                   .alpha = alpha,
+                   .one_minus = bb4_sub(bb4_one(), alpha),
+                   .two_minus = bb4_sub(bb4_add(alpha, alpha), bb4_one())};
+    gs_parallel_for(len / 2 >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len / 2) : 1, len / 2, fold_range, &c);
     return GLSTARK_OK;
 }
 
