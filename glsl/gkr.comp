@@ -16,11 +16,14 @@
 // @variant GKR_MODE 6
 #include "ext4.glsl"
 #include "grid.glsl"
-#if GKR_MODE == 2 || GKR_MODE == 3
-#include "group_sum.glsl" // (the includer takes each file once: not inside the mode branches)
-#endif
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
+
+// after the work-group size (NVIDIA's gl_NumSubgroups needs it), and here
+// rather than in the mode branches (the includer takes each file once)
+#if GKR_MODE == 2 || GKR_MODE == 3
+#include "group_sum.glsl"
+#endif
 
 uniform uint gs_lead0; // element leads of bindings 0..3 inside their windows
 uniform uint gs_lead1;

@@ -1,6 +1,8 @@
 // Work-group sums of extension-field values (glsl/whir.comp, glsl/gkr.comp).
 // Every invocation of the work group must call gs_group_sum (it has
-// barriers), and every invocation gets the sum.
+// barriers), and every invocation gets the sum. Include it after the
+// layout(local_size_x = ...) declaration: NVIDIA's compiler derives
+// gl_NumSubgroups from the work-group size and rejects it before that.
 //
 // Without subgroups: a shared-memory tree, one barrier per halving
 // (GS_LOCAL_SIZE is a power of two). With GS_SUBGROUP_REDUCE (the prelude
