@@ -85,7 +85,7 @@ int main(int argc, char **argv)
         printf("  storage bindings         %u\n", L.max_storage_bindings);
         printf("  SSBO offset alignment    %u\n", L.binding_offset_align);
         printf("  subgroup size            %u\n", L.subgroup_size);
-        printf("  work-group sums          %s\n", L.subgroup_reduce ? "subgroupAdd (GLSTARK_SUBGROUPS=off: shared-memory tree)"
+        printf("  work-group sums          %s\n", L.subgroup_reduce ? "subgroup shuffles (GLSTARK_SUBGROUPS=off: shared-memory tree)"
                                                                      : "shared-memory tree");
         printf("  kernel local size        %u\n", L.local_size);
         printf("  GPU timer queries valid  %s\n", L.timer_queries_valid ? "yes" : "no");

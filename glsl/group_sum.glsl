@@ -6,31 +6,24 @@
 //
 // Without subgroups: a shared-memory tree, one barrier per halving
 // (GS_LOCAL_SIZE is a power of two). With GS_SUBGROUP_REDUCE (the prelude
-// defines it where src/gles/caps.c chose subgroup reductions): subgroupAdd
-// inside each subgroup, one value per subgroup through shared memory, then
-// subgroup 0 adds those up: two barriers whatever the group size.
-// subgroupAdd adds integers, not field elements, so each word is summed as
-// two 16-bit halves (at most 128 lanes: each sum stays below 2^23, no
-// overflow) and recombined mod p. Montgomery form is linear, so summing the
-// representations sums the values.
+// defines it where src/gles/caps.c chose subgroup reductions): a butterfly
+// of subgroupShuffleXor inside each subgroup (log2 of its size steps, field
+// additions, no shared memory), one value per subgroup through shared
+// memory, then subgroup 0 adds those up: two barriers whatever the group
+// size.
 
 shared uvec4 gs_red[GS_LOCAL_SIZE];
 
 #ifdef GS_SUBGROUP_REDUCE
 shared uvec4 gs_red_total;
 
-const uint BB_2_48 = 0x0FFDDDDEu; // 2^48 mod p: bb_mul(h, BB_2_48) = h * 2^16 mod p
-
-uint bb_subgroup_sum(uint x)
-{
-    uint lo = subgroupAdd(x & 0xFFFFu);
-    uint hi = subgroupAdd(x >> 16);
-    return bb_add(bb_mul(hi, BB_2_48), lo);
-}
-
+// Every lane ends with the sum of the subgroup (its size is a power of two;
+// all lanes take part: callers are in uniform control flow).
 uvec4 bb4_subgroup_sum(uvec4 v)
 {
-    return uvec4(bb_subgroup_sum(v.x), bb_subgroup_sum(v.y), bb_subgroup_sum(v.z), bb_subgroup_sum(v.w));
+    for (uint m = 1u; m < gl_SubgroupSize; m <<= 1)
+        v = bb4_add(v, subgroupShuffleXor(v, m));
+    return v;
 }
 
 uvec4 gs_group_sum(uvec4 v)

@@ -73,9 +73,9 @@ typedef enum glstark_slot_memory {
 
 /* Whether GLES kernels may use GL_KHR_shader_subgroup (beyond the ES 3.1
  * floor). Today: work-group sums of field elements (the WHIR and GKR
- * sumcheck reductions) through subgroupAdd instead of a shared-memory tree. */
+ * sumcheck reductions) through subgroup shuffles instead of a shared-memory tree. */
 typedef enum glstark_subgroups {
-    GLSTARK_SUBGROUPS_AUTO = 0, /* where the device offers subgroup arithmetic in compute shaders */
+    GLSTARK_SUBGROUPS_AUTO = 0, /* where the device offers subgroup shuffles in compute shaders */
     GLSTARK_SUBGROUPS_OFF = 1,  /* never: shared-memory trees only */
     GLSTARK_SUBGROUPS_ON = 2    /* required: opening a device without them fails */
 } glstark_subgroups;
@@ -141,7 +141,7 @@ typedef struct glstark_device_limits {
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
     int buffer_pool;                 /* freed GPU buffers kept for reuse (GLSTARK_POOL) */
     int shader_copy;                 /* large buffer copies by a compute shader, not glCopyBufferSubData (GLSTARK_COPY) */
-    int subgroup_reduce;             /* work-group sums through subgroupAdd (GLSTARK_SUBGROUPS) */
+    int subgroup_reduce;             /* work-group sums through subgroup shuffles (GLSTARK_SUBGROUPS) */
     uint32_t subgroup_features;      /* GL_SUBGROUP_SUPPORTED_FEATURES_KHR in compute shaders (0: none) */
 } glstark_device_limits;
 

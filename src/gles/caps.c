@@ -44,22 +44,22 @@ static uint32_t pow2_floor(uint32_t x)
     return p;
 }
 
-/* Subgroup reductions (glsl/group_sum.glsl) need subgroupAdd in compute
- * shaders and subgroups of 4..128 lanes (the 16-bit halves it sums stay
- * below 2^23). AUTO uses them where offered, OFF never, ON insists. Floor
- * mode has none (subgroup_size 0). */
+/* Subgroup reductions (glsl/group_sum.glsl) need subgroupShuffleXor in
+ * compute shaders and power-of-two subgroups of at least 4 lanes. AUTO uses
+ * them where offered, OFF never, ON insists. Floor mode has none
+ * (subgroup_size 0). */
 static glstark_status choose_subgroups(const gs_gl_device *dev, gs_gl_caps *c, gs_error *err)
 {
-    const uint32_t need = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_ARITHMETIC_BIT_KHR;
+    const uint32_t need = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR;
     const char *why = NULL;
     if (c->floor_mode)
         why = "floor mode (GLSTARK_LIMITS=es31-min) allows nothing beyond OpenGL ES 3.1";
     else if (!gs_gl_has_extension(dev, "GL_KHR_shader_subgroup"))
         why = "the driver does not offer GL_KHR_shader_subgroup";
     else if ((c->subgroup_features & need) != need)
-        why = "the driver offers no subgroup arithmetic in compute shaders";
-    else if (c->subgroup_size < 4 || c->subgroup_size > 128)
-        why = "its subgroup size is outside 4..128";
+        why = "the driver offers no subgroup shuffles in compute shaders";
+    else if (c->subgroup_size < 4 || (c->subgroup_size & (c->subgroup_size - 1)))
+        why = "its subgroup size is not a power of two of at least 4";
     c->subgroup_reduce = 0;
     if (dev->opts.subgroups == GLSTARK_SUBGROUPS_OFF)
         return GLSTARK_OK;

@@ -153,7 +153,7 @@ static glstark_status assemble(const gs_gl_caps *caps, const char *kernel, const
     sb_add(&s, "#version 310 es\n", 16);
     if (caps->subgroup_reduce)
         sb_printf(&s, "#extension GL_KHR_shader_subgroup_basic : require\n"
-                      "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                      "#extension GL_KHR_shader_subgroup_shuffle : require\n"
                       "#define GS_SUBGROUP_REDUCE 1\n");
     sb_add(&s, "precision highp float;\nprecision highp int;\n", 44);
     sb_printf(&s, "#define GS_LOCAL_SIZE %uu\n", caps->local_size);

@@ -263,7 +263,7 @@ Test(whir_gles, w_accumulate)
 }
 
 /* The work-group sums (glsl/group_sum.glsl) both ways: the shared-memory
- * tree, and subgroupAdd where the device offers subgroup arithmetic (an
+ * tree, and subgroup shuffles where the device offers them in compute shaders (an
  * NVIDIA GPU does; llvmpipe does not, and then only the tree runs). Each
  * sum feeds the round values and the univariate evaluation, so both must
  * equal the CPU engine's. */
@@ -281,7 +281,7 @@ Test(whir_gles, group_sums_tree_and_subgroup)
             int have = gs_gles_device(e)->caps.subgroup_reduce;
             gs_engine_destroy(e);
             if (!have) {
-                cr_log_info("this device offers no subgroup arithmetic (or floor mode): only the tree ran");
+                cr_log_info("this device offers no subgroup shuffles (or floor mode): only the tree ran");
                 break;
             }
         }
