@@ -85,6 +85,9 @@ int main(int argc, char **argv)
         printf("  storage bindings         %u\n", L.max_storage_bindings);
         printf("  SSBO offset alignment    %u\n", L.binding_offset_align);
         printf("  subgroup size            %u\n", L.subgroup_size);
+        printf("  field multiply           %s\n", L.field_mul == GLSTARK_FIELD_MUL_SHIFT
+                                                       ? "shift (one wide multiply, the reduction by shifts and adds)"
+                                                       : "wide (three multiplies per product)");
         printf("  work-group sums          %s\n", L.subgroup_reduce ? "subgroup shuffles (GLSTARK_SUBGROUPS=off: shared-memory tree)"
                                                                      : "shared-memory tree");
         printf("  kernel local size        %u\n", L.local_size);

@@ -108,7 +108,9 @@ static void *run_job(void *arg)
                   : lim.readback == GLSTARK_READBACK_STAGING  ? "staging"
                                                               : "map";
     snprintf(j->kernels, sizeof j->kernels,
-             "interpreter slots %s, groups up to %u, upload %s, copy %s, pool %s, DFT blocks 2^%u, group sums %s",
+             "field mul %s, interpreter slots %s, groups up to %u, upload %s, copy %s, pool %s, DFT blocks 2^%u, "
+             "group sums %s",
+             lim.field_mul == GLSTARK_FIELD_MUL_SHIFT ? "shift" : "wide",
              lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1,
              lim.upload_ring ? "ring" : "subdata", lim.shader_copy ? "shader" : "gl", lim.buffer_pool ? "on" : "off",
              lim.dft_block_log, lim.subgroup_reduce ? "subgroup" : "shared");

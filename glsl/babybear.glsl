@@ -32,16 +32,41 @@ uint bb_neg(uint a) { return a == 0u ? 0u : BB_P - a; }
 
 uint bb_double(uint a) { return bb_add(a, a); }
 
+#ifndef GS_FIELD_MUL
+#define GS_FIELD_MUL 0
+#endif
+
+// The high word of t*p for t = lo*mu mod 2^32: the Montgomery step. Two
+// variants (the prelude picks one per device, src/gles/caps.c):
+//   0 "wide": a low multiply and a wide one (umulExtended);
+//   1 "shift": no multiply. mu = p^-1 mod 2^32 = 2^31 + 2^27 + 1, so
+//     t = (lo << 31) + (lo << 27) + lo; t*p = t*2^31 - t*2^27 + t, whose
+//     high word is (t >> 1) - (t >> 5) less the borrow and plus the carry
+//     of the low words. For GPUs where multiplies are scarce or the high
+//     half is emulated (V3D, Xe-LP, Adreno: gles-targets.md §2).
+uint bb_mont_hi(uint lo)
+{
+#if GS_FIELD_MUL == 1
+    uint t = (lo << 31) + (lo << 27) + lo;
+    uint a = t << 31, b = t << 27;
+    uint l1 = a - b;
+    uint l2 = l1 + t;
+    return (t >> 1) - (t >> 5) - (a < b ? 1u : 0u) + (l2 < l1 ? 1u : 0u);
+#else
+    uint t = lo * gs_bb_mu;
+    uint uhi, ulo;
+    umulExtended(t, BB_P, uhi, ulo);
+    return uhi;
+#endif
+}
+
 // a*b*2^-32 mod p. With x = a*b = hi:lo and t = lo*mu mod 2^32, x - t*p is a
 // multiple of 2^32, so only the high words need subtracting.
 uint bb_mul(uint a, uint b)
 {
     uint hi, lo;
     umulExtended(a, b, hi, lo);
-    uint t = lo * gs_bb_mu;
-    uint uhi, ulo;
-    umulExtended(t, BB_P, uhi, ulo);
-    uint r = hi - uhi; // hi, uhi < p: the same case split as bb_sub
+    uint r = hi - bb_mont_hi(lo); // both < p: the same case split as bb_sub
     return min(r, r + BB_P);
 }
 
@@ -69,8 +94,6 @@ uint bb_from_canonical(uint x) { return bb_mul(x % BB_P, BB_R2); }
 // "Cannot emit physreg copy instruction" at the first dispatch.
 uint bb_to_canonical(uint a)
 {
-    uint t = a * gs_bb_mu;
-    uint uhi, ulo;
-    umulExtended(t, BB_P, uhi, ulo);
+    uint uhi = bb_mont_hi(a);
     return uhi == 0u ? 0u : BB_P - uhi;
 }

@@ -80,6 +80,14 @@ typedef enum glstark_subgroups {
     GLSTARK_SUBGROUPS_ON = 2    /* required: opening a device without them fails */
 } glstark_subgroups;
 
+/* How GLES kernels multiply in the field (Montgomery form). Results are
+ * identical; speed differs by GPU. */
+typedef enum glstark_field_mul {
+    GLSTARK_FIELD_MUL_AUTO = 0,  /* WIDE on desktop-class GPUs, SHIFT elsewhere (see README) */
+    GLSTARK_FIELD_MUL_WIDE = 1,  /* a wide multiply for a*b and two for the reduction */
+    GLSTARK_FIELD_MUL_SHIFT = 2  /* a wide multiply for a*b, the reduction by shifts and adds */
+} glstark_field_mul;
+
 /* Options carry their own size so the struct can grow: set
  * `size = sizeof(glstark_device_options)` (glstark_device_options_init does). */
 typedef struct glstark_device_options {
@@ -115,6 +123,8 @@ typedef struct glstark_device_options {
     unsigned dft_block_log;
     /* Subgroup kernel variants (GLSTARK_SUBGROUPS overrides it). */
     glstark_subgroups subgroups;
+    /* Field-multiply variant (GLSTARK_FIELD_MUL overrides it). */
+    glstark_field_mul field_mul;
 } glstark_device_options;
 
 /* Device limits the library uses (after floor mode and test knobs). */
@@ -143,6 +153,7 @@ typedef struct glstark_device_limits {
     int shader_copy;                 /* large buffer copies by a compute shader, not glCopyBufferSubData (GLSTARK_COPY) */
     int subgroup_reduce;             /* work-group sums through subgroup shuffles (GLSTARK_SUBGROUPS) */
     uint32_t subgroup_features;      /* GL_SUBGROUP_SUPPORTED_FEATURES_KHR in compute shaders (0: none) */
+    glstark_field_mul field_mul;     /* WIDE or SHIFT (never AUTO on a GLES device) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

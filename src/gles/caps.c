@@ -161,6 +161,15 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budgets and split every constraint evaluation into 16 groups. */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
     c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 16 : 1;
+    /* Field multiply: WIDE where wide multiplies are native and fast
+     * (desktop-class GPUs; llvmpipe, where SHIFT measured 10-40% slower with
+     * AVX2's 32x32->64 multiplies), SHIFT on other GPUs (gles-targets.md:
+     * multiplies are the scarce resource on mobile GPUs, V3D emulates the
+     * high half, Xe-LP has no 32x32 multiply). */
+    if (dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO)
+        c.field_mul = dev->opts.field_mul;
+    else
+        c.field_mul = c.desktop_class || dev->is_software ? GLSTARK_FIELD_MUL_WIDE : GLSTARK_FIELD_MUL_SHIFT;
     /* DFT blocks: the largest power of two of words that fits shared memory,
      * at most 2^11 (8 KiB; the 16 KiB floor allows 2^12, but 2^12 measured
      * slower on the H200: 2^22 x 42 in 4.17 against 3.83 ms). The test knob

@@ -159,6 +159,15 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "GLSTARK_SUBGROUPS='%s' is not one of auto, off, on; fix or unset it", v);
     }
+    v = getenv("GLSTARK_FIELD_MUL");
+    if (v && *v) {
+        if (!strcasecmp(v, "auto")) o.field_mul = GLSTARK_FIELD_MUL_AUTO;
+        else if (!strcasecmp(v, "wide")) o.field_mul = GLSTARK_FIELD_MUL_WIDE;
+        else if (!strcasecmp(v, "shift")) o.field_mul = GLSTARK_FIELD_MUL_SHIFT;
+        else
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_FIELD_MUL='%s' is not one of auto, wide, shift; fix or unset it", v);
+    }
     v = getenv("GLSTARK_GROUPS");
     if (v && *v) {
         char *end = NULL;
@@ -188,6 +197,9 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
     if ((unsigned)o.slots > GLSTARK_SLOTS_SHARED)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: slots %d is not a valid choice",
                             (int)o.slots);
+    if ((unsigned)o.field_mul > GLSTARK_FIELD_MUL_SHIFT)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: field_mul %d is not a valid choice",
+                            (int)o.field_mul);
     if ((unsigned)o.subgroups > GLSTARK_SUBGROUPS_ON)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: subgroups %d is not a valid choice",
                             (int)o.subgroups);

@@ -161,6 +161,7 @@ static glstark_status assemble(const gs_gl_caps *caps, const char *kernel, const
     sb_printf(&s, "#define GS_MAX_SHARED_BYTES %uu\n", caps->max_shared_bytes);
     sb_printf(&s, "#define GS_SUBGROUP_SIZE %uu\n", caps->subgroup_size);
     sb_printf(&s, "#define GS_FLOOR_MODE %d\n", caps->floor_mode ? 1 : 0);
+    sb_printf(&s, "#define GS_FIELD_MUL %d\n", caps->field_mul == GLSTARK_FIELD_MUL_SHIFT ? 1 : 0);
     if (defines) {
         const char *p = defines;
         while (*p) {

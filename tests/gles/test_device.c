@@ -221,6 +221,11 @@ Test(gles_device, bad_environment_values_are_errors)
         cr_assert_null(dev);
     }
     unsetenv("GLSTARK_DFT_BLOCK");
+    setenv("GLSTARK_FIELD_MUL", "fast", 1);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "GLSTARK_FIELD_MUL") && strstr(msg, "fast"), "%s", msg);
+    cr_assert_null(dev);
+    unsetenv("GLSTARK_FIELD_MUL");
     setenv("GLSTARK_SUBGROUPS", "maybe", 1);
     cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "GLSTARK_SUBGROUPS") && strstr(msg, "maybe"), "%s", msg);
@@ -238,6 +243,50 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "subgroups") != NULL, "%s", msg);
     cr_assert_null(dev);
+    glstark_device_options_init(&o);
+    o.field_mul = (glstark_field_mul)3;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "field_mul") != NULL, "%s", msg);
+    cr_assert_null(dev);
+}
+
+/* The field-multiply variant: AUTO follows the device class, the option and
+ * the environment force either, and both give the C reference's results on
+ * the field kernels (edge values included) and in a Poseidon2 permutation. */
+Test(gles_device, field_mul_variants)
+{
+    clear_path_env();
+    unsetenv("GLSTARK_FIELD_MUL");
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    gs_engine *eng = tu_engine(&o);
+    const gs_gl_device *d = gs_gles_device(eng);
+    glstark_field_mul want =
+        d->caps.desktop_class || d->is_software ? GLSTARK_FIELD_MUL_WIDE : GLSTARK_FIELD_MUL_SHIFT;
+    cr_assert_eq(d->caps.field_mul, want, "auto chose %d", (int)d->caps.field_mul);
+    gs_engine_destroy(eng);
+    for (int v = GLSTARK_FIELD_MUL_WIDE; v <= GLSTARK_FIELD_MUL_SHIFT; v++) {
+        o.field_mul = (glstark_field_mul)v;
+        glstark_device *dev = NULL;
+        char msg[1024];
+        cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+        glstark_device_limits L;
+        cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
+        cr_assert_eq(L.field_mul, (glstark_field_mul)v);
+        /* random elements from a printed seed, plus 0, 1 and p-1 (the self-check mixes them in) */
+        uint64_t seed = 0x5EED0000u + (uint64_t)v;
+        cr_log_info("field_mul %s: self-check seed %llu", v == GLSTARK_FIELD_MUL_SHIFT ? "shift" : "wide",
+                    (unsigned long long)seed);
+        cr_assert_eq(glstark_device_self_check(dev, seed, 3000), GLSTARK_OK, "%s", glstark_device_last_error(dev));
+        glstark_device_destroy(dev);
+    }
+    /* the environment wins over the option */
+    setenv("GLSTARK_FIELD_MUL", "shift", 1);
+    o.field_mul = GLSTARK_FIELD_MUL_WIDE;
+    eng = tu_engine(&o);
+    cr_assert_eq(gs_gles_device(eng)->caps.field_mul, GLSTARK_FIELD_MUL_SHIFT);
+    gs_engine_destroy(eng);
+    unsetenv("GLSTARK_FIELD_MUL");
 }
 
 /* Subgroup reductions: AUTO takes them exactly where the driver offers
