@@ -83,7 +83,7 @@ typedef enum glstark_subgroups {
 /* How GLES kernels multiply in the field (Montgomery form). Results are
  * identical; speed differs by GPU. */
 typedef enum glstark_field_mul {
-    GLSTARK_FIELD_MUL_AUTO = 0,  /* WIDE on desktop-class GPUs, SHIFT elsewhere (see README) */
+    GLSTARK_FIELD_MUL_AUTO = 0,  /* SHIFT on V3D (Raspberry Pi), whose driver emulates multiplies; else WIDE */
     GLSTARK_FIELD_MUL_WIDE = 1,  /* a wide multiply for a*b and two for the reduction */
     GLSTARK_FIELD_MUL_SHIFT = 2  /* a wide multiply for a*b, the reduction by shifts and adds */
 } glstark_field_mul;

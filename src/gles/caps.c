@@ -44,6 +44,19 @@ static uint32_t pow2_floor(uint32_t x)
     return p;
 }
 
+glstark_field_mul gs_gl_auto_field_mul(const gs_gl_device *dev)
+{
+    /* WIDE wherever a 32x32->64 multiply is a native instruction: SHIFT
+     * measured slower on the H200 (2157 -> 1328 G mul/s, Poseidon2 1922 ->
+     * 621 M perms/s: NVIDIA's wide multiply is one instruction, the shift
+     * form about fourteen) and on llvmpipe (10-40%). SHIFT on V3D (Raspberry
+     * Pi 4 and 5), whose Mesa driver lowers 32-bit multiplies and their high
+     * half to 24-bit pieces (gles-targets.md §2): there it saves two of the
+     * three emulated multiplies for a dozen simple operations (not measured
+     * here: no Pi on hand). */
+    return strstr(dev->renderer, "V3D") ? GLSTARK_FIELD_MUL_SHIFT : GLSTARK_FIELD_MUL_WIDE;
+}
+
 /* Subgroup reductions (glsl/group_sum.glsl) need subgroupShuffleXor in
  * compute shaders and power-of-two subgroups of at least 4 lanes. AUTO uses
  * them where offered, OFF never, ON insists. Floor mode has none
@@ -161,15 +174,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budgets and split every constraint evaluation into 16 groups. */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
     c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 16 : 1;
-    /* Field multiply: WIDE where wide multiplies are native and fast
-     * (desktop-class GPUs; llvmpipe, where SHIFT measured 10-40% slower with
-     * AVX2's 32x32->64 multiplies), SHIFT on other GPUs (gles-targets.md:
-     * multiplies are the scarce resource on mobile GPUs, V3D emulates the
-     * high half, Xe-LP has no 32x32 multiply). */
-    if (dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO)
-        c.field_mul = dev->opts.field_mul;
-    else
-        c.field_mul = c.desktop_class || dev->is_software ? GLSTARK_FIELD_MUL_WIDE : GLSTARK_FIELD_MUL_SHIFT;
+    c.field_mul = dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->opts.field_mul : gs_gl_auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,
      * at most 2^11 (8 KiB; the 16 KiB floor allows 2^12, but 2^12 measured
      * slower on the H200: 2^22 x 42 in 4.17 against 3.83 ms). The test knob
