@@ -61,6 +61,7 @@ int main(int argc, char **argv)
     }
     glstark_device_limits L;
     glstark_device_limits_get(dev, &L);
+    printf("glstark:           %s\n", glstark_version());
     printf("engine:            %s\n", glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "cpu" : "gles");
     printf("platform:          %s\n", glstark_platform_name(glstark_device_platform(dev)));
     printf("platform path:     %s\n", glstark_device_platform_path(dev));

@@ -220,7 +220,9 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     }
     const job *j = &jobs[0];
     const glstark_prove_stats *st = &j->stats;
-    fprintf(f, "{\n  \"program\": \"keccakf\",\n  \"perms\": %ld,\n  \"seed\": %llu,\n  \"log_stacked_height\": %ld,\n",
+    fprintf(f, "{\n  \"program\": \"keccakf\",\n  \"glstark_version\": ");
+    json_str(f, glstark_version());
+    fprintf(f, ",\n  \"perms\": %ld,\n  \"seed\": %llu,\n  \"log_stacked_height\": %ld,\n",
             c->perms, c->seed, c->L);
     fprintf(f, "  \"trace_rows\": %ld,\n  \"jobs\": %ld,\n  \"constraint_check\": %s,\n", sm->rows, c->jobs,
             c->check ? "true" : "false");
@@ -489,6 +491,7 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                (unsigned long long)ps->host_syncs, sm.peak_rss_kb / 1024.0,
                c->jobs > 1 ? (sm.identical ? ", jobs identical" : ", jobs DIFFER") : "");
     } else {
+        printf("glstark %s\n", glstark_version());
         printf("device: %s engine", j0->engine);
         if (!strcmp(j0->engine, "gles"))
             printf(" on %s (%s, %s, %s, readback: %s, %s)", j0->renderer, j0->platform, j0->gl_version,

@@ -165,7 +165,10 @@ dft_pct_sh=$(pct "$dft_best" "$shader_rw")
 if [ "$engine" = gles ]; then prove_target="<= 0.5 s (H100/H200)"; else prove_target="<= 11 s (2-core CPU)"; fi
 
 echo
-echo "== glstark benchmark table ($(date -u +%Y-%m-%dT%H:%MZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo ?))"
+# the library's own version string names the commit it was built from (the
+# folder's git metadata may be older than a build carried to another machine)
+version=$(sed -n 's/^  "glstark_version": "\(.*\)",$/\1/p' "$logs/keccakf_1.json" 2>/dev/null | head -1)
+echo "== glstark benchmark table ($(date -u +%Y-%m-%dT%H:%MZ), glstark ${version:-?})"
 echo "machine: $machine"
 echo "device:  ${renderer:-?}"
 [ -n "$fallback" ] && echo "CPU fallback: $fallback"

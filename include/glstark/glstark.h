@@ -4,6 +4,7 @@
 #define GLSTARK_H
 
 #include "glstark/status.h"
+#include "glstark/version.h"
 #include "glstark/device.h"
 #include "glstark/air.h"
 #include "glstark/airs.h"

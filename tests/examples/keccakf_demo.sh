@@ -17,7 +17,7 @@ small="--perms 2 --seed 42 --log-stacked-height 12 --engine $engine"
 "$bin" $small --json "$tmp/k.json" --out "$tmp/p.bin" > "$tmp/out.txt" 2>&1 || {
     cat "$tmp/out.txt"; fail "prove/verify exited non-zero"; }
 cat "$tmp/out.txt"
-for want in "^device: $engine engine" "stark_prove_excluding_trace" "prover.main_trace_commit" "rs_code_matrix" \
+for want in "^glstark [0-9]*\.[0-9]*\.[0-9]* (.*)$" "^device: $engine engine" "stark_prove_excluding_trace" "prover.main_trace_commit" "rs_code_matrix" \
     "merkle_tree" "round0" "mle_rounds" "stacked_reduction" "whir" "^host syncs: " "^memory: peak host RSS" \
     "^proof: [0-9]* bytes" "^verify: accepted"; do
     grep -q "$want" "$tmp/out.txt" || fail "the output lacks '$want'"
@@ -35,6 +35,7 @@ def need(cond, what):
         sys.exit("json: " + what + ": " + json.dumps(d)[:2000])
 need(d["program"] == "keccakf" and d["perms"] == 2 and d["seed"] == 42 and d["log_stacked_height"] == 12, "header")
 need(d["device"]["engine"] == engine, "device engine")
+need(d["glstark_version"].split(" (")[0].count(".") == 2 and d["glstark_version"].endswith(")"), "glstark_version")
 need(d["jobs"] == jobs and len(d["prove_seconds_per_job"]) == jobs, "jobs")
 need(d["constraint_check"] == check, "constraint_check flag")
 need(d["prove_seconds"] > 0 and d["wall_seconds_all_jobs"] > 0, "times")

@@ -292,3 +292,14 @@ Test(prove_api, rejects_sampled_changes_app18, .timeout = 120)
     free(b);
     free_keys(&k);
 }
+
+/* The version names the release and the commit the library was built from. */
+Test(prove_api, version_string)
+{
+    const char *v = glstark_version();
+    cr_assert_not_null(v);
+    cr_log_info("glstark %s", v);
+    cr_assert(strncmp(v, GLSTARK_PROJECT_VERSION " (", strlen(GLSTARK_PROJECT_VERSION) + 2) == 0, "'%s'", v);
+    size_t n = strlen(v);
+    cr_assert(n > strlen(GLSTARK_PROJECT_VERSION) + 3 && v[n - 1] == ')', "'%s' lacks a commit", v);
+}
