@@ -219,66 +219,30 @@ void *gs_rd_calloc(gs_reader *rd, size_t count, size_t size, const char *what)
 
 /* ---- writer ---- */
 
-void gs_writer_init(gs_writer *w)
-{
-    w->buf = NULL;
-    w->len = 0;
-    w->cap = 0;
-    w->failed = 0;
-}
+void gs_writer_init(gs_writer *w) { memset(w, 0, sizeof *w); }
 
 void gs_writer_free(gs_writer *w)
 {
-    free(w->buf);
+    free(w->b.p);
     gs_writer_init(w);
 }
 
 uint8_t *gs_writer_take(gs_writer *w, size_t *len)
 {
-    uint8_t *b = w->buf;
-    *len = w->len;
+    uint8_t *p = w->b.p;
+    *len = w->b.len;
     gs_writer_init(w);
-    return b;
+    return p;
 }
 
-static int reserve(gs_writer *w, size_t extra)
-{
-    if (w->failed)
-        return 0;
-    if (w->cap - w->len >= extra)
-        return 1;
-    size_t cap = w->cap ? w->cap : 4096;
-    while (cap - w->len < extra) {
-        if (cap > SIZE_MAX / 2) {
-            w->failed = 1;
-            return 0;
-        }
-        cap *= 2;
-    }
-    uint8_t *nb = realloc(w->buf, cap);
-    if (!nb) {
-        w->failed = 1;
-        return 0;
-    }
-    w->buf = nb;
-    w->cap = cap;
-    return 1;
-}
-
-void gs_wr_bytes(gs_writer *w, const void *src, size_t n)
-{
-    if (!reserve(w, n))
-        return;
-    memcpy(w->buf + w->len, src, n);
-    w->len += n;
-}
+void gs_wr_bytes(gs_writer *w, const void *src, size_t n) { gs_bytebuf_put(&w->b, src, n); }
 
 uint8_t *gs_wr_extend(gs_writer *w, size_t n)
 {
-    if (!reserve(w, n))
+    if (!gs_bytebuf_reserve(&w->b, n))
         return NULL;
-    uint8_t *p = w->buf + w->len;
-    w->len += n;
+    uint8_t *p = w->b.p + w->b.len;
+    w->b.len += n;
     return p;
 }
 
@@ -306,7 +270,7 @@ void gs_wr_digest(gs_writer *w, const bb_t v[8])
 
 void gs_wr_f_n(gs_writer *w, const bb_t *v, size_t n)
 {
-    if (!reserve(w, n * 4))
+    if (!gs_bytebuf_reserve(&w->b, n * 4))
         return;
     for (size_t i = 0; i < n; i++)
         gs_wr_f(w, v[i]);
@@ -314,7 +278,7 @@ void gs_wr_f_n(gs_writer *w, const bb_t *v, size_t n)
 
 void gs_wr_ef_n(gs_writer *w, const bb4_t *v, size_t n)
 {
-    if (!reserve(w, n * 16))
+    if (!gs_bytebuf_reserve(&w->b, n * 16))
         return;
     for (size_t i = 0; i < n; i++)
         gs_wr_ef(w, v[i]);

@@ -17,6 +17,7 @@
 
 #include "field/babybear.h"
 #include "field/ext4.h"
+#include "util/bytebuf.h"
 #include "util/error.h"
 
 #if defined(__GNUC__)
@@ -61,11 +62,10 @@ glstark_status gs_rd_fail(gs_reader *rd, size_t at, const char *label, const cha
  * (returns a non-NULL 1-byte block then, so NULL always means failure). */
 void *gs_rd_calloc(gs_reader *rd, size_t count, size_t size, const char *what);
 
+/* The bytes so far in b (b.oom: an allocation failed and everything after
+ * was dropped). */
 typedef struct gs_writer {
-    uint8_t *buf;
-    size_t len;
-    size_t cap;
-    int failed; /* an allocation failed; everything after was dropped */
+    gs_bytebuf b;
 } gs_writer;
 
 void gs_writer_init(gs_writer *w);

@@ -9,9 +9,18 @@ int gs_bytebuf_reserve(gs_bytebuf *b, size_t n)
         return 0;
     if (b->len + n <= b->cap)
         return 1;
+    if (n > SIZE_MAX - b->len) {
+        b->oom = 1;
+        return 0;
+    }
     size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n)
+    while (cap < b->len + n) {
+        if (cap > SIZE_MAX / 2) {
+            b->oom = 1;
+            return 0;
+        }
         cap *= 2;
+    }
     uint8_t *q = realloc(b->p, cap);
     if (!q) {
         b->oom = 1;
