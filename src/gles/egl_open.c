@@ -92,8 +92,28 @@ static const char *egl_error_name(EGLint e)
 /* ---------------------------------------------------------------------------
  * Options and environment */
 
+/* If `var` is set, *pick = the index of its value in names (any case);
+ * a value not in the list is an error that lists them. */
+static glstark_status env_choice(const char *var, const char *const *names, int count, int *pick, gs_error *err)
+{
+    const char *v = getenv(var);
+    if (!v || !*v)
+        return GLSTARK_OK;
+    char list[160] = "";
+    for (int i = 0; i < count; i++) {
+        if (!strcasecmp(v, names[i])) {
+            *pick = i;
+            return GLSTARK_OK;
+        }
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
+    }
+    return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "%s='%s' is not one of %s; fix or unset it", var, v, list);
+}
+
 glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_device_options *out, gs_error *err)
 {
+    glstark_status st;
     glstark_device_options o;
     glstark_device_options_init(&o);
     if (in) {
@@ -130,44 +150,27 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "GLSTARK_LIMITS='%s' is not one of es31-min, device; fix or unset it", v);
     }
-    v = getenv("GLSTARK_READBACK");
-    if (v && *v) {
-        if (!strcasecmp(v, "auto")) o.readback = GLSTARK_READBACK_AUTO;
-        else if (!strcasecmp(v, "persistent")) o.readback = GLSTARK_READBACK_PERSISTENT;
-        else if (!strcasecmp(v, "staging")) o.readback = GLSTARK_READBACK_STAGING;
-        else if (!strcasecmp(v, "map")) o.readback = GLSTARK_READBACK_MAP;
-        else
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_READBACK='%s' is not one of auto, persistent, staging, map; fix or unset it",
-                                v);
-    }
-    v = getenv("GLSTARK_SLOTS");
-    if (v && *v) {
-        if (!strcasecmp(v, "auto")) o.slots = GLSTARK_SLOTS_AUTO;
-        else if (!strcasecmp(v, "global")) o.slots = GLSTARK_SLOTS_GLOBAL;
-        else if (!strcasecmp(v, "shared")) o.slots = GLSTARK_SLOTS_SHARED;
-        else
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_SLOTS='%s' is not one of auto, global, shared; fix or unset it", v);
-    }
-    v = getenv("GLSTARK_SUBGROUPS");
-    if (v && *v) {
-        if (!strcasecmp(v, "auto")) o.subgroups = GLSTARK_SUBGROUPS_AUTO;
-        else if (!strcasecmp(v, "off")) o.subgroups = GLSTARK_SUBGROUPS_OFF;
-        else if (!strcasecmp(v, "on")) o.subgroups = GLSTARK_SUBGROUPS_ON;
-        else
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_SUBGROUPS='%s' is not one of auto, off, on; fix or unset it", v);
-    }
-    v = getenv("GLSTARK_FIELD_MUL");
-    if (v && *v) {
-        if (!strcasecmp(v, "auto")) o.field_mul = GLSTARK_FIELD_MUL_AUTO;
-        else if (!strcasecmp(v, "wide")) o.field_mul = GLSTARK_FIELD_MUL_WIDE;
-        else if (!strcasecmp(v, "shift")) o.field_mul = GLSTARK_FIELD_MUL_SHIFT;
-        else
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_FIELD_MUL='%s' is not one of auto, wide, shift; fix or unset it", v);
-    }
+    /* enum-valued variables: the value's index in the list is the enum value */
+    static const char *const readbacks[] = {"auto", "persistent", "staging", "map"};
+    static const char *const slots[] = {"auto", "global", "shared"};
+    static const char *const subgroups[] = {"auto", "off", "on"};
+    static const char *const field_muls[] = {"auto", "wide", "shift"};
+    int pick = (int)o.readback;
+    if ((st = env_choice("GLSTARK_READBACK", readbacks, 4, &pick, err)))
+        return st;
+    o.readback = (glstark_readback)pick;
+    pick = (int)o.slots;
+    if ((st = env_choice("GLSTARK_SLOTS", slots, 3, &pick, err)))
+        return st;
+    o.slots = (glstark_slot_memory)pick;
+    pick = (int)o.subgroups;
+    if ((st = env_choice("GLSTARK_SUBGROUPS", subgroups, 3, &pick, err)))
+        return st;
+    o.subgroups = (glstark_subgroups)pick;
+    pick = (int)o.field_mul;
+    if ((st = env_choice("GLSTARK_FIELD_MUL", field_muls, 3, &pick, err)))
+        return st;
+    o.field_mul = (glstark_field_mul)pick;
     v = getenv("GLSTARK_GROUPS");
     if (v && *v) {
         char *end = NULL;
