@@ -44,7 +44,8 @@ static uint32_t pow2_floor(uint32_t x)
     return p;
 }
 
-glstark_field_mul gs_gl_auto_field_mul(const gs_gl_device *dev)
+/* The field-multiply variant GLSTARK_FIELD_MUL=auto picks. */
+static glstark_field_mul auto_field_mul(const gs_gl_device *dev)
 {
     /* WIDE wherever a 32x32->64 multiply is a native instruction: SHIFT
      * measured slower on the H200 (2157 -> 1328 G mul/s, Poseidon2 1922 ->
@@ -174,7 +175,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budgets and split every constraint evaluation into 16 groups. */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
     c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 16 : 1;
-    c.field_mul = dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->opts.field_mul : gs_gl_auto_field_mul(dev);
+    c.field_mul = dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->opts.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,
      * at most 2^11 (8 KiB; the 16 KiB floor allows 2^12, but 2^12 measured
      * slower on the H200: 2^22 x 42 in 4.17 against 3.83 ms). The test knob

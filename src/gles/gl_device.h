@@ -93,10 +93,6 @@ glstark_status gs_gl_device_make_current(gs_gl_device *dev, gs_error *err);
 int gs_gl_has_token(const char *list, const char *name);
 int gs_gl_has_extension(const gs_gl_device *dev, const char *name);
 
-/* The field-multiply variant GLSTARK_FIELD_MUL=auto picks for this device
- * (src/gles/caps.c says why). */
-glstark_field_mul gs_gl_auto_field_mul(const gs_gl_device *dev);
-
 /* caps.c: reads limits into dev->hw_caps and dev->caps (floor mode, knobs). */
 glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err);
 /* Registers the KHR_debug callback (debug builds, when a log is set). */
