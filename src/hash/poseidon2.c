@@ -113,6 +113,7 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH])
  * multiplies of even lanes; odd lanes are shifted down first. */
 #include <immintrin.h>
 #include "field/babybear_avx2.h"
+#include "field/babybear_avx512.h"
 #define HAVE_AVX2_PATH 1
 #define AVX2_FN static inline __attribute__((target("avx2"), always_inline))
 
@@ -205,37 +206,12 @@ __attribute__((target("avx2"))) static void permute_batch_avx2(bb_t st[GS_P2_WID
 
 #define AVX512_FN static inline __attribute__((target("avx512f"), always_inline))
 
-AVX512_FN __m512i z_add(__m512i a, __m512i b)
-{
-    __m512i s = _mm512_add_epi32(a, b);
-    return _mm512_min_epu32(s, _mm512_sub_epi32(s, _mm512_set1_epi32((int)BB_P)));
-}
-
-AVX512_FN __m512i z_sub(__m512i a, __m512i b)
-{
-    __m512i d = _mm512_sub_epi32(a, b);
-    return _mm512_min_epu32(d, _mm512_add_epi32(d, _mm512_set1_epi32((int)BB_P)));
-}
-
-AVX512_FN __m512i z_mul(__m512i a, __m512i b)
-{
-    const __m512i p = _mm512_set1_epi32((int)BB_P), mu = _mm512_set1_epi32((int)BB_MU);
-    __m512i pe = _mm512_mul_epu32(a, b);
-    __m512i po = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32));
-    __m512i qpe = _mm512_mul_epu32(_mm512_mul_epu32(pe, mu), p);
-    __m512i qpo = _mm512_mul_epu32(_mm512_mul_epu32(po, mu), p);
-    __m512i ph = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
-    __m512i qh = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(qpe, 32), qpo);
-    __m512i d = _mm512_sub_epi32(ph, qh);
-    return _mm512_min_epu32(d, _mm512_add_epi32(d, p));
-}
-
 AVX512_FN __m512i z_sbox(__m512i x)
 {
-    __m512i x2 = z_mul(x, x);
-    __m512i x3 = z_mul(x2, x);
-    __m512i x4 = z_mul(x2, x2);
-    return z_mul(x3, x4);
+    __m512i x2 = bb16_mul(x, x);
+    __m512i x3 = bb16_mul(x2, x);
+    __m512i x4 = bb16_mul(x2, x2);
+    return bb16_mul(x3, x4);
 }
 
 AVX512_FN void z_external(__m512i *x)
@@ -243,18 +219,18 @@ AVX512_FN void z_external(__m512i *x)
     for (int b = 0; b < 4; b++) {
         __m512i *y = x + 4 * b;
         __m512i x0 = y[0], x1 = y[1], x2 = y[2], x3 = y[3];
-        __m512i s = z_add(z_add(x0, x1), z_add(x2, x3));
-        y[0] = z_add(z_add(s, x0), z_add(x1, x1));
-        y[1] = z_add(z_add(s, x1), z_add(x2, x2));
-        y[2] = z_add(z_add(s, x2), z_add(x3, x3));
-        y[3] = z_add(z_add(s, x3), z_add(x0, x0));
+        __m512i s = bb16_add(bb16_add(x0, x1), bb16_add(x2, x3));
+        y[0] = bb16_add(bb16_add(s, x0), bb16_add(x1, x1));
+        y[1] = bb16_add(bb16_add(s, x1), bb16_add(x2, x2));
+        y[2] = bb16_add(bb16_add(s, x2), bb16_add(x3, x3));
+        y[3] = bb16_add(bb16_add(s, x3), bb16_add(x0, x0));
     }
     for (int c = 0; c < 4; c++) {
-        __m512i t = z_add(z_add(x[c], x[4 + c]), z_add(x[8 + c], x[12 + c]));
-        x[c] = z_add(x[c], t);
-        x[4 + c] = z_add(x[4 + c], t);
-        x[8 + c] = z_add(x[8 + c], t);
-        x[12 + c] = z_add(x[12 + c], t);
+        __m512i t = bb16_add(bb16_add(x[c], x[4 + c]), bb16_add(x[8 + c], x[12 + c]));
+        x[c] = bb16_add(x[c], t);
+        x[4 + c] = bb16_add(x[4 + c], t);
+        x[8 + c] = bb16_add(x[8 + c], t);
+        x[12 + c] = bb16_add(x[12 + c], t);
     }
 }
 
@@ -262,27 +238,27 @@ AVX512_FN void z_external(__m512i *x)
 
 AVX512_FN void z_internal(__m512i *x)
 {
-    __m512i s = z_add(z_add(z_add(x[0], x[1]), z_add(x[2], x[3])), z_add(z_add(x[4], x[5]), z_add(x[6], x[7])));
-    s = z_add(s, z_add(z_add(z_add(x[8], x[9]), z_add(x[10], x[11])),
-                       z_add(z_add(x[12], x[13]), z_add(x[14], x[15]))));
-    __m512i d2 = z_add(x[2], x[2]), d4 = z_add(x[4], x[4]), d5 = z_add(x[5], x[5]), d7 = z_add(x[7], x[7]),
-            d8 = z_add(x[8], x[8]);
-    x[0] = z_sub(s, z_add(x[0], x[0]));
-    x[1] = z_add(s, x[1]);
-    x[2] = z_add(s, d2);
-    x[3] = z_add(s, z_mul(x[3], ZC(MONT_2POW(31))));
-    x[4] = z_add(s, z_add(d4, x[4]));
-    x[5] = z_add(s, z_add(d5, d5));
-    x[6] = z_sub(s, z_mul(x[6], ZC(MONT_2POW(31))));
-    x[7] = z_sub(s, z_add(d7, x[7]));
-    x[8] = z_sub(s, z_add(d8, d8));
-    x[9] = z_add(s, z_mul(x[9], ZC(MONT_2POW(24))));
-    x[10] = z_add(s, z_mul(x[10], ZC(MONT_2POW(30))));
-    x[11] = z_add(s, z_mul(x[11], ZC(MONT_2POW(29))));
-    x[12] = z_add(s, z_mul(x[12], ZC(MONT_2POW(5))));
-    x[13] = z_sub(s, z_mul(x[13], ZC(MONT_2POW(24))));
-    x[14] = z_sub(s, z_mul(x[14], ZC(MONT_2POW(28))));
-    x[15] = z_sub(s, z_mul(x[15], ZC(MONT_2POW(5))));
+    __m512i s = bb16_add(bb16_add(bb16_add(x[0], x[1]), bb16_add(x[2], x[3])), bb16_add(bb16_add(x[4], x[5]), bb16_add(x[6], x[7])));
+    s = bb16_add(s, bb16_add(bb16_add(bb16_add(x[8], x[9]), bb16_add(x[10], x[11])),
+                       bb16_add(bb16_add(x[12], x[13]), bb16_add(x[14], x[15]))));
+    __m512i d2 = bb16_add(x[2], x[2]), d4 = bb16_add(x[4], x[4]), d5 = bb16_add(x[5], x[5]), d7 = bb16_add(x[7], x[7]),
+            d8 = bb16_add(x[8], x[8]);
+    x[0] = bb16_sub(s, bb16_add(x[0], x[0]));
+    x[1] = bb16_add(s, x[1]);
+    x[2] = bb16_add(s, d2);
+    x[3] = bb16_add(s, bb16_mul(x[3], ZC(MONT_2POW(31))));
+    x[4] = bb16_add(s, bb16_add(d4, x[4]));
+    x[5] = bb16_add(s, bb16_add(d5, d5));
+    x[6] = bb16_sub(s, bb16_mul(x[6], ZC(MONT_2POW(31))));
+    x[7] = bb16_sub(s, bb16_add(d7, x[7]));
+    x[8] = bb16_sub(s, bb16_add(d8, d8));
+    x[9] = bb16_add(s, bb16_mul(x[9], ZC(MONT_2POW(24))));
+    x[10] = bb16_add(s, bb16_mul(x[10], ZC(MONT_2POW(30))));
+    x[11] = bb16_add(s, bb16_mul(x[11], ZC(MONT_2POW(29))));
+    x[12] = bb16_add(s, bb16_mul(x[12], ZC(MONT_2POW(5))));
+    x[13] = bb16_sub(s, bb16_mul(x[13], ZC(MONT_2POW(24))));
+    x[14] = bb16_sub(s, bb16_mul(x[14], ZC(MONT_2POW(28))));
+    x[15] = bb16_sub(s, bb16_mul(x[15], ZC(MONT_2POW(5))));
 }
 
 __attribute__((target("avx512f"))) static void permute_batch_avx512(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
@@ -293,16 +269,16 @@ __attribute__((target("avx512f"))) static void permute_batch_avx512(bb_t st[GS_P
     z_external(x);
     for (int r = 0; r < 4; r++) {
         for (int i = 0; i < 16; i++)
-            x[i] = z_sbox(z_add(x[i], ZC(gs_p2_rc_initial[r][i])));
+            x[i] = z_sbox(bb16_add(x[i], ZC(gs_p2_rc_initial[r][i])));
         z_external(x);
     }
     for (int r = 0; r < 13; r++) {
-        x[0] = z_sbox(z_add(x[0], ZC(gs_p2_rc_internal[r])));
+        x[0] = z_sbox(bb16_add(x[0], ZC(gs_p2_rc_internal[r])));
         z_internal(x);
     }
     for (int r = 0; r < 4; r++) {
         for (int i = 0; i < 16; i++)
-            x[i] = z_sbox(z_add(x[i], ZC(gs_p2_rc_terminal[r][i])));
+            x[i] = z_sbox(bb16_add(x[i], ZC(gs_p2_rc_terminal[r][i])));
         z_external(x);
     }
     for (int i = 0; i < 16; i++)

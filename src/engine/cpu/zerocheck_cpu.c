@@ -1,6 +1,7 @@
 /* CPU engine: the batch-constraint sumcheck kernels (src/engine/zerocheck_ops.h). */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
+#include "engine/cpu/r0_transform.h"
 #include "engine/cpu/zc_rows.h"
 #include "engine/zerocheck_ops.h"
 
@@ -31,32 +32,6 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
     o[0] = zc;
     o[1] = bb4_mul_base(p, w->norm);
     o[2] = q;
-}
-
-/* Size-N radix-2 NTT in place (natural order in and out): v[m] <- sum_j v[j] w^(jm),
- * tw[k] = w^k for k < N/2. */
-static void ntt_small(bb_t *v, size_t N, const bb_t *tw, size_t logn)
-{
-    for (size_t i = 1, j = 0; i < N; i++) {
-        size_t bit = N >> 1;
-        for (; j & bit; bit >>= 1)
-            j ^= bit;
-        j ^= bit;
-        if (i < j) {
-            bb_t t = v[i];
-            v[i] = v[j];
-            v[j] = t;
-        }
-    }
-    for (size_t s = 1; s <= logn; s++) {
-        size_t len = (size_t)1 << s, half = len >> 1, step = N >> s;
-        for (size_t i = 0; i < N; i += len)
-            for (size_t k = 0; k < half; k++) {
-                bb_t u = v[i + k], x = bb_mul(v[i + k + half], tw[k * step]);
-                v[i + k] = bb_add(u, x);
-                v[i + k + half] = bb_sub(u, x);
-            }
-    }
 }
 
 /* Lane-batched DAG evaluation for round 0: every node is evaluated on L
@@ -210,8 +185,7 @@ typedef struct r0_ctx {
     uint32_t n_cos;
     size_t n_pts;
     int d_points;
-    const bb_t *tw_fwd, *tw_inv; /* N/2 twiddles of w and w^-1 */
-    const bb_t *scale;           /* n_cos x N: g^(ij) / N */
+    const gs_r0_transform *tf; /* a column's values on D -> on the n_cos cosets */
     const bb4_t *E;
     const gs_zc_weights *w;
     bb4_t *acc; /* per part: 3 * n_pts */
@@ -274,6 +248,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         for (size_t c = 0; c < ncols; c++) {
             for (size_t g = 0; g < G; g++) {
                 size_t x = x0 + g;
+                const bb_t *vals = coef; /* the column's N values on block x */
                 if (c < 3) {
                     for (size_t k = 0; k < N; k++) {
                         size_t r = (x * N + k) & (H - 1);
@@ -281,23 +256,18 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                     }
                 } else {
                     const bb_t *src = colsrc[c];
-                    size_t rot = (c - 3) & 1;
-                    for (size_t k = 0; k < N; k++)
-                        coef[k] = src[(x * N + k + rot) & (H - 1)];
+                    size_t start = x * N + ((c - 3) & 1); /* rotated columns start a row later */
+                    if (start + N <= H) {
+                        vals = src + start;
+                    } else {
+                        for (size_t k = 0; k < N; k++)
+                            coef[k] = src[(start + k) & (H - 1)];
+                    }
                 }
                 bb_t *pc = pv + (g * ncols + c) * n_pts;
                 if (d0)
-                    for (size_t k = 0; k < N; k++)
-                        pc[k] = coef[k];
-                ntt_small(coef, N, cx->tw_inv, cx->l_skip); /* N * coefficients */
-                for (uint32_t i = 0; i < cx->n_cos; i++) {
-                    const bb_t *sc = cx->scale + (size_t)i * N;
-                    for (size_t j = 0; j < N; j++)
-                        tmp[j] = bb_mul(coef[j], sc[j]);
-                    ntt_small(tmp, N, cx->tw_fwd, cx->l_skip);
-                    for (size_t k = 0; k < N; k++)
-                        pc[d0 + (size_t)i * N + k] = tmp[k];
-                }
+                    memcpy(pc, vals, N * sizeof(bb_t));
+                gs_r0_transform_column(cx->tf, vals, pc + d0, tmp);
             }
         }
         for (size_t g = 0; g < G; g++)
@@ -320,35 +290,21 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
     size_t n_pts = (d_points ? N : 0) + (size_t)n_cos * N;
     if (n_pts == 0)
         return GLSTARK_OK;
-    bb_t *tw = malloc((N + (size_t)n_cos * N) * sizeof(bb_t));
-    if (!tw)
-        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: twiddle allocation failed");
-    bb_t *tw_inv = tw + N / 2, *scale = tw + N;
-    bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
-    for (size_t k = 0; k < N / 2; k++) {
-        tw[k] = a;
-        tw_inv[k] = b;
-        a = bb_mul(a, om);
-        b = bb_mul(b, omi);
-    }
-    bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
-    for (uint32_t i = 0; i < n_cos; i++) {
-        bb_t s = ninv;
-        for (size_t j = 0; j < N; j++) {
-            scale[(size_t)i * N + j] = s;
-            s = bb_mul(s, gi);
-        }
-        gi = bb_mul(gi, g);
-    }
+    gs_r0_transform tf;
+    int impl = ((const gs_cpu_state *)eng->impl)->no_simd ? GS_R0T_PORTABLE : -1;
+    if (gs_r0_transform_init(&tf, l_skip, n_cos, impl))
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
+                            "zerocheck round 0: planning the 2^%u-point coset transforms failed (out of memory, or "
+                            "l_skip above 27)", l_skip);
     unsigned parts = gs_cpu_parts(eng, nx);
-    r0_ctx cx = {t, l_skip, n_cos, n_pts, d_points, tw, tw_inv, scale, (const bb4_t *)e->host, w, NULL, 0};
+    r0_ctx cx = {t, l_skip, n_cos, n_pts, d_points, &tf, (const bb4_t *)e->host, w, NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_pts * sizeof(bb4_t));
     if (!cx.acc) {
-        free(tw);
+        gs_r0_transform_free(&tf);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: accumulator allocation failed");
     }
     gs_parallel_for(parts, nx, r0_slice, &cx);
-    free(tw);
+    gs_r0_transform_free(&tf);
     if (cx.oom) {
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: scratch allocation failed");

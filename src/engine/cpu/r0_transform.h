@@ -1,0 +1,49 @@
+/* Round 0 of the batch-constraint sumcheck needs every trace column, given by
+ * its N values on the skip domain D = <w> (N = 2^l_skip), at the points of the
+ * cosets g^i D, i = 1..n_cos (g = 31): an inverse DFT to coefficients, then
+ * per coset a scaling by g^(ij)/N and a forward DFT. This is that per-column
+ * transform, planned once per round and applied to thousands of columns.
+ *
+ * Two implementations give identical words (exact field arithmetic): plain C
+ * for every N, and AVX-512F for N = 16 (l_skip = 4, the OpenVM parameters)
+ * with a column in one register. The plan picks the fastest the CPU runs. */
+#ifndef GS_ENGINE_CPU_R0_TRANSFORM_H
+#define GS_ENGINE_CPU_R0_TRANSFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field/babybear.h"
+
+typedef enum gs_r0t_impl {
+    GS_R0T_PORTABLE = 0,
+    GS_R0T_AVX512 = 1,
+} gs_r0t_impl;
+
+typedef struct gs_r0_transform {
+    uint32_t log_n;
+    size_t n;
+    uint32_t n_cos;
+    gs_r0t_impl impl;
+    bb_t *tw_fwd, *tw_inv; /* n/2 each: w^k and w^-k */
+    bb_t *scale;           /* n_cos x n: coset i+1's g^((i+1) j) / n at [i n + j] */
+    bb_t *scale_rev;       /* the same with j bit-reversed (the vector path's coefficient order) */
+    bb_t *lanes;           /* vector path: per layer, the twiddle of each lane (8 layers x 16) */
+} gs_r0_transform;
+
+/* 1 if impl can run here for transforms of 2^log_n points. */
+int gs_r0_transform_available(gs_r0t_impl impl, uint32_t log_n);
+
+/* Plans transforms of 2^log_n points (log_n <= 27) onto n_cos cosets with
+ * implementation impl (the fastest available when impl < 0). Returns 0, or -1
+ * when impl is unavailable, log_n is out of range or memory runs out (nothing
+ * to free then). */
+int gs_r0_transform_init(gs_r0_transform *t, uint32_t log_n, uint32_t n_cos, int impl);
+void gs_r0_transform_free(gs_r0_transform *t);
+
+/* values: the column's n values on D (natural order). out: n_cos x n, coset
+ * i+1's values at out[i n + k] = f(g^(i+1) w^k). scratch: n words. values and
+ * out must not overlap. Safe to call from many threads on one plan. */
+void gs_r0_transform_column(const gs_r0_transform *t, const bb_t *values, bb_t *out, bb_t *scratch);
+
+#endif
