@@ -1,6 +1,7 @@
 /* The GLES engine's core: buffers as GL buffer objects, host transfers,
  * copies, fills, and the explicit sync point. */
 #include "engine/gles/gles_engine.h"
+#include "engine/zc_code.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ static void gles_destroy(gs_engine *eng)
         gs_gl_device_close(s->dev);
     }
     if (s)
-        gs_gles_zc_cache_free(s->zc_cache);
+        gs_zc_cache_free(s->zc_cache);
     free(s);
     free(eng);
 }

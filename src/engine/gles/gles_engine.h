@@ -47,7 +47,7 @@ typedef struct gs_gles_state {
     gs_gles_upload upload;     /* how buf_write reaches the GPU */
     gs_gles_pool pool;         /* freed buffers kept for reuse */
     int shader_copy;           /* large copies by glsl/gather.comp (GLSTARK_COPY) */
-    struct gs_zc_cache *zc_cache; /* compiled constraint DAGs (zerocheck_gles.c) */
+    struct gs_zc_cache *zc_cache; /* compiled constraint DAGs (src/engine/zc_code.h) */
     /* DFT twiddle tables, [0] forward and [1] inverse roots, kept for the
      * engine's life: a table of 2^k words serves every size up to 2^k
      * (src/engine/gles/dft_gles.c). NULL until first needed. */
@@ -62,8 +62,6 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
 gs_gl_device *gs_gles_device(gs_engine *eng);
 
 /* Frees the zerocheck family's compiled-DAG cache. */
-struct gs_zc_cache;
-void gs_gles_zc_cache_free(struct gs_zc_cache *c);
 
 /* Deletes every buffer the pool holds (glstark_device_release_memory). */
 void gs_gles_pool_release(gs_engine *eng);

@@ -25,6 +25,7 @@
  * The fold is out of place (scratch, then copied back) because in place the
  * invocations would race. */
 #include "engine/gles/gles_engine.h"
+#include "engine/zc_code.h"
 #include "engine/zerocheck_ops.h"
 #include "util/bytebuf.h"
 
@@ -57,397 +58,9 @@
 /* Ids per dispatch for the data movers. */
 #define ZC_DISPATCH (1u << 20)
 
-enum { ZC_OP_ADD = 0, ZC_OP_SUB = 1, ZC_OP_MUL = 2, ZC_OP_NEG = 3, ZC_OP_ACC = 4 };
 enum { M_LDE = 1, M_REDUCE = 2, M_FOLD_PLE = 3, M_FOLD = 4, M_COPY = 5, M_GATHER = 6 };
-#define OPND_SLOT 0u
-#define OPND_COL (1u << 30)
-#define OPND_CONST (2u << 30)
-
-typedef struct zc_code {
-    uint32_t *aux; /* instructions (4 words each), group table (start, end, 0, 0 per group),
-                      constants (padded to 4), weights (4 words each) */
-    size_t aux_words;
-    uint32_t n_instr, grp_off, const_off, w_off, n_slots; /* offsets in 4-word units */
-    uint32_t n_groups, max_group_instr;
-} zc_code;
-
-/* Groups a DAG's uses may be split into (zc_compile). */
-#define ZC_MAX_GROUPS 16u
-
-static void code_free(zc_code *c)
-{
-    free(c->aux);
-    c->aux = NULL;
-}
-
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-/* ---- DAG -> bytecode ---- */
-
-typedef struct acc_use {
-    uint32_t node, acc, weight;
-} acc_use;
-
-static int cmp_use(const void *a, const void *b)
-{
-    const acc_use *x = a, *y = b;
-    if (x->node != y->node)
-        return x->node < y->node ? -1 : 1;
-    return x->weight < y->weight ? -1 : x->weight > y->weight;
-}
-
-static int is_computed(uint8_t k) { return k == GS_CN_ADD || k == GS_CN_SUB || k == GS_CN_MUL || k == GS_CN_NEG; }
-
-/* Computed nodes in the cone of `node` not yet stamped `mark` (stamping
- * them): the instructions a use adds to a program that already has every
- * node stamped `mark`. */
-static size_t new_cone(const gs_cdag *d, uint32_t node, uint32_t *stamp, uint32_t mark, uint32_t *stack)
-{
-    size_t sp = 0, count = 0;
-    stack[sp++] = node;
-    while (sp) {
-        uint32_t x = stack[--sp];
-        if (stamp[x] == mark)
-            continue;
-        stamp[x] = mark;
-        const gs_cnode *nd = &d->nodes[x];
-        if (!is_computed(nd->kind))
-            continue;
-        count++;
-        stack[sp++] = nd->a;
-        if (nd->kind != GS_CN_NEG)
-            stack[sp++] = nd->b;
-    }
-    return count;
-}
-
-/* Splits the uses (sorted by node) into at most k contiguous groups of
- * about equal bytecode length: a group's length is the number of computed
- * nodes its uses need plus its accumulates. Greedy in use order with a
- * target of total/k; cut[g] is the first use of group g, cut[k'] = n_uses.
- * Returns the number of groups. */
-static uint32_t split_uses(const gs_cdag *d, const acc_use *uses, size_t n_uses, uint32_t k, uint32_t *stamp,
-                           uint32_t *stack, size_t *cut)
-{
-    uint32_t n = d->n_nodes;
-    /* the total without splitting, for the target */
-    size_t total = n_uses;
-    for (uint32_t i = 0; i < n; i++)
-        stamp[i] = 0;
-    uint32_t mark = 1;
-    for (size_t u = 0; u < n_uses; u++)
-        total += new_cone(d, uses[u].node, stamp, mark, stack);
-    size_t target = (total + k - 1) / k;
-    uint32_t g = 0;
-    size_t len = 0;
-    cut[0] = 0;
-    mark++;
-    for (size_t u = 0; u < n_uses; u++) {
-        if (len >= target && g + 1 < k && uses[u].node != uses[u - 1].node) {
-            cut[++g] = u;
-            len = 0;
-            mark++;
-        }
-        len += 1 + new_cone(d, uses[u].node, stamp, mark, stack);
-    }
-    cut[g + 1] = n_uses;
-    return g + 1;
-}
-
-/* Compiles the DAG with this call's weights into bytecode, its uses split
- * into up to `k` groups: each group is a program of its own (the nodes its
- * uses need, recomputed where groups share them), run by its own lanes, so
- * one evaluation's latency is that of the longest group, not of the DAG.
- * The lanes of all groups add into accumulators summed by key afterwards. */
-static glstark_status zc_compile(gs_engine *eng, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
-                                 zc_code *out)
-{
-    const gs_cdag *d = t->dag;
-    memset(out, 0, sizeof *out);
-    if (gs_cdag_check(d, t->part_widths, t->n_parts, t->n_publics))
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "gles zerocheck: the constraint DAG (%u nodes) references a node, column or public value "
-                            "out of range, or is not in topological order",
-                            d->n_nodes);
-    uint32_t n = d->n_nodes;
-    size_t n_uses = d->n_constraints, n_w = 1 + (size_t)d->n_constraints;
-    for (uint32_t q = 0; q < d->n_interactions; q++) {
-        n_uses += 1 + d->interactions[q].message_len;
-        n_w += 1 + d->interactions[q].message_len;
-    }
-    if (k == 0)
-        k = 1;
-    if (k > ZC_MAX_GROUPS)
-        k = ZC_MAX_GROUPS;
-    if (k > n_uses)
-        k = n_uses ? (uint32_t)n_uses : 1;
-    size_t n1 = n ? n : 1;
-    uint8_t *need = calloc(n1, 1);
-    uint32_t *last = calloc(n1, sizeof(uint32_t));
-    uint32_t *slot = calloc(n1, sizeof(uint32_t));
-    uint32_t *freel = calloc(n1, sizeof(uint32_t));
-    uint32_t *stamp = calloc(n1, sizeof(uint32_t));
-    uint32_t *stack = calloc(2 * n1 + 1, sizeof(uint32_t));
-    uint32_t *part_off = calloc((size_t)t->n_parts + 1, sizeof(uint32_t));
-    acc_use *uses = calloc(n_uses ? n_uses : 1, sizeof(acc_use));
-    bb4_t *wts = calloc(n_w, sizeof(bb4_t));
-    size_t cut[ZC_MAX_GROUPS + 1];
-    uint32_t grp[ZC_MAX_GROUPS][2];
-    /* instructions: at most one per node and group plus one per use */
-    size_t max_instr = (size_t)n * k + n_uses;
-    /* not zeroed: only the first ni instructions and n_consts constants are
-     * written and used, and for k groups the bound is k times the DAG */
-    uint32_t *ins = malloc(4 * (max_instr ? max_instr : 1) * sizeof(uint32_t));
-    uint32_t *consts = malloc((size_t)n1 * k * sizeof(uint32_t));
-    glstark_status st = GLSTARK_OK;
-    if (!need || !last || !slot || !freel || !stamp || !stack || !part_off || !uses || !wts || !ins || !consts) {
-        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck: no host memory to compile the DAG");
-        goto done;
-    }
-    part_off[0] = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++)
-        part_off[p + 1] = part_off[p] + 2 * t->part_widths[p];
-
-    /* weights and accumulate uses */
-    size_t u = 0, wi = 1;
-    wts[0] = bb4_zero();
-    for (uint32_t i = 0; i < d->n_constraints; i++, wi++) {
-        wts[wi] = w->lambda_pows[i];
-        uses[u++] = (acc_use){d->constraint_idx[i], 0, (uint32_t)wi};
-    }
-    for (uint32_t q = 0; q < d->n_interactions; q++) {
-        const gs_cinteraction *it = &d->interactions[q];
-        wts[wi] = bb4_mul_base(w->eq3b[q], w->norm);
-        uses[u++] = (acc_use){it->count, 1, (uint32_t)wi++};
-        bb4_t pw = bb4_one();
-        for (uint32_t j = 0; j < it->message_len; j++, wi++) {
-            wts[wi] = bb4_mul(w->eq3b[q], pw);
-            uses[u++] = (acc_use){it->message[j], 2, (uint32_t)wi};
-            pw = bb4_mul(pw, w->beta);
-        }
-        wts[0] = bb4_add(wts[0], bb4_mul(w->eq3b[q], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
-    }
-    qsort(uses, n_uses, sizeof *uses, cmp_use);
-    uint32_t ng = 1;
-    cut[0] = 0;
-    cut[1] = n_uses;
-    if (k > 1)
-        ng = split_uses(d, uses, n_uses, k, stamp, stack, cut);
-
-    uint32_t n_consts = 0, n_slots = 0, ni = 0;
-    for (uint32_t g = 0; g < ng; g++) {
-        /* liveness within the group */
-        memset(need, 0, n1);
-        for (size_t i = cut[g]; i < cut[g + 1]; i++)
-            need[uses[i].node] = 1;
-        for (uint32_t i = n; i-- > 0;) {
-            const gs_cnode *nd = &d->nodes[i];
-            if (!need[i] || !is_computed(nd->kind))
-                continue;
-            need[nd->a] = 1;
-            if (nd->kind != GS_CN_NEG)
-                need[nd->b] = 1;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            last[i] = i;
-            const gs_cnode *nd = &d->nodes[i];
-            if (!need[i] || !is_computed(nd->kind))
-                continue;
-            last[nd->a] = i;
-            if (nd->kind != GS_CN_NEG)
-                last[nd->b] = i;
-        }
-        grp[g][0] = ni;
-        uint32_t n_free = 0, g_slots = 0;
-        size_t ui = cut[g];
-        for (uint32_t i = 0; i < n; i++) {
-            const gs_cnode *nd = &d->nodes[i];
-            if (!need[i])
-                continue;
-            switch (nd->kind) {
-            case GS_CN_VAR_PREP:
-            case GS_CN_VAR_MAIN:
-                slot[i] = OPND_COL | (part_off[gs_cdag_part_of(d, nd)] + 2 * nd->a + nd->offset);
-                break;
-            case GS_CN_IS_FIRST: slot[i] = OPND_COL | 0; break;
-            case GS_CN_IS_LAST: slot[i] = OPND_COL | 1; break;
-            case GS_CN_IS_TRANSITION: slot[i] = OPND_COL | 2; break;
-            case GS_CN_PUBLIC:
-                consts[n_consts] = t->publics[nd->a];
-                slot[i] = OPND_CONST | n_consts++;
-                break;
-            case GS_CN_CONST:
-                consts[n_consts] = nd->value;
-                slot[i] = OPND_CONST | n_consts++;
-                break;
-            default: {
-                uint32_t a = slot[nd->a], b = nd->kind == GS_CN_NEG ? slot[nd->a] : slot[nd->b];
-                /* operands read before the result is written: their slots may be reused at once */
-                if (is_computed(d->nodes[nd->a].kind) && last[nd->a] == i)
-                    freel[n_free++] = a;
-                if (nd->kind != GS_CN_NEG && nd->b != nd->a && is_computed(d->nodes[nd->b].kind) &&
-                    last[nd->b] == i)
-                    freel[n_free++] = b;
-                uint32_t dst = n_free ? freel[--n_free] : g_slots++;
-                uint32_t op = nd->kind == GS_CN_ADD   ? ZC_OP_ADD
-                              : nd->kind == GS_CN_SUB ? ZC_OP_SUB
-                              : nd->kind == GS_CN_MUL ? ZC_OP_MUL
-                                                      : ZC_OP_NEG;
-                uint32_t *q = ins + 4 * (size_t)ni++;
-                q[0] = op, q[1] = dst, q[2] = a, q[3] = b;
-                slot[i] = OPND_SLOT | dst;
-                break;
-            }
-            }
-            for (; ui < cut[g + 1] && uses[ui].node == i; ui++) {
-                uint32_t *q = ins + 4 * (size_t)ni++;
-                q[0] = ZC_OP_ACC, q[1] = uses[ui].acc, q[2] = slot[i], q[3] = uses[ui].weight;
-            }
-            if (is_computed(nd->kind) && last[i] == i)
-                freel[n_free++] = slot[i];
-        }
-        grp[g][1] = ni;
-        if (g_slots > n_slots)
-            n_slots = g_slots;
-        if (ni - grp[g][0] > out->max_group_instr)
-            out->max_group_instr = ni - grp[g][0];
-    }
-
-    out->n_instr = ni;
-    out->n_groups = ng;
-    out->n_slots = n_slots;
-    out->grp_off = ni;
-    out->const_off = out->grp_off + ng;
-    out->w_off = out->const_off + (n_consts + 3) / 4;
-    out->aux_words = 4 * (out->w_off + n_w);
-    out->aux = calloc(out->aux_words, sizeof(uint32_t));
-    if (!out->aux) {
-        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck: no host memory for the bytecode");
-        goto done;
-    }
-    memcpy(out->aux, ins, 4 * (size_t)ni * sizeof(uint32_t));
-    for (uint32_t g = 0; g < ng; g++) {
-        out->aux[4 * ((size_t)out->grp_off + g)] = grp[g][0];
-        out->aux[4 * ((size_t)out->grp_off + g) + 1] = grp[g][1];
-    }
-    memcpy(out->aux + 4 * (size_t)out->const_off, consts, n_consts * sizeof(uint32_t));
-    memcpy(out->aux + 4 * (size_t)out->w_off, wts, n_w * sizeof(bb4_t));
-done:
-    free(need), free(last), free(slot), free(freel), free(stamp), free(stack), free(part_off), free(uses), free(wts);
-    free(ins), free(consts);
-    return st;
-}
-
-/* ---- compiled-code cache ----
- * The multilinear rounds compile the same DAG with the same weights once per
- * round (13 times for keccakf-1024, 3.5 ms each with 16 groups on the H200's
- * host). The engine keeps the last few results, keyed by everything
- * zc_compile reads, compared byte for byte (no hash: a stale DAG at a reused
- * address must never match). */
-#define ZC_CACHE_MAX 8
-
-struct gs_zc_cache {
-    struct {
-        uint8_t *key;
-        size_t key_len;
-        zc_code code;
-        uint64_t used;
-    } e[ZC_CACHE_MAX];
-    uint64_t clock;
-};
-
-/* Everything zc_compile's output depends on, as bytes. */
-static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, gs_bytebuf *b)
-{
-    const gs_cdag *d = t->dag;
-    gs_bytebuf_put(b, &k, sizeof k);
-    gs_bytebuf_put(b, &d->n_nodes, sizeof d->n_nodes);
-    gs_bytebuf_put(b, &d->n_cached, sizeof d->n_cached);
-    gs_bytebuf_put(b, &d->has_preprocessed, sizeof d->has_preprocessed);
-    gs_bytebuf_put(b, d->nodes, (size_t)d->n_nodes * sizeof *d->nodes);
-    gs_bytebuf_put(b, &d->n_constraints, sizeof d->n_constraints);
-    gs_bytebuf_put(b, d->constraint_idx, (size_t)d->n_constraints * sizeof *d->constraint_idx);
-    gs_bytebuf_put(b, &d->n_interactions, sizeof d->n_interactions);
-    for (uint32_t q = 0; q < d->n_interactions; q++) {
-        const gs_cinteraction *it = &d->interactions[q];
-        uint32_t hdr[3] = {it->message_len, it->count, it->bus_index};
-        gs_bytebuf_put(b, hdr, sizeof hdr);
-        gs_bytebuf_put(b, it->message, (size_t)it->message_len * sizeof *it->message);
-    }
-    gs_bytebuf_put(b, &t->n_parts, sizeof t->n_parts);
-    gs_bytebuf_put(b, t->part_widths, (size_t)t->n_parts * sizeof *t->part_widths);
-    gs_bytebuf_put(b, &t->n_publics, sizeof t->n_publics);
-    gs_bytebuf_put(b, t->publics, (size_t)t->n_publics * sizeof *t->publics);
-    gs_bytebuf_put(b, w->lambda_pows, (size_t)d->n_constraints * sizeof *w->lambda_pows);
-    gs_bytebuf_put(b, &w->beta, sizeof w->beta);
-    gs_bytebuf_put(b, w->eq3b, (size_t)d->n_interactions * sizeof *w->eq3b);
-    gs_bytebuf_put(b, &w->norm, sizeof w->norm);
-    return !b->oom;
-}
-
-static glstark_status code_copy(gs_engine *eng, const zc_code *src, zc_code *dst)
-{
-    *dst = *src;
-    dst->aux = malloc(src->aux_words * sizeof(uint32_t));
-    if (!dst->aux)
-        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck: no host memory for the bytecode");
-    memcpy(dst->aux, src->aux, src->aux_words * sizeof(uint32_t));
-    return GLSTARK_OK;
-}
-
-void gs_gles_zc_cache_free(struct gs_zc_cache *c)
-{
-    if (!c)
-        return;
-    for (int i = 0; i < ZC_CACHE_MAX; i++) {
-        free(c->e[i].key);
-        code_free(&c->e[i].code);
-    }
-    free(c);
-}
-
-/* zc_compile through the engine's cache; *out is the caller's copy. */
-static glstark_status zc_compile_cached(gs_engine *eng, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
-                                        zc_code *out)
-{
-    gs_gles_state *gs = eng->impl;
-    gs_bytebuf kb = {0};
-    if (!gs->zc_cache)
-        gs->zc_cache = calloc(1, sizeof *gs->zc_cache);
-    struct gs_zc_cache *c = gs->zc_cache;
-    if (!c || !compile_key(t, w, k, &kb)) {
-        free(kb.p);
-        return zc_compile(eng, t, w, k, out); /* no memory to cache: compile as before */
-    }
-    c->clock++;
-    for (int i = 0; i < ZC_CACHE_MAX; i++)
-        if (c->e[i].key && c->e[i].key_len == kb.len && !memcmp(c->e[i].key, kb.p, kb.len)) {
-            free(kb.p);
-            c->e[i].used = c->clock;
-            return code_copy(eng, &c->e[i].code, out);
-        }
-    glstark_status st = zc_compile(eng, t, w, k, out);
-    if (st) {
-        free(kb.p);
-        return st;
-    }
-    int slot = 0;
-    for (int i = 1; i < ZC_CACHE_MAX; i++)
-        if (c->e[i].used < c->e[slot].used)
-            slot = i;
-    free(c->e[slot].key);
-    code_free(&c->e[slot].code);
-    c->e[slot].key = kb.p;
-    c->e[slot].key_len = kb.len;
-    c->e[slot].used = c->clock;
-    if (code_copy(eng, out, &c->e[slot].code)) {
-        free(c->e[slot].key); /* caching is optional: forget the entry */
-        c->e[slot].key = NULL;
-        c->e[slot].code.aux = NULL;
-        gs_error_clear(&eng->err);
-    }
-    return GLSTARK_OK;
-}
 
 /* ---- GL helpers ---- */
 
@@ -563,7 +176,7 @@ static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
 /* ---- evaluation plumbing shared by round 0 and the rounds ---- */
 
 typedef struct eval_plan {
-    zc_code code;
+    gs_zc_code code;
     gs_buf *aux, *work;
     uint32_t lanes, nkeys;
     uint32_t items_per; /* items per dispatch; a dispatch runs items_per * code.n_groups lanes */
@@ -574,7 +187,7 @@ typedef struct eval_plan {
 
 static void plan_free(eval_plan *e)
 {
-    code_free(&e->code);
+    gs_zc_code_free(&e->code);
     gs_buf_destroy(e->aux);
     gs_buf_destroy(e->work);
     e->aux = e->work = NULL;
@@ -590,7 +203,7 @@ static void plan_free(eval_plan *e)
  * 0.261-0.307 s, 32 and 64 slower multilinear rounds (docs/performance.md). */
 static uint32_t groups_for(const zc_ctx *c)
 {
-    uint32_t most = c->dev->caps.interp_groups < ZC_MAX_GROUPS ? c->dev->caps.interp_groups : ZC_MAX_GROUPS;
+    uint32_t most = c->dev->caps.interp_groups < GS_ZC_MAX_GROUPS ? c->dev->caps.interp_groups : GS_ZC_MAX_GROUPS;
     return most ? most : 1;
 }
 
@@ -602,7 +215,7 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
     uint32_t k = groups_for(c);
     if (c->dev->prof)
         gs_gl_profile_begin(c->dev);
-    glstark_status st = zc_compile_cached(c->eng, t, w, k, &e->code);
+    glstark_status st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, &e->code, &c->eng->err);
     if (c->dev->prof)
         gs_gl_profile_end(c->dev, "zerocheck: DAG compile (host)", e->code.n_instr);
     if (st)
@@ -614,8 +227,8 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
         if ((uint64_t)nkeys * e->code.n_groups * sb + 48ull * nkeys <= min_u64(c->maxb, c->scratch))
             break;
         k = e->code.n_groups / 2;
-        code_free(&e->code);
-        if ((st = zc_compile_cached(c->eng, t, w, k, &e->code)))
+        gs_zc_code_free(&e->code);
+        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, &e->code, &c->eng->err)))
             return st;
     }
     e->nkeys = nkeys;

@@ -1,0 +1,61 @@
+/* The constraint DAG compiled for an interpreter: the program both engines
+ * run in the zerocheck rounds (the GLES engine in glsl/zerocheck_eval.comp,
+ * the CPU engine in src/engine/cpu/zc_lanes.c).
+ *
+ * Only nodes that reach a constraint or an interaction are kept; variables,
+ * selectors, constants and public values become operands (no instruction);
+ * computed nodes get slots recycled by liveness; every constraint / count /
+ * message use becomes an accumulate instruction with a precomputed extension
+ * weight (λ^i, eq3b·norm, eq3b·β^j), and the constant part of the LogUp
+ * denominators, Σ eq3b β^len (bus+1), is weight 0: the denominators'
+ * starting value.
+ *
+ * Instructions are 4 words (op, dst, a, b). Operands carry their kind in
+ * the top two bits: slot, table column (the zerocheck table's column: 3
+ * selectors, then [local, next] per trace column per part) or constant
+ * (base field). GS_ZC_OP_ACC adds weight b times operand a into accumulator
+ * dst (0 constraints, 1 LogUp numerator, 2 LogUp denominator). */
+#ifndef GS_ENGINE_ZC_CODE_H
+#define GS_ENGINE_ZC_CODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/zerocheck_ops.h"
+#include "util/error.h"
+
+/* the numbers are shared with glsl/zerocheck_eval.comp */
+enum { GS_ZC_OP_ADD = 0, GS_ZC_OP_SUB = 1, GS_ZC_OP_MUL = 2, GS_ZC_OP_NEG = 3, GS_ZC_OP_ACC = 4 };
+#define GS_ZC_OPND_SLOT 0u
+#define GS_ZC_OPND_COL (1u << 30)
+#define GS_ZC_OPND_CONST (2u << 30)
+#define GS_ZC_OPND_INDEX(op) ((op) & 0x3FFFFFFFu)
+#define GS_ZC_OPND_KIND(op) ((op) & 0xC0000000u)
+
+/* Groups a DAG's uses may be split into (gs_zc_compile). */
+#define GS_ZC_MAX_GROUPS 16u
+
+typedef struct gs_zc_code {
+    uint32_t *aux; /* instructions (4 words each), group table (start, end, 0, 0 per group),
+                      constants (padded to 4), weights (4 words each) */
+    size_t aux_words;
+    uint32_t n_instr, grp_off, const_off, w_off, n_slots; /* offsets in 4-word units */
+    uint32_t n_groups, max_group_instr;
+} gs_zc_code;
+
+void gs_zc_code_free(gs_zc_code *c);
+
+/* Compiles trace t's DAG with the weights w into bytecode, its uses split
+ * into up to k groups (each group a program of its own: the nodes its uses
+ * need, recomputed where groups share them), so that one evaluation's latency
+ * on a GPU is that of the longest group. */
+glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, gs_zc_code *out, gs_error *err);
+
+/* gs_zc_compile through a cache of recent results (*cache created on first
+ * use; a rounds' worth of calls compile once). *out is the caller's copy. */
+typedef struct gs_zc_cache gs_zc_cache;
+glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
+                                    gs_zc_code *out, gs_error *err);
+void gs_zc_cache_free(gs_zc_cache *c);
+
+#endif
