@@ -5,13 +5,9 @@
  *
  * The DAG runs in a bytecode interpreter (glsl/zerocheck_eval.comp; the
  * choice and its measurements are in docs/design-round0.md). The host
- * compiles the DAG per call: only nodes that reach a constraint or an
- * interaction are kept; variables, selectors, constants and public values
- * become operands (no instruction); computed nodes get work-buffer slots
- * recycled by liveness; every constraint / count / message use becomes an
- * accumulate instruction with a precomputed extension weight (λ^i, eq3b·norm,
- * eq3b·β^j), and the constant part of the denominators, Σ eq3b β^len (bus+1),
- * is the denominators' starting value.
+ * compiles the DAG into bytecode once per DAG and weights (src/engine/
+ * zc_code.h: liveness-recycled slots, weighted accumulates); the CPU
+ * engine's lane interpreter runs the same program.
  *
  * Round 0 works in tiles of x (blocks of 2^l rows): a coset-LDE pass
  * (glsl/zerocheck.comp, LDE) writes every table column's values at every
