@@ -1,5 +1,6 @@
 /* The CPU engine's core: buffers are plain host allocations. */
 #include "engine/cpu/cpu_engine.h"
+#include "engine/zc_code.h"
 
 #include "engine/cpu/parallel_for.h"
 
@@ -8,6 +9,7 @@
 
 static void cpu_destroy(gs_engine *eng)
 {
+    gs_zc_cache_free(((gs_cpu_state *)eng->impl)->zc_cache);
     free(eng->impl);
     free(eng);
 }

@@ -7,6 +7,7 @@
 typedef struct gs_cpu_state {
     unsigned threads;
     int no_simd; /* 1: kernels with a vector path use their scalar code (tests set it) */
+    struct gs_zc_cache *zc_cache; /* compiled constraint programs (src/engine/zc_code.h) */
 } gs_cpu_state;
 
 /* Sets eng->dft, eng->hash, ... to the CPU implementations that exist

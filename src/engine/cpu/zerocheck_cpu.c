@@ -2,6 +2,7 @@
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
 #include "engine/cpu/r0_transform.h"
+#include "engine/cpu/zc_lanes.h"
 #include "engine/cpu/zc_rows.h"
 #include "engine/zerocheck_ops.h"
 
@@ -386,52 +387,56 @@ typedef struct mle_ctx {
     const bb4_t *T;
     size_t stride, n_x;
     const bb4_t *E;
-    const gs_zc_weights *w;
-    bb4_t *acc; /* per part: 3 * n_x */
+    const gs_zc_code *code; /* the DAG with this round's weights, one group */
+    int vector;             /* run it with AVX-512 */
+    bb4_t *acc;             /* per part: 3 * n_x */
     int oom;
 } mle_ctx;
 
+/* Row pairs a in [lo, hi), GS_ZC_LANES at a time: each table column's lane
+ * values at X are T[2a] + X (T[2a+1] - T[2a]), made by adding the difference
+ * once per X; the program runs once per batch and X. */
 static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
     mle_ctx *cx = vctx;
-    const gs_zc_trace *t = cx->t;
-    const gs_cdag *d = t->dag;
-    size_t ncols = gs_zc_table_cols(t), n_x = cx->n_x, stride = cx->stride;
+    size_t ncols = gs_zc_table_cols(cx->t), n_x = cx->n_x, stride = cx->stride;
     bb4_t *out = cx->acc + 3 * n_x * part;
     for (size_t i = 0; i < 3 * n_x; i++)
         out[i] = bb4_zero();
     if (lo >= hi)
         return;
-    bb4_t *vals = malloc(ncols * sizeof(bb4_t)), *dv = malloc(ncols * sizeof(bb4_t));
-    bb4_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb4_t));
-    const bb4_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
-    if (!vals || !dv || !nodes || !cols) {
-        free(vals), free(dv), free(nodes), free(cols);
+    gs_zc_lanes lp;
+    size_t words = ncols * GS_ZC_BLOCK;
+    bb_t *vals = malloc(2 * words * sizeof(bb_t)), *diff = vals + words;
+    if (!vals || gs_zc_lanes_init(&lp, cx->code, cx->vector)) {
+        free(vals);
         cx->oom = 1;
         return;
     }
-    size_t off = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++) {
-        cols[p] = vals + off;
-        off += 2 * (size_t)t->part_widths[p];
-    }
-    for (size_t a = lo; a < hi; a++) {
+    bb_t acc[3][GS_ZC_BLOCK];
+    for (size_t a0 = lo; a0 < hi; a0 += GS_ZC_LANES) {
+        size_t cnt = hi - a0 < GS_ZC_LANES ? hi - a0 : GS_ZC_LANES;
         for (size_t c = 0; c < ncols; c++) {
-            vals[c] = cx->T[c * stride + 2 * a];
-            dv[c] = bb4_sub(cx->T[c * stride + 2 * a + 1], vals[c]);
+            const bb4_t *col = cx->T + c * stride;
+            for (int j = 0; j < GS_ZC_LANES; j++) {
+                size_t a = a0 + ((size_t)j < cnt ? (size_t)j : 0); /* spare lanes repeat the first pair */
+                gs_zc_lane_put(vals + c * GS_ZC_BLOCK, j, col[2 * a]);
+                gs_zc_lane_put(diff + c * GS_ZC_BLOCK, j, bb4_sub(col[2 * a + 1], col[2 * a]));
+            }
         }
         for (size_t X = 1; X <= n_x; X++) {
-            for (size_t c = 0; c < ncols; c++)
-                vals[c] = bb4_add(vals[c], dv[c]);
-            gs_cdag_env_ext env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
-            gs_cdag_eval_ext(d, &env, nodes);
-            bb4_t o[3];
-            combine_ext(d, nodes, cx->w, o);
-            for (int i = 0; i < 3; i++)
-                out[3 * (X - 1) + i] = bb4_add(out[3 * (X - 1) + i], bb4_mul(cx->E[a], o[i]));
+            for (size_t i = 0; i < words; i++)
+                vals[i] = bb_add(vals[i], diff[i]);
+            gs_zc_lanes_run(&lp, vals, acc);
+            for (size_t j = 0; j < cnt; j++) {
+                bb4_t e = cx->E[a0 + j];
+                for (int i = 0; i < 3; i++)
+                    out[3 * (X - 1) + i] = bb4_add(out[3 * (X - 1) + i], bb4_mul(e, gs_zc_lane_get(acc[i], (int)j)));
+            }
         }
     }
-    free(vals), free(dv), free(nodes), free(cols);
+    gs_zc_lanes_free(&lp);
+    free(vals);
 }
 
 static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
@@ -467,11 +472,20 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     }
     size_t half = m / 2;
     unsigned parts = gs_cpu_parts(eng, half);
-    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, w, NULL, 0};
+    gs_cpu_state *cs = eng->impl;
+    gs_zc_code code;
+    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, &code, &eng->err);
+    if (st)
+        return st;
+    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, &code, !cs->no_simd && gs_zc_lanes_vector_available(),
+                  NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_x * sizeof(bb4_t));
-    if (!cx.acc)
+    if (!cx.acc) {
+        gs_zc_code_free(&code);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: accumulator allocation failed");
+    }
     gs_parallel_for(parts, half, mle_slice, &cx);
+    gs_zc_code_free(&code);
     if (cx.oom) {
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");

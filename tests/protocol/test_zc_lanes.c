@@ -1,0 +1,200 @@
+/* The CPU engine's lane interpreter of compiled constraint programs
+ * (src/engine/cpu/zc_lanes.h) against the DAG's definition: each lane's
+ * nodes evaluated one by one (gs_cdag_eval_ext) and combined as the
+ * zerocheck defines it, zc = Σ λ^i c_i, p = norm Σ eq3b_k count_k,
+ * q = Σ eq3b_k (Σ β^j msg_kj + β^len (bus_k + 1)). Random DAGs over every
+ * node kind, fixed printed seeds, edge values, poisoned outputs; both the
+ * plain C and (where the CPU has it) the AVX-512 form. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cpu/zc_lanes.h"
+#include "engine/zc_code.h"
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static bb_t rnd_bb(uint64_t *s)
+{
+    uint64_t r = mix(s);
+    switch (r & 15) {
+    case 0: return 0;
+    case 1: return bb_one();
+    case 2: return bb_from_canonical(BB_P - 1);
+    default: return bb_from_canonical((uint32_t)((r >> 8) % BB_P));
+    }
+}
+
+static bb4_t rnd_bb4(uint64_t *s)
+{
+    bb4_t r = {{rnd_bb(s), rnd_bb(s), rnd_bb(s), rnd_bb(s)}};
+    return r;
+}
+
+enum { W_MAIN = 5, W_PREP = 3, N_PUB = 2, N_INT = 3, MAX_NODES = 400 };
+
+typedef struct fixture {
+    gs_cnode nodes[MAX_NODES];
+    uint32_t cidx[MAX_NODES];
+    uint32_t msg[N_INT][6];
+    gs_cinteraction its[N_INT];
+    gs_cdag dag;
+    uint32_t widths[2];
+    bb_t publics[N_PUB];
+    gs_zc_trace tr;
+    bb4_t lambda[MAX_NODES], eq3b[N_INT];
+    gs_zc_weights w;
+} fixture;
+
+/* A random DAG: every leaf kind, then computed nodes over earlier ones. */
+static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
+{
+    memset(f, 0, sizeof *f);
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < W_MAIN; c++)
+        for (uint8_t r = 0; r < 2; r++)
+            f->nodes[n++] = (gs_cnode){GS_CN_VAR_MAIN, r, 0, c, 0, 0};
+    for (uint32_t c = 0; c < W_PREP; c++)
+        f->nodes[n++] = (gs_cnode){GS_CN_VAR_PREP, (uint8_t)(c & 1), 0, c, 0, 0};
+    f->nodes[n++] = (gs_cnode){GS_CN_PUBLIC, 0, 0, 0, 0, 0};
+    f->nodes[n++] = (gs_cnode){GS_CN_PUBLIC, 0, 0, 1, 0, 0};
+    f->nodes[n++] = (gs_cnode){GS_CN_IS_FIRST, 0, 0, 0, 0, 0};
+    f->nodes[n++] = (gs_cnode){GS_CN_IS_LAST, 0, 0, 0, 0, 0};
+    f->nodes[n++] = (gs_cnode){GS_CN_IS_TRANSITION, 0, 0, 0, 0, 0};
+    const uint32_t cv[4] = {0, 1, BB_P - 1, 7};
+    for (int i = 0; i < 4; i++)
+        f->nodes[n++] = (gs_cnode){GS_CN_CONST, 0, 0, 0, 0, bb_from_canonical(cv[i])};
+    uint32_t leaves = n;
+    for (uint32_t i = 0; i < n_computed && n < MAX_NODES; i++, n++) {
+        uint64_t r = mix(s);
+        uint8_t kind = (uint8_t)(GS_CN_ADD + r % 4);
+        /* mostly recent operands, as in real DAGs, sometimes any earlier node */
+        uint32_t a = (r >> 8) & 1 ? n - 1 - (uint32_t)((r >> 16) % (n < 8 ? n : 8)) : (uint32_t)((r >> 24) % n);
+        uint32_t b = (uint32_t)((r >> 40) % n);
+        f->nodes[n] = (gs_cnode){kind, 0, 0, a, kind == GS_CN_NEG ? 0 : b, 0};
+    }
+    uint32_t nc = 0;
+    for (uint32_t i = leaves; i < n; i++)
+        if (mix(s) % 3 == 0)
+            f->cidx[nc++] = i;
+    f->cidx[nc++] = 0; /* a leaf as a constraint too (kept ascending below) */
+    for (uint32_t i = nc - 1; i > 0 && f->cidx[i] < f->cidx[i - 1]; i--) {
+        uint32_t x = f->cidx[i];
+        f->cidx[i] = f->cidx[i - 1];
+        f->cidx[i - 1] = x;
+    }
+    for (uint32_t k = 0; k < N_INT; k++) {
+        uint32_t len = 1 + (uint32_t)(mix(s) % 6);
+        for (uint32_t j = 0; j < len; j++)
+            f->msg[k][j] = (uint32_t)(mix(s) % n);
+        f->its[k] = (gs_cinteraction){f->msg[k], len, (uint32_t)(mix(s) % n), (uint16_t)(k * 3)};
+    }
+    f->dag = (gs_cdag){f->nodes, n, f->cidx, nc, f->its, N_INT, 3, 1, 1, 0};
+    f->widths[0] = W_MAIN;
+    f->widths[1] = W_PREP;
+    for (int i = 0; i < N_PUB; i++)
+        f->publics[i] = rnd_bb(s);
+    f->tr = (gs_zc_trace){&f->dag, 4, 2, NULL, f->widths, f->publics, N_PUB, NULL};
+    for (uint32_t i = 0; i < nc; i++)
+        f->lambda[i] = rnd_bb4(s);
+    for (uint32_t k = 0; k < N_INT; k++)
+        f->eq3b[k] = rnd_bb4(s);
+    f->w = (gs_zc_weights){f->lambda, rnd_bb4(s), f->eq3b, rnd_bb(s)};
+}
+
+/* The three sums of one lane by definition; tab: the lane's table columns. */
+static void expected(const fixture *f, const bb4_t *tab, bb4_t out[3])
+{
+    const gs_cdag *d = &f->dag;
+    bb4_t *nodes = malloc(d->n_nodes * sizeof *nodes);
+    const bb4_t *cols[2] = {tab + 3, tab + 3 + 2 * W_MAIN};
+    gs_cdag_env_ext env = {cols, {tab[0], tab[1], tab[2]}, f->publics};
+    gs_cdag_eval_ext(d, &env, nodes);
+    bb4_t zc = bb4_zero(), p = bb4_zero(), q = bb4_zero();
+    for (uint32_t i = 0; i < d->n_constraints; i++)
+        zc = bb4_add(zc, bb4_mul(f->lambda[i], nodes[d->constraint_idx[i]]));
+    for (uint32_t k = 0; k < d->n_interactions; k++) {
+        const gs_cinteraction *it = &d->interactions[k];
+        p = bb4_add(p, bb4_mul(f->eq3b[k], nodes[it->count]));
+        bb4_t h = bb4_zero(), pw = bb4_one();
+        for (uint32_t j = 0; j < it->message_len; j++) {
+            h = bb4_add(h, bb4_mul(pw, nodes[it->message[j]]));
+            pw = bb4_mul(pw, f->w.beta);
+        }
+        h = bb4_add(h, bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1)));
+        q = bb4_add(q, bb4_mul(f->eq3b[k], h));
+    }
+    out[0] = zc;
+    out[1] = bb4_mul_base(p, f->w.norm);
+    out[2] = q;
+    free(nodes);
+}
+
+static void check(int vector, uint64_t seed, uint32_t n_computed)
+{
+    uint64_t s = seed;
+    fixture *f = malloc(sizeof *f);
+    make_fixture(f, &s, n_computed);
+    gs_error err;
+    gs_zc_code code;
+    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, &code, &err), GLSTARK_OK, "%s", err.msg);
+    gs_zc_lanes lp;
+    cr_assert_eq(gs_zc_lanes_init(&lp, &code, vector), 0);
+    size_t ncols = gs_zc_table_cols(&f->tr);
+    cr_assert_eq(ncols, 3 + 2 * (W_MAIN + W_PREP));
+    bb_t *blocks = malloc(ncols * GS_ZC_BLOCK * sizeof(bb_t));
+    bb4_t *tab = malloc(GS_ZC_LANES * ncols * sizeof *tab);
+    for (int rep = 0; rep < 3; rep++) { /* the same scratch reused */
+        for (int j = 0; j < GS_ZC_LANES; j++)
+            for (size_t c = 0; c < ncols; c++) {
+                tab[j * ncols + c] = rep == 2 && j < 3 ? bb4_from_base(bb_from_canonical(j == 0 ? 0 : j == 1 ? 1 : BB_P - 1))
+                                                       : rnd_bb4(&s);
+                gs_zc_lane_put(blocks + c * GS_ZC_BLOCK, j, tab[j * ncols + c]);
+            }
+        bb_t acc[3][GS_ZC_BLOCK];
+        memset(acc, 0xFF, sizeof acc); /* not field words: every lane must be written */
+        gs_zc_lanes_run(&lp, blocks, acc);
+        for (int j = 0; j < GS_ZC_LANES; j++) {
+            bb4_t want[3];
+            expected(f, tab + j * ncols, want);
+            for (int i = 0; i < 3; i++)
+                cr_assert(bb4_eq(gs_zc_lane_get(acc[i], j), want[i]),
+                          "%s, seed %llu, %u nodes, rep %d: lane %d sum %d differs from the definition",
+                          vector ? "avx512" : "portable", (unsigned long long)seed, f->dag.n_nodes, rep, j, i);
+        }
+    }
+    free(blocks), free(tab);
+    gs_zc_lanes_free(&lp);
+    gs_zc_code_free(&code);
+    free(f);
+}
+
+Test(zc_lanes, portable_matches_definition)
+{
+    uint64_t seed = 0x2C1A0001;
+    printf("zc_lanes portable seeds from %llu\n", (unsigned long long)seed);
+    for (uint32_t i = 0; i < 12; i++)
+        check(0, seed + i, 10 + 30 * i);
+}
+
+Test(zc_lanes, vector_matches_definition)
+{
+    uint64_t seed = 0x2C1A1001;
+    if (!gs_zc_lanes_vector_available()) {
+        printf("zc_lanes: no AVX-512F here (or not an x86-64 build); only the portable form runs\n");
+        gs_zc_code code = {0};
+        gs_zc_lanes lp;
+        cr_assert_eq(gs_zc_lanes_init(&lp, &code, 1), -1, "an unavailable vector form was accepted");
+        return;
+    }
+    printf("zc_lanes avx512 seeds from %llu\n", (unsigned long long)seed);
+    for (uint32_t i = 0; i < 12; i++)
+        check(1, seed + i, 10 + 30 * i);
+}
