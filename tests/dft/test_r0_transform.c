@@ -90,6 +90,47 @@ Test(r0_transform, vector_path_matches_definition)
     gs_r0_transform_free(&t);
 }
 
+/* The shifted column from the local one's outputs against the definition:
+ * the coset values of (v_1, ..., v_{n-1}, u). */
+static void check_next(int impl, uint32_t log_n, uint32_t n_cos, uint64_t seed)
+{
+    size_t n = (size_t)1 << log_n, m = (size_t)n_cos * n;
+    gs_r0_transform t;
+    cr_assert_eq(gs_r0_transform_init(&t, log_n, n_cos, impl), 0);
+    bb_t *vals = malloc((n + 1) * sizeof *vals), *local = malloc(m * sizeof *local), *got = malloc((m + 1) * sizeof *got);
+    bb_t *want = malloc(m * sizeof *want), *scratch = malloc(n * sizeof *scratch);
+    uint64_t s = seed;
+    for (int col = 0; col < 6; col++) {
+        for (size_t k = 0; k <= n; k++) /* v_0 .. v_{n-1}, then u; column 5: u = v_0 (no correction) */
+            vals[k] = col == 4 ? bb_from_canonical(BB_P - 1) : t_rand_bb(&s);
+        if (col == 5)
+            vals[n] = vals[0];
+        gs_r0_transform_column(&t, vals, local, scratch);
+        for (size_t k = 0; k <= m; k++)
+            got[k] = 0xFFFFFFFFu;
+        gs_r0_transform_next(&t, local, bb_sub(vals[n], vals[0]), got);
+        naive_cosets(vals + 1, log_n, n_cos, want);
+        for (size_t k = 0; k < m; k++)
+            cr_assert_eq(got[k], want[k], "impl %d, seed %llu, 2^%u points, %u cosets, column %d: shifted output %zu differs",
+                         (int)t.impl, (unsigned long long)seed, log_n, n_cos, col, k);
+        cr_assert_eq(got[m], 0xFFFFFFFFu, "wrote past the end of its output");
+    }
+    free(vals), free(local), free(got), free(want), free(scratch);
+    gs_r0_transform_free(&t);
+}
+
+Test(r0_transform, next_row_column_by_rotation)
+{
+    uint64_t seed = 0x0A0B0C03;
+    printf("r0_transform next-row seed %llu\n", (unsigned long long)seed);
+    for (uint32_t log_n = 0; log_n <= 5; log_n++)
+        for (uint32_t n_cos = 1; n_cos <= 3; n_cos++)
+            check_next(GS_R0T_PORTABLE, log_n, n_cos, seed + 16 * log_n + n_cos);
+    if (gs_r0_transform_available(GS_R0T_AVX512, 4))
+        for (uint32_t n_cos = 1; n_cos <= 3; n_cos++)
+            check_next(GS_R0T_AVX512, 4, n_cos, seed + 1000 + n_cos);
+}
+
 Test(r0_transform, refuses_what_it_cannot_plan)
 {
     gs_r0_transform t;

@@ -141,6 +141,7 @@ void gs_r0_transform_free(gs_r0_transform *t)
     free(t->tw_fwd);
     free(t->scale);
     free(t->lanes);
+    free(t->lagr_last);
     memset(t, 0, sizeof(*t));
 }
 
@@ -159,7 +160,8 @@ int gs_r0_transform_init(gs_r0_transform *t, uint32_t log_n, uint32_t n_cos, int
     t->tw_fwd = malloc((n / 2 + 1) * 2 * sizeof(bb_t));
     t->scale = malloc(((size_t)n_cos * n * 2 + 1) * sizeof(bb_t));
     t->lanes = malloc(8 * 16 * sizeof(bb_t));
-    if (!t->tw_fwd || !t->scale || !t->lanes) {
+    t->lagr_last = malloc(((size_t)n_cos * n + 2 * n) * sizeof(bb_t));
+    if (!t->tw_fwd || !t->scale || !t->lanes || !t->lagr_last) {
         gs_r0_transform_free(t);
         return -1;
     }
@@ -184,7 +186,24 @@ int gs_r0_transform_init(gs_r0_transform *t, uint32_t log_n, uint32_t n_cos, int
     }
     if (log_n == VEC_LOG_N)
         fill_lanes(t);
+    /* the last point's Lagrange polynomial: the transform of (0, ..., 0, 1) */
+    bb_t *unit = t->lagr_last + (size_t)n_cos * n, *scratch = unit + n;
+    memset(unit, 0, n * sizeof(bb_t));
+    unit[n - 1] = bb_one();
+    gs_r0_transform_column(t, unit, t->lagr_last, scratch);
     return 0;
+}
+
+void gs_r0_transform_next(const gs_r0_transform *t, const bb_t *local_out, bb_t delta, bb_t *out)
+{
+    size_t n = t->n;
+    for (uint32_t i = 0; i < t->n_cos; i++) {
+        const bb_t *lo = local_out + (size_t)i * n, *lg = t->lagr_last + (size_t)i * n;
+        bb_t *o = out + (size_t)i * n;
+        for (size_t k = 0; k + 1 < n; k++)
+            o[k] = bb_add(lo[k + 1], bb_mul(delta, lg[k]));
+        o[n - 1] = bb_add(lo[0], bb_mul(delta, lg[n - 1]));
+    }
 }
 
 void gs_r0_transform_column(const gs_r0_transform *t, const bb_t *values, bb_t *out, bb_t *scratch)

@@ -29,6 +29,7 @@ typedef struct gs_r0_transform {
     bb_t *scale;           /* n_cos x n: coset i+1's g^((i+1) j) / n at [i n + j] */
     bb_t *scale_rev;       /* the same with j bit-reversed (the vector path's coefficient order) */
     bb_t *lanes;           /* vector path: per layer, the twiddle of each lane (8 layers x 16) */
+    bb_t *lagr_last;       /* n_cos x n: the Lagrange polynomial of the last point of D on the cosets */
 } gs_r0_transform;
 
 /* 1 if impl can run here for transforms of 2^log_n points. */
@@ -45,5 +46,14 @@ void gs_r0_transform_free(gs_r0_transform *t);
  * i+1's values at out[i n + k] = f(g^(i+1) w^k). scratch: n words. values and
  * out must not overlap. Safe to call from many threads on one plan. */
 void gs_r0_transform_column(const gs_r0_transform *t, const bb_t *values, bb_t *out, bb_t *scratch);
+
+/* The next-row column from the local one without a transform. With f the
+ * local column's polynomial, the column shifted by one row is f(wX) plus
+ * (first value of the next block - first value of this block) times the
+ * Lagrange polynomial of D's last point: its coset values are the local
+ * ones rotated by one place plus delta times that polynomial's values.
+ * local_out: the local column's n_cos x n coset values; out: the shifted
+ * column's (must not overlap local_out). */
+void gs_r0_transform_next(const gs_r0_transform *t, const bb_t *local_out, bb_t delta, bb_t *out);
 
 #endif

@@ -249,6 +249,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         for (size_t c = 0; c < ncols; c++) {
             for (size_t g = 0; g < G; g++) {
                 size_t x = x0 + g;
+                bb_t *pc = pv + (g * ncols + c) * n_pts;
                 const bb_t *vals = coef; /* the column's N values on block x */
                 if (c < 3) {
                     for (size_t k = 0; k < N; k++) {
@@ -265,10 +266,17 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                             coef[k] = src[(start + k) & (H - 1)];
                     }
                 }
-                bb_t *pc = pv + (g * ncols + c) * n_pts;
                 if (d0)
                     memcpy(pc, vals, N * sizeof(bb_t));
-                gs_r0_transform_column(cx->tf, vals, pc + d0, tmp);
+                if (c >= 3 && ((c - 3) & 1)) {
+                    /* the next-row column: the local one's values (table
+                     * column c - 1, just made) rotated, plus a correction */
+                    const bb_t *src = colsrc[c];
+                    bb_t delta = bb_sub(src[(x * N + N) & (H - 1)], src[(x * N) & (H - 1)]);
+                    gs_r0_transform_next(cx->tf, pc - n_pts + d0, delta, pc + d0);
+                } else {
+                    gs_r0_transform_column(cx->tf, vals, pc + d0, tmp);
+                }
             }
         }
         for (size_t g = 0; g < G; g++)
