@@ -176,6 +176,66 @@ static void check(int vector, uint64_t seed, uint32_t n_computed)
     free(f);
 }
 
+/* Round 0's form: base-field columns, read with a column stride. */
+static void check_base(int vector, uint64_t seed, uint32_t n_computed)
+{
+    uint64_t s = seed;
+    fixture *f = malloc(sizeof *f);
+    make_fixture(f, &s, n_computed);
+    gs_error err;
+    gs_zc_code code;
+    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, &code, &err), GLSTARK_OK, "%s", err.msg);
+    gs_zc_lanes lp;
+    cr_assert_eq(gs_zc_lanes_init(&lp, &code, vector), 0);
+    size_t ncols = gs_zc_table_cols(&f->tr), stride = GS_ZC_LANES + 5; /* columns not back to back */
+    bb_t *table = malloc(ncols * stride * sizeof *table), *lane = malloc(ncols * sizeof *lane);
+    bb4_t *nodes = malloc(f->dag.n_nodes * sizeof *nodes);
+    bb_t *bnodes = malloc(f->dag.n_nodes * sizeof *bnodes);
+    for (size_t i = 0; i < ncols * stride; i++)
+        table[i] = rnd_bb(&s);
+    bb_t acc[3][GS_ZC_BLOCK];
+    memset(acc, 0xFF, sizeof acc);
+    gs_zc_lanes_run_base(&lp, table, stride, acc);
+    for (int j = 0; j < GS_ZC_LANES; j++) {
+        /* the lane's values as extension elements through the extension definition */
+        bb4_t *tab = malloc(ncols * sizeof *tab), want[3];
+        for (size_t c = 0; c < ncols; c++) {
+            lane[c] = table[c * stride + (size_t)j];
+            tab[c] = bb4_from_base(lane[c]);
+        }
+        expected(f, tab, want);
+        /* and the base-field evaluation of the nodes agrees with the extension one */
+        const bb_t *cols[2] = {lane + 3, lane + 3 + 2 * W_MAIN};
+        gs_cdag_env_base env = {cols, {lane[0], lane[1], lane[2]}, f->publics, 1};
+        gs_cdag_eval_base(&f->dag, &env, bnodes);
+        const bb4_t *ecols[2] = {tab + 3, tab + 3 + 2 * W_MAIN};
+        gs_cdag_env_ext eenv = {ecols, {tab[0], tab[1], tab[2]}, f->publics};
+        gs_cdag_eval_ext(&f->dag, &eenv, nodes);
+        for (uint32_t i = 0; i < f->dag.n_nodes; i++)
+            cr_assert(bb4_eq(nodes[i], bb4_from_base(bnodes[i])), "node %u: base and extension evaluations differ", i);
+        for (int i = 0; i < 3; i++)
+            cr_assert(bb4_eq(gs_zc_lane_get(acc[i], j), want[i]),
+                      "base form %s, seed %llu, %u nodes: lane %d sum %d differs from the definition",
+                      vector ? "avx512" : "portable", (unsigned long long)seed, f->dag.n_nodes, j, i);
+        free(tab);
+    }
+    free(table), free(lane), free(nodes), free(bnodes);
+    gs_zc_lanes_free(&lp);
+    gs_zc_code_free(&code);
+    free(f);
+}
+
+Test(zc_lanes, base_form_matches_definition)
+{
+    uint64_t seed = 0x2C1A2001;
+    printf("zc_lanes base form seeds from %llu\n", (unsigned long long)seed);
+    for (uint32_t i = 0; i < 8; i++) {
+        check_base(0, seed + i, 10 + 40 * i);
+        if (gs_zc_lanes_vector_available())
+            check_base(1, seed + i, 10 + 40 * i);
+    }
+}
+
 Test(zc_lanes, portable_matches_definition)
 {
     uint64_t seed = 0x2C1A0001;

@@ -65,6 +65,61 @@ static void run_portable(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BL
     }
 }
 
+/* Base-field operands: slots are GS_ZC_LANES words apart, columns col_stride. */
+static const bb_t *operand_base(const gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, uint32_t op)
+{
+    size_t i = GS_ZC_OPND_INDEX(op);
+    switch (GS_ZC_OPND_KIND(op)) {
+    case GS_ZC_OPND_SLOT: return lp->work + i * L;
+    case GS_ZC_OPND_COL: return cols + i * col_stride;
+    default: return lp->consts + i * GS_ZC_BLOCK; /* its first L words: the constant in every lane */
+    }
+}
+
+static void run_base_portable(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, bb_t acc[3][GS_ZC_BLOCK])
+{
+    const gs_zc_code *c = lp->code;
+    const uint32_t *g = c->aux + 4 * (size_t)c->grp_off;
+    for (int j = 0; j < L; j++) {
+        lane_put(acc[0], j, bb4_zero());
+        lane_put(acc[1], j, bb4_zero());
+        lane_put(acc[2], j, weight(c, 0));
+    }
+    for (uint32_t pc = g[0]; pc < g[1]; pc++) {
+        const uint32_t *ins = c->aux + 4 * (size_t)pc;
+        uint32_t op = ins[0], dst = ins[1], a = ins[2], b = ins[3];
+        const bb_t *x = operand_base(lp, cols, col_stride, a);
+        if (op == GS_ZC_OP_ACC) {
+            bb4_t w = weight(c, b);
+            for (int k = 0; k < 4; k++)
+                for (int j = 0; j < L; j++)
+                    acc[dst][k * L + j] = bb_add(acc[dst][k * L + j], bb_mul(w.c[k], x[j]));
+            continue;
+        }
+        bb_t *r = lp->work + (size_t)dst * L;
+        if (op == GS_ZC_OP_NEG) {
+            for (int j = 0; j < L; j++)
+                r[j] = bb_neg(x[j]);
+            continue;
+        }
+        const bb_t *y = operand_base(lp, cols, col_stride, b);
+        switch (op) {
+        case GS_ZC_OP_ADD:
+            for (int j = 0; j < L; j++)
+                r[j] = bb_add(x[j], y[j]);
+            break;
+        case GS_ZC_OP_SUB:
+            for (int j = 0; j < L; j++)
+                r[j] = bb_sub(x[j], y[j]);
+            break;
+        default:
+            for (int j = 0; j < L; j++)
+                r[j] = bb_mul(x[j], y[j]);
+            break;
+        }
+    }
+}
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_SIMD)
 #include "field/babybear_avx512.h"
 #define HAVE_AVX512_PATH 1
@@ -169,7 +224,48 @@ __attribute__((target("avx512f"))) static void run_avx512(gs_zc_lanes *lp, const
     for (int i = 0; i < 3; i++)
         v4_store(acc[i], ac[i]);
 }
+
+__attribute__((target("avx512f"))) static void run_base_avx512(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride,
+                                                              bb_t acc[3][GS_ZC_BLOCK])
+{
+    const gs_zc_code *c = lp->code;
+    const uint32_t *g = c->aux + 4 * (size_t)c->grp_off;
+    v4 ac[3] = {v4_bcast(bb4_zero()), v4_bcast(bb4_zero()), v4_bcast(weight(c, 0))};
+    const __m512i zero = _mm512_setzero_si512();
+    for (uint32_t pc = g[0]; pc < g[1]; pc++) {
+        const uint32_t *ins = c->aux + 4 * (size_t)pc;
+        uint32_t op = ins[0], dst = ins[1], a = ins[2], b = ins[3];
+        __m512i x = _mm512_loadu_si512(operand_base(lp, cols, col_stride, a));
+        if (op == GS_ZC_OP_ACC) {
+            bb4_t w = weight(c, b);
+            for (int k = 0; k < 4; k++)
+                ac[dst].c[k] = bb16_add(ac[dst].c[k], bb16_mul(x, _mm512_set1_epi32((int)w.c[k])));
+            continue;
+        }
+        bb_t *r = lp->work + (size_t)dst * L;
+        if (op == GS_ZC_OP_NEG) {
+            _mm512_storeu_si512(r, bb16_sub(zero, x));
+            continue;
+        }
+        __m512i y = _mm512_loadu_si512(operand_base(lp, cols, col_stride, b));
+        __m512i o = op == GS_ZC_OP_ADD ? bb16_add(x, y) : op == GS_ZC_OP_SUB ? bb16_sub(x, y) : bb16_mul(x, y);
+        _mm512_storeu_si512(r, o);
+    }
+    for (int i = 0; i < 3; i++)
+        v4_store(acc[i], ac[i]);
+}
 #endif
+
+void gs_zc_lanes_run_base(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, bb_t acc[3][GS_ZC_BLOCK])
+{
+#ifdef HAVE_AVX512_PATH
+    if (lp->vector) {
+        run_base_avx512(lp, cols, col_stride, acc);
+        return;
+    }
+#endif
+    run_base_portable(lp, cols, col_stride, acc);
+}
 
 int gs_zc_lanes_vector_available(void)
 {

@@ -6,7 +6,9 @@
  * component. Interpreting the program once per 16 points instead of walking
  * the DAG once per point removes the per-node dispatch from the inner loop
  * and lets the arithmetic use vector units; slots recycled by liveness keep
- * the working set small. Both implementations give identical words. */
+ * the working set small. Both implementations give identical words.
+ * Round 0 runs the base-field form (gs_zc_lanes_run_base), the multilinear
+ * rounds the extension form. */
 #ifndef GS_ENGINE_CPU_ZC_LANES_H
 #define GS_ENGINE_CPU_ZC_LANES_H
 
@@ -52,5 +54,10 @@ void gs_zc_lanes_free(gs_zc_lanes *lp);
  * cols + c * GS_ZC_BLOCK; acc receives the three accumulators (constraints,
  * LogUp numerator, LogUp denominator) of each lane, as blocks. */
 void gs_zc_lanes_run(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BLOCK]);
+
+/* The same program on base-field values (round 0's points): table column c's
+ * GS_ZC_LANES lane values are the words at cols + c * col_stride; slots and
+ * constants hold one word per lane; acc as above (extension blocks). */
+void gs_zc_lanes_run_base(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, bb_t acc[3][GS_ZC_BLOCK]);
 
 #endif

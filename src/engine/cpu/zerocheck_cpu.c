@@ -35,149 +35,6 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
     o[2] = q;
 }
 
-/* Lane-batched DAG evaluation for round 0: every node is evaluated on L
- * points at once (L = N, one coset), so the per-node dispatch is paid once
- * per L values. src[i] points at node i's L values: into the point-value
- * table for variables, into a constant row, or into val for computed nodes. */
-typedef struct lane_prog {
-    size_t L;
-    const bb_t **src; /* n_nodes */
-    bb_t *val;        /* n_nodes * L */
-    bb_t *consts;     /* n_nodes * L, rows of constants (only constant nodes used) */
-} lane_prog;
-
-static int lane_prog_init(lane_prog *lp, const gs_cdag *d, size_t L)
-{
-    size_t n = d->n_nodes ? d->n_nodes : 1;
-    lp->L = L;
-    lp->src = malloc(n * sizeof(*lp->src));
-    lp->val = malloc(n * L * sizeof(bb_t));
-    lp->consts = malloc(n * L * sizeof(bb_t));
-    if (!lp->src || !lp->val || !lp->consts)
-        return -1;
-    for (uint32_t i = 0; i < d->n_nodes; i++) {
-        lp->src[i] = lp->val + (size_t)i * L;
-        if (d->nodes[i].kind == GS_CN_CONST) {
-            for (size_t j = 0; j < L; j++)
-                lp->consts[(size_t)i * L + j] = d->nodes[i].value;
-            lp->src[i] = lp->consts + (size_t)i * L;
-        }
-    }
-    return 0;
-}
-
-static void lane_prog_free(lane_prog *lp)
-{
-    free(lp->src);
-    free(lp->val);
-    free(lp->consts);
-}
-
-/* Evaluates on points [p0, p0 + L) of the point-value table pv (column c at
- * pv[c * n_pts + pt]; table columns as gs_zc_table_cols: 3 selectors, then
- * [local, next] per column per part). */
-static void lane_eval(lane_prog *lp, const gs_zc_trace *t, const bb_t *pv, size_t n_pts, size_t p0, const size_t *part_off)
-{
-    const gs_cdag *d = t->dag;
-    const size_t L = lp->L;
-    for (uint32_t i = 0; i < d->n_nodes; i++) {
-        const gs_cnode *n = &d->nodes[i];
-        bb_t *o = lp->val + (size_t)i * L;
-        switch (n->kind) {
-        case GS_CN_VAR_PREP:
-        case GS_CN_VAR_MAIN:
-            lp->src[i] = pv + (part_off[gs_cdag_part_of(d, n)] + 2 * (size_t)n->a + n->offset) * n_pts + p0;
-            break;
-        case GS_CN_IS_FIRST: lp->src[i] = pv + 0 * n_pts + p0; break;
-        case GS_CN_IS_LAST: lp->src[i] = pv + 1 * n_pts + p0; break;
-        case GS_CN_IS_TRANSITION: lp->src[i] = pv + 2 * n_pts + p0; break;
-        case GS_CN_PUBLIC:
-            for (size_t j = 0; j < L; j++)
-                o[j] = t->publics[n->a];
-            break;
-        case GS_CN_CONST: break;
-        case GS_CN_ADD: {
-            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
-            for (size_t j = 0; j < L; j++)
-                o[j] = bb_add(a[j], b[j]);
-            break;
-        }
-        case GS_CN_SUB: {
-            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
-            for (size_t j = 0; j < L; j++)
-                o[j] = bb_sub(a[j], b[j]);
-            break;
-        }
-        case GS_CN_NEG: {
-            const bb_t *a = lp->src[n->a];
-            for (size_t j = 0; j < L; j++)
-                o[j] = bb_neg(a[j]);
-            break;
-        }
-        case GS_CN_MUL: {
-            const bb_t *a = lp->src[n->a], *b = lp->src[n->b];
-            for (size_t j = 0; j < L; j++)
-                o[j] = bb_mul(a[j], b[j]);
-            break;
-        }
-        default: break;
-        }
-    }
-}
-
-/* Adds e * (zc, p, q) of lanes j < L into out[3 (p0 + j) + {0,1,2}]. */
-static void lane_combine(const lane_prog *lp, const gs_cdag *d, const gs_zc_weights *w, bb4_t e, size_t p0, bb4_t *out,
-                         bb4_t *scratch /* 3 L */)
-{
-    const size_t L = lp->L;
-    bb4_t *zc = scratch, *p = scratch + L, *q = scratch + 2 * L;
-    for (size_t j = 0; j < 3 * L; j++)
-        scratch[j] = bb4_zero();
-    /* sum_i λ^i v_i as exact integer dot products, reduced once: the sum of
-     * Montgomery products a_i b_i is (sum bb_mul(a_i, b_i)) * R mod p */
-    {
-        unsigned __int128 acc[256][4];
-        for (size_t j = 0; j < L; j++)
-            for (int c = 0; c < 4; c++)
-                acc[j][c] = 0;
-        for (uint32_t i = 0; i < d->n_constraints; i++) {
-            const bb_t *v = lp->src[d->constraint_idx[i]];
-            const bb_t *lam = w->lambda_pows[i].c;
-            for (size_t j = 0; j < L; j++) {
-                uint64_t x = v[j];
-                acc[j][0] += (uint64_t)lam[0] * x;
-                acc[j][1] += (uint64_t)lam[1] * x;
-                acc[j][2] += (uint64_t)lam[2] * x;
-                acc[j][3] += (uint64_t)lam[3] * x;
-            }
-        }
-        for (size_t j = 0; j < L; j++)
-            for (int c = 0; c < 4; c++)
-                zc[j].c[c] = bb_monty_reduce((uint64_t)(acc[j][c] % BB_P));
-    }
-    for (uint32_t k = 0; k < d->n_interactions; k++) {
-        const gs_cinteraction *it = &d->interactions[k];
-        const bb_t *c = lp->src[it->count];
-        bb4_t e3 = w->eq3b[k];
-        for (size_t j = 0; j < L; j++) {
-            p[j] = bb4_add(p[j], bb4_mul_base(e3, c[j]));
-            bb4_t h = bb4_zero(), pw = bb4_one();
-            for (uint32_t m = 0; m < it->message_len; m++) {
-                h = bb4_add(h, bb4_mul_base(pw, lp->src[it->message[m]][j]));
-                pw = bb4_mul(pw, w->beta);
-            }
-            h = bb4_add(h, bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1)));
-            q[j] = bb4_add(q[j], bb4_mul(e3, h));
-        }
-    }
-    for (size_t j = 0; j < L; j++) {
-        bb4_t *o = out + 3 * (p0 + j);
-        o[0] = bb4_add(o[0], bb4_mul(e, zc[j]));
-        o[1] = bb4_add(o[1], bb4_mul(e, bb4_mul_base(p[j], w->norm)));
-        o[2] = bb4_add(o[2], bb4_mul(e, q[j]));
-    }
-}
-
 #define R0_TILE 4
 
 typedef struct r0_ctx {
@@ -188,7 +45,8 @@ typedef struct r0_ctx {
     int d_points;
     const gs_r0_transform *tf; /* a column's values on D -> on the n_cos cosets */
     const bb4_t *E;
-    const gs_zc_weights *w;
+    const gs_zc_code *code; /* the DAG with the round's weights, one group */
+    int vector;             /* run it with AVX-512 */
     bb4_t *acc; /* per part: 3 * n_pts */
     int oom;
 } r0_ctx;
@@ -197,7 +55,6 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
     r0_ctx *cx = vctx;
     const gs_zc_trace *t = cx->t;
-    const gs_cdag *d = t->dag;
     size_t N = (size_t)1 << cx->l_skip, H = (size_t)1 << t->log_height;
     size_t ncols = gs_zc_table_cols(t), n_pts = cx->n_pts;
     size_t d0 = cx->d_points ? N : 0;
@@ -209,40 +66,25 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     /* pv[c * n_pts + pt]: table column c at evaluation point pt */
     /* blocks are taken R0_TILE at a time so that every trace column is read
      * in runs of R0_TILE * N consecutive rows */
-    bb_t *pv = malloc(R0_TILE * ncols * n_pts * sizeof(bb_t));
+    /* + GS_ZC_LANES: the spare lanes of a last partial group of points read past the end */
+    bb_t *pv = malloc((R0_TILE * ncols * n_pts + GS_ZC_LANES) * sizeof(bb_t));
     bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
-    bb_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb_t));
-    const bb_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
-    if (!pv || !coef || !nodes || !cols) {
-        free(pv), free(coef), free(nodes), free(cols);
+    const bb_t **colsrc = malloc(ncols * sizeof(*colsrc));
+    gs_zc_lanes lp;
+    if (!pv || !coef || !colsrc || gs_zc_lanes_init(&lp, cx->code, cx->vector)) {
+        free(pv), free(coef), free(colsrc);
         cx->oom = 1;
         return;
     }
     /* table column c >= 3 reads colsrc[c] at row r (+1 for rotated columns) */
-    const bb_t **colsrc = malloc(ncols * sizeof(*colsrc));
-    if (!colsrc) {
-        free(pv), free(coef), free(nodes), free(cols);
-        cx->oom = 1;
-        return;
-    }
     {
         size_t c = 3;
         for (uint32_t p = 0; p < t->n_parts; p++)
             for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
                 colsrc[c] = colsrc[c + 1] = (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p) + (size_t)j * H;
     }
-    lane_prog lp;
-    size_t *part_off = malloc((t->n_parts + 1) * sizeof(size_t));
-    bb4_t *scratch = malloc(3 * N * sizeof(bb4_t));
-    if (lane_prog_init(&lp, d, N) || !part_off || !scratch) {
-        lane_prog_free(&lp);
-        free(part_off), free(scratch), free(pv), free(coef), free(nodes), free(cols), free(colsrc);
-        cx->oom = 1;
-        return;
-    }
-    part_off[0] = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++)
-        part_off[p + 1] = part_off[p] + 2 * (size_t)t->part_widths[p];
+    memset(pv + R0_TILE * ncols * n_pts, 0, GS_ZC_LANES * sizeof(bb_t));
+    bb_t acc[3][GS_ZC_BLOCK];
     for (size_t x0 = lo; x0 < hi; x0 += R0_TILE) {
         size_t G = hi - x0 < R0_TILE ? hi - x0 : R0_TILE;
         /* one column's N values on D -> its values at every point */
@@ -279,15 +121,20 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                 }
             }
         }
-        for (size_t g = 0; g < G; g++)
-            for (size_t p0 = 0; p0 < n_pts; p0 += N) {
-                lane_eval(&lp, t, pv + g * ncols * n_pts, n_pts, p0, part_off);
-                lane_combine(&lp, d, cx->w, cx->E[x0 + g], p0, out, scratch);
+        /* the program on GS_ZC_LANES points at a time; each adds E[x] (zc, p, q) into its point */
+        for (size_t g = 0; g < G; g++) {
+            bb4_t e = cx->E[x0 + g];
+            for (size_t p0 = 0; p0 < n_pts; p0 += GS_ZC_LANES) {
+                size_t cnt = n_pts - p0 < GS_ZC_LANES ? n_pts - p0 : GS_ZC_LANES;
+                gs_zc_lanes_run_base(&lp, pv + g * ncols * n_pts + p0, n_pts, acc);
+                for (size_t j = 0; j < cnt; j++)
+                    for (int i = 0; i < 3; i++)
+                        out[3 * (p0 + j) + i] = bb4_add(out[3 * (p0 + j) + i], bb4_mul(e, gs_zc_lane_get(acc[i], (int)j)));
             }
+        }
     }
-    lane_prog_free(&lp);
-    free(scratch), free(part_off);
-    free(pv), free(coef), free(nodes), free(cols), free(colsrc);
+    gs_zc_lanes_free(&lp);
+    free(pv), free(coef), free(colsrc);
 }
 
 static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
@@ -306,14 +153,24 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
                             "zerocheck round 0: planning the 2^%u-point coset transforms failed (out of memory, or "
                             "l_skip above 27)", l_skip);
     unsigned parts = gs_cpu_parts(eng, nx);
-    r0_ctx cx = {t, l_skip, n_cos, n_pts, d_points, &tf, (const bb4_t *)e->host, w, NULL, 0};
+    gs_cpu_state *cs = eng->impl;
+    gs_zc_code code;
+    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, &code, &eng->err);
+    if (st) {
+        gs_r0_transform_free(&tf);
+        return st;
+    }
+    r0_ctx cx = {t,    l_skip, n_cos, n_pts, d_points, &tf, (const bb4_t *)e->host,
+                 &code, !cs->no_simd && gs_zc_lanes_vector_available(), NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_pts * sizeof(bb4_t));
     if (!cx.acc) {
         gs_r0_transform_free(&tf);
+        gs_zc_code_free(&code);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: accumulator allocation failed");
     }
     gs_parallel_for(parts, nx, r0_slice, &cx);
     gs_r0_transform_free(&tf);
+    gs_zc_code_free(&code);
     if (cx.oom) {
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: scratch allocation failed");
