@@ -191,7 +191,42 @@ typedef struct fp_ctx {
     const bb4_t *lw;
     const bb_t **src; /* per table column >= 3 */
     bb4_t *T;
+    const bb_t *lw_comp; /* 4 x N: component j of lw[k] at [j N + k] (vector path) */
+    int vector;
 } fp_ctx;
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_SIMD)
+#include "field/babybear_avx512.h"
+#define HAVE_FOLD_PLE_AVX512 1
+
+/* dst[x] = sum_k lw[k] m[x N + k] for x = 0, 16, ... while x + 16 <= xend,
+ * 16 blocks x per step in the lanes (a gather per k); returns the first x
+ * not done. m[x N + k] must be readable for every x < xend. */
+__attribute__((target("avx512f"))) static size_t fold_ple_avx512(const bb_t *m, size_t N, size_t xend,
+                                                                 const bb_t *lw_comp, bb4_t *dst)
+{
+    const __m512i vidx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                            _mm512_set1_epi32((int)N));
+    size_t x = 0;
+    for (; x + 16 <= xend; x += 16) {
+        __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                          _mm512_setzero_si512()};
+        const bb_t *base = m + x * N;
+        for (size_t k = 0; k < N; k++) {
+            __m512i v = _mm512_i32gather_epi32(vidx, (const void *)(base + k), 4);
+            for (int j = 0; j < 4; j++)
+                acc[j] = bb16_add(acc[j], bb16_mul(v, _mm512_set1_epi32((int)lw_comp[(size_t)j * N + k])));
+        }
+        uint32_t out[4][16];
+        for (int j = 0; j < 4; j++)
+            _mm512_storeu_si512(out[j], acc[j]);
+        for (int l = 0; l < 16; l++)
+            for (int j = 0; j < 4; j++)
+                dst[x + (size_t)l].c[j] = out[j][l];
+    }
+    return x;
+}
+#endif
 
 /* Table columns [lo, hi): each trace column is streamed once, in order. */
 static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
@@ -215,8 +250,13 @@ static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
             continue;
         }
         const bb_t *m = cx->src[c];
-        size_t rot = (c - 3) & 1;
-        for (size_t x = 0; x < nx; x++) {
+        size_t rot = (c - 3) & 1, x = 0;
+#ifdef HAVE_FOLD_PLE_AVX512
+        /* blocks whose rows do not wrap around the trace: all of them unrotated, all but the last rotated */
+        if (cx->vector && H >= N)
+            x = fold_ple_avx512(m + rot, N, nx - rot, cx->lw_comp, dst);
+#endif
+        for (; x < nx; x++) {
             bb4_t a = bb4_zero();
             for (size_t k = 0; k < N; k++)
                 a = bb4_add(a, bb4_mul_base(cx->lw[k], m[(x * N + k + rot) & (H - 1)]));
@@ -235,15 +275,25 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "zerocheck fold_ple: table buffer has %zu bytes, needs %zu", tables->size, ncols * nx * sizeof(bb4_t));
     const bb_t **src = malloc(ncols * sizeof(*src));
-    if (!src)
+    bb_t *lw_comp = malloc(4 * N * sizeof(bb_t));
+    if (!src || !lw_comp) {
+        free(src), free(lw_comp);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck fold_ple: allocation failed");
+    }
     size_t c = 3;
     for (uint32_t p = 0; p < t->n_parts; p++)
         for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
             src[c] = src[c + 1] = (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p) + (size_t)j * H;
-    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host};
+    for (size_t k = 0; k < N; k++)
+        for (int j = 0; j < 4; j++)
+            lw_comp[(size_t)j * N + k] = lw[k].c[j];
+    int vector = 0;
+#ifdef HAVE_FOLD_PLE_AVX512
+    vector = !((const gs_cpu_state *)eng->impl)->no_simd && __builtin_cpu_supports("avx512f") && N <= (1u << 20);
+#endif
+    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, vector};
     gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
-    free(src);
+    free(src), free(lw_comp);
     return GLSTARK_OK;
 }
 
