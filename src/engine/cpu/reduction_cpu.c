@@ -10,6 +10,7 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
+#include "engine/cpu/ple_simd.h"
 #include "engine/reduction_ops.h"
 
 #define RED_MAX_THREADS 64
@@ -95,6 +96,7 @@ typedef struct bs_ctx {
     const gs_red_slice *slices;
     const bb4_t *eq_tables;
     bb4_t *out;
+    int vector; /* AVX-512 sums for 16-row blocks */
 } bs_ctx;
 
 static void bs_range(void *p, size_t begin, size_t end, unsigned worker)
@@ -108,8 +110,11 @@ static void bs_range(void *p, size_t begin, size_t end, unsigned worker)
         uint32_t nt = sl->log_height > c->l_skip ? sl->log_height - c->l_skip : 0;
         const bb4_t *eq = c->eq_tables + (((size_t)1 << nt) - 1);
         const bb_t *base = c->m + (size_t)sl->col * c->height + sl->row;
-        memset(acc, 0, sizeof acc);
         size_t nx = (size_t)1 << nt;
+        bb4_t *a = c->out + s * 2 * N;
+        if (c->vector && N == 16 && gs_ple_block_sums16_simd(base, nx, eq, a, a + N))
+            continue;
+        memset(acc, 0, sizeof acc);
         for (size_t x = 0; x < nx; x++) {
             const bb4_t e = eq[x];
             const bb4_t ep = eq[x == 0 ? nx - 1 : x - 1];
@@ -122,7 +127,6 @@ static void bs_range(void *p, size_t begin, size_t end, unsigned worker)
                 }
             }
         }
-        bb4_t *a = c->out + s * 2 * N;
         for (int h = 0; h < 2; h++)
             for (size_t z = 0; z < N; z++)
                 for (int j = 0; j < 4; j++)
@@ -143,7 +147,8 @@ static glstark_status cpu_block_sums(gs_engine *eng, const gs_buf *matrix, uint3
             return gs_error_set(&eng->err, GLSTARK_ERR_INTERNAL,
                                 "reduction block_sums: slice %u needs eq table %u but only %u given", s, nt, max_nt);
     }
-    bs_ctx c = {(const bb_t *)matrix->host, height, l_skip, slices, eq_tables, out};
+    bs_ctx c = {(const bb_t *)matrix->host, height, l_skip, slices, eq_tables, out,
+                !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available()};
     parallel_for(eng, num_slices, 1, bs_range, &c);
     return GLSTARK_OK;
 }
@@ -157,6 +162,8 @@ typedef struct fp_ctx {
     const bb4_t *lag;
     bb4_t *o;
     size_t stride;
+    bb_t lag_comp[4 * 64]; /* component j of lag[z] at [j N + z] (vector path; N <= 64) */
+    int vector;
 } fp_ctx;
 
 static void fp_range(void *p, size_t begin, size_t end, unsigned worker)
@@ -164,27 +171,40 @@ static void fp_range(void *p, size_t begin, size_t end, unsigned worker)
     (void)worker;
     const fp_ctx *c = p;
     const size_t N = (size_t)1 << c->l_skip;
-    for (size_t i = begin; i < end; i++) {
+    for (size_t i = begin; i < end;) {
         size_t col = i / c->nx, x = i % c->nx;
-        const bb_t *blk = c->m + col * c->height + x * N;
-        acc64 acc[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
-        for (size_t z = 0; z < N; z++) {
-            uint64_t mv = blk[z];
+        const bb_t *cm = c->m + col * c->height;
+        bb4_t *co = c->o + col * c->stride;
+        size_t stop = (col + 1) * c->nx < end ? c->nx : x + (end - i); /* this column's part of the range */
+        if (c->vector)
+            x += gs_ple_fold_simd(cm + x * N, N, stop - x, c->lag_comp, co + x);
+        for (; x < stop; x++) {
+            const bb_t *blk = cm + x * N;
+            acc64 acc[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
+            for (size_t z = 0; z < N; z++) {
+                uint64_t mv = blk[z];
+                for (int j = 0; j < 4; j++)
+                    acc_add(&acc[j], mv * c->lag[z].c[j]);
+            }
+            bb4_t r;
             for (int j = 0; j < 4; j++)
-                acc_add(&acc[j], mv * c->lag[z].c[j]);
+                r.c[j] = acc_reduce(acc[j]);
+            co[x] = r;
         }
-        bb4_t r;
-        for (int j = 0; j < 4; j++)
-            r.c[j] = acc_reduce(acc[j]);
-        c->o[col * c->stride + x] = r;
+        i = col * c->nx + stop;
     }
 }
 
 static glstark_status cpu_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_t width, uint32_t height,
                                    uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out)
 {
+    const size_t N = (size_t)1 << l_skip;
     fp_ctx c = {(const bb_t *)matrix->host, height, l_skip, (size_t)height >> l_skip, lag,
-                (bb4_t *)out->buf->host + out->offset, out->stride};
+                (bb4_t *)out->buf->host + out->offset, out->stride, {0},
+                N <= 64 && !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available()};
+    for (size_t z = 0; c.vector && z < N; z++)
+        for (int j = 0; j < 4; j++)
+            c.lag_comp[(size_t)j * N + z] = lag[z].c[j];
     parallel_for(eng, (size_t)width * c.nx, 4096, fp_range, &c);
     return GLSTARK_OK;
 }

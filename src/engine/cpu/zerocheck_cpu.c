@@ -1,6 +1,7 @@
 /* CPU engine: the batch-constraint sumcheck kernels (src/engine/zerocheck_ops.h). */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
+#include "engine/cpu/ple_simd.h"
 #include "engine/cpu/r0_transform.h"
 #include "engine/cpu/zc_lanes.h"
 #include "engine/cpu/zc_rows.h"
@@ -195,39 +196,6 @@ typedef struct fp_ctx {
     int vector;
 } fp_ctx;
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_SIMD)
-#include "field/babybear_avx512.h"
-#define HAVE_FOLD_PLE_AVX512 1
-
-/* dst[x] = sum_k lw[k] m[x N + k] for x = 0, 16, ... while x + 16 <= xend,
- * 16 blocks x per step in the lanes (a gather per k); returns the first x
- * not done. m[x N + k] must be readable for every x < xend. */
-__attribute__((target("avx512f"))) static size_t fold_ple_avx512(const bb_t *m, size_t N, size_t xend,
-                                                                 const bb_t *lw_comp, bb4_t *dst)
-{
-    const __m512i vidx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                            _mm512_set1_epi32((int)N));
-    size_t x = 0;
-    for (; x + 16 <= xend; x += 16) {
-        __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
-                          _mm512_setzero_si512()};
-        const bb_t *base = m + x * N;
-        for (size_t k = 0; k < N; k++) {
-            __m512i v = _mm512_i32gather_epi32(vidx, (const void *)(base + k), 4);
-            for (int j = 0; j < 4; j++)
-                acc[j] = bb16_add(acc[j], bb16_mul(v, _mm512_set1_epi32((int)lw_comp[(size_t)j * N + k])));
-        }
-        uint32_t out[4][16];
-        for (int j = 0; j < 4; j++)
-            _mm512_storeu_si512(out[j], acc[j]);
-        for (int l = 0; l < 16; l++)
-            for (int j = 0; j < 4; j++)
-                dst[x + (size_t)l].c[j] = out[j][l];
-    }
-    return x;
-}
-#endif
-
 /* Table columns [lo, hi): each trace column is streamed once, in order. */
 static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
@@ -251,11 +219,9 @@ static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         }
         const bb_t *m = cx->src[c];
         size_t rot = (c - 3) & 1, x = 0;
-#ifdef HAVE_FOLD_PLE_AVX512
         /* blocks whose rows do not wrap around the trace: all of them unrotated, all but the last rotated */
         if (cx->vector && H >= N)
-            x = fold_ple_avx512(m + rot, N, nx - rot, cx->lw_comp, dst);
-#endif
+            x = gs_ple_fold_simd(m + rot, N, nx - rot, cx->lw_comp, dst);
         for (; x < nx; x++) {
             bb4_t a = bb4_zero();
             for (size_t k = 0; k < N; k++)
@@ -287,10 +253,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     for (size_t k = 0; k < N; k++)
         for (int j = 0; j < 4; j++)
             lw_comp[(size_t)j * N + k] = lw[k].c[j];
-    int vector = 0;
-#ifdef HAVE_FOLD_PLE_AVX512
-    vector = !((const gs_cpu_state *)eng->impl)->no_simd && __builtin_cpu_supports("avx512f") && N <= (1u << 20);
-#endif
+    int vector = !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available();
     fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, vector};
     gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
     free(src), free(lw_comp);

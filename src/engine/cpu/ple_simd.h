@@ -1,0 +1,29 @@
+/* AVX-512 forms of the CPU engine's "prefix-Lagrange" sums over blocks of
+ * N = 2^l_skip rows (the zerocheck's and the stacked reduction's fold_ple,
+ * the reduction's block sums). Built into x86-64 GCC/clang builds with a
+ * target attribute and used only where the CPU reports AVX-512F; every
+ * function does a prefix of the work and returns where it stopped, so the
+ * caller's plain C finishes the rest and the words are the same on every
+ * path. */
+#ifndef GS_ENGINE_CPU_PLE_SIMD_H
+#define GS_ENGINE_CPU_PLE_SIMD_H
+
+#include <stddef.h>
+
+#include "field/ext4.h"
+
+/* 1 if the functions below do any work on this CPU (0: they return 0). */
+int gs_ple_simd_available(void);
+
+/* dst[x] = sum_{k < n} lw[k] m[x n + k] for x = 0, 16, 32, ... while
+ * x + 16 <= xend (16 blocks in the lanes, one gather per k); lw_comp holds
+ * component j of lw[k] at [j n + k]. Returns the first x not done. Needs
+ * n <= 2^20 (else does nothing) and m[x n + k] readable for x < xend. */
+size_t gs_ple_fold_simd(const bb_t *m, size_t n, size_t xend, const bb_t *lw_comp, bb4_t *dst);
+
+/* For 16-row blocks (n = 16): out0[z] = sum_x e[x] m[16 x + z] and
+ * out1[z] = sum_x e[x - 1 mod nx] m[16 x + z] for z < 16 (the 16 rows of a
+ * block in the lanes). Returns 1 if done, 0 if not (not available). */
+int gs_ple_block_sums16_simd(const bb_t *m, size_t nx, const bb4_t *e, bb4_t out0[16], bb4_t out1[16]);
+
+#endif

@@ -1,0 +1,116 @@
+/* The CPU engine's AVX-512 prefix-Lagrange sums (src/engine/cpu/ple_simd.h)
+ * against their definitions written out here: random values with 0, 1 and
+ * p-1 mixed in, fixed printed seeds, poisoned outputs, lengths that are not
+ * multiples of 16 (the functions must stop at the last whole group). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cpu/ple_simd.h"
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static bb_t rnd_bb(uint64_t *s)
+{
+    uint64_t r = mix(s);
+    switch (r & 15) {
+    case 0: return 0;
+    case 1: return bb_one();
+    case 2: return bb_from_canonical(BB_P - 1);
+    default: return bb_from_canonical((uint32_t)((r >> 8) % BB_P));
+    }
+}
+
+static bb4_t rnd_bb4(uint64_t *s)
+{
+    bb4_t r = {{rnd_bb(s), rnd_bb(s), rnd_bb(s), rnd_bb(s)}};
+    return r;
+}
+
+static const bb4_t POISON = {{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu}};
+
+Test(ple_simd, fold_matches_definition)
+{
+    if (!gs_ple_simd_available()) {
+        printf("ple_simd: no AVX-512F here (or not an x86-64 build): nothing to compare, checking it does nothing\n");
+        bb_t m[64] = {0}, lw[16] = {0};
+        bb4_t dst[4] = {POISON, POISON, POISON, POISON};
+        cr_assert_eq(gs_ple_fold_simd(m, 4, 16, lw, dst), 0);
+        cr_assert(bb4_eq(dst[0], POISON), "an unavailable path wrote its output");
+        return;
+    }
+    uint64_t seed = 0x91E50001;
+    printf("ple_simd fold seed %llu\n", (unsigned long long)seed);
+    uint64_t s = seed;
+    const size_t ns[] = {1, 2, 4, 8, 16, 32, 64};
+    const size_t xends[] = {0, 15, 16, 37, 64};
+    for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
+        for (size_t b = 0; b < sizeof xends / sizeof *xends; b++) {
+            size_t n = ns[a], xend = xends[b];
+            bb_t *m = malloc((xend * n + 1) * sizeof *m), *lwc = malloc(4 * n * sizeof *lwc);
+            bb4_t *lw = malloc(n * sizeof *lw), *dst = malloc((xend + 1) * sizeof *dst);
+            for (size_t i = 0; i < xend * n + 1; i++)
+                m[i] = rnd_bb(&s);
+            for (size_t k = 0; k < n; k++) {
+                lw[k] = rnd_bb4(&s);
+                for (int j = 0; j < 4; j++)
+                    lwc[(size_t)j * n + k] = lw[k].c[j];
+            }
+            for (size_t x = 0; x <= xend; x++)
+                dst[x] = POISON;
+            size_t done = gs_ple_fold_simd(m, n, xend, lwc, dst);
+            cr_assert_eq(done, xend / 16 * 16, "n %zu, xend %zu: stopped at %zu", n, xend, done);
+            for (size_t x = 0; x < done; x++) {
+                bb4_t want = bb4_zero();
+                for (size_t k = 0; k < n; k++)
+                    want = bb4_add(want, bb4_mul_base(lw[k], m[x * n + k]));
+                cr_assert(bb4_eq(dst[x], want), "seed %llu, n %zu, xend %zu: block %zu differs", (unsigned long long)seed,
+                          n, xend, x);
+            }
+            for (size_t x = done; x <= xend; x++)
+                cr_assert(bb4_eq(dst[x], POISON), "n %zu, xend %zu: block %zu past the stop was written", n, xend, x);
+            free(m), free(lwc), free(lw), free(dst);
+        }
+}
+
+Test(ple_simd, block_sums_match_definition)
+{
+    bb4_t out0[16], out1[16];
+    if (!gs_ple_simd_available()) {
+        cr_assert_eq(gs_ple_block_sums16_simd(NULL, 0, NULL, out0, out1), 0);
+        return;
+    }
+    uint64_t seed = 0x91E50002;
+    printf("ple_simd block sums seed %llu\n", (unsigned long long)seed);
+    uint64_t s = seed;
+    const size_t nxs[] = {1, 2, 5, 64, 300};
+    for (size_t a = 0; a < sizeof nxs / sizeof *nxs; a++) {
+        size_t nx = nxs[a];
+        bb_t *m = malloc(16 * nx * sizeof *m);
+        bb4_t *e = malloc(nx * sizeof *e);
+        for (size_t i = 0; i < 16 * nx; i++)
+            m[i] = rnd_bb(&s);
+        for (size_t x = 0; x < nx; x++)
+            e[x] = rnd_bb4(&s);
+        for (int z = 0; z < 16; z++)
+            out0[z] = out1[z] = POISON;
+        cr_assert_eq(gs_ple_block_sums16_simd(m, nx, e, out0, out1), 1);
+        for (size_t z = 0; z < 16; z++) {
+            bb4_t w0 = bb4_zero(), w1 = bb4_zero();
+            for (size_t x = 0; x < nx; x++) {
+                w0 = bb4_add(w0, bb4_mul_base(e[x], m[16 * x + z]));
+                w1 = bb4_add(w1, bb4_mul_base(e[(x + nx - 1) % nx], m[16 * x + z]));
+            }
+            cr_assert(bb4_eq(out0[z], w0), "seed %llu, nx %zu: sum 0 of row %zu differs", (unsigned long long)seed, nx, z);
+            cr_assert(bb4_eq(out1[z], w1), "seed %llu, nx %zu: sum 1 of row %zu differs", (unsigned long long)seed, nx, z);
+        }
+        free(m), free(e);
+    }
+}
