@@ -2,7 +2,8 @@
 //   LDE      round 0: each column's 2^l block of rows x*N .. x*N+N-1 (cyclic,
 //            shifted one row for "next" columns) -> its values on the points
 //            (D itself, then cosets g^i D), written into an LDE tile
-//            pv[c * gs_pvstride + xl * gs_npts + point]; selectors as columns
+//            pv[e * gs_pvstride + xl * gs_npts + point] for the tile columns
+//            e the constraint program reads; selectors as columns
 //   REDUCE   sums the per-lane accumulators of zerocheck_eval.comp by key
 //   FOLD_PLE tables[c][x] = sum_k lw[k] col[x*N + k (+1)]
 //   FOLD     s[c][a] = t[c][2a] + r (t[c][2a+1] - t[c][2a]) into scratch
@@ -41,6 +42,8 @@ uniform uint gs_npts;
 uniform uint gs_ncos;
 uniform uint gs_dpts;
 uniform uint gs_pvstride;
+uniform uint gs_ent0; // LDE: word of the tile's column map in tab
+uniform uint gs_e0;   // LDE: the window's first tile column
 uniform uint gs_tlead;  // EF index of the window's first column in the table binding
 uniform uint gs_stride; // EF elements per table column
 uniform uint gs_half;   // FOLD/COPY: rows written per column; GATHER: rows per tile column
@@ -84,7 +87,8 @@ uint column_value(uint c, uint j, uint rot, uint x, uint k)
 
 #if ZC_MODE == MODE_LDE
 layout(std430, binding = 1) buffer Pv { uint pv[]; };
-// tw[k] = w^k and tw[N/2 + k] = w^-k for k < N/2, then scale[i N + j] = g^((i+1) j) / N
+// tw[k] = w^k and tw[N/2 + k] = w^-k for k < N/2, then scale[i N + j] = g^((i+1) j) / N,
+// then the tile's column map (at gs_ent0)
 layout(std430, binding = 2) readonly buffer Tab { uint tab[]; };
 
 // Natural-order radix-2 DFT of ZC_N points with the twiddles at tab[off], on
@@ -158,13 +162,17 @@ void main()
         return;
     id += gs_id0;
 #if ZC_MODE == MODE_LDE
-    uint xl, c, j, rot;
-    decode(id, xl, c, j, rot);
+    // The tile holds only the columns the constraint program reads: tile
+    // column e is table column tab[gs_ent0 + e]; this window's ids cover
+    // tile columns gs_e0 .. and gs_nx x-values each.
+    uint xl = id % gs_nx, e = gs_e0 + id / gs_nx;
+    uint c = tab[gs_ent0 + e], rest = c - gs_tcol0;
+    uint j = gs_sel != 0u ? 0u : rest >> 1, rot = gs_sel != 0u ? 0u : rest & 1u;
     uint x = gs_x0 + xl;
     uint v[ZC_N];
     for (uint k = 0u; k < ZC_N; k++)
         zc_buf[k] = column_value(c, j, rot, x, k);
-    uint base = c * gs_pvstride + xl * gs_npts;
+    uint base = e * gs_pvstride + xl * gs_npts;
     if (gs_dpts != 0u)
         for (uint k = 0u; k < ZC_N; k++)
             pv[base + k] = zc_buf[k];

@@ -9,7 +9,49 @@
 void gs_zc_code_free(gs_zc_code *c)
 {
     free(c->aux);
+    free(c->col_map);
     c->aux = NULL;
+    c->col_map = NULL;
+}
+
+/* The table columns the program reads, ascending, into out->col_map; with
+ * compact, the column operands are renumbered to their place in it. */
+static glstark_status map_columns(uint32_t *ins, uint32_t ni, size_t ncols, int compact, gs_zc_code *out, gs_error *err)
+{
+    uint32_t *place = malloc((ncols ? ncols : 1) * sizeof(uint32_t));
+    if (!place)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the column map");
+    for (size_t c = 0; c < ncols; c++)
+        place[c] = UINT32_MAX;
+    for (uint32_t q = 0; q < ni; q++) {
+        uint32_t *in = ins + 4 * (size_t)q;
+        for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
+            if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL)
+                place[GS_ZC_OPND_INDEX(in[o])] = 0;
+    }
+    uint32_t n = 0;
+    for (size_t c = 0; c < ncols; c++)
+        if (place[c] == 0)
+            place[c] = n++;
+    out->col_map = malloc((n ? n : 1) * sizeof(uint32_t));
+    if (!out->col_map) {
+        free(place);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the column map");
+    }
+    for (size_t c = 0; c < ncols; c++)
+        if (place[c] != UINT32_MAX)
+            out->col_map[place[c]] = (uint32_t)c;
+    out->n_cols = n;
+    out->compact = compact != 0;
+    if (compact)
+        for (uint32_t q = 0; q < ni; q++) {
+            uint32_t *in = ins + 4 * (size_t)q;
+            for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
+                if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL)
+                    in[o] = GS_ZC_OPND_COL | place[GS_ZC_OPND_INDEX(in[o])];
+        }
+    free(place);
+    return GLSTARK_OK;
 }
 
 typedef struct acc_use {
@@ -87,7 +129,8 @@ static uint32_t split_uses(const gs_cdag *d, const acc_use *uses, size_t n_uses,
  * uses need, recomputed where groups share them), run by its own lanes, so
  * one evaluation's latency is that of the longest group, not of the DAG.
  * The lanes of all groups add into accumulators summed by key afterwards. */
-glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, gs_zc_code *out, gs_error *err)
+glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int compact, gs_zc_code *out,
+                             gs_error *err)
 {
     const gs_cdag *d = t->dag;
     memset(out, 0, sizeof *out);
@@ -240,6 +283,8 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
             out->max_group_instr = ni - grp[g][0];
     }
 
+    if ((st = map_columns(ins, ni, gs_zc_table_cols(t), compact, out, err)))
+        goto done;
     out->n_instr = ni;
     out->n_groups = ng;
     out->n_slots = n_slots;
@@ -249,6 +294,7 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
     out->aux_words = 4 * (out->w_off + n_w);
     out->aux = calloc(out->aux_words, sizeof(uint32_t));
     if (!out->aux) {
+        gs_zc_code_free(out);
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the bytecode");
         goto done;
     }
@@ -284,10 +330,11 @@ struct gs_zc_cache {
 };
 
 /* Everything zc_compile's output depends on, as bytes. */
-static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, gs_bytebuf *b)
+static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int compact, gs_bytebuf *b)
 {
     const gs_cdag *d = t->dag;
     gs_bytebuf_put(b, &k, sizeof k);
+    gs_bytebuf_put(b, &compact, sizeof compact);
     gs_bytebuf_put(b, &d->n_nodes, sizeof d->n_nodes);
     gs_bytebuf_put(b, &d->n_cached, sizeof d->n_cached);
     gs_bytebuf_put(b, &d->has_preprocessed, sizeof d->has_preprocessed);
@@ -316,9 +363,13 @@ static glstark_status code_copy(const gs_zc_code *src, gs_zc_code *dst, gs_error
 {
     *dst = *src;
     dst->aux = malloc(src->aux_words * sizeof(uint32_t));
-    if (!dst->aux)
+    dst->col_map = malloc((src->n_cols ? src->n_cols : 1) * sizeof(uint32_t));
+    if (!dst->aux || !dst->col_map) {
+        gs_zc_code_free(dst);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the bytecode");
+    }
     memcpy(dst->aux, src->aux, src->aux_words * sizeof(uint32_t));
+    memcpy(dst->col_map, src->col_map, src->n_cols * sizeof(uint32_t));
     return GLSTARK_OK;
 }
 
@@ -335,15 +386,15 @@ void gs_zc_cache_free(gs_zc_cache *c)
 
 /* zc_compile through the engine's cache; *out is the caller's copy. */
 glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
-                                    gs_zc_code *out, gs_error *err)
+                                    int compact, gs_zc_code *out, gs_error *err)
 {
     gs_bytebuf kb = {0};
     if (!*cache)
         *cache = calloc(1, sizeof **cache);
     gs_zc_cache *c = *cache;
-    if (!c || !compile_key(t, w, k, &kb)) {
+    if (!c || !compile_key(t, w, k, compact, &kb)) {
         free(kb.p);
-        return gs_zc_compile(t, w, k, out, err); /* no memory to cache: compile as before */
+        return gs_zc_compile(t, w, k, compact, out, err); /* no memory to cache: compile as before */
     }
     c->clock++;
     for (int i = 0; i < ZC_CACHE_MAX; i++)
@@ -352,7 +403,7 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
             c->e[i].used = c->clock;
             return code_copy(&c->e[i].code, out, err);
         }
-    glstark_status st = gs_zc_compile(t, w, k, out, err);
+    glstark_status st = gs_zc_compile(t, w, k, compact, out, err);
     if (st) {
         free(kb.p);
         return st;

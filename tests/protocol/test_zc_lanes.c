@@ -137,14 +137,44 @@ static void expected(const fixture *f, const bb4_t *tab, bb4_t out[3])
     free(nodes);
 }
 
+/* The column map: ascending table columns, exactly those the program reads;
+ * compact operands index it, others are table columns. */
+static void check_col_map(const fixture *f, const gs_zc_code *code)
+{
+    size_t ncols = gs_zc_table_cols(&f->tr);
+    uint8_t *read = calloc(ncols, 1);
+    const uint32_t *g = code->aux + 4 * (size_t)code->grp_off;
+    for (uint32_t pc = g[0]; pc < g[1]; pc++) {
+        const uint32_t *in = code->aux + 4 * (size_t)pc;
+        for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
+            if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL) {
+                uint32_t i = GS_ZC_OPND_INDEX(in[o]);
+                cr_assert_lt(i, code->compact ? code->n_cols : ncols, "column operand %u out of range", i);
+                read[code->compact ? code->col_map[i] : i] = 1;
+            }
+    }
+    uint32_t n = 0;
+    for (size_t c = 0; c < ncols; c++)
+        if (read[c]) {
+            cr_assert_lt(n, code->n_cols);
+            cr_assert_eq(code->col_map[n], c, "column map entry %u is %u, want %zu", n, code->col_map[n], c);
+            n++;
+        }
+    cr_assert_eq(n, code->n_cols, "the map lists %u columns, the program reads %u", code->n_cols, n);
+    free(read);
+}
+
 static void check(int vector, uint64_t seed, uint32_t n_computed)
 {
+    for (int compact = 0; compact < 2; compact++) {
     uint64_t s = seed;
     fixture *f = malloc(sizeof *f);
     make_fixture(f, &s, n_computed);
     gs_error err;
     gs_zc_code code;
-    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, &code, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, compact, &code, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(code.compact, compact);
+    check_col_map(f, &code);
     gs_zc_lanes lp;
     cr_assert_eq(gs_zc_lanes_init(&lp, &code, vector), 0);
     size_t ncols = gs_zc_table_cols(&f->tr);
@@ -156,8 +186,12 @@ static void check(int vector, uint64_t seed, uint32_t n_computed)
             for (size_t c = 0; c < ncols; c++) {
                 tab[j * ncols + c] = rep == 2 && j < 3 ? bb4_from_base(bb_from_canonical(j == 0 ? 0 : j == 1 ? 1 : BB_P - 1))
                                                        : rnd_bb4(&s);
-                gs_zc_lane_put(blocks + c * GS_ZC_BLOCK, j, tab[j * ncols + c]);
+                if (!compact)
+                    gs_zc_lane_put(blocks + c * GS_ZC_BLOCK, j, tab[j * ncols + c]);
             }
+        for (uint32_t i = 0; compact && i < code.n_cols; i++) /* only the mapped columns, in map order */
+            for (int j = 0; j < GS_ZC_LANES; j++)
+                gs_zc_lane_put(blocks + i * GS_ZC_BLOCK, j, tab[j * ncols + code.col_map[i]]);
         bb_t acc[3][GS_ZC_BLOCK];
         memset(acc, 0xFF, sizeof acc); /* not field words: every lane must be written */
         gs_zc_lanes_run(&lp, blocks, acc);
@@ -166,14 +200,15 @@ static void check(int vector, uint64_t seed, uint32_t n_computed)
             expected(f, tab + j * ncols, want);
             for (int i = 0; i < 3; i++)
                 cr_assert(bb4_eq(gs_zc_lane_get(acc[i], j), want[i]),
-                          "%s, seed %llu, %u nodes, rep %d: lane %d sum %d differs from the definition",
-                          vector ? "avx512" : "portable", (unsigned long long)seed, f->dag.n_nodes, rep, j, i);
+                          "%s, compact %d, seed %llu, %u nodes, rep %d: lane %d sum %d differs from the definition",
+                          vector ? "avx512" : "portable", compact, (unsigned long long)seed, f->dag.n_nodes, rep, j, i);
         }
     }
     free(blocks), free(tab);
     gs_zc_lanes_free(&lp);
     gs_zc_code_free(&code);
     free(f);
+    }
 }
 
 /* Round 0's form: base-field columns, read with a column stride. */
@@ -184,7 +219,7 @@ static void check_base(int vector, uint64_t seed, uint32_t n_computed)
     make_fixture(f, &s, n_computed);
     gs_error err;
     gs_zc_code code;
-    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, &code, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, 0, &code, &err), GLSTARK_OK, "%s", err.msg);
     gs_zc_lanes lp;
     cr_assert_eq(gs_zc_lanes_init(&lp, &code, vector), 0);
     size_t ncols = gs_zc_table_cols(&f->tr), stride = GS_ZC_LANES + 5; /* columns not back to back */

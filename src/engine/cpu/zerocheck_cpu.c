@@ -57,20 +57,22 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     r0_ctx *cx = vctx;
     const gs_zc_trace *t = cx->t;
     size_t N = (size_t)1 << cx->l_skip, H = (size_t)1 << t->log_height;
-    size_t ncols = gs_zc_table_cols(t), n_pts = cx->n_pts;
+    /* pv holds only the columns the program reads: its column i is table column col_map[i] */
+    const uint32_t *col_map = cx->code->col_map;
+    size_t ncols = cx->code->n_cols, n_tab = gs_zc_table_cols(t), n_pts = cx->n_pts;
     size_t d0 = cx->d_points ? N : 0;
     bb4_t *out = cx->acc + 3 * n_pts * part;
     for (size_t i = 0; i < 3 * n_pts; i++)
         out[i] = bb4_zero();
     if (lo >= hi)
         return;
-    /* pv[c * n_pts + pt]: table column c at evaluation point pt */
+    /* pv[i * n_pts + pt]: the program's column i at evaluation point pt */
     /* blocks are taken R0_TILE at a time so that every trace column is read
      * in runs of R0_TILE * N consecutive rows */
     /* + GS_ZC_LANES: the spare lanes of a last partial group of points read past the end */
     bb_t *pv = malloc((R0_TILE * ncols * n_pts + GS_ZC_LANES) * sizeof(bb_t));
     bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
-    const bb_t **colsrc = malloc(ncols * sizeof(*colsrc));
+    const bb_t **colsrc = malloc(n_tab * sizeof(*colsrc));
     gs_zc_lanes lp;
     if (!pv || !coef || !colsrc || gs_zc_lanes_init(&lp, cx->code, cx->vector)) {
         free(pv), free(coef), free(colsrc);
@@ -89,10 +91,13 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     for (size_t x0 = lo; x0 < hi; x0 += R0_TILE) {
         size_t G = hi - x0 < R0_TILE ? hi - x0 : R0_TILE;
         /* one column's N values on D -> its values at every point */
-        for (size_t c = 0; c < ncols; c++) {
+        for (size_t i = 0; i < ncols; i++) {
+            size_t c = col_map[i];
+            /* a next-row column whose local column was just made */
+            int from_local = c >= 3 && ((c - 3) & 1) && i > 0 && col_map[i - 1] == c - 1;
             for (size_t g = 0; g < G; g++) {
                 size_t x = x0 + g;
-                bb_t *pc = pv + (g * ncols + c) * n_pts;
+                bb_t *pc = pv + (g * ncols + i) * n_pts;
                 const bb_t *vals = coef; /* the column's N values on block x */
                 if (c < 3) {
                     for (size_t k = 0; k < N; k++) {
@@ -111,9 +116,8 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
                 }
                 if (d0)
                     memcpy(pc, vals, N * sizeof(bb_t));
-                if (c >= 3 && ((c - 3) & 1)) {
-                    /* the next-row column: the local one's values (table
-                     * column c - 1, just made) rotated, plus a correction */
+                if (from_local) {
+                    /* the local one's values (pv column i - 1) rotated, plus a correction */
                     const bb_t *src = colsrc[c];
                     bb_t delta = bb_sub(src[(x * N + N) & (H - 1)], src[(x * N) & (H - 1)]);
                     gs_r0_transform_next(cx->tf, pc - n_pts + d0, delta, pc + d0);
@@ -156,7 +160,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
     unsigned parts = gs_cpu_parts(eng, nx);
     gs_cpu_state *cs = eng->impl;
     gs_zc_code code;
-    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, &code, &eng->err);
+    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, 1, &code, &eng->err);
     if (st) {
         gs_r0_transform_free(&tf);
         return st;
@@ -277,7 +281,9 @@ typedef struct mle_ctx {
 static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
     mle_ctx *cx = vctx;
-    size_t ncols = gs_zc_table_cols(cx->t), n_x = cx->n_x, stride = cx->stride;
+    /* lane values only for the columns the program reads: its column i is table column col_map[i] */
+    const uint32_t *col_map = cx->code->col_map;
+    size_t ncols = cx->code->n_cols, n_x = cx->n_x, stride = cx->stride;
     bb4_t *out = cx->acc + 3 * n_x * part;
     for (size_t i = 0; i < 3 * n_x; i++)
         out[i] = bb4_zero();
@@ -295,7 +301,7 @@ static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     for (size_t a0 = lo; a0 < hi; a0 += GS_ZC_LANES) {
         size_t cnt = hi - a0 < GS_ZC_LANES ? hi - a0 : GS_ZC_LANES;
         for (size_t c = 0; c < ncols; c++) {
-            const bb4_t *col = cx->T + c * stride;
+            const bb4_t *col = cx->T + col_map[c] * stride;
             for (int j = 0; j < GS_ZC_LANES; j++) {
                 size_t a = a0 + ((size_t)j < cnt ? (size_t)j : 0); /* spare lanes repeat the first pair */
                 gs_zc_lane_put(vals + c * GS_ZC_BLOCK, j, col[2 * a]);
@@ -352,7 +358,7 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     unsigned parts = gs_cpu_parts(eng, half);
     gs_cpu_state *cs = eng->impl;
     gs_zc_code code;
-    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, &code, &eng->err);
+    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, 1, &code, &eng->err);
     if (st)
         return st;
     mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, &code, !cs->no_simd && gs_zc_lanes_vector_available(),

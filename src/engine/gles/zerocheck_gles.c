@@ -204,14 +204,18 @@ static uint32_t groups_for(const zc_ctx *c)
 }
 
 /* Lanes per dispatch and the work buffer for `items` items of nkeys keys. */
-static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, const gs_zc_weights *w, int ext,
-                                uint64_t items, uint32_t nkeys)
+/* The plan's program: the DAG compiled with this call's weights (round 0,
+ * !ext: with compact column numbering, so its tile holds only the columns
+ * the program reads), in as many groups as fit the work buffer. */
+static glstark_status plan_compile(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, const gs_zc_weights *w, int ext,
+                                   uint32_t nkeys)
 {
     memset(e, 0, sizeof *e);
     uint32_t k = groups_for(c);
     if (c->dev->prof)
         gs_gl_profile_begin(c->dev);
-    glstark_status st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, &e->code, &c->eng->err);
+    glstark_status st =
+        gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &e->code, &c->eng->err);
     if (c->dev->prof)
         gs_gl_profile_end(c->dev, "zerocheck: DAG compile (host)", e->code.n_instr);
     if (st)
@@ -224,10 +228,20 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
             break;
         k = e->code.n_groups / 2;
         gs_zc_code_free(&e->code);
-        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, &e->code, &c->eng->err)))
+        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &e->code,
+                                       &c->eng->err)))
             return st;
     }
     e->nkeys = nkeys;
+    return GLSTARK_OK;
+}
+
+/* Sizes the plan's dispatches for `items` evaluations (at most) at a time
+ * and makes its buffers and program. */
+static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, int ext, uint64_t items)
+{
+    uint32_t nkeys = e->nkeys;
+    glstark_status st;
     if ((uint64_t)e->code.aux_words * 4 > c->maxb)
         return gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
                             "gles zerocheck: the compiled DAG (%u instructions, %zu bytes) exceeds this device's "
@@ -287,6 +301,13 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
     set_u(p, "gs_const_off", e->code.const_off);
     set_u(p, "gs_w_off", e->code.w_off);
     return GLSTARK_OK;
+}
+
+static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, const gs_zc_weights *w, int ext,
+                                uint64_t items, uint32_t nkeys)
+{
+    glstark_status st = plan_compile(c, e, t, w, ext, nkeys);
+    return st ? st : plan_finish(c, e, t, ext, items);
 }
 
 /* Evaluates items [i0, i1) in lane-sized dispatches; src (binding 0) and the
@@ -357,35 +378,42 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     if (!e || e->size < nx * 16)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "gles zerocheck round 0: the eq buffer needs %" PRIu64 " extension elements", nx);
-    const uint64_t ncols = gs_zc_table_cols(t);
     for (uint32_t p = 0; p < t->n_parts; p++)
         if (t->parts[p]->size < ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4)
             return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
                                 ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4);
+    /* the program first: the tile holds only the columns it reads */
+    eval_plan ep;
+    gs_buf *pv = NULL, *tab = NULL;
+    gs_gl_program *lde = NULL;
+    glstark_status st = plan_compile(&c, &ep, t, w, 0, (uint32_t)n_pts);
+    if (st)
+        goto done;
+    const uint32_t *col_map = ep.code.col_map;
+    const uint64_t ncols = ep.code.n_cols, tcols = ncols ? ncols : 1;
     /* x per LDE tile */
-    uint64_t per_x = ncols * n_pts * 4, lim = min_u64(c.maxb, c.scratch);
-    if (per_x > c.maxb)
-        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
-                            "gles zerocheck round 0: %" PRIu64 " columns x %" PRIu64
-                            " points exceed this device's binding limit; use the cpu engine",
-                            ncols, n_pts);
+    uint64_t per_x = tcols * n_pts * 4, lim = min_u64(c.maxb, c.scratch);
+    if (per_x > c.maxb) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                          "gles zerocheck round 0: %" PRIu64 " columns x %" PRIu64
+                          " points exceed this device's binding limit; use the cpu engine",
+                          ncols, n_pts);
+        goto done;
+    }
     uint64_t TX = lim / per_x;
     if (TX == 0)
         TX = 1;
     if (TX > nx)
         TX = nx;
-
-    eval_plan ep;
-    glstark_status st = plan_init(&c, &ep, t, w, 0, TX * n_pts, (uint32_t)n_pts);
-    gs_buf *pv = NULL, *tab = NULL;
-    gs_gl_program *lde = NULL;
+    st = plan_finish(&c, &ep, t, 0, TX * n_pts);
     if (!st)
         st = gs_buf_create(eng, TX * per_x, &pv);
+    const size_t ent0 = N + (size_t)n_cos * N;
     if (!st) {
-        /* twiddles w^k, w^-k (k < N/2), then the coset scales g^(ij) / N */
-        size_t words = N + (size_t)n_cos * N;
-        bb_t *tw = malloc(words * sizeof(bb_t));
+        /* twiddles w^k, w^-k (k < N/2), then the coset scales g^(ij) / N, then the column map */
+        size_t words = ent0 + tcols;
+        bb_t *tw = calloc(words, sizeof(bb_t));
         if (!tw) {
             st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck round 0: no host memory");
         } else {
@@ -407,6 +435,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
                 }
                 gi = bb_mul(gi, g);
             }
+            memcpy(tw + ent0, col_map, ncols * sizeof(uint32_t));
             st = gs_buf_create(eng, words * 4, &tab);
             if (!st)
                 st = gs_buf_write(tab, 0, tw, words * 4);
@@ -421,28 +450,39 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     set_u(lde, "gs_npts", (uint32_t)n_pts);
     set_u(lde, "gs_ncos", n_cos);
     set_u(lde, "gs_dpts", d_points ? 1 : 0);
+    set_u(lde, "gs_ent0", (uint32_t)ent0);
+    /* tile columns [e_a, e_b): those whose table columns lie in [c_a, c_b) (col_map ascends) */
+    uint64_t n_sel = 0;
+    while (n_sel < ncols && col_map[n_sel] < 3)
+        n_sel++;
     for (uint64_t x0 = 0; !st && x0 < nx; x0 += TX) {
         uint64_t tx = min_u64(TX, nx - x0);
         uint64_t pvstride = tx * n_pts;
         set_u(lde, "gs_nx", (uint32_t)tx);
         set_u(lde, "gs_x0", (uint32_t)x0);
         set_u(lde, "gs_pvstride", (uint32_t)pvstride);
-        st = bind_elems(&c, 1, pv, 0, ncols * pvstride, 4, NULL);
+        st = bind_elems(&c, 1, pv, 0, tcols * pvstride, 4, NULL);
         if (!st)
             st = bind_elems(&c, 2, tab, 0, tab->size / 4, 4, NULL);
         /* selectors */
-        if (!st)
+        if (!st && n_sel)
             st = bind_elems(&c, 0, tab, 0, tab->size / 4, 4, NULL);
-        if (!st) {
+        if (!st && n_sel) {
             set_u(lde, "gs_sel", 1);
             set_u(lde, "gs_tcol0", 0);
-            st = run_ids(&c, lde, 3 * tx);
+            set_u(lde, "gs_e0", 0);
+            st = run_ids(&c, lde, n_sel * tx);
         }
         set_u(lde, "gs_sel", 0);
-        uint64_t col = 3;
+        uint64_t col = 3, te = n_sel; /* the next tile column to make */
         for (uint32_t p = 0; !st && p < t->n_parts; p++) {
             uint64_t wdt = t->part_widths[p];
-            for (uint64_t j0 = 0; !st && j0 < wdt;) {
+            for (uint64_t j0 = 0; !st && j0 < wdt && te < ncols && col_map[te] < col + 2 * wdt;) {
+                /* skip to the window of the next column the program reads */
+                if (col_map[te] >= col + 2 * j0 + 2) {
+                    j0 = (col_map[te] - col) / 2;
+                    continue;
+                }
                 uint64_t cw = fit_cols(&c, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
                 if (cw == 0) {
                     st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
@@ -450,13 +490,18 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
                                       t->log_height);
                     break;
                 }
+                uint64_t e_b = te;
+                while (e_b < ncols && col_map[e_b] < col + 2 * (j0 + cw))
+                    e_b++;
                 uint32_t lead = 0;
                 st = bind_elems(&c, 0, t->parts[p], gs_zc_part_offset(t, p) + j0 * H, cw * H, 4, &lead);
                 if (st)
                     break;
                 set_u(lde, "gs_plead", lead);
                 set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
-                st = run_ids(&c, lde, 2 * cw * tx);
+                set_u(lde, "gs_e0", (uint32_t)te);
+                st = run_ids(&c, lde, (e_b - te) * tx);
+                te = e_b;
                 j0 += cw;
             }
             col += 2 * wdt;
@@ -466,7 +511,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
         /* the interpreter over the tile's items */
         set_u(ep.prog, "gs_tile_base", (uint32_t)(x0 * n_pts));
         set_u(ep.prog, "gs_pvstride", (uint32_t)pvstride);
-        st = bind_elems(&c, 0, pv, 0, ncols * pvstride, 4, NULL);
+        st = bind_elems(&c, 0, pv, 0, tcols * pvstride, 4, NULL);
         if (!st)
             st = eval_items(&c, &ep, x0 * n_pts, (x0 + tx) * n_pts, e);
     }
