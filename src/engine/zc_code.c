@@ -14,44 +14,56 @@ void gs_zc_code_free(gs_zc_code *c)
     c->col_map = NULL;
 }
 
-/* The table columns the program reads, ascending, into out->col_map; with
- * compact, the column operands are renumbered to their place in it. */
-static glstark_status map_columns(uint32_t *ins, uint32_t ni, size_t ncols, int compact, gs_zc_code *out, gs_error *err)
+/* The table columns the program reads, ascending, into out->col_map. */
+static glstark_status map_columns(const uint32_t *ins, uint32_t ni, size_t ncols, gs_zc_code *out, gs_error *err)
 {
-    uint32_t *place = malloc((ncols ? ncols : 1) * sizeof(uint32_t));
-    if (!place)
+    uint8_t *read = calloc(ncols ? ncols : 1, 1);
+    if (!read)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the column map");
-    for (size_t c = 0; c < ncols; c++)
-        place[c] = UINT32_MAX;
     for (uint32_t q = 0; q < ni; q++) {
-        uint32_t *in = ins + 4 * (size_t)q;
+        const uint32_t *in = ins + 4 * (size_t)q;
         for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
             if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL)
-                place[GS_ZC_OPND_INDEX(in[o])] = 0;
+                read[GS_ZC_OPND_INDEX(in[o])] = 1;
     }
     uint32_t n = 0;
     for (size_t c = 0; c < ncols; c++)
-        if (place[c] == 0)
-            place[c] = n++;
+        n += read[c];
     out->col_map = malloc((n ? n : 1) * sizeof(uint32_t));
     if (!out->col_map) {
-        free(place);
+        free(read);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the column map");
     }
+    n = 0;
     for (size_t c = 0; c < ncols; c++)
-        if (place[c] != UINT32_MAX)
-            out->col_map[place[c]] = (uint32_t)c;
+        if (read[c])
+            out->col_map[n++] = (uint32_t)c;
     out->n_cols = n;
-    out->compact = compact != 0;
-    if (compact)
-        for (uint32_t q = 0; q < ni; q++) {
-            uint32_t *in = ins + 4 * (size_t)q;
-            for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
-                if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL)
-                    in[o] = GS_ZC_OPND_COL | place[GS_ZC_OPND_INDEX(in[o])];
-        }
-    free(place);
+    out->compact = 0;
+    free(read);
     return GLSTARK_OK;
+}
+
+/* Renumbers the column operands of a table-numbered program to their places
+ * in col_map (a binary search each: the map ascends). */
+static void compact_columns(gs_zc_code *c)
+{
+    for (uint32_t q = 0; q < c->n_instr; q++) {
+        uint32_t *in = c->aux + 4 * (size_t)q;
+        for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
+            if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL) {
+                uint32_t col = GS_ZC_OPND_INDEX(in[o]), lo = 0, hi = c->n_cols;
+                while (hi - lo > 1) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (c->col_map[mid] <= col)
+                        lo = mid;
+                    else
+                        hi = mid;
+                }
+                in[o] = GS_ZC_OPND_COL | lo;
+            }
+    }
+    c->compact = 1;
 }
 
 typedef struct acc_use {
@@ -283,7 +295,7 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
             out->max_group_instr = ni - grp[g][0];
     }
 
-    if ((st = map_columns(ins, ni, gs_zc_table_cols(t), compact, out, err)))
+    if ((st = map_columns(ins, ni, gs_zc_table_cols(t), out, err)))
         goto done;
     out->n_instr = ni;
     out->n_groups = ng;
@@ -305,6 +317,8 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
     }
     memcpy(out->aux + 4 * (size_t)out->const_off, consts, n_consts * sizeof(uint32_t));
     memcpy(out->aux + 4 * (size_t)out->w_off, wts, n_w * sizeof(bb4_t));
+    if (compact)
+        compact_columns(out);
 done:
     free(need), free(last), free(slot), free(freel), free(stamp), free(stack), free(part_off), free(uses), free(wts);
     free(ins), free(consts);
@@ -330,11 +344,10 @@ struct gs_zc_cache {
 };
 
 /* Everything zc_compile's output depends on, as bytes. */
-static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int compact, gs_bytebuf *b)
+static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, gs_bytebuf *b)
 {
     const gs_cdag *d = t->dag;
     gs_bytebuf_put(b, &k, sizeof k);
-    gs_bytebuf_put(b, &compact, sizeof compact);
     gs_bytebuf_put(b, &d->n_nodes, sizeof d->n_nodes);
     gs_bytebuf_put(b, &d->n_cached, sizeof d->n_cached);
     gs_bytebuf_put(b, &d->has_preprocessed, sizeof d->has_preprocessed);
@@ -392,18 +405,22 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
     if (!*cache)
         *cache = calloc(1, sizeof **cache);
     gs_zc_cache *c = *cache;
-    if (!c || !compile_key(t, w, k, compact, &kb)) {
+    if (!c || !compile_key(t, w, k, &kb)) {
         free(kb.p);
         return gs_zc_compile(t, w, k, compact, out, err); /* no memory to cache: compile as before */
     }
+    /* the cache holds table-numbered programs; a compact one is renumbered from a copy */
     c->clock++;
     for (int i = 0; i < ZC_CACHE_MAX; i++)
         if (c->e[i].key && c->e[i].key_len == kb.len && !memcmp(c->e[i].key, kb.p, kb.len)) {
             free(kb.p);
             c->e[i].used = c->clock;
-            return code_copy(&c->e[i].code, out, err);
+            glstark_status st = code_copy(&c->e[i].code, out, err);
+            if (!st && compact)
+                compact_columns(out);
+            return st;
         }
-    glstark_status st = gs_zc_compile(t, w, k, compact, out, err);
+    glstark_status st = gs_zc_compile(t, w, k, 0, out, err);
     if (st) {
         free(kb.p);
         return st;
@@ -420,8 +437,9 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
     if (code_copy(out, &c->e[slot].code, err)) {
         free(c->e[slot].key); /* caching is optional: forget the entry */
         c->e[slot].key = NULL;
-        c->e[slot].code.aux = NULL;
         gs_error_clear(err);
     }
+    if (compact)
+        compact_columns(out);
     return GLSTARK_OK;
 }

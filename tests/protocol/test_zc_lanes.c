@@ -293,3 +293,31 @@ Test(zc_lanes, vector_matches_definition)
     for (uint32_t i = 0; i < 12; i++)
         check(1, seed + i, 10 + 30 * i);
 }
+
+/* The cache keeps one table-numbered program per DAG and weights and hands
+ * out compact copies: every combination gives the words a direct compile gives. */
+Test(zc_lanes, cached_programs_match_direct_compiles)
+{
+    uint64_t s = 0x2C1A3001;
+    fixture *f = malloc(sizeof *f);
+    make_fixture(f, &s, 200);
+    gs_error err;
+    gs_zc_cache *cache = NULL;
+    const int order[6] = {1, 0, 1, 0, 0, 1};
+    for (int i = 0; i < 6; i++) {
+        int compact = order[i];
+        gs_zc_code direct, cached;
+        cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 2, compact, &direct, &err), GLSTARK_OK, "%s", err.msg);
+        cr_assert_eq(gs_zc_compile_cached(&cache, &f->tr, &f->w, 2, compact, &cached, &err), GLSTARK_OK, "%s", err.msg);
+        cr_assert_eq(cached.compact, compact);
+        cr_assert_eq(cached.aux_words, direct.aux_words);
+        cr_assert_eq(memcmp(cached.aux, direct.aux, direct.aux_words * sizeof(uint32_t)), 0,
+                     "call %d (compact %d): the cached program differs from a direct compile", i, compact);
+        cr_assert_eq(cached.n_cols, direct.n_cols);
+        cr_assert_eq(memcmp(cached.col_map, direct.col_map, direct.n_cols * sizeof(uint32_t)), 0);
+        gs_zc_code_free(&direct);
+        gs_zc_code_free(&cached);
+    }
+    gs_zc_cache_free(cache);
+    free(f);
+}
