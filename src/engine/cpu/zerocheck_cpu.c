@@ -384,15 +384,30 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     return GLSTARK_OK;
 }
 
+typedef struct fold_ctx {
+    bb4_t *T;
+    size_t stride, m;
+    bb4_t r;
+} fold_ctx;
+
+/* Columns [lo, hi), each folded in place (row a reads rows 2a, 2a + 1 >= a). */
+static void fold_slice(void *vctx, size_t lo, size_t hi, unsigned part)
+{
+    (void)part;
+    const fold_ctx *cx = vctx;
+    for (size_t c = lo; c < hi; c++) {
+        bb4_t *v = cx->T + c * cx->stride;
+        for (size_t a = 0; a < cx->m / 2; a++)
+            v[a] = bb4_add(v[2 * a], bb4_mul(cx->r, bb4_sub(v[2 * a + 1], v[2 * a])));
+    }
+}
+
 static glstark_status cpu_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, size_t stride, size_t m, bb4_t r)
 {
-    (void)eng;
-    bb4_t *T = (bb4_t *)tables->host;
-    for (size_t c = 0; c < n_cols; c++) {
-        bb4_t *v = T + c * stride;
-        for (size_t a = 0; a < m / 2; a++)
-            v[a] = bb4_add(v[2 * a], bb4_mul(r, bb4_sub(v[2 * a + 1], v[2 * a])));
-    }
+    fold_ctx cx = {(bb4_t *)tables->host, stride, m, r};
+    /* one thread for small folds, where starting threads costs more than the work */
+    unsigned parts = n_cols * m >= ((size_t)1 << 14) ? gs_cpu_parts(eng, n_cols) : 1;
+    gs_parallel_for(parts, n_cols, fold_slice, &cx);
     return GLSTARK_OK;
 }
 
