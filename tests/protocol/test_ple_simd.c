@@ -114,3 +114,43 @@ Test(ple_simd, block_sums_match_definition)
         free(m), free(e);
     }
 }
+
+Test(ple_simd, lincomb_matches_definition)
+{
+    uint64_t seed = 0x91E50003;
+    uint64_t s = seed;
+    enum { ROWS = 100, NC = 7 };
+    bb_t *cols[NC];
+    bb4_t mu[NC], out[ROWS];
+    for (int j = 0; j < NC; j++) {
+        cols[j] = malloc(ROWS * sizeof(bb_t));
+        for (int r = 0; r < ROWS; r++)
+            cols[j][r] = rnd_bb(&s);
+        mu[j] = rnd_bb4(&s);
+    }
+    const size_t spans[][2] = {{0, 0}, {0, 15}, {0, 16}, {3, 40}, {5, 100}, {84, 100}};
+    for (size_t t = 0; t < sizeof spans / sizeof *spans; t++) {
+        size_t r0 = spans[t][0], r1 = spans[t][1];
+        for (int r = 0; r < ROWS; r++)
+            out[r] = POISON;
+        size_t done = gs_lincomb_rows_simd((const bb_t *const *)cols, mu, NC, r0, r1, out);
+        if (!gs_ple_simd_available()) {
+            cr_assert_eq(done, r0, "an unavailable path did rows");
+            continue;
+        }
+        cr_assert_eq(done, r0 + (r1 - r0) / 16 * 16, "rows [%zu, %zu): stopped at %zu", r0, r1, done);
+        for (size_t r = 0; r < ROWS; r++) {
+            if (r < r0 || r >= done) {
+                cr_assert(bb4_eq(out[r], POISON), "rows [%zu, %zu): row %zu outside the done range was written", r0, r1, r);
+                continue;
+            }
+            bb4_t want = bb4_zero();
+            for (int j = 0; j < NC; j++)
+                want = bb4_add(want, bb4_mul_base(mu[j], cols[j][r]));
+            cr_assert(bb4_eq(out[r], want), "seed %llu, rows [%zu, %zu): row %zu differs", (unsigned long long)seed, r0, r1,
+                      r);
+        }
+    }
+    for (int j = 0; j < NC; j++)
+        free(cols[j]);
+}

@@ -72,7 +72,42 @@ int gs_ple_block_sums16_simd(const bb_t *m, size_t nx, const bb4_t *e, bb4_t out
     return 1;
 }
 
+__attribute__((target("avx512f"))) static size_t lincomb_avx512(const bb_t *const *cols, const bb4_t *mu, size_t ncols,
+                                                                size_t r0, size_t r1, bb4_t *out)
+{
+    size_t r = r0;
+    for (; r + 16 <= r1; r += 16) {
+        __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                          _mm512_setzero_si512()};
+        for (size_t j = 0; j < ncols; j++) {
+            __m512i v = _mm512_loadu_si512((const void *)(cols[j] + r));
+            for (int k = 0; k < 4; k++)
+                acc[k] = bb16_add(acc[k], bb16_mul(v, _mm512_set1_epi32((int)mu[j].c[k])));
+        }
+        uint32_t o[4][16];
+        for (int k = 0; k < 4; k++)
+            _mm512_storeu_si512(o[k], acc[k]);
+        for (int l = 0; l < 16; l++)
+            for (int k = 0; k < 4; k++)
+                out[r + (size_t)l].c[k] = o[k][l];
+    }
+    return r;
+}
+
+size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t ncols, size_t r0, size_t r1, bb4_t *out)
+{
+    if (!gs_ple_simd_available())
+        return r0;
+    return lincomb_avx512(cols, mu, ncols, r0, r1, out);
+}
+
 #else
+
+size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t ncols, size_t r0, size_t r1, bb4_t *out)
+{
+    (void)cols, (void)mu, (void)ncols, (void)r1, (void)out;
+    return r0;
+}
 
 int gs_ple_simd_available(void) { return 0; }
 

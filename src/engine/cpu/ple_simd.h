@@ -1,6 +1,7 @@
-/* AVX-512 forms of the CPU engine's "prefix-Lagrange" sums over blocks of
- * N = 2^l_skip rows (the zerocheck's and the stacked reduction's fold_ple,
- * the reduction's block sums). Built into x86-64 GCC/clang builds with a
+/* AVX-512 forms of the CPU engine's weighted column sums: the
+ * "prefix-Lagrange" sums over blocks of N = 2^l_skip rows (the zerocheck's
+ * and the stacked reduction's fold_ple, the reduction's block sums) and
+ * WHIR's batching of columns with extension weights. Built into x86-64 GCC/clang builds with a
  * target attribute and used only where the CPU reports AVX-512F; every
  * function does a prefix of the work and returns where it stopped, so the
  * caller's plain C finishes the rest and the words are the same on every
@@ -25,5 +26,10 @@ size_t gs_ple_fold_simd(const bb_t *m, size_t n, size_t xend, const bb_t *lw_com
  * out1[z] = sum_x e[x - 1 mod nx] m[16 x + z] for z < 16 (the 16 rows of a
  * block in the lanes). Returns 1 if done, 0 if not (not available). */
 int gs_ple_block_sums16_simd(const bb_t *m, size_t nx, const bb4_t *e, bb4_t out0[16], bb4_t out1[16]);
+
+/* out[r] = sum_j mu[j] cols[j][r] for r = r0, r0 + 16, ... while r + 16 <= r1
+ * (16 rows in the lanes, every column loaded 16 words at a time). Returns
+ * the first r not done (r0 when unavailable). */
+size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t ncols, size_t r0, size_t r1, bb4_t *out);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
+#include "engine/cpu/ple_simd.h"
 #include "engine/dft_ops.h"
 #include "engine/whir_prep.h"
 
@@ -29,6 +30,7 @@ typedef struct batch_ctx {
     const bb_t *const *cols; /* every column of every matrix, in coefficient order */
     const bb4_t *coeffs;
     size_t ncols;
+    int vector; /* AVX-512 rows (ple_simd.h) */
 } batch_ctx;
 
 /* Rows [b, e): out[r] = Σ_j coeffs[j] · col_j[r], in chunks of rows whose
@@ -41,12 +43,14 @@ static void batch_range(void *ctx, size_t b, size_t e, unsigned worker)
     const batch_ctx *c = ctx;
     for (size_t r0 = b; r0 < e; r0 += BATCH_CHUNK) {
         size_t r1 = e - r0 < BATCH_CHUNK ? e : r0 + BATCH_CHUNK;
-        for (size_t r = r0; r < r1; r++)
+        /* the vector rows first; the rows they leave, below */
+        size_t rs = c->vector ? gs_lincomb_rows_simd(c->cols, c->coeffs, c->ncols, r0, r1, c->out) : r0;
+        for (size_t r = rs; r < r1; r++)
             c->out[r] = bb4_zero();
         for (size_t j = 0; j < c->ncols; j++) {
             const bb4_t mu = c->coeffs[j];
             const bb_t *col = c->cols[j];
-            for (size_t r = r0; r < r1; r++)
+            for (size_t r = rs; r < r1; r++)
                 c->out[r] = bb4_add(c->out[r], bb4_mul_base(mu, col[r]));
         }
     }
@@ -73,7 +77,8 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
         for (size_t k = 0; k < widths[c]; k++)
             cols[j++] = (const bb_t *)mats[c]->host + offs[c] + k * height;
     /* rows split over the threads, every column streamed per range */
-    batch_ctx bc = {out->host, cols, coeffs, ncols};
+    batch_ctx bc = {out->host, cols, coeffs, ncols,
+                    !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available()};
     gs_parallel_for(height >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, height, batch_range, &bc);
     free(cols);
     return GLSTARK_OK;
