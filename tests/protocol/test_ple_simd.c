@@ -154,3 +154,32 @@ Test(ple_simd, lincomb_matches_definition)
     for (int j = 0; j < NC; j++)
         free(cols[j]);
 }
+
+Test(ple_simd, matvec16_matches_definition)
+{
+    uint64_t seed = 0x91E50004;
+    uint64_t s = seed;
+    enum { NB = 5 };
+    bb_t mat[256];
+    bb4_t a[16 * NB], orig[16 * NB];
+    for (int i = 0; i < 256; i++)
+        mat[i] = rnd_bb(&s);
+    for (int i = 0; i < 16 * NB; i++)
+        orig[i] = a[i] = rnd_bb4(&s);
+    if (!gs_ple_simd_available()) {
+        cr_assert_eq(gs_matvec16_blocks_simd(mat, a, NB), 0);
+        cr_assert_eq(memcmp(a, orig, sizeof a), 0, "an unavailable path changed its input");
+        return;
+    }
+    cr_assert_eq(gs_matvec16_blocks_simd(mat, a, NB - 1), 1); /* the last block must stay as it was */
+    for (int b = 0; b < NB; b++)
+        for (int r = 0; r < 16; r++) {
+            bb4_t want = orig[16 * b + r];
+            if (b < NB - 1) {
+                want = bb4_zero();
+                for (int k = 0; k < 16; k++)
+                    want = bb4_add(want, bb4_mul_base(orig[16 * b + k], mat[16 * r + k]));
+            }
+            cr_assert(bb4_eq(a[16 * b + r], want), "seed %llu: block %d row %d differs", (unsigned long long)seed, b, r);
+        }
+}

@@ -101,7 +101,46 @@ size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t nco
     return lincomb_avx512(cols, mu, ncols, r0, r1, out);
 }
 
+__attribute__((target("avx512f"))) static void matvec16_avx512(const bb_t mat[256], bb4_t *a, size_t nblocks)
+{
+    __m512i colk[16]; /* column k of the matrix: lane r = mat[16 r + k] */
+    for (int k = 0; k < 16; k++) {
+        uint32_t c[16];
+        for (int r = 0; r < 16; r++)
+            c[r] = mat[16 * r + k];
+        colk[k] = _mm512_loadu_si512(c);
+    }
+    for (size_t b = 0; b < nblocks; b++) {
+        bb4_t *x = a + 16 * b;
+        __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                          _mm512_setzero_si512()};
+        for (int k = 0; k < 16; k++)
+            for (int j = 0; j < 4; j++)
+                acc[j] = bb16_add(acc[j], bb16_mul(colk[k], _mm512_set1_epi32((int)x[k].c[j])));
+        uint32_t o[4][16];
+        for (int j = 0; j < 4; j++)
+            _mm512_storeu_si512(o[j], acc[j]);
+        for (int r = 0; r < 16; r++)
+            for (int j = 0; j < 4; j++)
+                x[r].c[j] = o[j][r];
+    }
+}
+
+int gs_matvec16_blocks_simd(const bb_t mat[256], bb4_t *a, size_t nblocks)
+{
+    if (!gs_ple_simd_available())
+        return 0;
+    matvec16_avx512(mat, a, nblocks);
+    return 1;
+}
+
 #else
+
+int gs_matvec16_blocks_simd(const bb_t mat[256], bb4_t *a, size_t nblocks)
+{
+    (void)mat, (void)a, (void)nblocks;
+    return 0;
+}
 
 size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t ncols, size_t r0, size_t r1, bb4_t *out)
 {

@@ -32,4 +32,9 @@ int gs_ple_block_sums16_simd(const bb_t *m, size_t nx, const bb4_t *e, bb4_t out
  * the first r not done (r0 when unavailable). */
 size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t ncols, size_t r0, size_t r1, bb4_t *out);
 
+/* a[16 b + r] <- sum_k mat[16 r + k] a[16 b + k] for blocks b < nblocks (a
+ * 16 x 16 base-field matrix times each block of 16 extension elements; the
+ * matrix's rows in the lanes). Returns 1 if done, 0 if not (unavailable). */
+int gs_matvec16_blocks_simd(const bb_t mat[256], bb4_t *a, size_t nblocks);
+
 #endif

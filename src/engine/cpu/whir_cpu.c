@@ -100,6 +100,7 @@ typedef struct prep_ctx {
     bb4_t *a;
     const bb_t *mat; /* N x N, row-major */
     uint32_t N;
+    int vector; /* AVX-512 for N = 16 (ple_simd.h) */
 } prep_ctx;
 
 /* Blocks [b, e) of N entries: a_block = M · a_block, per EF coefficient. */
@@ -108,6 +109,8 @@ static void prep_blocks_range(void *ctx, size_t b, size_t e, unsigned worker)
     (void)worker;
     const prep_ctx *c = ctx;
     const uint32_t N = c->N;
+    if (c->vector && N == 16 && gs_matvec16_blocks_simd(c->mat, c->a + b * N, e - b))
+        return;
     bb4_t in[16];
     for (size_t blk = b; blk < e; blk++) {
         bb4_t *x = c->a + blk * N;
@@ -140,7 +143,7 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
          * for keccakf-1024's 2^21 entries on 2 cores) */
         bb_t mat[16 * 16];
         gs_whir_prep_matrix(l_skip, mat);
-        prep_ctx c = {a, mat, (uint32_t)blk};
+        prep_ctx c = {a, mat, (uint32_t)blk, !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available()};
         gs_parallel_for(n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n / blk, prep_blocks_range, &c);
         return GLSTARK_OK;
     }
