@@ -10,7 +10,7 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
-#include "engine/cpu/ple_simd.h"
+#include "engine/cpu/weighted_sums_simd.h"
 #include "engine/reduction_ops.h"
 
 #define RED_MAX_THREADS 64
@@ -148,7 +148,7 @@ static glstark_status cpu_block_sums(gs_engine *eng, const gs_buf *matrix, uint3
                                 "reduction block_sums: slice %u needs eq table %u but only %u given", s, nt, max_nt);
     }
     bs_ctx c = {(const bb_t *)matrix->host, height, l_skip, slices, eq_tables, out,
-                !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available()};
+                !((const gs_cpu_state *)eng->impl)->no_simd && gs_weighted_sums_simd_available()};
     parallel_for(eng, num_slices, 1, bs_range, &c);
     return GLSTARK_OK;
 }
@@ -201,7 +201,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_
     const size_t N = (size_t)1 << l_skip;
     fp_ctx c = {(const bb_t *)matrix->host, height, l_skip, (size_t)height >> l_skip, lag,
                 (bb4_t *)out->buf->host + out->offset, out->stride, {0},
-                N <= 64 && !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available()};
+                N <= 64 && !((const gs_cpu_state *)eng->impl)->no_simd && gs_weighted_sums_simd_available()};
     for (size_t z = 0; c.vector && z < N; z++)
         for (int j = 0; j < 4; j++)
             c.lag_comp[(size_t)j * N + z] = lag[z].c[j];

@@ -1,7 +1,7 @@
 /* CPU engine: the batch-constraint sumcheck kernels (src/engine/zerocheck_ops.h). */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
-#include "engine/cpu/ple_simd.h"
+#include "engine/cpu/weighted_sums_simd.h"
 #include "engine/cpu/r0_transform.h"
 #include "engine/cpu/zc_lanes.h"
 #include "engine/cpu/zc_rows.h"
@@ -257,7 +257,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     for (size_t k = 0; k < N; k++)
         for (int j = 0; j < 4; j++)
             lw_comp[(size_t)j * N + k] = lw[k].c[j];
-    int vector = !((const gs_cpu_state *)eng->impl)->no_simd && gs_ple_simd_available();
+    int vector = !((const gs_cpu_state *)eng->impl)->no_simd && gs_weighted_sums_simd_available();
     fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, vector};
     gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
     free(src), free(lw_comp);

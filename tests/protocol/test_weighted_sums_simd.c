@@ -1,4 +1,4 @@
-/* The CPU engine's AVX-512 prefix-Lagrange sums (src/engine/cpu/ple_simd.h)
+/* The CPU engine's AVX-512 weighted sums (src/engine/cpu/weighted_sums_simd.h)
  * against their definitions written out here: random values with 0, 1 and
  * p-1 mixed in, fixed printed seeds, poisoned outputs, lengths that are not
  * multiples of 16 (the functions must stop at the last whole group). */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cpu/ple_simd.h"
+#include "engine/cpu/weighted_sums_simd.h"
 
 static uint64_t mix(uint64_t *s)
 {
@@ -36,10 +36,10 @@ static bb4_t rnd_bb4(uint64_t *s)
 
 static const bb4_t POISON = {{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu}};
 
-Test(ple_simd, fold_matches_definition)
+Test(weighted_sums_simd, fold_matches_definition)
 {
-    if (!gs_ple_simd_available()) {
-        printf("ple_simd: no AVX-512F here (or not an x86-64 build): nothing to compare, checking it does nothing\n");
+    if (!gs_weighted_sums_simd_available()) {
+        printf("weighted_sums_simd: no AVX-512F here (or not an x86-64 build): nothing to compare, checking it does nothing\n");
         bb_t m[64] = {0}, lw[16] = {0};
         bb4_t dst[4] = {POISON, POISON, POISON, POISON};
         cr_assert_eq(gs_ple_fold_simd(m, 4, 16, lw, dst), 0);
@@ -47,7 +47,7 @@ Test(ple_simd, fold_matches_definition)
         return;
     }
     uint64_t seed = 0x91E50001;
-    printf("ple_simd fold seed %llu\n", (unsigned long long)seed);
+    printf("weighted_sums_simd fold seed %llu\n", (unsigned long long)seed);
     uint64_t s = seed;
     const size_t ns[] = {1, 2, 4, 8, 16, 32, 64};
     const size_t xends[] = {0, 15, 16, 37, 64};
@@ -80,15 +80,15 @@ Test(ple_simd, fold_matches_definition)
         }
 }
 
-Test(ple_simd, block_sums_match_definition)
+Test(weighted_sums_simd, block_sums_match_definition)
 {
     bb4_t out0[16], out1[16];
-    if (!gs_ple_simd_available()) {
+    if (!gs_weighted_sums_simd_available()) {
         cr_assert_eq(gs_ple_block_sums16_simd(NULL, 0, NULL, out0, out1), 0);
         return;
     }
     uint64_t seed = 0x91E50002;
-    printf("ple_simd block sums seed %llu\n", (unsigned long long)seed);
+    printf("weighted_sums_simd block sums seed %llu\n", (unsigned long long)seed);
     uint64_t s = seed;
     const size_t nxs[] = {1, 2, 5, 64, 300};
     for (size_t a = 0; a < sizeof nxs / sizeof *nxs; a++) {
@@ -115,7 +115,7 @@ Test(ple_simd, block_sums_match_definition)
     }
 }
 
-Test(ple_simd, lincomb_matches_definition)
+Test(weighted_sums_simd, lincomb_matches_definition)
 {
     uint64_t seed = 0x91E50003;
     uint64_t s = seed;
@@ -134,7 +134,7 @@ Test(ple_simd, lincomb_matches_definition)
         for (int r = 0; r < ROWS; r++)
             out[r] = POISON;
         size_t done = gs_lincomb_rows_simd((const bb_t *const *)cols, mu, NC, r0, r1, out);
-        if (!gs_ple_simd_available()) {
+        if (!gs_weighted_sums_simd_available()) {
             cr_assert_eq(done, r0, "an unavailable path did rows");
             continue;
         }
@@ -155,7 +155,7 @@ Test(ple_simd, lincomb_matches_definition)
         free(cols[j]);
 }
 
-Test(ple_simd, matvec16_matches_definition)
+Test(weighted_sums_simd, matvec16_matches_definition)
 {
     uint64_t seed = 0x91E50004;
     uint64_t s = seed;
@@ -166,7 +166,7 @@ Test(ple_simd, matvec16_matches_definition)
         mat[i] = rnd_bb(&s);
     for (int i = 0; i < 16 * NB; i++)
         orig[i] = a[i] = rnd_bb4(&s);
-    if (!gs_ple_simd_available()) {
+    if (!gs_weighted_sums_simd_available()) {
         cr_assert_eq(gs_matvec16_blocks_simd(mat, a, NB), 0);
         cr_assert_eq(memcmp(a, orig, sizeof a), 0, "an unavailable path changed its input");
         return;

@@ -1,10 +1,10 @@
-/* AVX-512 prefix-Lagrange sums (ple_simd.h). */
-#include "engine/cpu/ple_simd.h"
+/* AVX-512 weighted sums of columns (weighted_sums_simd.h). */
+#include "engine/cpu/weighted_sums_simd.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_SIMD)
 #include "field/babybear_avx512.h"
 
-int gs_ple_simd_available(void) { return __builtin_cpu_supports("avx512f"); }
+int gs_weighted_sums_simd_available(void) { return __builtin_cpu_supports("avx512f"); }
 
 __attribute__((target("avx512f"))) static size_t fold_avx512(const bb_t *m, size_t n, size_t xend, const bb_t *lw_comp,
                                                             bb4_t *dst)
@@ -33,7 +33,7 @@ __attribute__((target("avx512f"))) static size_t fold_avx512(const bb_t *m, size
 
 size_t gs_ple_fold_simd(const bb_t *m, size_t n, size_t xend, const bb_t *lw_comp, bb4_t *dst)
 {
-    if (!gs_ple_simd_available() || n > ((size_t)1 << 20))
+    if (!gs_weighted_sums_simd_available() || n > ((size_t)1 << 20))
         return 0;
     return fold_avx512(m, n, xend, lw_comp, dst);
 }
@@ -66,7 +66,7 @@ __attribute__((target("avx512f"))) static void block_sums16_avx512(const bb_t *m
 
 int gs_ple_block_sums16_simd(const bb_t *m, size_t nx, const bb4_t *e, bb4_t out0[16], bb4_t out1[16])
 {
-    if (!gs_ple_simd_available())
+    if (!gs_weighted_sums_simd_available())
         return 0;
     block_sums16_avx512(m, nx, e, out0, out1);
     return 1;
@@ -96,7 +96,7 @@ __attribute__((target("avx512f"))) static size_t lincomb_avx512(const bb_t *cons
 
 size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t ncols, size_t r0, size_t r1, bb4_t *out)
 {
-    if (!gs_ple_simd_available())
+    if (!gs_weighted_sums_simd_available())
         return r0;
     return lincomb_avx512(cols, mu, ncols, r0, r1, out);
 }
@@ -128,7 +128,7 @@ __attribute__((target("avx512f"))) static void matvec16_avx512(const bb_t mat[25
 
 int gs_matvec16_blocks_simd(const bb_t mat[256], bb4_t *a, size_t nblocks)
 {
-    if (!gs_ple_simd_available())
+    if (!gs_weighted_sums_simd_available())
         return 0;
     matvec16_avx512(mat, a, nblocks);
     return 1;
@@ -148,7 +148,7 @@ size_t gs_lincomb_rows_simd(const bb_t *const *cols, const bb4_t *mu, size_t nco
     return r0;
 }
 
-int gs_ple_simd_available(void) { return 0; }
+int gs_weighted_sums_simd_available(void) { return 0; }
 
 size_t gs_ple_fold_simd(const bb_t *m, size_t n, size_t xend, const bb_t *lw_comp, bb4_t *dst)
 {

@@ -6,15 +6,15 @@
  * function does a prefix of the work and returns where it stopped, so the
  * caller's plain C finishes the rest and the words are the same on every
  * path. */
-#ifndef GS_ENGINE_CPU_PLE_SIMD_H
-#define GS_ENGINE_CPU_PLE_SIMD_H
+#ifndef GS_ENGINE_CPU_WEIGHTED_SUMS_SIMD_H
+#define GS_ENGINE_CPU_WEIGHTED_SUMS_SIMD_H
 
 #include <stddef.h>
 
 #include "field/ext4.h"
 
 /* 1 if the functions below do any work on this CPU (0: they return 0). */
-int gs_ple_simd_available(void);
+int gs_weighted_sums_simd_available(void);
 
 /* dst[x] = sum_{k < n} lw[k] m[x n + k] for x = 0, 16, 32, ... while
  * x + 16 <= xend (16 blocks in the lanes, one gather per k); lw_comp holds
