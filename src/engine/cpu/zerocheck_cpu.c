@@ -1,8 +1,18 @@
-/* CPU engine: the batch-constraint sumcheck kernels (src/engine/zerocheck_ops.h). */
+/* CPU engine: the batch-constraint sumcheck kernels (src/engine/zerocheck_ops.h).
+ *
+ * Both kinds of rounds run the compiled constraint program (src/engine/
+ * zc_code.h, the bytecode the GLES engine interprets too) on 16 points at
+ * once (zc_lanes.h). Round 0 makes, per block of 2^l_skip rows, the values
+ * of the columns the program reads on the cosets (r0_transform.h: one
+ * transform per local column, a rotation plus a correction for its next-row
+ * column), then runs the program in base-field lanes; the multilinear rounds
+ * interpolate the folded tables' row pairs at X = 1..d in extension lanes.
+ * The weighted sums of fold_ple have AVX-512 forms (weighted_sums_simd.h);
+ * every vector path has a plain C twin the tests run with no_simd. */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
-#include "engine/cpu/weighted_sums_simd.h"
 #include "engine/cpu/r0_transform.h"
+#include "engine/cpu/weighted_sums_simd.h"
 #include "engine/cpu/zc_lanes.h"
 #include "engine/cpu/zc_rows.h"
 #include "engine/zerocheck_ops.h"
