@@ -260,6 +260,37 @@ Test(whir_ops, prepare_f_small_and_large_blocks)
     }
 }
 
+/* Long evaluations split over threads (uneven ranges with 3): each range's
+ * Horner sum shifted by z^(its start) must give the one-thread sum, and the
+ * definition sum_i g_i z^i. */
+Test(whir_ops, eval_univariate_threads)
+{
+    seed(7);
+    const size_t lens[] = {(1u << 14) - 1, 1u << 14, 20007, 1u << 16};
+    gs_engine *e3 = NULL;
+    gs_error err;
+    cr_assert_eq(gs_cpu_engine_create(3, &e3, &err), GLSTARK_OK, "%s", err.msg);
+    for (size_t t = 0; t < sizeof lens / sizeof *lens; t++) {
+        size_t len = lens[t];
+        bb4_t *g = malloc(len * sizeof *g);
+        for (size_t i = 0; i < len; i++)
+            g[i] = rbb4();
+        gs_buf *b = NULL;
+        cr_assert_eq(gs_buf_create(e3, len * sizeof *g, &b), GLSTARK_OK);
+        cr_assert_eq(gs_buf_write(b, 0, g, len * sizeof *g), GLSTARK_OK);
+        bb4_t z = rbb4(), got, want = bb4_zero(), pw = bb4_one();
+        for (size_t i = 0; i < len; i++) {
+            want = bb4_add(want, bb4_mul(g[i], pw));
+            pw = bb4_mul(pw, z);
+        }
+        cr_assert_eq(e3->whir->eval_univariate(e3, b, len, z, &got), GLSTARK_OK, "%s", e3->err.msg);
+        assert_ext_eq(got, want, "eval_univariate on 3 threads", len);
+        gs_buf_destroy(b);
+        free(g);
+    }
+    gs_engine_destroy(e3);
+}
+
 Test(whir_ops, eval_and_fold_encode)
 {
     seed(4);

@@ -270,16 +270,42 @@ static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w,
     return GLSTARK_OK;
 }
 
+#define EVAL_MAX_PARTS 64
+
+typedef struct eval_ctx {
+    const bb4_t *a;
+    bb4_t z;
+    bb4_t part[EVAL_MAX_PARTS]; /* Σ_{i in range} a[i] z^(i - range start) */
+} eval_ctx;
+
+/* Horner's rule over one contiguous range of coefficients. */
+static void eval_range(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    eval_ctx *c = vctx;
+    bb4_t acc = bb4_zero();
+    for (size_t i = e; i-- > b;)
+        acc = bb4_add(bb4_mul(acc, c->z), c->a[i]);
+    c->part[worker] = acc;
+}
+
 static glstark_status cpu_eval_univariate(gs_engine *eng, const gs_buf *g, size_t len, bb4_t z, bb4_t *out)
 {
     glstark_status st = need(eng, g, len * sizeof(bb4_t), "eval_univariate", "g");
     if (st)
         return st;
-    const bb4_t *a = g->host;
+    /* the threads' ranges are gs_parallel_for's contiguous split [len t / T, len (t+1) / T);
+     * range t's sum is shifted by z^(its start) */
+    unsigned parts = len >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len) : 1;
+    if (parts > EVAL_MAX_PARTS)
+        parts = EVAL_MAX_PARTS;
+    eval_ctx c = {g->host, z, {{{0}}}};
+    gs_parallel_for(parts, len, eval_range, &c);
     bb4_t acc = bb4_zero();
-    for (size_t i = len; i-- > 0;)
-        acc = bb4_add(bb4_mul(acc, z), a[i]);
-    *out = acc;
+    for (unsigned t = parts; t-- > 0;) {
+        size_t b = len * t / parts, e = len * (t + 1) / parts;
+        acc = bb4_add(bb4_mul(acc, bb4_pow(z, e - b)), c.part[t]);
+    }
+    *out = len ? acc : bb4_zero();
     eng->host_syncs++;
     return GLSTARK_OK;
 }
