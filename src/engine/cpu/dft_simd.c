@@ -2,6 +2,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_AVX2)
 #include "field/babybear_avx2.h"
+#include "field/babybear_avx512.h"
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -29,6 +30,38 @@ __attribute__((target("avx2"))) static size_t run4_avx2(bb_t *p0, bb_t *p1, bb_t
         ST(p2 + t, bb8_sub(y0, z2));
         ST(p1 + t, bb8_add(y1, z3));
         ST(p3 + t, bb8_sub(y1, z3));
+    }
+    return t;
+}
+
+/* AVX-512 forms of the two runs: 16 butterflies per step where the CPU has
+ * AVX-512F; the AVX2 loops above finish what is left. */
+#define LD16(p) _mm512_loadu_si512((const void *)(p))
+#define ST16(p, v) _mm512_storeu_si512((void *)(p), (v))
+
+__attribute__((target("avx512f"))) static size_t run2_avx512(bb_t *x, bb_t *y, const bb_t *w, size_t t, size_t stop)
+{
+    for (; t + 16 <= stop; t += 16) {
+        __m512i u = LD16(x + t), v = bb16_mul(LD16(y + t), LD16(w + t));
+        ST16(x + t, bb16_add(u, v));
+        ST16(y + t, bb16_sub(u, v));
+    }
+    return t;
+}
+
+__attribute__((target("avx512f"))) static size_t run4_avx512(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w1,
+                                                            const bb_t *w2, const bb_t *w3, size_t t, size_t stop)
+{
+    for (; t + 16 <= stop; t += 16) {
+        __m512i a1 = LD16(w1 + t);
+        __m512i x0 = LD16(p0 + t), x1 = bb16_mul(LD16(p1 + t), a1);
+        __m512i x2 = LD16(p2 + t), x3 = bb16_mul(LD16(p3 + t), a1);
+        __m512i y0 = bb16_add(x0, x1), y1 = bb16_sub(x0, x1);
+        __m512i z2 = bb16_mul(bb16_add(x2, x3), LD16(w2 + t)), z3 = bb16_mul(bb16_sub(x2, x3), LD16(w3 + t));
+        ST16(p0 + t, bb16_add(y0, z2));
+        ST16(p2 + t, bb16_sub(y0, z2));
+        ST16(p1 + t, bb16_add(y1, z3));
+        ST16(p3 + t, bb16_sub(y1, z3));
     }
     return t;
 }
@@ -102,12 +135,16 @@ int gs_dft_pass4_small_simd(bb_t *a, size_t n, size_t h, const bb_t *tw)
 
 size_t gs_dft_run2_simd(bb_t *x, bb_t *y, const bb_t *w, size_t t0, size_t stop)
 {
+    if (__builtin_cpu_supports("avx512f"))
+        t0 = run2_avx512(x, y, w, t0, stop);
     return run2_avx2(x, y, w, t0, stop);
 }
 
 size_t gs_dft_run4_simd(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w1, const bb_t *w2, const bb_t *w3,
                         size_t t0, size_t stop)
 {
+    if (__builtin_cpu_supports("avx512f"))
+        t0 = run4_avx512(p0, p1, p2, p3, w1, w2, w3, t0, stop);
     return run4_avx2(p0, p1, p2, p3, w1, w2, w3, t0, stop);
 }
 

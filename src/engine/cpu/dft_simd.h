@@ -1,9 +1,11 @@
 /* Vector butterfly runs for the CPU DFT (src/engine/cpu/dft_cpu.c). The
- * library is built for baseline x86-64; the AVX2 versions are compiled with
- * a target attribute and used only when the CPU reports AVX2 at run time.
- * Each run function processes t = t0, t0 + 8, ... while t + 8 <= stop and
- * returns the first t it did not process (the caller finishes the rest with
- * scalar code), so results are identical on every path. */
+ * library is built for baseline x86-64; the AVX2 versions (and AVX-512 ones
+ * for the runs) are compiled with target attributes and used only when the
+ * CPU reports the extension at run time. Each run function processes 16
+ * butterflies per step with AVX-512, then 8 with AVX2, while a whole step
+ * fits before stop, and returns the first t it did not process (the caller
+ * finishes the rest with scalar code), so results are identical on every
+ * path. */
 #ifndef GS_ENGINE_CPU_DFT_SIMD_H
 #define GS_ENGINE_CPU_DFT_SIMD_H
 
