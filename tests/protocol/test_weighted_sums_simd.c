@@ -3,30 +3,17 @@
  * p-1 mixed in, fixed printed seeds, poisoned outputs, lengths that are not
  * multiples of 16 (the functions must stop at the last whole group). */
 #include <criterion/criterion.h>
+
+#include "dft/dft_test_util.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/cpu/weighted_sums_simd.h"
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static bb_t rnd_bb(uint64_t *s)
-{
-    uint64_t r = mix(s);
-    switch (r & 15) {
-    case 0: return 0;
-    case 1: return bb_one();
-    case 2: return bb_from_canonical(BB_P - 1);
-    default: return bb_from_canonical((uint32_t)((r >> 8) % BB_P));
-    }
-}
+/* the seeded generator and edge-value mix of the dft tests */
+#define mix t_splitmix
+#define rnd_bb t_rand_bb
 
 static bb4_t rnd_bb4(uint64_t *s)
 {
