@@ -1,7 +1,9 @@
 /* BabyBear Montgomery arithmetic on 8 AVX2 lanes, values in [0, p), bit-identical
  * to bb_add/bb_sub/bb_mul in babybear.h. Shared by the CPU engine's SIMD paths
- * (DFT butterflies, batched Poseidon2); include only inside an x86-64 GCC/clang
- * guard. The functions carry target("avx2"), so callers choose them at run time. */
+ * (DFT butterflies, batched Poseidon2); bb8x2 below holds 16 lanes in two
+ * registers for the kernels written once for 16 lanes (AVX-512's bb16_* has
+ * the same names). Include only inside an x86-64 GCC/clang guard. The
+ * functions carry target("avx2"), so callers choose them at run time. */
 #ifndef GS_FIELD_BABYBEAR_AVX2_H
 #define GS_FIELD_BABYBEAR_AVX2_H
 
@@ -38,6 +40,90 @@ BB8_FN __m256i bb8_mul(__m256i a, __m256i b)
     __m256i qh = _mm256_blend_epi32(_mm256_srli_epi64(qpe, 32), qpo, 0xAA);
     __m256i d = _mm256_sub_epi32(ph, qh);
     return _mm256_min_epu32(d, _mm256_add_epi32(d, p));
+}
+
+/* ---- 16 lanes in two registers: lanes 0..7 in h[0], 8..15 in h[1] ---- */
+typedef struct bb8x2 {
+    __m256i h[2];
+} bb8x2;
+
+BB8_FN bb8x2 bb8x2_load(const bb_t *p)
+{
+    bb8x2 r = {{_mm256_loadu_si256((const __m256i *)p), _mm256_loadu_si256((const __m256i *)(p + 8))}};
+    return r;
+}
+
+BB8_FN void bb8x2_store(bb_t *p, bb8x2 v)
+{
+    _mm256_storeu_si256((__m256i *)p, v.h[0]);
+    _mm256_storeu_si256((__m256i *)(p + 8), v.h[1]);
+}
+
+BB8_FN bb8x2 bb8x2_set1(bb_t x)
+{
+    bb8x2 r = {{_mm256_set1_epi32((int)x), _mm256_set1_epi32((int)x)}};
+    return r;
+}
+
+BB8_FN bb8x2 bb8x2_zero(void)
+{
+    bb8x2 r = {{_mm256_setzero_si256(), _mm256_setzero_si256()}};
+    return r;
+}
+
+BB8_FN bb8x2 bb8x2_add(bb8x2 a, bb8x2 b)
+{
+    a.h[0] = bb8_add(a.h[0], b.h[0]);
+    a.h[1] = bb8_add(a.h[1], b.h[1]);
+    return a;
+}
+
+BB8_FN bb8x2 bb8x2_sub(bb8x2 a, bb8x2 b)
+{
+    a.h[0] = bb8_sub(a.h[0], b.h[0]);
+    a.h[1] = bb8_sub(a.h[1], b.h[1]);
+    return a;
+}
+
+BB8_FN bb8x2 bb8x2_mul(bb8x2 a, bb8x2 b)
+{
+    a.h[0] = bb8_mul(a.h[0], b.h[0]);
+    a.h[1] = bb8_mul(a.h[1], b.h[1]);
+    return a;
+}
+
+/* Lane j takes base[idx lane j]. */
+BB8_FN bb8x2 bb8x2_gather(const bb_t *base, bb8x2 idx)
+{
+    bb8x2 r = {{_mm256_i32gather_epi32((const int *)base, idx.h[0], 4),
+                _mm256_i32gather_epi32((const int *)base, idx.h[1], 4)}};
+    return r;
+}
+
+/* Lane j takes lane j ^ h of v (h = 1, 2, 4 or 8). */
+BB8_FN bb8x2 bb8x2_partner(bb8x2 v, int h)
+{
+    if (h == 8) {
+        bb8x2 r = {{v.h[1], v.h[0]}};
+        return r;
+    }
+    const __m256i idx = _mm256_xor_si256(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(h));
+    bb8x2 r = {{_mm256_permutevar8x32_epi32(v.h[0], idx), _mm256_permutevar8x32_epi32(v.h[1], idx)}};
+    return r;
+}
+
+/* Lanes whose index has bit h set from b, the others from a (h = 1, 2, 4 or
+ * 8). A mask vector rather than an immediate, so unoptimised builds compile. */
+BB8_FN bb8x2 bb8x2_blend_upper(bb8x2 a, bb8x2 b, int h)
+{
+    if (h == 8) {
+        bb8x2 r = {{a.h[0], b.h[1]}};
+        return r;
+    }
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i up = _mm256_cmpeq_epi32(_mm256_and_si256(lane, _mm256_set1_epi32(h)), _mm256_set1_epi32(h));
+    bb8x2 r = {{_mm256_blendv_epi8(a.h[0], b.h[0], up), _mm256_blendv_epi8(a.h[1], b.h[1], up)}};
+    return r;
 }
 
 #endif

@@ -1,8 +1,9 @@
 /* BabyBear Montgomery arithmetic on 16 AVX-512F lanes, values in [0, p),
  * bit-identical to bb_add/bb_sub/bb_mul in babybear.h. Shared by the CPU
- * engine's AVX-512 paths (batched Poseidon2, round 0's column transforms);
- * include only inside an x86-64 GCC/clang guard. The functions carry
- * target("avx512f"), so callers choose them at run time. */
+ * engine's AVX-512 paths (batched Poseidon2, the DFT, and the 16-lane kernel
+ * templates, whose AVX2 twin is bb8x2 in babybear_avx2.h); include only
+ * inside an x86-64 GCC/clang guard. The functions carry target("avx512f"),
+ * so callers choose them at run time. */
 #ifndef GS_FIELD_BABYBEAR_AVX512_H
 #define GS_FIELD_BABYBEAR_AVX512_H
 
@@ -39,6 +40,30 @@ BB16_FN __m512i bb16_mul(__m512i a, __m512i b)
     __m512i qh = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(qpe, 32), qpo);
     __m512i d = _mm512_sub_epi32(ph, qh);
     return _mm512_min_epu32(d, _mm512_add_epi32(d, p));
+}
+
+/* The 16-lane kernel interface (same names as bb8x2_* in babybear_avx2.h). */
+BB16_FN __m512i bb16_load(const bb_t *p) { return _mm512_loadu_si512((const void *)p); }
+BB16_FN void bb16_store(bb_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
+BB16_FN __m512i bb16_set1(bb_t x) { return _mm512_set1_epi32((int)x); }
+BB16_FN __m512i bb16_zero(void) { return _mm512_setzero_si512(); }
+
+/* Lane j takes base[idx lane j]. */
+BB16_FN __m512i bb16_gather(const bb_t *base, __m512i idx) { return _mm512_i32gather_epi32(idx, (const void *)base, 4); }
+
+/* Lane j takes lane j ^ h of v (h = 1, 2, 4 or 8). */
+BB16_FN __m512i bb16_partner(__m512i v, int h)
+{
+    const __m512i idx = _mm512_xor_si512(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                         _mm512_set1_epi32(h));
+    return _mm512_permutexvar_epi32(idx, v);
+}
+
+/* Lanes whose index has bit h set from b, the others from a (h = 1, 2, 4 or 8). */
+BB16_FN __m512i bb16_blend_upper(__m512i a, __m512i b, int h)
+{
+    __mmask16 up = h == 8 ? 0xFF00 : h == 4 ? 0xF0F0 : h == 2 ? 0xCCCC : 0xAAAA;
+    return _mm512_mask_blend_epi32(up, a, b);
 }
 
 #endif

@@ -8,7 +8,7 @@
 #include "dft_test_util.h"
 #include "engine/cpu/r0_transform.h"
 
-static const char *impl_name(gs_r0t_impl impl) { return impl == GS_R0T_AVX512 ? "avx512" : "portable"; }
+static const char *impl_name(gs_simd_isa impl) { return impl == GS_SIMD_NONE ? "portable" : gs_simd_name(impl); }
 
 /* The coset values by definition: out[i n + k] = f(g^(i+1) w^k). */
 static void naive_cosets(const bb_t *values, uint32_t log_n, uint32_t n_cos, bb_t *out)
@@ -32,7 +32,7 @@ static void naive_cosets(const bb_t *values, uint32_t log_n, uint32_t n_cos, bb_
 
 /* Transforms `cols` columns (random, then all 0, all 1, all p-1) with impl
  * into poisoned outputs and compares with the definition. */
-static void check_impl(gs_r0t_impl impl, uint32_t log_n, uint32_t n_cos, uint64_t seed)
+static void check_impl(gs_simd_isa impl, uint32_t log_n, uint32_t n_cos, uint64_t seed)
 {
     size_t n = (size_t)1 << log_n, m = (size_t)n_cos * n;
     gs_r0_transform t;
@@ -65,28 +65,34 @@ Test(r0_transform, portable_matches_definition)
     printf("r0_transform portable seed %llu\n", (unsigned long long)seed);
     for (uint32_t log_n = 0; log_n <= 6; log_n++)
         for (uint32_t n_cos = 1; n_cos <= 4; n_cos++)
-            check_impl(GS_R0T_PORTABLE, log_n, n_cos, seed + 16 * log_n + n_cos);
+            check_impl(GS_SIMD_NONE, log_n, n_cos, seed + 16 * log_n + n_cos);
 }
 
-Test(r0_transform, vector_path_matches_definition)
+/* Both vector forms (AVX-512 and AVX2, one template) where the CPU has them;
+ * an unavailable one must be refused, not planned. */
+Test(r0_transform, vector_paths_match_definition)
 {
     uint64_t seed = 0x0A0B0C02;
-    if (!gs_r0_transform_available(GS_R0T_AVX512, 4)) {
-        printf("r0_transform: no AVX-512F on this CPU (or not an x86-64 build); only the portable path runs\n");
-        cr_assert_eq(gs_r0_transform_init(&(gs_r0_transform){0}, 4, 2, GS_R0T_AVX512), -1,
-                     "an unavailable implementation was planned");
-        return;
+    int ran = 0;
+    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_AVX512; isa++) {
+        if (!gs_r0_transform_available(isa, 4)) {
+            printf("r0_transform: no %s on this CPU (or not an x86-64 build)\n", gs_simd_name(isa));
+            cr_assert_eq(gs_r0_transform_init(&(gs_r0_transform){0}, 4, 2, (int)isa), -1,
+                         "an unavailable implementation (%s) was planned", gs_simd_name(isa));
+            continue;
+        }
+        printf("r0_transform %s seed %llu\n", gs_simd_name(isa), (unsigned long long)seed);
+        for (uint32_t n_cos = 1; n_cos <= 5; n_cos++)
+            check_impl(isa, 4, n_cos, seed + n_cos);
+        ran++;
     }
-    printf("r0_transform avx512 seed %llu\n", (unsigned long long)seed);
-    for (uint32_t n_cos = 1; n_cos <= 5; n_cos++)
-        check_impl(GS_R0T_AVX512, 4, n_cos, seed + n_cos);
-    /* the automatic choice takes it for 16 points, the portable code for others */
+    /* the automatic choice takes the widest for 16 points, the portable code for others */
     gs_r0_transform t;
     cr_assert_eq(gs_r0_transform_init(&t, 4, 3, -1), 0);
-    cr_assert_eq(t.impl, GS_R0T_AVX512);
+    cr_assert_eq(t.impl, ran ? gs_simd_best() : GS_SIMD_NONE);
     gs_r0_transform_free(&t);
     cr_assert_eq(gs_r0_transform_init(&t, 5, 3, -1), 0);
-    cr_assert_eq(t.impl, GS_R0T_PORTABLE);
+    cr_assert_eq(t.impl, GS_SIMD_NONE);
     gs_r0_transform_free(&t);
 }
 
@@ -125,18 +131,21 @@ Test(r0_transform, next_row_column_by_rotation)
     printf("r0_transform next-row seed %llu\n", (unsigned long long)seed);
     for (uint32_t log_n = 0; log_n <= 5; log_n++)
         for (uint32_t n_cos = 1; n_cos <= 3; n_cos++)
-            check_next(GS_R0T_PORTABLE, log_n, n_cos, seed + 16 * log_n + n_cos);
-    if (gs_r0_transform_available(GS_R0T_AVX512, 4))
-        for (uint32_t n_cos = 1; n_cos <= 3; n_cos++)
-            check_next(GS_R0T_AVX512, 4, n_cos, seed + 1000 + n_cos);
+            check_next(GS_SIMD_NONE, log_n, n_cos, seed + 16 * log_n + n_cos);
+    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_AVX512; isa++)
+        if (gs_r0_transform_available(isa, 4))
+            for (uint32_t n_cos = 1; n_cos <= 3; n_cos++)
+                check_next(isa, 4, n_cos, seed + 1000 * isa + n_cos);
 }
 
 Test(r0_transform, refuses_what_it_cannot_plan)
 {
     gs_r0_transform t;
     cr_assert_eq(gs_r0_transform_init(&t, 28, 1, -1), -1, "2^28-point plan accepted");
-    cr_assert_eq(gs_r0_transform_init(&t, 3, 1, GS_R0T_AVX512), -1, "vector path accepted for 8 points");
-    cr_assert_eq(gs_r0_transform_init(&t, 5, 1, GS_R0T_AVX512), -1, "vector path accepted for 32 points");
+    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_AVX512; isa++) {
+        cr_assert_eq(gs_r0_transform_init(&t, 3, 1, (int)isa), -1, "%s path accepted for 8 points", gs_simd_name(isa));
+        cr_assert_eq(gs_r0_transform_init(&t, 5, 1, (int)isa), -1, "%s path accepted for 32 points", gs_simd_name(isa));
+    }
     cr_assert_eq(gs_r0_transform_init(&t, 4, 1, 7), -1, "unknown implementation accepted");
-    cr_assert_eq(gs_r0_transform_available((gs_r0t_impl)7, 4), 0);
+    cr_assert_eq(gs_r0_transform_available((gs_simd_isa)7, 4), 0);
 }

@@ -324,9 +324,11 @@ static void prover_matches(const char *spec)
     build_layout(&v, &L);
     build_matrices(eng, &v, &L);
 
-    /* with and without the CPU engine's vector paths (fold_ple, block sums): the same proof */
-    for (int scalar = 0; scalar < 2; scalar++) {
-    ((gs_cpu_state *)eng->impl)->no_simd = scalar;
+    /* in plain C and every vector set the CPU runs (fold_ple, block sums): the same proof */
+    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++) {
+    if (!gs_simd_available(isa))
+        continue;
+    ((gs_cpu_state *)eng->impl)->simd = isa;
     bb4_t samples[70];
     samples_of(&v, samples);
     size_t nexp;
@@ -338,9 +340,9 @@ static void prover_matches(const char *spec)
     glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){v.l_skip, v.n_stack}, L.commits, L.ncommits, v.r,
                                       v.r_len, &sp, u, &err);
     cr_assert_eq(st, GLSTARK_OK, "%s: %s", spec, err.msg);
-    cr_assert_eq(sc.mismatch_at, -1, "%s (scalar %d): observed value %d differs from OpenVM's proof (%zu coefficients, then "
+    cr_assert_eq(sc.mismatch_at, -1, "%s (%s): observed value %d differs from OpenVM's proof (%zu coefficients, then "
                                      "2 per round, then openings)",
-                 spec, scalar, sc.mismatch_at, (size_t)proof.stacking.univariate_round_coeffs.len);
+                 spec, gs_simd_name(isa), sc.mismatch_at, (size_t)proof.stacking.univariate_round_coeffs.len);
     cr_assert_eq(sc.oi, 4 * nexp, "%s: %zu observes, OpenVM %zu", spec, sc.oi / 4, nexp);
     cr_assert_eq(sc.si, 4 * (v.n_stack + 2));
     for (uint32_t i = 0; i <= v.n_stack; i++)

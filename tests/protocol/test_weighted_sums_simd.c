@@ -1,7 +1,9 @@
-/* The CPU engine's AVX-512 weighted sums (src/engine/cpu/weighted_sums_simd.h)
- * against their definitions written out here: random values with 0, 1 and
- * p-1 mixed in, fixed printed seeds, poisoned outputs, lengths that are not
- * multiples of 16 (the functions must stop at the last whole group). */
+/* The CPU engine's vector weighted sums (src/engine/cpu/weighted_sums_simd.h),
+ * in every instruction set this CPU runs (AVX-512 and AVX2 share one
+ * template), against their definitions written out here: random values with
+ * 0, 1 and p-1 mixed in, fixed printed seeds, poisoned outputs, lengths that
+ * are not multiples of 16 (the functions must stop at the last whole group).
+ * GS_SIMD_NONE and sets the CPU lacks must do nothing. */
 #include <criterion/criterion.h>
 
 #include "dft/dft_test_util.h"
@@ -23,18 +25,28 @@ static bb4_t rnd_bb4(uint64_t *s)
 
 static const bb4_t POISON = {{0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu}};
 
-Test(weighted_sums_simd, fold_matches_definition)
+/* 1 if isa's kernels run here (else the functions must do nothing). */
+static int runs(gs_simd_isa isa)
 {
-    if (!gs_weighted_sums_simd_available()) {
-        printf("weighted_sums_simd: no AVX-512F here (or not an x86-64 build): nothing to compare, checking it does nothing\n");
+    int r = isa != GS_SIMD_NONE && gs_simd_available(isa);
+    if (!r)
+        printf("weighted_sums_simd: %s does no work here; checking that it does nothing\n", gs_simd_name(isa));
+    return r;
+}
+
+#define FOR_EACH_ISA(isa) for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++)
+
+static void check_fold(gs_simd_isa isa)
+{
+    if (!runs(isa)) {
         bb_t m[64] = {0}, lw[16] = {0};
         bb4_t dst[4] = {POISON, POISON, POISON, POISON};
-        cr_assert_eq(gs_ple_fold_simd(m, 4, 16, lw, dst), 0);
+        cr_assert_eq(gs_ple_fold_simd(isa, m, 4, 16, lw, dst), 0);
         cr_assert(bb4_eq(dst[0], POISON), "an unavailable path wrote its output");
         return;
     }
     uint64_t seed = 0x91E50001;
-    printf("weighted_sums_simd fold seed %llu\n", (unsigned long long)seed);
+    printf("weighted_sums_simd fold %s seed %llu\n", gs_simd_name(isa), (unsigned long long)seed);
     uint64_t s = seed;
     const size_t ns[] = {1, 2, 4, 8, 16, 32, 64};
     const size_t xends[] = {0, 15, 16, 37, 64};
@@ -52,14 +64,14 @@ Test(weighted_sums_simd, fold_matches_definition)
             }
             for (size_t x = 0; x <= xend; x++)
                 dst[x] = POISON;
-            size_t done = gs_ple_fold_simd(m, n, xend, lwc, dst);
-            cr_assert_eq(done, xend / 16 * 16, "n %zu, xend %zu: stopped at %zu", n, xend, done);
+            size_t done = gs_ple_fold_simd(isa, m, n, xend, lwc, dst);
+            cr_assert_eq(done, xend / 16 * 16, "%s, n %zu, xend %zu: stopped at %zu", gs_simd_name(isa), n, xend, done);
             for (size_t x = 0; x < done; x++) {
                 bb4_t want = bb4_zero();
                 for (size_t k = 0; k < n; k++)
                     want = bb4_add(want, bb4_mul_base(lw[k], m[x * n + k]));
-                cr_assert(bb4_eq(dst[x], want), "seed %llu, n %zu, xend %zu: block %zu differs", (unsigned long long)seed,
-                          n, xend, x);
+                cr_assert(bb4_eq(dst[x], want), "%s, seed %llu, n %zu, xend %zu: block %zu differs", gs_simd_name(isa),
+                          (unsigned long long)seed, n, xend, x);
             }
             for (size_t x = done; x <= xend; x++)
                 cr_assert(bb4_eq(dst[x], POISON), "n %zu, xend %zu: block %zu past the stop was written", n, xend, x);
@@ -67,15 +79,21 @@ Test(weighted_sums_simd, fold_matches_definition)
         }
 }
 
-Test(weighted_sums_simd, block_sums_match_definition)
+Test(weighted_sums_simd, fold_matches_definition)
+{
+    FOR_EACH_ISA(isa)
+    check_fold(isa);
+}
+
+static void check_block_sums(gs_simd_isa isa)
 {
     bb4_t out0[16], out1[16];
-    if (!gs_weighted_sums_simd_available()) {
-        cr_assert_eq(gs_ple_block_sums16_simd(NULL, 0, NULL, out0, out1), 0);
+    if (!runs(isa)) {
+        cr_assert_eq(gs_ple_block_sums16_simd(isa, NULL, 0, NULL, out0, out1), 0);
         return;
     }
     uint64_t seed = 0x91E50002;
-    printf("weighted_sums_simd block sums seed %llu\n", (unsigned long long)seed);
+    printf("weighted_sums_simd block sums %s seed %llu\n", gs_simd_name(isa), (unsigned long long)seed);
     uint64_t s = seed;
     const size_t nxs[] = {1, 2, 5, 64, 300};
     for (size_t a = 0; a < sizeof nxs / sizeof *nxs; a++) {
@@ -88,23 +106,33 @@ Test(weighted_sums_simd, block_sums_match_definition)
             e[x] = rnd_bb4(&s);
         for (int z = 0; z < 16; z++)
             out0[z] = out1[z] = POISON;
-        cr_assert_eq(gs_ple_block_sums16_simd(m, nx, e, out0, out1), 1);
+        cr_assert_eq(gs_ple_block_sums16_simd(isa, m, nx, e, out0, out1), 1);
         for (size_t z = 0; z < 16; z++) {
             bb4_t w0 = bb4_zero(), w1 = bb4_zero();
             for (size_t x = 0; x < nx; x++) {
                 w0 = bb4_add(w0, bb4_mul_base(e[x], m[16 * x + z]));
                 w1 = bb4_add(w1, bb4_mul_base(e[(x + nx - 1) % nx], m[16 * x + z]));
             }
-            cr_assert(bb4_eq(out0[z], w0), "seed %llu, nx %zu: sum 0 of row %zu differs", (unsigned long long)seed, nx, z);
-            cr_assert(bb4_eq(out1[z], w1), "seed %llu, nx %zu: sum 1 of row %zu differs", (unsigned long long)seed, nx, z);
+            cr_assert(bb4_eq(out0[z], w0), "%s, seed %llu, nx %zu: sum 0 of row %zu differs", gs_simd_name(isa),
+                      (unsigned long long)seed, nx, z);
+            cr_assert(bb4_eq(out1[z], w1), "%s, seed %llu, nx %zu: sum 1 of row %zu differs", gs_simd_name(isa),
+                      (unsigned long long)seed, nx, z);
         }
         free(m), free(e);
     }
 }
 
-Test(weighted_sums_simd, lincomb_matches_definition)
+Test(weighted_sums_simd, block_sums_match_definition)
 {
+    FOR_EACH_ISA(isa)
+    check_block_sums(isa);
+}
+
+static void check_lincomb(gs_simd_isa isa)
+{
+    int on = runs(isa);
     uint64_t seed = 0x91E50003;
+    printf("weighted_sums_simd lincomb %s seed %llu\n", gs_simd_name(isa), (unsigned long long)seed);
     uint64_t s = seed;
     enum { ROWS = 100, NC = 7 };
     bb_t *cols[NC];
@@ -120,8 +148,8 @@ Test(weighted_sums_simd, lincomb_matches_definition)
         size_t r0 = spans[t][0], r1 = spans[t][1];
         for (int r = 0; r < ROWS; r++)
             out[r] = POISON;
-        size_t done = gs_lincomb_rows_simd((const bb_t *const *)cols, mu, NC, r0, r1, out);
-        if (!gs_weighted_sums_simd_available()) {
+        size_t done = gs_lincomb_rows_simd(isa, (const bb_t *const *)cols, mu, NC, r0, r1, out);
+        if (!on) {
             cr_assert_eq(done, r0, "an unavailable path did rows");
             continue;
         }
@@ -134,17 +162,24 @@ Test(weighted_sums_simd, lincomb_matches_definition)
             bb4_t want = bb4_zero();
             for (int j = 0; j < NC; j++)
                 want = bb4_add(want, bb4_mul_base(mu[j], cols[j][r]));
-            cr_assert(bb4_eq(out[r], want), "seed %llu, rows [%zu, %zu): row %zu differs", (unsigned long long)seed, r0, r1,
-                      r);
+            cr_assert(bb4_eq(out[r], want), "%s, seed %llu, rows [%zu, %zu): row %zu differs", gs_simd_name(isa),
+                      (unsigned long long)seed, r0, r1, r);
         }
     }
     for (int j = 0; j < NC; j++)
         free(cols[j]);
 }
 
-Test(weighted_sums_simd, matvec16_matches_definition)
+Test(weighted_sums_simd, lincomb_matches_definition)
+{
+    FOR_EACH_ISA(isa)
+    check_lincomb(isa);
+}
+
+static void check_matvec16(gs_simd_isa isa)
 {
     uint64_t seed = 0x91E50004;
+    printf("weighted_sums_simd matvec16 %s seed %llu\n", gs_simd_name(isa), (unsigned long long)seed);
     uint64_t s = seed;
     enum { NB = 5 };
     bb_t mat[256];
@@ -153,12 +188,12 @@ Test(weighted_sums_simd, matvec16_matches_definition)
         mat[i] = rnd_bb(&s);
     for (int i = 0; i < 16 * NB; i++)
         orig[i] = a[i] = rnd_bb4(&s);
-    if (!gs_weighted_sums_simd_available()) {
-        cr_assert_eq(gs_matvec16_blocks_simd(mat, a, NB), 0);
+    if (!runs(isa)) {
+        cr_assert_eq(gs_matvec16_blocks_simd(isa, mat, a, NB), 0);
         cr_assert_eq(memcmp(a, orig, sizeof a), 0, "an unavailable path changed its input");
         return;
     }
-    cr_assert_eq(gs_matvec16_blocks_simd(mat, a, NB - 1), 1); /* the last block must stay as it was */
+    cr_assert_eq(gs_matvec16_blocks_simd(isa, mat, a, NB - 1), 1); /* the last block must stay as it was */
     for (int b = 0; b < NB; b++)
         for (int r = 0; r < 16; r++) {
             bb4_t want = orig[16 * b + r];
@@ -167,6 +202,13 @@ Test(weighted_sums_simd, matvec16_matches_definition)
                 for (int k = 0; k < 16; k++)
                     want = bb4_add(want, bb4_mul_base(orig[16 * b + k], mat[16 * r + k]));
             }
-            cr_assert(bb4_eq(a[16 * b + r], want), "seed %llu: block %d row %d differs", (unsigned long long)seed, b, r);
+            cr_assert(bb4_eq(a[16 * b + r], want), "%s, seed %llu: block %d row %d differs", gs_simd_name(isa),
+                      (unsigned long long)seed, b, r);
         }
+}
+
+Test(weighted_sums_simd, matvec16_matches_definition)
+{
+    FOR_EACH_ISA(isa)
+    check_matvec16(isa);
 }

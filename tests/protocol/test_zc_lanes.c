@@ -151,7 +151,7 @@ static void check_col_map(const fixture *f, const gs_zc_code *code)
     free(read);
 }
 
-static void check(int vector, uint64_t seed, uint32_t n_computed)
+static void check(gs_simd_isa isa, uint64_t seed, uint32_t n_computed)
 {
     for (int compact = 0; compact < 2; compact++) {
     uint64_t s = seed;
@@ -163,7 +163,7 @@ static void check(int vector, uint64_t seed, uint32_t n_computed)
     cr_assert_eq(code.compact, compact);
     check_col_map(f, &code);
     gs_zc_lanes lp;
-    cr_assert_eq(gs_zc_lanes_init(&lp, &code, vector), 0);
+    cr_assert_eq(gs_zc_lanes_init(&lp, &code, isa), 0);
     size_t ncols = gs_zc_table_cols(&f->tr);
     cr_assert_eq(ncols, 3 + 2 * (W_MAIN + W_PREP));
     bb_t *blocks = malloc(ncols * GS_ZC_BLOCK * sizeof(bb_t));
@@ -188,7 +188,7 @@ static void check(int vector, uint64_t seed, uint32_t n_computed)
             for (int i = 0; i < 3; i++)
                 cr_assert(bb4_eq(gs_zc_lane_get(acc[i], j), want[i]),
                           "%s, compact %d, seed %llu, %u nodes, rep %d: lane %d sum %d differs from the definition",
-                          vector ? "avx512" : "portable", compact, (unsigned long long)seed, f->dag.n_nodes, rep, j, i);
+                          gs_simd_name(isa), compact, (unsigned long long)seed, f->dag.n_nodes, rep, j, i);
         }
     }
     free(blocks), free(tab);
@@ -199,7 +199,7 @@ static void check(int vector, uint64_t seed, uint32_t n_computed)
 }
 
 /* Round 0's form: base-field columns, read with a column stride. */
-static void check_base(int vector, uint64_t seed, uint32_t n_computed)
+static void check_base(gs_simd_isa isa, uint64_t seed, uint32_t n_computed)
 {
     uint64_t s = seed;
     fixture *f = malloc(sizeof *f);
@@ -208,7 +208,7 @@ static void check_base(int vector, uint64_t seed, uint32_t n_computed)
     gs_zc_code code;
     cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, 0, &code, &err), GLSTARK_OK, "%s", err.msg);
     gs_zc_lanes lp;
-    cr_assert_eq(gs_zc_lanes_init(&lp, &code, vector), 0);
+    cr_assert_eq(gs_zc_lanes_init(&lp, &code, isa), 0);
     size_t ncols = gs_zc_table_cols(&f->tr), stride = GS_ZC_LANES + 5; /* columns not back to back */
     bb_t *table = malloc(ncols * stride * sizeof *table), *lane = malloc(ncols * sizeof *lane);
     bb4_t *nodes = malloc(f->dag.n_nodes * sizeof *nodes);
@@ -238,7 +238,7 @@ static void check_base(int vector, uint64_t seed, uint32_t n_computed)
         for (int i = 0; i < 3; i++)
             cr_assert(bb4_eq(gs_zc_lane_get(acc[i], j), want[i]),
                       "base form %s, seed %llu, %u nodes: lane %d sum %d differs from the definition",
-                      vector ? "avx512" : "portable", (unsigned long long)seed, f->dag.n_nodes, j, i);
+                      gs_simd_name(isa), (unsigned long long)seed, f->dag.n_nodes, j, i);
         free(tab);
     }
     free(table), free(lane), free(nodes), free(bnodes);
@@ -251,11 +251,10 @@ Test(zc_lanes, base_form_matches_definition)
 {
     uint64_t seed = 0x2C1A2001;
     printf("zc_lanes base form seeds from %llu\n", (unsigned long long)seed);
-    for (uint32_t i = 0; i < 8; i++) {
-        check_base(0, seed + i, 10 + 40 * i);
-        if (gs_zc_lanes_vector_available())
-            check_base(1, seed + i, 10 + 40 * i);
-    }
+    for (uint32_t i = 0; i < 8; i++)
+        for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++)
+            if (gs_simd_available(isa))
+                check_base(isa, seed + i, 10 + 40 * i);
 }
 
 Test(zc_lanes, portable_matches_definition)
@@ -263,22 +262,27 @@ Test(zc_lanes, portable_matches_definition)
     uint64_t seed = 0x2C1A0001;
     printf("zc_lanes portable seeds from %llu\n", (unsigned long long)seed);
     for (uint32_t i = 0; i < 12; i++)
-        check(0, seed + i, 10 + 30 * i);
+        check(GS_SIMD_NONE, seed + i, 10 + 30 * i);
 }
 
+/* Both vector forms (AVX-512 and AVX2, one template) where the CPU has
+ * them; an unavailable one must be refused. */
 Test(zc_lanes, vector_matches_definition)
 {
     uint64_t seed = 0x2C1A1001;
-    if (!gs_zc_lanes_vector_available()) {
-        printf("zc_lanes: no AVX-512F here (or not an x86-64 build); only the portable form runs\n");
-        gs_zc_code code = {0};
-        gs_zc_lanes lp;
-        cr_assert_eq(gs_zc_lanes_init(&lp, &code, 1), -1, "an unavailable vector form was accepted");
-        return;
+    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_AVX512; isa++) {
+        if (!gs_simd_available(isa)) {
+            printf("zc_lanes: no %s here (or not an x86-64 build)\n", gs_simd_name(isa));
+            gs_zc_code code = {0};
+            gs_zc_lanes lp;
+            cr_assert_eq(gs_zc_lanes_init(&lp, &code, isa), -1, "an unavailable vector form (%s) was accepted",
+                         gs_simd_name(isa));
+            continue;
+        }
+        printf("zc_lanes %s seeds from %llu\n", gs_simd_name(isa), (unsigned long long)seed);
+        for (uint32_t i = 0; i < 12; i++)
+            check(isa, seed + i, 10 + 30 * i);
     }
-    printf("zc_lanes avx512 seeds from %llu\n", (unsigned long long)seed);
-    for (uint32_t i = 0; i < 12; i++)
-        check(1, seed + i, 10 + 30 * i);
 }
 
 /* The cache keeps one table-numbered program per DAG and weights and hands

@@ -155,11 +155,15 @@ static void logup_stage(spec *s, replay *r, bb4_t *xi, int prover, bb4_t *pc, bb
 
 static void run_prover(spec *s, const char *log)
 {
-    /* with and without the row check, with and without the CPU engine's
-     * vector paths (round 0's coset transforms): identical messages */
-    for (int run = 0; run < 4; run++) {
-        int check = run < 2, scalar = run & 1;
-        ((gs_cpu_state *)s->eng->impl)->no_simd = scalar;
+    /* with and without the row check, in plain C and in every vector set
+     * the CPU runs (AVX2, AVX-512: round 0's transforms and interpreter, the
+     * folds, the multilinear rounds' interpreter): identical messages */
+    for (int run = 0; run < 2 * (GS_SIMD_AVX512 + 1); run++) {
+        int check = run < GS_SIMD_AVX512 + 1;
+        gs_simd_isa isa = (gs_simd_isa)(run % (GS_SIMD_AVX512 + 1));
+        if (!gs_simd_available(isa))
+            continue;
+        ((gs_cpu_state *)s->eng->impl)->simd = isa;
         replay r;
         cr_assert_eq(replay_load(&r, log), 0);
         bb4_t xi[32], pc, qc, rr[32];
@@ -170,7 +174,8 @@ static void run_prover(spec *s, const char *log)
         glstark_status st = gs_batch_prove(s->eng, &fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi,
                                            replay_ext(&r, "gkr.beta_logup"), check, &pf, rr, &err);
         cr_assert_eq(st, GLSTARK_OK, "%s", err.msg);
-        cr_assert(r.first_bad < 0, "batch transcript (check %d, scalar %d) differs from OpenVM at %s", check, scalar, r.bad_what);
+        cr_assert(r.first_bad < 0, "batch transcript (check %d, %s) differs from OpenVM at %s", check, gs_simd_name(isa),
+                  r.bad_what);
         cr_assert_eq(r.pos, (size_t)replay_find(&r, "stacking.lambda"), "batch stage ended at op %zu", r.pos);
         cr_assert(bb4_eq(rr[0], replay_ext(&r, "batch.r[0] (univariate round)")));
         cr_assert_eq(pf.n_uni, (s->D + 1) * ((1u << s->l_skip) - 1) + 1);

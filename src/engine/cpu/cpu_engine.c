@@ -109,6 +109,31 @@ static const gs_engine_core_ops cpu_core_ops = {
     .finish = cpu_finish,
 };
 
+/* The vector set the kernels use: the widest this CPU runs, or a narrower
+ * one named by GLSTARK_CPU_SIMD (auto | avx512 | avx2 | none), which
+ * benchmarks and tests use to run another path on the same machine. Asking
+ * for a set the CPU lacks is an error rather than a silent fallback. */
+static glstark_status simd_choice(const char *env, gs_simd_isa *out, gs_error *err)
+{
+    *out = gs_simd_best();
+    if (!env || !*env || !strcmp(env, "auto"))
+        return GLSTARK_OK;
+    static const gs_simd_isa sets[] = {GS_SIMD_NONE, GS_SIMD_AVX2, GS_SIMD_AVX512};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        if (strcmp(env, gs_simd_name(sets[i])))
+            continue;
+        if (!gs_simd_available(sets[i]))
+            return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                                "cpu engine: GLSTARK_CPU_SIMD=%s, but this CPU or build lacks %s (it has %s); "
+                                "unset it or name a narrower set",
+                                env, env, gs_simd_name(gs_simd_best()));
+        *out = sets[i];
+        return GLSTARK_OK;
+    }
+    return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                        "cpu engine: GLSTARK_CPU_SIMD=%s is not one of auto, avx512, avx2, none", env);
+}
+
 glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error *err)
 {
     *out = NULL;
@@ -122,6 +147,12 @@ glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error 
     if (threads == 0)
         threads = gs_online_cores();
     st->threads = threads;
+    glstark_status cs = simd_choice(getenv("GLSTARK_CPU_SIMD"), &st->simd, err);
+    if (cs) {
+        free(eng);
+        free(st);
+        return cs;
+    }
     eng->core = &cpu_core_ops;
     eng->impl = st;
     gs_cpu_engine_attach_families(eng);

@@ -3,12 +3,19 @@
 #define GS_ENGINE_CPU_ENGINE_H
 
 #include "engine/engine.h"
+#include "field/simd_isa.h"
 
 typedef struct gs_cpu_state {
     unsigned threads;
-    int no_simd; /* 1: kernels with a vector path use their scalar code (tests set it) */
+    /* the widest vector instruction set kernels may use: the best this CPU
+     * runs, capped by GLSTARK_CPU_SIMD; tests lower it to check every path
+     * on one machine (GS_SIMD_NONE: plain C everywhere) */
+    gs_simd_isa simd;
     struct gs_zc_cache *zc_cache; /* compiled constraint programs (src/engine/zc_code.h) */
 } gs_cpu_state;
+
+/* The vector set eng's kernels use. */
+static inline gs_simd_isa gs_cpu_simd(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->simd; }
 
 /* Sets eng->dft, eng->hash, ... to the CPU implementations that exist
  * (src/engine/cpu/families.c). */

@@ -33,10 +33,10 @@
 
 
 /* Use the vector butterfly runs (dft_simd.h)? Tests switch them off through
- * gs_cpu_state.no_simd to check the scalar path on the same machine. */
+ * gs_cpu_state.simd to check the scalar path on the same machine. */
 static int engine_simd(const gs_engine *eng)
 {
-    return !((const gs_cpu_state *)eng->impl)->no_simd && gs_dft_simd_available();
+    return gs_cpu_simd(eng) != GS_SIMD_NONE && gs_dft_simd_available();
 }
 
 static inline uint32_t rev32(uint32_t x)

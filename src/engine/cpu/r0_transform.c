@@ -75,64 +75,24 @@ static void fill_lanes(gs_r0_transform *t)
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_SIMD)
-#include "field/babybear_avx512.h"
-#define HAVE_AVX512_PATH 1
-
-/* The lanes j ^ h of v. */
-BB16_FN __m512i partner(__m512i v, int h)
-{
-    const __m512i idx = _mm512_xor_si512(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                         _mm512_set1_epi32(h));
-    return _mm512_permutexvar_epi32(idx, v);
-}
-
-/* The lanes whose index has bit h set. */
-static inline __mmask16 upper_lanes(int h)
-{
-    return h == 8 ? 0xFF00 : h == 4 ? 0xF0F0 : h == 2 ? 0xCCCC : 0xAAAA;
-}
-
-__attribute__((target("avx512f"))) static void column_avx512(const gs_r0_transform *t, const bb_t *values, bb_t *out)
-{
-    const __m512i *lanes = (const __m512i *)t->lanes;
-    __m512i v = _mm512_loadu_si512(values);
-    for (int l = 0; l < 4; l++) { /* inverse, decimation in frequency */
-        int h = 8 >> l;
-        __mmask16 up = upper_lanes(h);
-        __m512i p = partner(v, h);
-        __m512i sum = bb16_add(v, p);                                            /* a + b on the lower lanes */
-        __m512i diff = bb16_mul(bb16_sub(p, v), _mm512_loadu_si512(lanes + l)); /* (a - b) w on the upper */
-        v = _mm512_mask_blend_epi32(up, sum, diff);
-    }
-    for (uint32_t i = 0; i < t->n_cos; i++) {
-        __m512i c = bb16_mul(v, _mm512_loadu_si512(t->scale_rev + 16 * (size_t)i));
-        for (int l = 0; l < 4; l++) { /* forward, decimation in time */
-            int h = 1 << l;
-            __mmask16 up = upper_lanes(h);
-            __m512i p = partner(c, h);
-            __m512i a = _mm512_mask_blend_epi32(up, c, p), b = _mm512_mask_blend_epi32(up, p, c);
-            __m512i bw = bb16_mul(b, _mm512_loadu_si512(lanes + 4 + l));
-            c = _mm512_mask_blend_epi32(up, bb16_add(a, bw), bb16_sub(a, bw));
-        }
-        _mm512_storeu_si512(out + 16 * (size_t)i, c);
-    }
-}
+#ifdef GS_HAVE_X86_SIMD
+#define GS_X16_USE_AVX512
+#include "field/x16_select.h"
+#include "engine/cpu/r0_transform_x16.inc"
+#undef GS_X16_USE_AVX512
+#define GS_X16_USE_AVX2
+#include "field/x16_select.h"
+#include "engine/cpu/r0_transform_x16.inc"
+#undef GS_X16_USE_AVX2
 #endif
 
-int gs_r0_transform_available(gs_r0t_impl impl, uint32_t log_n)
+int gs_r0_transform_available(gs_simd_isa impl, uint32_t log_n)
 {
     switch (impl) {
-    case GS_R0T_PORTABLE:
-        return log_n <= 27;
-    case GS_R0T_AVX512:
-#ifdef HAVE_AVX512_PATH
-        return log_n == VEC_LOG_N && __builtin_cpu_supports("avx512f");
-#else
-        return 0;
-#endif
-    default:
-        return 0;
+    case GS_SIMD_NONE: return log_n <= 27;
+    case GS_SIMD_AVX2:
+    case GS_SIMD_AVX512: return log_n == VEC_LOG_N && gs_simd_available(impl);
+    default: return 0;
     }
 }
 
@@ -149,14 +109,14 @@ int gs_r0_transform_init(gs_r0_transform *t, uint32_t log_n, uint32_t n_cos, int
 {
     memset(t, 0, sizeof(*t));
     if (impl < 0)
-        impl = gs_r0_transform_available(GS_R0T_AVX512, log_n) ? GS_R0T_AVX512 : GS_R0T_PORTABLE;
-    if (!gs_r0_transform_available((gs_r0t_impl)impl, log_n))
+        impl = gs_r0_transform_available(gs_simd_best(), log_n) ? (int)gs_simd_best() : GS_SIMD_NONE;
+    if (!gs_r0_transform_available((gs_simd_isa)impl, log_n))
         return -1;
     size_t n = (size_t)1 << log_n;
     t->log_n = log_n;
     t->n = n;
     t->n_cos = n_cos;
-    t->impl = (gs_r0t_impl)impl;
+    t->impl = (gs_simd_isa)impl;
     t->tw_fwd = malloc((n / 2 + 1) * 2 * sizeof(bb_t));
     t->scale = malloc(((size_t)n_cos * n * 2 + 1) * sizeof(bb_t));
     t->lanes = malloc(8 * 16 * sizeof(bb_t));
@@ -208,11 +168,11 @@ void gs_r0_transform_next(const gs_r0_transform *t, const bb_t *local_out, bb_t 
 
 void gs_r0_transform_column(const gs_r0_transform *t, const bb_t *values, bb_t *out, bb_t *scratch)
 {
-#ifdef HAVE_AVX512_PATH
-    if (t->impl == GS_R0T_AVX512) {
-        column_avx512(t, values, out);
-        return;
-    }
+    switch (t->impl) {
+#ifdef GS_HAVE_X86_SIMD
+    case GS_SIMD_AVX512: column_avx512(t, values, out); return;
+    case GS_SIMD_AVX2: column_avx2(t, values, out); return;
 #endif
-    column_portable(t, values, out, scratch);
+    default: column_portable(t, values, out, scratch); return;
+    }
 }

@@ -4,9 +4,11 @@
  * per coset a scaling by g^(ij)/N and a forward DFT. This is that per-column
  * transform, planned once per round and applied to thousands of columns.
  *
- * Two implementations give identical words (exact field arithmetic): plain C
- * for every N, and AVX-512F for N = 16 (l_skip = 4, the OpenVM parameters)
- * with a column in one register. The plan picks the fastest the CPU runs. */
+ * Three implementations give identical words (exact field arithmetic): plain
+ * C for every N, and for N = 16 (l_skip = 4, the OpenVM parameters) a 16-lane
+ * vector holding the whole column, in AVX-512F (one register) or AVX2 (two;
+ * r0_transform_x16.inc is the one source of both). The plan picks the
+ * fastest the CPU runs. */
 #ifndef GS_ENGINE_CPU_R0_TRANSFORM_H
 #define GS_ENGINE_CPU_R0_TRANSFORM_H
 
@@ -14,17 +16,13 @@
 #include <stdint.h>
 
 #include "field/babybear.h"
-
-typedef enum gs_r0t_impl {
-    GS_R0T_PORTABLE = 0,
-    GS_R0T_AVX512 = 1,
-} gs_r0t_impl;
+#include "field/simd_isa.h"
 
 typedef struct gs_r0_transform {
     uint32_t log_n;
     size_t n;
     uint32_t n_cos;
-    gs_r0t_impl impl;
+    gs_simd_isa impl;
     bb_t *tw_fwd, *tw_inv; /* n/2 each: w^k and w^-k */
     bb_t *scale;           /* n_cos x n: coset i+1's g^((i+1) j) / n at [i n + j] */
     bb_t *scale_rev;       /* the same with j bit-reversed (the vector path's coefficient order) */
@@ -33,7 +31,7 @@ typedef struct gs_r0_transform {
 } gs_r0_transform;
 
 /* 1 if impl can run here for transforms of 2^log_n points. */
-int gs_r0_transform_available(gs_r0t_impl impl, uint32_t log_n);
+int gs_r0_transform_available(gs_simd_isa impl, uint32_t log_n);
 
 /* Plans transforms of 2^log_n points (log_n <= 27) onto n_cos cosets with
  * implementation impl (the fastest available when impl < 0). Returns 0, or -1

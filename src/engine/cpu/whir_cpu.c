@@ -30,7 +30,7 @@ typedef struct batch_ctx {
     const bb_t *const *cols; /* every column of every matrix, in coefficient order */
     const bb4_t *coeffs;
     size_t ncols;
-    int vector; /* AVX-512 rows (weighted_sums_simd.h) */
+    gs_simd_isa isa; /* vector rows (weighted_sums_simd.h) */
 } batch_ctx;
 
 /* Rows [b, e): out[r] = Σ_j coeffs[j] · col_j[r], in chunks of rows whose
@@ -44,7 +44,7 @@ static void batch_range(void *ctx, size_t b, size_t e, unsigned worker)
     for (size_t r0 = b; r0 < e; r0 += BATCH_CHUNK) {
         size_t r1 = e - r0 < BATCH_CHUNK ? e : r0 + BATCH_CHUNK;
         /* the vector rows first; the rows they leave, below */
-        size_t rs = c->vector ? gs_lincomb_rows_simd(c->cols, c->coeffs, c->ncols, r0, r1, c->out) : r0;
+        size_t rs = gs_lincomb_rows_simd(c->isa, c->cols, c->coeffs, c->ncols, r0, r1, c->out);
         for (size_t r = rs; r < r1; r++)
             c->out[r] = bb4_zero();
         for (size_t j = 0; j < c->ncols; j++) {
@@ -78,7 +78,7 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
             cols[j++] = (const bb_t *)mats[c]->host + offs[c] + k * height;
     /* rows split over the threads, every column streamed per range */
     batch_ctx bc = {out->host, cols, coeffs, ncols,
-                    !((const gs_cpu_state *)eng->impl)->no_simd && gs_weighted_sums_simd_available()};
+                    gs_cpu_simd(eng)};
     gs_parallel_for(height >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, height, batch_range, &bc);
     free(cols);
     return GLSTARK_OK;
@@ -100,7 +100,7 @@ typedef struct prep_ctx {
     bb4_t *a;
     const bb_t *mat; /* N x N, row-major */
     uint32_t N;
-    int vector; /* AVX-512 for N = 16 (weighted_sums_simd.h) */
+    gs_simd_isa isa; /* vector products for N = 16 (weighted_sums_simd.h) */
 } prep_ctx;
 
 /* Blocks [b, e) of N entries: a_block = M · a_block, per EF coefficient. */
@@ -109,7 +109,7 @@ static void prep_blocks_range(void *ctx, size_t b, size_t e, unsigned worker)
     (void)worker;
     const prep_ctx *c = ctx;
     const uint32_t N = c->N;
-    if (c->vector && N == 16 && gs_matvec16_blocks_simd(c->mat, c->a + b * N, e - b))
+    if (N == 16 && gs_matvec16_blocks_simd(c->isa, c->mat, c->a + b * N, e - b))
         return;
     bb4_t in[16];
     for (size_t blk = b; blk < e; blk++) {
@@ -143,7 +143,7 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
          * for keccakf-1024's 2^21 entries on 2 cores) */
         bb_t mat[16 * 16];
         gs_whir_prep_matrix(l_skip, mat);
-        prep_ctx c = {a, mat, (uint32_t)blk, !((const gs_cpu_state *)eng->impl)->no_simd && gs_weighted_sums_simd_available()};
+        prep_ctx c = {a, mat, (uint32_t)blk, gs_cpu_simd(eng)};
         gs_parallel_for(n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n / blk, prep_blocks_range, &c);
         return GLSTARK_OK;
     }

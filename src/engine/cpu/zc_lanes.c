@@ -120,160 +120,26 @@ static void run_base_portable(gs_zc_lanes *lp, const bb_t *cols, size_t col_stri
     }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(GLSTARK_NO_SIMD)
-#include "field/babybear_avx512.h"
-#define HAVE_AVX512_PATH 1
-
-typedef struct v4 {
-    __m512i c[4];
-} v4;
-
-BB16_FN v4 v4_load(const bb_t *blk)
-{
-    v4 r;
-    for (int k = 0; k < 4; k++)
-        r.c[k] = _mm512_loadu_si512(blk + k * L);
-    return r;
-}
-
-BB16_FN void v4_store(bb_t *blk, v4 v)
-{
-    for (int k = 0; k < 4; k++)
-        _mm512_storeu_si512(blk + k * L, v.c[k]);
-}
-
-BB16_FN v4 v4_bcast(bb4_t w)
-{
-    v4 r;
-    for (int k = 0; k < 4; k++)
-        r.c[k] = _mm512_set1_epi32((int)w.c[k]);
-    return r;
-}
-
-BB16_FN v4 v4_add(v4 a, v4 b)
-{
-    for (int k = 0; k < 4; k++)
-        a.c[k] = bb16_add(a.c[k], b.c[k]);
-    return a;
-}
-
-BB16_FN v4 v4_sub(v4 a, v4 b)
-{
-    for (int k = 0; k < 4; k++)
-        a.c[k] = bb16_sub(a.c[k], b.c[k]);
-    return a;
-}
-
-BB16_FN v4 v4_mul_base(v4 a, __m512i s)
-{
-    for (int k = 0; k < 4; k++)
-        a.c[k] = bb16_mul(a.c[k], s);
-    return a;
-}
-
-/* The schoolbook product with X^4 = 11, as bb4_mul. */
-BB16_FN v4 v4_mul(v4 a, v4 b)
-{
-    const __m512i w = _mm512_set1_epi32(0x37FFFFE9); /* Montgomery form of 11 */
-    v4 r;
-    __m512i t0 = bb16_add(bb16_add(bb16_mul(a.c[1], b.c[3]), bb16_mul(a.c[2], b.c[2])), bb16_mul(a.c[3], b.c[1]));
-    r.c[0] = bb16_add(bb16_mul(a.c[0], b.c[0]), bb16_mul(w, t0));
-    __m512i t1 = bb16_add(bb16_mul(a.c[2], b.c[3]), bb16_mul(a.c[3], b.c[2]));
-    r.c[1] = bb16_add(bb16_add(bb16_mul(a.c[0], b.c[1]), bb16_mul(a.c[1], b.c[0])), bb16_mul(w, t1));
-    r.c[2] = bb16_add(bb16_add(bb16_add(bb16_mul(a.c[0], b.c[2]), bb16_mul(a.c[1], b.c[1])), bb16_mul(a.c[2], b.c[0])),
-                      bb16_mul(w, bb16_mul(a.c[3], b.c[3])));
-    r.c[3] = bb16_add(bb16_add(bb16_mul(a.c[0], b.c[3]), bb16_mul(a.c[1], b.c[2])),
-                      bb16_add(bb16_mul(a.c[2], b.c[1]), bb16_mul(a.c[3], b.c[0])));
-    return r;
-}
-
-__attribute__((target("avx512f"))) static void run_avx512(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BLOCK])
-{
-    const gs_zc_code *c = lp->code;
-    const uint32_t *g = c->aux + 4 * (size_t)c->grp_off;
-    v4 ac[3] = {v4_bcast(bb4_zero()), v4_bcast(bb4_zero()), v4_bcast(weight(c, 0))};
-    for (uint32_t pc = g[0]; pc < g[1]; pc++) {
-        const uint32_t *ins = c->aux + 4 * (size_t)pc;
-        uint32_t op = ins[0], dst = ins[1], a = ins[2], b = ins[3];
-        const bb_t *x = operand(lp, cols, a);
-        if (op == GS_ZC_OP_ACC) {
-            ac[dst] = v4_add(ac[dst], v4_mul(v4_bcast(weight(c, b)), v4_load(x)));
-            continue;
-        }
-        bb_t *r = lp->work + (size_t)dst * GS_ZC_BLOCK;
-        if (op == GS_ZC_OP_NEG) {
-            v4_store(r, v4_sub(v4_bcast(bb4_zero()), v4_load(x)));
-            continue;
-        }
-        const bb_t *y = operand(lp, cols, b);
-        v4 o;
-        switch (op) {
-        case GS_ZC_OP_ADD: o = v4_add(v4_load(x), v4_load(y)); break;
-        case GS_ZC_OP_SUB: o = v4_sub(v4_load(x), v4_load(y)); break;
-        default:
-            if (GS_ZC_OPND_KIND(b) == GS_ZC_OPND_CONST)
-                o = v4_mul_base(v4_load(x), _mm512_loadu_si512(y));
-            else if (GS_ZC_OPND_KIND(a) == GS_ZC_OPND_CONST)
-                o = v4_mul_base(v4_load(y), _mm512_loadu_si512(x));
-            else
-                o = v4_mul(v4_load(x), v4_load(y));
-            break;
-        }
-        v4_store(r, o);
-    }
-    for (int i = 0; i < 3; i++)
-        v4_store(acc[i], ac[i]);
-}
-
-__attribute__((target("avx512f"))) static void run_base_avx512(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride,
-                                                              bb_t acc[3][GS_ZC_BLOCK])
-{
-    const gs_zc_code *c = lp->code;
-    const uint32_t *g = c->aux + 4 * (size_t)c->grp_off;
-    v4 ac[3] = {v4_bcast(bb4_zero()), v4_bcast(bb4_zero()), v4_bcast(weight(c, 0))};
-    const __m512i zero = _mm512_setzero_si512();
-    for (uint32_t pc = g[0]; pc < g[1]; pc++) {
-        const uint32_t *ins = c->aux + 4 * (size_t)pc;
-        uint32_t op = ins[0], dst = ins[1], a = ins[2], b = ins[3];
-        __m512i x = _mm512_loadu_si512(operand_base(lp, cols, col_stride, a));
-        if (op == GS_ZC_OP_ACC) {
-            bb4_t w = weight(c, b);
-            for (int k = 0; k < 4; k++)
-                ac[dst].c[k] = bb16_add(ac[dst].c[k], bb16_mul(x, _mm512_set1_epi32((int)w.c[k])));
-            continue;
-        }
-        bb_t *r = lp->work + (size_t)dst * L;
-        if (op == GS_ZC_OP_NEG) {
-            _mm512_storeu_si512(r, bb16_sub(zero, x));
-            continue;
-        }
-        __m512i y = _mm512_loadu_si512(operand_base(lp, cols, col_stride, b));
-        __m512i o = op == GS_ZC_OP_ADD ? bb16_add(x, y) : op == GS_ZC_OP_SUB ? bb16_sub(x, y) : bb16_mul(x, y);
-        _mm512_storeu_si512(r, o);
-    }
-    for (int i = 0; i < 3; i++)
-        v4_store(acc[i], ac[i]);
-}
+#ifdef GS_HAVE_X86_SIMD
+#define GS_X16_USE_AVX512
+#include "field/x16_select.h"
+#include "engine/cpu/zc_lanes_x16.inc"
+#undef GS_X16_USE_AVX512
+#define GS_X16_USE_AVX2
+#include "field/x16_select.h"
+#include "engine/cpu/zc_lanes_x16.inc"
+#undef GS_X16_USE_AVX2
 #endif
 
 void gs_zc_lanes_run_base(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, bb_t acc[3][GS_ZC_BLOCK])
 {
-#ifdef HAVE_AVX512_PATH
-    if (lp->vector) {
-        run_base_avx512(lp, cols, col_stride, acc);
-        return;
+    switch (lp->isa) {
+#ifdef GS_HAVE_X86_SIMD
+    case GS_SIMD_AVX512: run_base_avx512(lp, cols, col_stride, acc); return;
+    case GS_SIMD_AVX2: run_base_avx2(lp, cols, col_stride, acc); return;
+#endif
+    default: run_base_portable(lp, cols, col_stride, acc); return;
     }
-#endif
-    run_base_portable(lp, cols, col_stride, acc);
-}
-
-int gs_zc_lanes_vector_available(void)
-{
-#ifdef HAVE_AVX512_PATH
-    return __builtin_cpu_supports("avx512f");
-#else
-    return 0;
-#endif
 }
 
 void gs_zc_lanes_free(gs_zc_lanes *lp)
@@ -283,13 +149,13 @@ void gs_zc_lanes_free(gs_zc_lanes *lp)
     memset(lp, 0, sizeof *lp);
 }
 
-int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, int vector)
+int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, gs_simd_isa isa)
 {
     memset(lp, 0, sizeof *lp);
-    if (vector && !gs_zc_lanes_vector_available())
+    if (!gs_simd_available(isa))
         return -1;
     lp->code = code;
-    lp->vector = vector;
+    lp->isa = isa;
     lp->n_consts = 4 * (code->w_off - code->const_off); /* the padded constant area */
     lp->work = malloc(((size_t)code->n_slots + 1) * GS_ZC_BLOCK * sizeof(bb_t));
     lp->consts = calloc(((size_t)lp->n_consts + 1) * GS_ZC_BLOCK, sizeof(bb_t));
@@ -306,11 +172,11 @@ int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, int vector)
 
 void gs_zc_lanes_run(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BLOCK])
 {
-#ifdef HAVE_AVX512_PATH
-    if (lp->vector) {
-        run_avx512(lp, cols, acc);
-        return;
-    }
+    switch (lp->isa) {
+#ifdef GS_HAVE_X86_SIMD
+    case GS_SIMD_AVX512: run_avx512(lp, cols, acc); return;
+    case GS_SIMD_AVX2: run_avx2(lp, cols, acc); return;
 #endif
-    run_portable(lp, cols, acc);
+    default: run_portable(lp, cols, acc); return;
+    }
 }

@@ -8,7 +8,7 @@
  * column), then runs the program in base-field lanes; the multilinear rounds
  * interpolate the folded tables' row pairs at X = 1..d in extension lanes.
  * The weighted sums of fold_ple have AVX-512 forms (weighted_sums_simd.h);
- * every vector path has a plain C twin the tests run with no_simd. */
+ * every vector path has a plain C twin the tests run with simd = GS_SIMD_NONE. */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/parallel_for.h"
 #include "engine/cpu/r0_transform.h"
@@ -57,7 +57,7 @@ typedef struct r0_ctx {
     const gs_r0_transform *tf; /* a column's values on D -> on the n_cos cosets */
     const bb4_t *E;
     const gs_zc_code *code; /* the DAG with the round's weights, one group */
-    int vector;             /* run it with AVX-512 */
+    gs_simd_isa isa;        /* its arithmetic */
     bb4_t *acc; /* per part: 3 * n_pts */
     int oom;
 } r0_ctx;
@@ -84,7 +84,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
     const bb_t **colsrc = malloc(n_tab * sizeof(*colsrc));
     gs_zc_lanes lp;
-    if (!pv || !coef || !colsrc || gs_zc_lanes_init(&lp, cx->code, cx->vector)) {
+    if (!pv || !coef || !colsrc || gs_zc_lanes_init(&lp, cx->code, cx->isa)) {
         free(pv), free(coef), free(colsrc);
         cx->oom = 1;
         return;
@@ -162,7 +162,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
     if (n_pts == 0)
         return GLSTARK_OK;
     gs_r0_transform tf;
-    int impl = ((const gs_cpu_state *)eng->impl)->no_simd ? GS_R0T_PORTABLE : -1;
+    int impl = gs_r0_transform_available(gs_cpu_simd(eng), l_skip) ? (int)gs_cpu_simd(eng) : GS_SIMD_NONE;
     if (gs_r0_transform_init(&tf, l_skip, n_cos, impl))
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "zerocheck round 0: planning the 2^%u-point coset transforms failed (out of memory, or "
@@ -176,7 +176,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
         return st;
     }
     r0_ctx cx = {t,    l_skip, n_cos, n_pts, d_points, &tf, (const bb4_t *)e->host,
-                 &code, !cs->no_simd && gs_zc_lanes_vector_available(), NULL, 0};
+                 &code, cs->simd, NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_pts * sizeof(bb4_t));
     if (!cx.acc) {
         gs_r0_transform_free(&tf);
@@ -207,7 +207,7 @@ typedef struct fp_ctx {
     const bb_t **src; /* per table column >= 3 */
     bb4_t *T;
     const bb_t *lw_comp; /* 4 x N: component j of lw[k] at [j N + k] (vector path) */
-    int vector;
+    gs_simd_isa isa;
 } fp_ctx;
 
 /* Table columns [lo, hi): each trace column is streamed once, in order. */
@@ -234,8 +234,8 @@ static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         const bb_t *m = cx->src[c];
         size_t rot = (c - 3) & 1, x = 0;
         /* blocks whose rows do not wrap around the trace: all of them unrotated, all but the last rotated */
-        if (cx->vector && H >= N)
-            x = gs_ple_fold_simd(m + rot, N, nx - rot, cx->lw_comp, dst);
+        if (cx->isa && H >= N)
+            x = gs_ple_fold_simd(cx->isa, m + rot, N, nx - rot, cx->lw_comp, dst);
         for (; x < nx; x++) {
             bb4_t a = bb4_zero();
             for (size_t k = 0; k < N; k++)
@@ -267,8 +267,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     for (size_t k = 0; k < N; k++)
         for (int j = 0; j < 4; j++)
             lw_comp[(size_t)j * N + k] = lw[k].c[j];
-    int vector = !((const gs_cpu_state *)eng->impl)->no_simd && gs_weighted_sums_simd_available();
-    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, vector};
+    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, gs_cpu_simd(eng)};
     gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
     free(src), free(lw_comp);
     return GLSTARK_OK;
@@ -280,7 +279,7 @@ typedef struct mle_ctx {
     size_t stride, n_x;
     const bb4_t *E;
     const gs_zc_code *code; /* the DAG with this round's weights, one group */
-    int vector;             /* run it with AVX-512 */
+    gs_simd_isa isa;        /* its arithmetic */
     bb4_t *acc;             /* per part: 3 * n_x */
     int oom;
 } mle_ctx;
@@ -302,7 +301,7 @@ static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     gs_zc_lanes lp;
     size_t words = ncols * GS_ZC_BLOCK;
     bb_t *vals = malloc(2 * words * sizeof(bb_t)), *diff = vals + words;
-    if (!vals || gs_zc_lanes_init(&lp, cx->code, cx->vector)) {
+    if (!vals || gs_zc_lanes_init(&lp, cx->code, cx->isa)) {
         free(vals);
         cx->oom = 1;
         return;
@@ -371,7 +370,7 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, 1, &code, &eng->err);
     if (st)
         return st;
-    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, &code, !cs->no_simd && gs_zc_lanes_vector_available(),
+    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, &code, cs->simd,
                   NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_x * sizeof(bb4_t));
     if (!cx.acc) {

@@ -1,0 +1,42 @@
+/* Chooses the 16-lane BabyBear vector of one instruction set for the kernel
+ * template included after it. The CPU engine's 16-lane kernels (constraint
+ * interpreter, round 0's coset transform, weighted column sums) are written
+ * once in a .inc template over these names and included once per set, so
+ * the AVX-512 and AVX2 forms cannot drift apart. No include guard: define
+ * GS_X16_USE_AVX512 or GS_X16_USE_AVX2 (one of them), include this, include
+ * the template, undefine the choice, repeat. Defines:
+ *   X16_T           the vector: 16 BabyBear lanes in Montgomery form
+ *   X16(op)         its operations (babybear_avx512.h / babybear_avx2.h):
+ *                   load, store, set1, zero, add, sub, mul, gather, partner,
+ *                   blend_upper
+ *   X16_FN          attributes of a template's inline helpers
+ *   X16_KERNEL      attributes of its entry points
+ *   X16_NAME(name)  name with the set's suffix (name_avx512, name_avx2) */
+#undef X16_T
+#undef X16
+#undef X16_FN
+#undef X16_KERNEL
+#undef X16_NAME
+#undef X16_CAT_
+#undef X16_CAT
+
+#define X16_CAT_(a, b) a##b
+#define X16_CAT(a, b) X16_CAT_(a, b)
+
+#if defined(GS_X16_USE_AVX512)
+#include "field/babybear_avx512.h"
+#define X16_T __m512i
+#define X16(op) X16_CAT(bb16_, op)
+#define X16_FN BB16_FN
+#define X16_KERNEL __attribute__((target("avx512f")))
+#define X16_NAME(name) X16_CAT(name, _avx512)
+#elif defined(GS_X16_USE_AVX2)
+#include "field/babybear_avx2.h"
+#define X16_T bb8x2
+#define X16(op) X16_CAT(bb8x2_, op)
+#define X16_FN BB8_FN
+#define X16_KERNEL __attribute__((target("avx2")))
+#define X16_NAME(name) X16_CAT(name, _avx2)
+#else
+#error "define GS_X16_USE_AVX512 or GS_X16_USE_AVX2 before including field/x16_select.h"
+#endif
