@@ -42,6 +42,18 @@ BB8_FN __m256i bb8_mul(__m256i a, __m256i b)
     return _mm256_min_epu32(d, _mm256_add_epi32(d, p));
 }
 
+/* x / 2^k for 1 <= k <= 27 (on Montgomery words, so on the values too)
+ * without a multiply: with x = hi 2^k + lo and 2^-27 = -15 mod p, x / 2^k =
+ * hi - 15 lo 2^(27-k), both terms below p. */
+BB8_FN __m256i bb8_div_2exp(__m256i x, int k)
+{
+    __m256i hi = _mm256_srl_epi32(x, _mm_cvtsi32_si128(k));
+    __m256i lo = _mm256_and_si256(x, _mm256_set1_epi32((int)((1u << k) - 1)));
+    __m256i t = _mm256_sll_epi32(lo, _mm_cvtsi32_si128(27 - k));
+    t = _mm256_sub_epi32(_mm256_slli_epi32(t, 4), t); /* 15 lo 2^(27-k) */
+    return bb8_sub(hi, t);
+}
+
 /* ---- 16 lanes in two registers: lanes 0..7 in h[0], 8..15 in h[1] ---- */
 typedef struct bb8x2 {
     __m256i h[2];
@@ -90,6 +102,13 @@ BB8_FN bb8x2 bb8x2_mul(bb8x2 a, bb8x2 b)
     a.h[0] = bb8_mul(a.h[0], b.h[0]);
     a.h[1] = bb8_mul(a.h[1], b.h[1]);
     return a;
+}
+
+BB8_FN bb8x2 bb8x2_div_2exp(bb8x2 x, int k)
+{
+    x.h[0] = bb8_div_2exp(x.h[0], k);
+    x.h[1] = bb8_div_2exp(x.h[1], k);
+    return x;
 }
 
 /* Lane j takes base[idx lane j]. */

@@ -42,6 +42,18 @@ BB16_FN __m512i bb16_mul(__m512i a, __m512i b)
     return _mm512_min_epu32(d, _mm512_add_epi32(d, p));
 }
 
+/* x / 2^k for 1 <= k <= 27 (on Montgomery words, so on the values too)
+ * without a multiply: with x = hi 2^k + lo and 2^-27 = -15 mod p, x / 2^k =
+ * hi - 15 lo 2^(27-k), both terms below p. */
+BB16_FN __m512i bb16_div_2exp(__m512i x, int k)
+{
+    __m512i hi = _mm512_srl_epi32(x, _mm_cvtsi32_si128(k));
+    __m512i lo = _mm512_and_si512(x, _mm512_set1_epi32((int)((1u << k) - 1)));
+    __m512i t = _mm512_sll_epi32(lo, _mm_cvtsi32_si128(27 - k));
+    t = _mm512_sub_epi32(_mm512_slli_epi32(t, 4), t); /* 15 lo 2^(27-k) */
+    return bb16_sub(hi, t);
+}
+
 /* The 16-lane kernel interface (same names as bb8x2_* in babybear_avx2.h). */
 BB16_FN __m512i bb16_load(const bb_t *p) { return _mm512_loadu_si512((const void *)p); }
 BB16_FN void bb16_store(bb_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
