@@ -13,7 +13,10 @@
  * high-water mark), proof size and verify time; --json writes the same
  * figures. --jobs J proves the same statement J times at once, one thread
  * and one device (GL context) each, and checks the proofs are identical.
- * The debug constraint check runs only with --check.
+ * The debug constraint check runs only with --check. A single proof (no
+ * --jobs, no --repeat) frees the trace as soon as the prover has its own
+ * copy (glstark_prove_options.traces_released), so the process holds one
+ * copy of the trace, not two; --keep-trace keeps it.
  *
  * Exit codes: see example_common.h (2 also for bad arguments). */
 #include <pthread.h>
@@ -30,6 +33,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
             "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--json FILE] [--quiet] [--check]\n"
+            "               [--keep-trace]\n"
             "               [--threads T]\n"
             "               [--platform auto|gbm|device|surfaceless] [--drm-node /dev/dri/renderDN] [--require-hw]\n"
             "               [--limits-floor]\n"
@@ -40,9 +44,25 @@ typedef struct demo_cfg {
     long perms, L, jobs, repeat;
     unsigned long long seed;
     const char *engine, *out, *json, *verify;
-    int quiet, check, no_spans;
+    int quiet, check, no_spans, keep_trace;
     glstark_device_options dev;
 } demo_cfg;
+
+/* The trace array, freed early by the prover's traces_released callback
+ * when only one proof reads it. */
+typedef struct trace_mem {
+    uint32_t *values;
+    size_t bytes;
+    int released;
+} trace_mem;
+
+static void release_trace(void *user)
+{
+    trace_mem *m = user;
+    free(m->values);
+    m->values = NULL;
+    m->released = 1;
+}
 
 /* One proving thread: its own device, the shared key and trace. */
 typedef struct job {
@@ -50,6 +70,7 @@ typedef struct job {
     const demo_cfg *cfg;
     const glstark_proving_key *pk;
     const glstark_air_trace *trace;
+    trace_mem *trace_mem; /* non-NULL: release it after the upload (one job, one proof) */
     pthread_mutex_t *print_lock;
     double t_origin; /* the demo's clock origin, for progress lines */
     /* results */
@@ -124,6 +145,10 @@ static void *run_job(void *arg)
     po.no_spans = j->cfg->no_spans;
     po.progress = j->cfg->no_spans ? NULL : on_span;
     po.progress_user = j;
+    if (j->trace_mem) {
+        po.traces_released = release_trace;
+        po.traces_released_user = j->trace_mem;
+    }
     /* --repeat: the same statement again on the same device (its buffer
      * pool warm); the last proof is kept, each one must equal the first */
     for (long k = 0; k < j->cfg->repeat; k++) {
@@ -208,6 +233,7 @@ typedef struct summary {
     long rows;
     double trace_s, wall_s, verify_s;
     long peak_rss_kb;
+    int trace_released; /* the trace array was freed during the proof */
     int identical, verified;
 } summary;
 
@@ -267,6 +293,7 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
             (unsigned long long)st->fallback_host_syncs);
     fprintf(f, "  \"peak_rss_bytes\": %lld,\n  \"device_bytes_peak\": %zu,\n  \"fallback_bytes_peak\": %zu,\n",
             (long long)sm->peak_rss_kb * 1024, st->device_bytes_peak, st->fallback_bytes_peak);
+    fprintf(f, "  \"trace_released\": %s,\n", sm->trace_released ? "true" : "false");
     fprintf(f, "  \"proof_bytes\": %zu,\n  \"verified\": %s,\n  \"verify_seconds\": %.6f,\n", j->proof_len,
             sm->verified ? "true" : "false", sm->verify_s);
     fprintf(f, "  \"jobs_identical\": %s\n}\n", sm->identical ? "true" : "false");
@@ -300,6 +327,10 @@ static int parse(int argc, char **argv, demo_cfg *c)
         }
         if (!strcmp(a, "--no-spans")) {
             c->no_spans = 1;
+            continue;
+        }
+        if (!strcmp(a, "--keep-trace")) {
+            c->keep_trace = 1;
             continue;
         }
         if (!strcmp(a, "--require-hw")) {
@@ -397,7 +428,8 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
 {
     double t_origin = ex_now();
     uint64_t(*in)[25] = malloc((size_t)c->perms * sizeof *in);
-    uint32_t *trace = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
+    trace_mem tm = {malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t)), (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0};
+    uint32_t *trace = tm.values;
     job *jobs = calloc((size_t)c->jobs, sizeof *jobs);
     pthread_t *th = calloc((size_t)c->jobs, sizeof *th);
     int rc = 0;
@@ -429,6 +461,8 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     long started = 0;
     for (long i = 0; i < c->jobs; i++) {
         jobs[i] = (job){.id = (int)i, .cfg = c, .pk = pk, .trace = &t, .print_lock = &lock, .t_origin = t_origin};
+        if (c->jobs == 1 && c->repeat == 1 && !c->keep_trace)
+            jobs[i].trace_mem = &tm;
         if (pthread_create(&th[i], NULL, run_job, &jobs[i])) {
             fprintf(stderr, "error: cannot start proving thread %ld\n", i);
             rc = 1;
@@ -439,6 +473,7 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     for (long i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     sm.wall_s = ex_now() - w0;
+    sm.trace_released = tm.released;
     pthread_mutex_destroy(&lock);
     if (rc)
         goto out;
@@ -525,7 +560,8 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                j0->engine, ps->device_bytes_peak / 1048576.0, !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)");
         if (ps->fallback_bytes_peak)
             printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
-        printf("\n");
+        printf("; the %.1f MB trace %s\n", tm.bytes / 1048576.0,
+               tm.released ? "freed once the prover had its copy (--keep-trace keeps it)" : "kept");
         printf("proof: %zu bytes\n", j0->proof_len);
         printf("verify: %s in %.3f s\n", sm.verified ? "accepted" : "NOT accepted", sm.verify_s);
     }
@@ -538,7 +574,7 @@ out:
     free(jobs);
     free(th);
     free(in);
-    free(trace);
+    free(tm.values);
     return rc;
 }
 

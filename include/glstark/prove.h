@@ -122,6 +122,16 @@ typedef struct glstark_prove_options {
      * drains the GPU's queue; with no stats and no progress callback there
      * are no spans either, so the proof runs as fast as it can. */
     int no_spans;
+    /* NULL, or called once, from glstark_prove's thread, as soon as the
+     * prover holds its own copy of every trace (after the "trace_upload"
+     * span): from then on it reads neither the traces' value arrays nor
+     * their public values, so the caller may free or reuse that memory while
+     * the proof runs, which keeps a process's peak near one copy of the
+     * trace instead of two. The glstark_air_trace structs themselves must
+     * stay valid until glstark_prove returns. Not called if the proof fails
+     * before that point. */
+    void (*traces_released)(void *user);
+    void *traces_released_user;
 } glstark_prove_options;
 
 GLSTARK_API void glstark_prove_options_init(glstark_prove_options *opts);

@@ -552,7 +552,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
                                  size_t num_traces, const gs_prove_options *opt, gs_span_rec *R, gs_proof *out,
                                  gs_prove_timings *times, gs_error *err)
 {
-    const gs_prove_options dflt = {0, NULL};
+    const gs_prove_options dflt = {0, NULL, NULL, NULL};
     if (!opt)
         opt = &dflt;
     memset(out, 0, sizeof *out);
@@ -638,6 +638,10 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     if ((st = upload_traces(sp, vk, traces, &s, e, err)))
         goto fail;
     gs_span_end(R, sk);
+    /* the engine's writes copy the values before returning and the public
+     * values are in s.publics: nothing below reads the caller's arrays */
+    if (opt->traces_released)
+        opt->traces_released(opt->traces_released_user);
     if ((st = commit_main(sp, &s, e, out->common_main_commit.v, err)))
         goto fail;
     if ((st = fill_preamble(vk, traces, &s, out, err)))

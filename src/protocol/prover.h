@@ -31,6 +31,10 @@ typedef struct gs_prove_options {
      * runs on this engine (normally the CPU engine) instead, its inputs copied
      * over; NULL = no fallback (such a phase fails with UNSUPPORTED). */
     gs_engine *fallback;
+    /* NULL, or called once the engines hold their own copies of the traces
+     * (glstark_prove_options.traces_released) */
+    void (*traces_released)(void *user);
+    void *traces_released_user;
 } gs_prove_options;
 
 /* The phases, as bits of gs_prove_timings.fallback_phases. */

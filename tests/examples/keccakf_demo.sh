@@ -2,7 +2,7 @@
 # The keccakf demo end to end on a small case (2 permutations, stacked height
 # 2^12): exit codes, the --json figures (parsed with python3), --jobs 2 giving
 # identical bytes, --check, --out + --verify (0 accepted, 1/2 for a corrupted
-# copy), --repeat 2 --no-spans, and bad arguments (2).
+# copy), --repeat 2 --no-spans, --keep-trace, and bad arguments (2).
 # usage: keccakf_demo.sh KECCAKF_BINARY ENGINE [PYTHON3]
 set -u
 bin=$1
@@ -43,6 +43,8 @@ need(d["proof_bytes"] > 0 and d["verified"] is True and d["verify_seconds"] > 0,
 need(d["host_syncs"] > 0 and d["host_syncs"] == d["device_host_syncs"] + d["fallback_host_syncs"], "host syncs")
 need(d["peak_rss_bytes"] > 1 << 20 and d["device_bytes_peak"] > 0, "memory")
 need(d["jobs_identical"] is True, "jobs identical")
+# one job, one proof: the demo frees its trace once the prover has its copy
+need(d["trace_released"] is (jobs == 1), "trace_released")
 spans = d["spans"]
 names = [s["name"] for s in spans]
 def parent_of(n):
@@ -111,6 +113,14 @@ grep -q "^spans: not recorded" "$tmp/out3.txt" || fail "--no-spans still printed
 cmp "$tmp/p.bin" "$tmp/p3.bin" || fail "--repeat proof differs from the single run's"
 grep -q '"spans_recorded": false' "$tmp/r.json" || fail "r.json: spans_recorded is not false"
 grep -q '"prove_seconds_repeats": \[[0-9.]*, [0-9.]*\]' "$tmp/r.json" || fail "r.json: not two repeat times"
+
+# --keep-trace: the trace stays allocated (reported), the proof is the same
+# shellcheck disable=SC2086
+"$bin" $small --keep-trace --quiet --json "$tmp/kt.json" --out "$tmp/p4.bin" > "$tmp/out4.txt" 2>&1 || {
+    cat "$tmp/out4.txt"; fail "--keep-trace exited non-zero"; }
+cmp "$tmp/p.bin" "$tmp/p4.bin" || fail "--keep-trace proof differs from the single run's"
+grep -q '"trace_released": false' "$tmp/kt.json" || fail "kt.json: trace_released is not false"
+grep -q '"trace_released": true' "$tmp/k.json" || fail "k.json: trace_released is not true"
 
 # bad arguments: 2
 for args in "--jobs 0" "--repeat 0" "--repeat 33" "--engine foo" "--perms x" "--platform nowhere" "--frobnicate"; do

@@ -25,7 +25,7 @@ static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_para
     cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
     gs_proof pf;
     gs_prove_timings tm;
-    gs_prove_options opt = {0, cpu};
+    gs_prove_options opt = {.fallback = cpu};
     cr_assert_eq(gs_prove(eng, &pk, traces, nairs, &opt, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
     cr_log_info("%s: prove %.3f s (sred %.3f, whir %.3f), fallback: %s", file, tm.total, tm.stacked_reduction,
                 tm.whir, tm.fallback_phases ? tm.fallback_note : "none");

@@ -136,6 +136,57 @@ static void own_fib(const keys *k, unsigned log_n, glstark_prove_result *r)
     free(tr);
 }
 
+/* traces_released: what the callback may do to the caller's arrays. */
+typedef struct release_probe {
+    int calls;
+    uint32_t *values, *publics;
+    size_t n_values, n_publics;
+} release_probe;
+
+static void scribble(void *user)
+{
+    release_probe *p = user;
+    p->calls++;
+    memset(p->values, 0xFF, p->n_values * sizeof *p->values); /* not field words: any later read would show */
+    memset(p->publics, 0xFF, p->n_publics * sizeof *p->publics);
+}
+
+/* The callback comes once, after which the prover reads neither the values
+ * nor the public values: scribbling over both in it still gives OpenVM's
+ * bytes. A proof refused before the upload never calls it. */
+Test(prove_api, traces_released_once_then_unread)
+{
+    keys k;
+    make_keys(&k, 0, 0);
+    size_t h = 1024;
+    uint32_t *tr = malloc(2 * h * sizeof(uint32_t)), pv[3];
+    cr_assert_eq(glstark_fibonacci_trace(0, 1, h, tr, pv), GLSTARK_OK);
+    glstark_air_trace t = {h, {tr, 2}, NULL, pv, 3};
+    release_probe probe = {0, tr, pv, 2 * h, 3};
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    o.traces_released = scribble;
+    o.traces_released_user = &probe;
+    glstark_prove_result r;
+    cr_assert_eq(glstark_prove(k.pk, &t, 1, &o, &r), GLSTARK_OK, "%s", r.message);
+    cr_assert_eq(probe.calls, 1, "traces_released called %d times", probe.calls);
+    size_t n;
+    uint8_t *want = data("fib-small_n10.proof.bin", &n);
+    cr_assert(n == r.proof_len && memcmp(want, r.proof, n) == 0,
+              "the proof changed when the trace was overwritten after traces_released");
+    free(want);
+    glstark_prove_result_free(&r);
+
+    /* refused by the constraint check, before the upload: no call */
+    probe.calls = 0;
+    cr_assert_eq(glstark_fibonacci_trace(0, 1, h, tr, pv), GLSTARK_OK);
+    tr[5] += 1;
+    cr_assert_eq(glstark_prove(k.pk, &t, 1, &o, &r), GLSTARK_ERR_UNSATISFIED, "%s", r.message);
+    cr_assert_eq(probe.calls, 0, "traces_released called for a proof refused before the upload");
+    free(tr);
+    free_keys(&k);
+}
+
 Test(prove_api, own_proofs_verify_and_equal_openvm)
 {
     keys k;

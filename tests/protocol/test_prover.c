@@ -64,7 +64,7 @@ static void prove_with_fallback(glstark_air **airs, size_t nairs, const gs_syste
     /* without a fallback: UNSUPPORTED naming the family */
     cr_assert_eq(gs_prove(main_eng, &pk, t, nairs, NULL, &pf, &tm, &err), GLSTARK_ERR_UNSUPPORTED);
     cr_assert(strstr(err.msg, "gkr") != NULL, "%s", err.msg);
-    gs_prove_options opt = {0, cpu};
+    gs_prove_options opt = {.fallback = cpu};
     cr_assert_eq(gs_prove(main_eng, &pk, t, nairs, &opt, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert_eq(tm.fallback_phases, GS_PHASE_LOGUP_ZEROCHECK | GS_PHASE_WHIR);
     cr_log_info("%s", tm.fallback_note);
