@@ -95,8 +95,12 @@ static bb_t *twiddles_new(unsigned log_n, int inverse, unsigned threads)
 /* Bit reversal, tiled for the cache: write an index of log_n >= 2*TB bits as
  * (A, M, B) with TB-bit A (high) and B (low); its reverse is
  * (rev B, rev M, rev A). For one middle value M, the 2^TB x 2^TB elements
- * (A, M, B) map onto (rev B, rev M, rev A): both sides touch only 2^TB cache
- * lines, each read in full. Work is split over M. */
+ * (A, M, B) map onto (rev B, rev M, rev A): tile M's row A (2^TB words, one
+ * cache line) holds B, and element (A, B) goes to tile rev M's row rev B,
+ * column rev A. Both tiles are copied out row by row first: their rows are
+ * 2^(log_n-TB) words apart, so in place, reading down a column of a tile
+ * would touch 2^TB lines that share a few cache sets again and again. Work
+ * is split over M. */
 #define GS_BITREV_TB 4
 
 /* In-place permutation of the tiles with middle value in [m0, m1) (each pair
@@ -105,25 +109,29 @@ static bb_t *twiddles_new(unsigned log_n, int inverse, unsigned threads)
 static void bitrev_tiles(bb_t *a, unsigned log_n, size_t m0, size_t m1, bb_t scale)
 {
     const unsigned t = GS_BITREV_TB, mb = log_n - 2 * t;
-    const size_t T = (size_t)1 << t;
+    enum { T = 1 << GS_BITREV_TB };
+    uint8_t rv[T];
+    for (size_t k = 0; k < T; k++)
+        rv[k] = (uint8_t)bitrev(k, t);
+    bb_t ti[T][T], tj[T][T];
     for (size_t m = m0; m < m1; m++) {
         size_t mr = bitrev(m, mb);
         if (mr < m)
             continue;
+        bb_t *rowi = a + (m << t), *rowj = a + (mr << t); /* row A at + (A << (log_n - t)) */
         for (size_t A = 0; A < T; A++) {
-            size_t ra = bitrev(A, t);
+            memcpy(ti[A], rowi + (A << (log_n - t)), sizeof ti[A]);
+            memcpy(tj[A], rowj + (A << (log_n - t)), sizeof tj[A]);
+        }
+        /* tile M's (A, B) <- tile rev M's (rev B, rev A), and the other way
+         * (for M == rev M the two copies are the same tile) */
+        for (size_t A = 0; A < T; A++) {
+            bb_t *oi = rowi + (A << (log_n - t)), *oj = rowj + (A << (log_n - t));
             for (size_t B = 0; B < T; B++) {
-                size_t i = (A << (log_n - t)) | (m << t) | B;
-                size_t j = (bitrev(B, t) << (log_n - t)) | (mr << t) | ra;
-                /* tiles M < rev M: every pair once; the self-paired tile
-                 * M == rev M: only the pairs with i < j */
-                if (m < mr || i < j) {
-                    bb_t x = a[i], y = a[j];
-                    a[i] = scale ? bb_mul(y, scale) : y;
-                    a[j] = scale ? bb_mul(x, scale) : x;
-                } else if (i == j && scale) {
-                    a[i] = bb_mul(a[i], scale);
-                }
+                bb_t x = tj[rv[B]][rv[A]], y = ti[rv[B]][rv[A]];
+                oi[B] = scale ? bb_mul(x, scale) : x;
+                if (m != mr)
+                    oj[B] = scale ? bb_mul(y, scale) : y;
             }
         }
     }
@@ -597,14 +605,19 @@ static void rs_gather(bb_t *dst, const bb_t *msg, unsigned L, unsigned b, size_t
         return;
     }
     const unsigned t = GS_BITREV_TB, mb = L - 2 * t;
-    const size_t T = (size_t)1 << t;
+    enum { T = 1 << GS_BITREV_TB };
+    uint8_t rv[T];
+    for (size_t k = 0; k < T; k++)
+        rv[k] = (uint8_t)bitrev(k, t);
+    bb_t tile[T][T]; /* tile rev M of msg, row by row (see bitrev_tiles) */
     for (size_t m = u0; m < u1; m++) {
         size_t mr = bitrev(m, mb);
+        for (size_t R = 0; R < T; R++)
+            memcpy(tile[R], msg + (R << (L - t)) + (mr << t), sizeof tile[R]);
         for (size_t A = 0; A < T; A++) {
-            const bb_t *src = msg + (mr << t) + bitrev(A, t);
             bb_t *d = dst + ((((A << (L - t)) | (m << t))) << b);
             for (size_t B = 0; B < T; B++) {
-                bb_t v = src[bitrev(B, t) << (L - t)];
+                bb_t v = tile[rv[B]][rv[A]];
                 for (size_t s = 0; s < rep; s++)
                     d[(B << b) + s] = v;
             }
