@@ -13,10 +13,13 @@
  * high-water mark), proof size and verify time; --json writes the same
  * figures. --jobs J proves the same statement J times at once, one thread
  * and one device (GL context) each, and checks the proofs are identical.
- * The debug constraint check runs only with --check. A single proof (no
- * --jobs, no --repeat) frees the trace as soon as the prover has its own
- * copy (glstark_prove_options.traces_released), so the process holds one
- * copy of the trace, not two; --keep-trace keeps it.
+ * The debug constraint check runs only with --check. The trace is
+ * generated before the proof, as OpenVM's "excluding trace" times assume; a
+ * single proof (no --jobs or --repeat) frees it as soon as the prover has
+ * its own copy (glstark_prove_options.traces_released), --keep-trace keeps
+ * it. --stream-trace instead lets the prover ask for the rows block by
+ * block (trace_rows), so no whole trace is ever held on the host (its
+ * generation then runs inside the proof's trace_upload span).
  *
  * Exit codes: see example_common.h (2 also for bad arguments). */
 #include <pthread.h>
@@ -33,7 +36,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
             "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--json FILE] [--quiet] [--check]\n"
-            "               [--keep-trace]\n"
+            "               [--keep-trace | --stream-trace]\n"
             "               [--threads T]\n"
             "               [--platform auto|gbm|device|surfaceless] [--drm-node /dev/dri/renderDN] [--require-hw]\n"
             "               [--limits-floor]\n"
@@ -44,17 +47,29 @@ typedef struct demo_cfg {
     long perms, L, jobs, repeat;
     unsigned long long seed;
     const char *engine, *out, *json, *verify;
-    int quiet, check, no_spans, keep_trace;
+    int quiet, check, no_spans, keep_trace, stream_trace;
     glstark_device_options dev;
 } demo_cfg;
 
-/* The trace array, freed early by the prover's traces_released callback
- * when only one proof reads it. */
+/* The trace: either streamed to the prover in row blocks (values NULL,
+ * rows generated on request from the inputs), or a whole array, which the
+ * prover's traces_released callback frees early when only one proof reads
+ * it. */
 typedef struct trace_mem {
     uint32_t *values;
     size_t bytes;
     int released;
+    int streamed;
+    const uint64_t (*inputs)[25];
+    size_t perms;
 } trace_mem;
+
+static int trace_rows(void *user, size_t air, size_t row_begin, size_t num_rows, uint32_t *dst)
+{
+    const trace_mem *m = user;
+    (void)air; /* one AIR */
+    return (int)glstark_keccak_trace_rows(m->inputs, m->perms, row_begin, num_rows, dst);
+}
 
 static void release_trace(void *user)
 {
@@ -145,7 +160,10 @@ static void *run_job(void *arg)
     po.no_spans = j->cfg->no_spans;
     po.progress = j->cfg->no_spans ? NULL : on_span;
     po.progress_user = j;
-    if (j->trace_mem) {
+    if (j->trace_mem && j->trace_mem->streamed) {
+        po.trace_rows = trace_rows;
+        po.trace_rows_user = j->trace_mem;
+    } else if (j->trace_mem) {
         po.traces_released = release_trace;
         po.traces_released_user = j->trace_mem;
     }
@@ -234,6 +252,7 @@ typedef struct summary {
     double trace_s, wall_s, verify_s;
     long peak_rss_kb;
     int trace_released; /* the trace array was freed during the proof */
+    int trace_streamed; /* no trace array: rows went to the prover in blocks */
     int identical, verified;
 } summary;
 
@@ -293,7 +312,8 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
             (unsigned long long)st->fallback_host_syncs);
     fprintf(f, "  \"peak_rss_bytes\": %lld,\n  \"device_bytes_peak\": %zu,\n  \"fallback_bytes_peak\": %zu,\n",
             (long long)sm->peak_rss_kb * 1024, st->device_bytes_peak, st->fallback_bytes_peak);
-    fprintf(f, "  \"trace_released\": %s,\n", sm->trace_released ? "true" : "false");
+    fprintf(f, "  \"trace_released\": %s,\n  \"trace_streamed\": %s,\n", sm->trace_released ? "true" : "false",
+            sm->trace_streamed ? "true" : "false");
     fprintf(f, "  \"proof_bytes\": %zu,\n  \"verified\": %s,\n  \"verify_seconds\": %.6f,\n", j->proof_len,
             sm->verified ? "true" : "false", sm->verify_s);
     fprintf(f, "  \"jobs_identical\": %s\n}\n", sm->identical ? "true" : "false");
@@ -331,6 +351,10 @@ static int parse(int argc, char **argv, demo_cfg *c)
         }
         if (!strcmp(a, "--keep-trace")) {
             c->keep_trace = 1;
+            continue;
+        }
+        if (!strcmp(a, "--stream-trace")) {
+            c->stream_trace = 1;
             continue;
         }
         if (!strcmp(a, "--require-hw")) {
@@ -405,6 +429,11 @@ static int parse(int argc, char **argv, demo_cfg *c)
         fprintf(stderr, "error: need 1 <= --perms <= 2^20 and 1 <= --log-stacked-height <= 30\n");
         return 2;
     }
+    if (c->stream_trace && (c->jobs != 1 || c->repeat != 1 || c->check || c->keep_trace)) {
+        fprintf(stderr, "error: --stream-trace is for one proof (no --jobs, --repeat, --check or --keep-trace): the "
+                        "others read the whole trace\n");
+        return 2;
+    }
     if (c->repeat < 1 || c->repeat > MAX_REPEAT) {
         fprintf(stderr, "error: --repeat must be 1..%d\n", MAX_REPEAT);
         return 2;
@@ -428,7 +457,13 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
 {
     double t_origin = ex_now();
     uint64_t(*in)[25] = malloc((size_t)c->perms * sizeof *in);
-    trace_mem tm = {malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t)), (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0};
+    /* --stream-trace: the prover asks for the rows block by block and no
+     * whole trace is ever held (parse() allows it for one proof without the
+     * constraint check only) */
+    int stream = c->stream_trace;
+    trace_mem tm = {NULL, (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0, stream, (const uint64_t(*)[25])in, (size_t)c->perms};
+    if (!stream)
+        tm.values = malloc(tm.bytes);
     uint32_t *trace = tm.values;
     job *jobs = calloc((size_t)c->jobs, sizeof *jobs);
     pthread_t *th = calloc((size_t)c->jobs, sizeof *th);
@@ -436,13 +471,13 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     summary sm;
     memset(&sm, 0, sizeof sm);
     sm.rows = (long)h;
-    if (!in || !trace || !jobs || !th) {
+    if (!in || (!trace && !stream) || !jobs || !th) {
         fprintf(stderr, "error: out of host memory for %zu trace rows\n", h);
         rc = 1;
         goto out;
     }
     glstark_keccak_inputs_from_seed(c->seed, (size_t)c->perms, in);
-    glstark_status st = glstark_keccak_trace((const uint64_t(*)[25])in, (size_t)c->perms, trace);
+    glstark_status st = stream ? GLSTARK_OK : glstark_keccak_trace((const uint64_t(*)[25])in, (size_t)c->perms, trace);
     if (st) {
         fprintf(stderr, "error: trace generation failed (%s)\n", glstark_status_name(st));
         rc = 1;
@@ -451,9 +486,11 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     sm.trace_s = ex_now() - t_origin;
     if (!c->quiet)
         printf("keccakf: %ld permutations (seed %llu), %zu rows x %d columns, L = %ld, engine %s, %ld job%s, "
-               "constraint check %s; trace %.3f s\n",
+               "constraint check %s; trace %s%.3f s\n",
                c->perms, c->seed, h, GLSTARK_KECCAK_WIDTH, c->L, c->engine, c->jobs, c->jobs > 1 ? "s" : "",
-               c->check ? "on" : "off (--check turns it on)", sm.trace_s);
+               c->check ? "on" : "off (--check turns it on)",
+               stream ? "streamed to the prover in row blocks (generated inside trace_upload), inputs " : "",
+               sm.trace_s);
     glstark_air_trace t = {h, {trace, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
     pthread_mutex_t lock;
     pthread_mutex_init(&lock, NULL);
@@ -462,7 +499,7 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     for (long i = 0; i < c->jobs; i++) {
         jobs[i] = (job){.id = (int)i, .cfg = c, .pk = pk, .trace = &t, .print_lock = &lock, .t_origin = t_origin};
         if (c->jobs == 1 && c->repeat == 1 && !c->keep_trace)
-            jobs[i].trace_mem = &tm;
+            jobs[i].trace_mem = &tm; /* streamed, or released after the upload */
         if (pthread_create(&th[i], NULL, run_job, &jobs[i])) {
             fprintf(stderr, "error: cannot start proving thread %ld\n", i);
             rc = 1;
@@ -474,6 +511,7 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         pthread_join(th[i], NULL);
     sm.wall_s = ex_now() - w0;
     sm.trace_released = tm.released;
+    sm.trace_streamed = tm.streamed;
     pthread_mutex_destroy(&lock);
     if (rc)
         goto out;
@@ -561,7 +599,9 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         if (ps->fallback_bytes_peak)
             printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
         printf("; the %.1f MB trace %s\n", tm.bytes / 1048576.0,
-               tm.released ? "freed once the prover had its copy (--keep-trace keeps it)" : "kept");
+               tm.streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
+               : tm.released ? "freed once the prover had its copy (--keep-trace keeps it)"
+                             : "held for the whole proof");
         printf("proof: %zu bytes\n", j0->proof_len);
         printf("verify: %s in %.3f s\n", sm.verified ? "accepted" : "NOT accepted", sm.verify_s);
     }

@@ -46,6 +46,12 @@ GLSTARK_API size_t glstark_keccak_trace_height(size_t num_permutations);
  * trace holds GLSTARK_KECCAK_WIDTH * glstark_keccak_trace_height(n) values. */
 GLSTARK_API glstark_status glstark_keccak_trace(const uint64_t (*inputs)[25],
                                                 size_t num_permutations, uint32_t *trace);
+/* Rows [row_begin, row_begin + num_rows) of that trace, column-major into
+ * block (column c's num_rows values at block + c * num_rows): the same
+ * values, for glstark_prove_options.trace_rows, without the whole trace.
+ * GLSTARK_ERR_INVALID_ARGUMENT if the rows run past the trace's height. */
+GLSTARK_API glstark_status glstark_keccak_trace_rows(const uint64_t (*inputs)[25], size_t num_permutations,
+                                                     size_t row_begin, size_t num_rows, uint32_t *block);
 /* OpenVM's keccakf example inputs: Rust StdRng::seed_from_u64(seed) (rand
  * 0.9), one `rng.random::<[u64; 25]>()` (25 next_u64) per permutation. */
 GLSTARK_API void glstark_keccak_inputs_from_seed(uint64_t seed, size_t num_permutations, uint64_t (*inputs)[25]);

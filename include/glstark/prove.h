@@ -132,6 +132,19 @@ typedef struct glstark_prove_options {
      * before that point. */
     void (*traces_released)(void *user);
     void *traces_released_user;
+    /* NULL, or where the rows of every trace whose common_main.values is
+     * NULL come from, so the caller never holds a whole trace:
+     * trace_rows(user, air, row_begin, num_rows, dst) writes rows
+     * [row_begin, row_begin + num_rows) of AIR air's common main into dst,
+     * column-major (column c's num_rows values at dst + c * num_rows),
+     * canonical (below p). The prover asks for the rows in increasing
+     * order, each once per proof, in blocks of a few MB, and hands each
+     * block to its engine before asking for the next. Return 0, or non-zero
+     * to stop the proof (GLSTARK_ERR_INVALID_ARGUMENT, the value in the
+     * message). The constraint check reads whole traces: a streamed trace
+     * needs skip_constraint_check. */
+    int (*trace_rows)(void *user, size_t air, size_t row_begin, size_t num_rows, uint32_t *dst);
+    void *trace_rows_user;
 } glstark_prove_options;
 
 GLSTARK_API void glstark_prove_options_init(glstark_prove_options *opts);

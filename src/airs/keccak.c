@@ -313,6 +313,34 @@ glstark_status gs_keccak_trace_mont(const uint64_t (*inputs)[25], size_t num_per
     return GLSTARK_OK;
 }
 
+glstark_status glstark_keccak_trace_rows(const uint64_t (*inputs)[25], size_t num_permutations, size_t row_begin,
+                                         size_t num_rows, uint32_t *block)
+{
+    if ((num_rows && !block) || (num_permutations && !inputs) || num_permutations > (SIZE_MAX / 48))
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    size_t height = glstark_keccak_trace_height(num_permutations);
+    if (row_begin > height || num_rows > height - row_begin)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    static const uint64_t zero[25] = {0};
+    bb_t *rows = malloc(24 * (size_t)GS_KC_WIDTH * sizeof *rows);
+    if (!rows)
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    /* every permutation that has a row in the range, its rows copied out */
+    for (size_t k = row_begin / 24; k * 24 < row_begin + num_rows; k++) {
+        size_t first = k * 24, n = height - first < 24 ? height - first : 24;
+        perm_rows(k < num_permutations ? inputs[k] : zero, n, rows);
+        size_t lo = first > row_begin ? first : row_begin;
+        size_t hi = first + n < row_begin + num_rows ? first + n : row_begin + num_rows;
+        for (size_t c = 0; c < GS_KC_WIDTH; c++) {
+            uint32_t *dst = block + c * num_rows;
+            for (size_t r = lo; r < hi; r++)
+                dst[r - row_begin] = bb_to_canonical(rows[(r - first) * GS_KC_WIDTH + c]);
+        }
+    }
+    free(rows);
+    return GLSTARK_OK;
+}
+
 glstark_status glstark_keccak_trace(const uint64_t (*inputs)[25], size_t num_permutations,
                                     uint32_t *trace)
 {

@@ -257,7 +257,8 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         put_msg(res->message, sizeof res->message, err.msg);
         return st;
     }
-    gs_prove_options po = {o.skip_constraint_check, fallback, o.traces_released, o.traces_released_user};
+    gs_prove_options po = {o.skip_constraint_check, fallback, o.traces_released, o.traces_released_user,
+                           o.trace_rows, o.trace_rows_user, 0};
     gs_prove_timings tm;
     gs_proof pf;
     /* the recorder is big (the span list): heap, not the caller's stack */

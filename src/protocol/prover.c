@@ -217,7 +217,7 @@ static glstark_status pick(pstate *s, unsigned phase, int *e, gs_error *err)
 }
 
 static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trace *traces, size_t num_traces,
-                                   uint32_t *present_out, gs_error *err)
+                                   int have_rows_fn, uint32_t *present_out, gs_error *err)
 {
     const size_t L = vk->params.l_skip + vk->params.n_stack;
     if (num_traces != vk->num_airs)
@@ -254,11 +254,15 @@ static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trac
                                 "prove: AIR %zu has 2^%u rows, more than the stacked height 2^%zu of these params "
                                 "(raise l_skip + n_stack)",
                                 a, lh, L);
-        if (tr->common_main.width != av->common_main_width || !tr->common_main.values)
+        if (tr->common_main.width != av->common_main_width)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "prove: AIR %zu trace has %zu columns (values %s), the AIR has %zu", a,
-                                tr->common_main.width, tr->common_main.values ? "given" : "NULL",
+                                "prove: AIR %zu trace has %zu columns, the AIR has %zu", a, tr->common_main.width,
                                 av->common_main_width);
+        if (!tr->common_main.values && !have_rows_fn)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu trace values are NULL and no trace_rows source is given (pass the "
+                                "values, or set glstark_prove_options.trace_rows)",
+                                a);
         if (tr->num_public_values != av->num_public_values || (tr->num_public_values && !tr->public_values))
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "prove: AIR %zu has %zu public values, the AIR has %zu", a, tr->num_public_values,
@@ -322,12 +326,66 @@ static int layout_is_in_place(const gs_stack_layout *lay, size_t H, size_t *q_of
     return 1;
 }
 
+/* A streamed trace (no values array) arrives in blocks of about this many
+ * bytes: small next to a trace, large enough that the per-block calls
+ * (one upload and one strided copy per block) cost nothing. */
+#define GS_TRACE_BLOCK_BYTES ((size_t)16 << 20)
+
+/* Rows of AIR a's trace (width x height, column-major) from the caller's
+ * trace_rows, block by block, into `dst` at word `base` (column c at
+ * base + c * height): each block is checked (values below p), written to a
+ * staging buffer in Montgomery form and scattered into place by one strided
+ * copy, so neither the caller nor the prover ever holds the whole trace. */
+static glstark_status stream_trace(gs_engine *eng, const gs_prove_options *opt, uint32_t a, size_t width,
+                                   size_t height, gs_buf *dst, size_t base, gs_error *err)
+{
+    if (!width || !height)
+        return GLSTARK_OK;
+    const size_t block = opt->trace_block_bytes ? opt->trace_block_bytes : GS_TRACE_BLOCK_BYTES;
+    size_t rows = 1;
+    while (rows < height && 2 * rows * width * sizeof(uint32_t) <= block)
+        rows *= 2;
+    uint32_t *host = malloc(rows * width * sizeof *host);
+    if (!host)
+        return oom(err);
+    gs_buf *stage = NULL;
+    glstark_status st = gs_buf_create(eng, rows * width * sizeof(uint32_t), &stage);
+    if (st) {
+        free(host);
+        return eng_fail(eng, st, "allocating a trace block", err);
+    }
+    for (size_t r0 = 0; r0 < height && !st; r0 += rows) {
+        size_t n = height - r0 < rows ? height - r0 : rows;
+        int rc = opt->trace_rows(opt->trace_rows_user, a, r0, n, host);
+        if (rc) {
+            st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                              "prove: trace_rows returned %d for AIR %u rows [%zu, %zu); the proof stopped there", rc,
+                              a, r0, r0 + n);
+            break;
+        }
+        size_t bad = gs_first_non_canonical(host, n * width, 0);
+        if (bad < n * width) {
+            st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                              "prove: AIR %u trace value %u (column %zu, row %zu, from trace_rows) is not below p = %u",
+                              a, host[bad], bad / n, r0 + bad % n, (unsigned)BB_P);
+            break;
+        }
+        if ((st = gs_buf_write_canonical(stage, 0, host, n * width)) ||
+            (st = gs_buf_copy_strided(dst, base + r0, height, stage, 0, n, n, width)))
+            st = eng_fail(eng, st, "uploading a block of trace rows", err);
+    }
+    gs_buf_destroy(stage);
+    free(host);
+    return st;
+}
+
 /* Uploads the present common mains (sorted order) to engine e: straight
  * into the stacked matrix Q when every trace is a contiguous block of it
  * (one copy of the trace on the engine instead of two: 345 MB less for
  * keccakf-1024), else into a buffer per trace. */
 static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_vk *vk,
-                                    const glstark_air_trace *traces, pstate *s, int e, gs_error *err)
+                                    const glstark_air_trace *traces, const gs_prove_options *opt, pstate *s, int e,
+                                    gs_error *err)
 {
     const uint32_t M = s->M;
     gs_engine *eng = s->eng[e];
@@ -370,6 +428,8 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
         uint32_t a = s->trace_air[t];
         const glstark_air_trace *tr = &traces[a];
         size_t n = tr->common_main.width * tr->height;
+        if (!tr->common_main.values)
+            continue; /* streamed: checked block by block as it arrives */
         size_t bad = gs_first_non_canonical(tr->common_main.values, n, 0);
         if (bad < n)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
@@ -381,16 +441,21 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
     for (uint32_t t = 0; t < M; t++) {
         const glstark_air_trace *tr = &traces[s->trace_air[t]];
         size_t n = tr->common_main.width * tr->height;
-        /* straight from the caller's array: the engine stores Montgomery form */
-        if (s->traces_in_q) {
-            st = gs_buf_write_canonical(s->q.b[e], s->q_off[t] * sizeof(bb_t), tr->common_main.values, n);
-        } else {
-            st = gs_buf_create(eng, (n ? n : 1) * sizeof(bb_t), &s->main[t].b[e]);
-            if (!st)
-                st = gs_buf_write_canonical(s->main[t].b[e], 0, tr->common_main.values, n);
+        /* straight from the caller's array (the engine stores Montgomery
+         * form), or block by block from trace_rows */
+        gs_buf *dst = s->q.b[e];
+        size_t base = s->traces_in_q ? s->q_off[t] : 0;
+        if (!s->traces_in_q) {
+            if ((st = gs_buf_create(eng, (n ? n : 1) * sizeof(bb_t), &s->main[t].b[e])))
+                return eng_fail(eng, st, "uploading a trace", err);
+            dst = s->main[t].b[e];
         }
-        if (st)
+        if (!tr->common_main.values) {
+            if ((st = stream_trace(eng, opt, s->trace_air[t], tr->common_main.width, tr->height, dst, base, err)))
+                return st;
+        } else if ((st = gs_buf_write_canonical(dst, base * sizeof(bb_t), tr->common_main.values, n))) {
             return eng_fail(eng, st, "uploading a trace", err);
+        }
     }
     gs_span_eng_end(eng, sn);
     sn = gs_span_eng_begin(eng, "constraint_dags");
@@ -552,7 +617,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
                                  size_t num_traces, const gs_prove_options *opt, gs_span_rec *R, gs_proof *out,
                                  gs_prove_timings *times, gs_error *err)
 {
-    const gs_prove_options dflt = {0, NULL, NULL, NULL};
+    const gs_prove_options dflt = {0};
     if (!opt)
         opt = &dflt;
     memset(out, 0, sizeof *out);
@@ -570,7 +635,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     memset(&s, 0, sizeof s);
     s.eng[0] = eng;
     s.eng[1] = opt->fallback != eng ? opt->fallback : NULL;
-    glstark_status st = check_inputs(vk, traces, num_traces, &s.M, err);
+    glstark_status st = check_inputs(vk, traces, num_traces, opt->trace_rows != NULL, &s.M, err);
     if (st)
         return st;
     gs_whir_params wpar;
@@ -579,6 +644,12 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
 
     /* the checker: names AIR, constraint and row */
     if (!opt->skip_constraint_check && pk->airs && pk->num_airs == vk->num_airs) {
+        for (size_t a = 0; a < num_traces; a++)
+            if (traces[a].height && !traces[a].common_main.values)
+                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                    "prove: the constraint check reads whole traces, but AIR %zu's rows come from "
+                                    "trace_rows; set skip_constraint_check (or pass the values)",
+                                    a);
         int sp_check = gs_span_begin(R, "check_constraints");
         glstark_check_failure f;
         char msg[512];
@@ -635,7 +706,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     span_on(R, sp_phase, &s, e);
     sk = gs_span_begin(R, "trace_upload");
     span_on(R, sk, &s, e);
-    if ((st = upload_traces(sp, vk, traces, &s, e, err)))
+    if ((st = upload_traces(sp, vk, traces, opt, &s, e, err)))
         goto fail;
     gs_span_end(R, sk);
     /* the engine's writes copy the values before returning and the public

@@ -35,6 +35,11 @@ typedef struct gs_prove_options {
      * (glstark_prove_options.traces_released) */
     void (*traces_released)(void *user);
     void *traces_released_user;
+    /* NULL, or the rows of the traces with no values array
+     * (glstark_prove_options.trace_rows) */
+    int (*trace_rows)(void *user, size_t air, size_t row_begin, size_t num_rows, uint32_t *dst);
+    void *trace_rows_user;
+    size_t trace_block_bytes; /* bytes per trace_rows block; 0 = GS_TRACE_BLOCK_BYTES (tests use small ones) */
 } gs_prove_options;
 
 /* The phases, as bits of gs_prove_timings.fallback_phases. */

@@ -1,5 +1,6 @@
 /* The checker accepts Keccak traces of OpenVM's example inputs (StdRng seed
- * 42): 16 permutations by default, 1024 with -Dslow_tests=true. */
+ * 42): 16 permutations by default, 1024 with -Dslow_tests=true. Row blocks
+ * (glstark_keccak_trace_rows) equal the whole trace's rows. */
 #include <criterion/criterion.h>
 
 #include "air/air_internal.h"
@@ -43,6 +44,42 @@ static void check_perms(size_t n)
     free(t);
     free(in);
     glstark_air_destroy(air);
+}
+
+/* Every block, from row boundaries inside a permutation, across several and
+ * into the zero-input padding, equals those rows of the whole trace
+ * (poisoned blocks: every value written); ranges past the height and NULL
+ * blocks are refused. */
+Test(keccak_sizes, row_blocks_equal_whole_trace)
+{
+    const size_t n = 5; /* 120 rows of inputs, height 128: 8 padding rows */
+    uint64_t in[5][25];
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 7);
+    for (size_t k = 0; k < n; k++)
+        for (int i = 0; i < 25; i++)
+            in[k][i] = gs_stdrng_next_u64(&rng);
+    size_t h = glstark_keccak_trace_height(n);
+    cr_assert_eq(h, 128);
+    uint32_t *t = malloc(h * GLSTARK_KECCAK_WIDTH * sizeof *t), *b = malloc((h * GLSTARK_KECCAK_WIDTH + 1) * sizeof *b);
+    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, n, t), GLSTARK_OK);
+    const size_t ranges[][2] = {{0, 1}, {0, 24}, {5, 7}, {23, 2}, {20, 60}, {100, 28}, {119, 9}, {127, 1}, {0, 128}, {64, 0}};
+    for (size_t k = 0; k < sizeof ranges / sizeof *ranges; k++) {
+        size_t r0 = ranges[k][0], m = ranges[k][1];
+        memset(b, 0xFF, (h * GLSTARK_KECCAK_WIDTH + 1) * sizeof *b);
+        cr_assert_eq(glstark_keccak_trace_rows((const uint64_t(*)[25])in, n, r0, m, b), GLSTARK_OK);
+        for (size_t c = 0; c < GLSTARK_KECCAK_WIDTH; c++)
+            for (size_t r = 0; r < m; r++)
+                cr_assert_eq(b[c * m + r], t[c * h + r0 + r], "rows [%zu, %zu): column %zu row %zu differs", r0, r0 + m,
+                             c, r0 + r);
+        cr_assert_eq(b[GLSTARK_KECCAK_WIDTH * m], 0xFFFFFFFFu, "rows [%zu, %zu): wrote past the block", r0, r0 + m);
+    }
+    cr_assert_eq(glstark_keccak_trace_rows((const uint64_t(*)[25])in, n, 120, 9, b), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_keccak_trace_rows((const uint64_t(*)[25])in, n, 129, 0, b), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_keccak_trace_rows((const uint64_t(*)[25])in, n, 0, 4, NULL), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_keccak_trace_rows(NULL, n, 0, 4, b), GLSTARK_ERR_INVALID_ARGUMENT);
+    free(t);
+    free(b);
 }
 
 #ifndef GLSTARK_SLOW_TESTS

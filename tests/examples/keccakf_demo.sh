@@ -2,7 +2,8 @@
 # The keccakf demo end to end on a small case (2 permutations, stacked height
 # 2^12): exit codes, the --json figures (parsed with python3), --jobs 2 giving
 # identical bytes, --check, --out + --verify (0 accepted, 1/2 for a corrupted
-# copy), --repeat 2 --no-spans, --keep-trace, and bad arguments (2).
+# copy), --repeat 2 --no-spans, --keep-trace, --stream-trace, and bad
+# arguments (2).
 # usage: keccakf_demo.sh KECCAKF_BINARY ENGINE [PYTHON3]
 set -u
 bin=$1
@@ -122,8 +123,17 @@ cmp "$tmp/p.bin" "$tmp/p4.bin" || fail "--keep-trace proof differs from the sing
 grep -q '"trace_released": false' "$tmp/kt.json" || fail "kt.json: trace_released is not false"
 grep -q '"trace_released": true' "$tmp/k.json" || fail "k.json: trace_released is not true"
 
+# --stream-trace: the prover asks for the rows in blocks, no whole trace; same proof
+# shellcheck disable=SC2086
+"$bin" $small --stream-trace --quiet --json "$tmp/st.json" --out "$tmp/p5.bin" > "$tmp/out5.txt" 2>&1 || {
+    cat "$tmp/out5.txt"; fail "--stream-trace exited non-zero"; }
+cmp "$tmp/p.bin" "$tmp/p5.bin" || fail "--stream-trace proof differs from the single run's"
+grep -q '"trace_streamed": true' "$tmp/st.json" || fail "st.json: trace_streamed is not true"
+grep -q '"trace_streamed": false' "$tmp/k.json" || fail "k.json: trace_streamed is not false"
+
 # bad arguments: 2
-for args in "--jobs 0" "--repeat 0" "--repeat 33" "--engine foo" "--perms x" "--platform nowhere" "--frobnicate"; do
+for args in "--jobs 0" "--repeat 0" "--repeat 33" "--engine foo" "--perms x" "--platform nowhere" "--frobnicate" \
+    "--stream-trace --jobs 2" "--stream-trace --check"; do
     # shellcheck disable=SC2086
     "$bin" $args > /dev/null 2>&1
     rc=$?

@@ -46,6 +46,106 @@ Test(prover, interactions_small) { oc_interactions_small(prove_and_compare); }
 Test(prover, fib_app18_n10, .timeout = 120) { oc_fib_app18_n10(prove_and_compare); }
 Test(prover, keccak_app21_p16, .timeout = 300) { oc_keccak_app21_p16(prove_and_compare); }
 
+/* Streamed traces (trace_rows): the caller's rows, served block by block
+ * from the arrays here while the prover sees no values array. The source
+ * checks the prover asks for each AIR's rows in order, without gaps or
+ * repeats, and poisons the block first; the bytes must be OpenVM's. */
+typedef struct row_source {
+    const glstark_air_trace *full;
+    size_t nairs;
+    size_t next[4]; /* next row expected per AIR */
+    size_t calls;
+    int fail_at_call; /* > 0: return this call's number as an error (1-based) */
+    int poison_value; /* 1: put p into the block (not a field value) */
+} row_source;
+
+static int serve_rows(void *user, size_t air, size_t r0, size_t n, uint32_t *dst)
+{
+    row_source *rs = user;
+    rs->calls++;
+    cr_assert(air < rs->nairs, "rows asked for AIR %zu of %zu", air, rs->nairs);
+    cr_assert_eq(r0, rs->next[air], "AIR %zu: rows from %zu asked, %zu expected next", air, r0, rs->next[air]);
+    cr_assert(n >= 1 && r0 + n <= rs->full[air].height, "AIR %zu: rows [%zu, %zu) past the height", air, r0, r0 + n);
+    rs->next[air] = r0 + n;
+    if (rs->fail_at_call && (size_t)rs->fail_at_call == rs->calls)
+        return 7;
+    const glstark_trace_part *m = &rs->full[air].common_main;
+    for (size_t c = 0; c < m->width; c++)
+        for (size_t r = 0; r < n; r++)
+            dst[c * n + r] = m->values[c * rs->full[air].height + r0 + r];
+    if (rs->poison_value)
+        dst[(m->width - 1) * n + n / 2] = BB_P;
+    return 0;
+}
+
+static void prove_streamed(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                           const glstark_air_trace *traces, const char *file)
+{
+    gs_error err;
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    gs_engine *eng;
+    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
+    glstark_air_trace noval[4];
+    cr_assert(nairs <= 4);
+    for (size_t a = 0; a < nairs; a++) {
+        noval[a] = traces[a];
+        noval[a].common_main.values = NULL;
+    }
+    /* blocks of 64 bytes: several per trace; and the default (one block) */
+    const size_t blocks[2] = {64, 0};
+    size_t calls64 = 0;
+    for (int bi = 0; bi < 2; bi++) {
+        row_source rs = {traces, nairs, {0}, 0, 0, 0};
+        gs_prove_options opt = {.skip_constraint_check = 1, .trace_rows = serve_rows, .trace_rows_user = &rs,
+                                .trace_block_bytes = blocks[bi]};
+        gs_proof pf;
+        cr_assert_eq(gs_prove(eng, &pk, noval, nairs, &opt, &pf, NULL, &err), GLSTARK_OK, "%s", err.msg);
+        for (size_t a = 0; a < nairs; a++)
+            cr_assert_eq(rs.next[a], traces[a].height, "%s: AIR %zu rows served up to %zu of %zu", file, a, rs.next[a],
+                         traces[a].height);
+        cr_log_info("%s: %zu trace_rows calls with %zu-byte blocks", file, rs.calls, blocks[bi]);
+        if (bi == 0)
+            calls64 = rs.calls;
+        uint8_t *b;
+        size_t n;
+        cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
+        oc_expect_bytes(file, b, n);
+        free(b);
+        gs_proof_free(&pf);
+    }
+    /* the source fails on its last call: the proof stops with its message */
+    row_source rs = {traces, nairs, {0}, 0, (int)calls64, 0};
+    gs_prove_options opt = {.skip_constraint_check = 1, .trace_rows = serve_rows, .trace_rows_user = &rs,
+                            .trace_block_bytes = 64};
+    gs_proof pf;
+    cr_assert_eq(gs_prove(eng, &pk, noval, nairs, &opt, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "trace_rows returned 7") != NULL, "%s", err.msg);
+    /* a value that is not below p: refused, naming where */
+    row_source bad = {traces, nairs, {0}, 0, 0, 1};
+    opt.trace_rows_user = &bad;
+    cr_assert_eq(gs_prove(eng, &pk, noval, nairs, &opt, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "not below p") && strstr(err.msg, "trace_rows"), "%s", err.msg);
+    /* the constraint check needs whole traces; no source at all is refused too */
+    opt.trace_rows_user = &rs;
+    opt.skip_constraint_check = 0;
+    gs_multi_pk pk_airs;
+    cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk_airs, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_prove(eng, &pk_airs, noval, nairs, &opt, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "constraint check") != NULL, "%s", err.msg);
+    cr_assert_eq(gs_prove(eng, &pk, noval, nairs, NULL, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "NULL") != NULL, "%s", err.msg);
+    gs_multi_pk_free(&pk_airs);
+    gs_engine_destroy(eng);
+    gs_multi_pk_free(&pk);
+}
+
+/* n1: 2 rows, below 2^l_skip, so the trace gets its own buffer (not in place in the stacked matrix) */
+Test(prover, streamed_fib_small_n1) { oc_fib_small(1, "fib-small_n1.proof.bin", prove_streamed); }
+Test(prover, streamed_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_streamed); }
+Test(prover, streamed_interactions_small) { oc_interactions_small(prove_streamed); }
+Test(prover, streamed_fib_app18_n10, .timeout = 120) { oc_fib_app18_n10(prove_streamed); }
+
 /* Per-phase fallback: an engine missing some families proves with a second
  * engine for those phases, says so, and the bytes do not change. */
 static void prove_with_fallback(glstark_air **airs, size_t nairs, const gs_system_params *sp,
