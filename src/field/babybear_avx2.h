@@ -131,6 +131,18 @@ BB8_FN bb8x2 bb8x2_partner(bb8x2 v, int h)
     return r;
 }
 
+/* Lane j takes lane rev4(j) of v (its 4-bit index reversed). Output lane j
+ * reads lane rev4(j), whose low bit is j's high bit: the low output half
+ * takes the even lanes of both inputs, the high half the odd ones, each
+ * input half contributing every other output lane. */
+BB8_FN bb8x2 bb8x2_bitrev(bb8x2 v)
+{
+    const __m256i lo = _mm256_setr_epi32(0, 0, 4, 4, 2, 2, 6, 6), hi = _mm256_setr_epi32(1, 1, 5, 5, 3, 3, 7, 7);
+    bb8x2 r = {{_mm256_blend_epi32(_mm256_permutevar8x32_epi32(v.h[0], lo), _mm256_permutevar8x32_epi32(v.h[1], lo), 0xAA),
+                _mm256_blend_epi32(_mm256_permutevar8x32_epi32(v.h[0], hi), _mm256_permutevar8x32_epi32(v.h[1], hi), 0xAA)}};
+    return r;
+}
+
 /* Lanes whose index has bit h set from b, the others from a (h = 1, 2, 4 or
  * 8). A mask vector rather than an immediate, so unoptimised builds compile. */
 BB8_FN bb8x2 bb8x2_blend_upper(bb8x2 a, bb8x2 b, int h)

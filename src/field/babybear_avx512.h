@@ -71,6 +71,13 @@ BB16_FN __m512i bb16_partner(__m512i v, int h)
     return _mm512_permutexvar_epi32(idx, v);
 }
 
+/* Lane j takes lane rev4(j) of v (its 4-bit index reversed). */
+BB16_FN __m512i bb16_bitrev(__m512i v)
+{
+    const __m512i idx = _mm512_set_epi32(15, 7, 11, 3, 13, 5, 9, 1, 14, 6, 10, 2, 12, 4, 8, 0);
+    return _mm512_permutexvar_epi32(idx, v);
+}
+
 /* Lanes whose index has bit h set from b, the others from a (h = 1, 2, 4 or 8). */
 BB16_FN __m512i bb16_blend_upper(__m512i a, __m512i b, int h)
 {

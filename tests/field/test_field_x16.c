@@ -1,7 +1,8 @@
 /* The 16-lane BabyBear vectors of the CPU kernels (field/x16_select.h: AVX2
  * as two registers, AVX-512 as one), in every set this CPU runs, against
  * the scalar field of babybear.h: add, sub, mul, div_2exp for every k, the
- * lane permutes and blends of the coset transform, and gather. Inputs mix
+ * lane permutes and blends of the coset transform, the 4-bit index
+ * reversal, and gather. Inputs mix
  * random words (fixed printed seed) with 0, 1, p-1 and 2^k-boundary values;
  * outputs are poisoned first. */
 #include <criterion/criterion.h>
@@ -11,7 +12,7 @@
 #include "field/babybear.h"
 #include "field/simd_isa.h"
 
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_PARTNER, OP_BLEND, OP_GATHER, OP_COUNT };
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_PARTNER, OP_BLEND, OP_GATHER, OP_BITREV, OP_COUNT };
 
 /* out = op(a, b) on 16 lanes; k: the shift (div), h (partner, blend); for
  * gather, b holds indices into a. */
@@ -26,6 +27,7 @@ enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_PARTNER, OP_BLEND, OP_GATHER, OP_COUNT
         case OP_DIV: r = X16(div_2exp)(x, k); break;                                                                \
         case OP_PARTNER: r = X16(partner)(x, k); break;                                                             \
         case OP_BLEND: r = X16(blend_upper)(x, y, k); break;                                                        \
+        case OP_BITREV: r = X16(bitrev)(x); break;                                                                  \
         default: r = X16(gather)(a, y); break;                                                                      \
         }                                                                                                           \
         X16(store)(out, r);                                                                                         \
@@ -86,6 +88,7 @@ static bb_t want(int op, int k, const bb_t *a, const bb_t *b, int j)
     case OP_DIV: return bb_mul(a[j], (bb_t)(((uint64_t)1 << (32 - k)) % BB_P)); /* x 2^(32-k) 2^-32 */
     case OP_PARTNER: return a[j ^ k];
     case OP_BLEND: return (j & k) ? b[j] : a[j];
+    case OP_BITREV: return a[((j & 1) << 3) | ((j & 2) << 1) | ((j & 4) >> 1) | ((j & 8) >> 3)];
     default: return a[b[j]];
     }
 }

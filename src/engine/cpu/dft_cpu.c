@@ -22,6 +22,7 @@
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/dft_simd.h"
 #include "engine/cpu/parallel_for.h"
+#include "engine/cpu/rs_block16.h"
 #include "engine/dft_ops.h"
 
 #include <stdlib.h>
@@ -463,6 +464,17 @@ static void rs_block(bb_t *x, unsigned l, const bb_t *tw, bb_t scale, int simd)
                 x[s + b + j] = bb_add(x[s + b + j], x[s + j]);
 }
 
+/* Blocks [0, nblocks) of 2^l words at x: in vectors for l = 4 where the
+ * CPU has them (rs_block16.h), else one by one. */
+static void rs_blocks(bb_t *x, size_t nblocks, unsigned l, const bb_t *tw, bb_t scale, int simd,
+                      const gs_rs_block16 *b16, gs_simd_isa isa)
+{
+    if (l == 4 && gs_rs_block16_run(b16, isa, x, nblocks))
+        return;
+    for (size_t i = 0; i < nblocks; i++)
+        rs_block(x + (i << l), l, tw, scale, simd);
+}
+
 typedef struct rsmsg_ctx {
     bb_t *base;
     size_t stride;
@@ -471,15 +483,19 @@ typedef struct rsmsg_ctx {
     const bb_t *tw;
     bb_t scale;
     int simd;
+    gs_simd_isa isa;
+    gs_rs_block16 b16;
 } rsmsg_ctx;
 
 static void rsmsg_range(void *v, size_t b, size_t e, unsigned w)
 {
     (void)w;
     rsmsg_ctx *c = v;
-    for (size_t i = b; i < e; i++) {
+    for (size_t i = b; i < e;) { /* the range's part of each column at once */
         size_t col = i / c->blocks_per_col, blk = i % c->blocks_per_col;
-        rs_block(c->base + col * c->stride + (blk << c->l), c->l, c->tw, c->scale, c->simd);
+        size_t n = c->blocks_per_col - blk < e - i ? c->blocks_per_col - blk : e - i;
+        rs_blocks(c->base + col * c->stride + (blk << c->l), n, c->l, c->tw, c->scale, c->simd, &c->b16, c->isa);
+        i += n;
     }
 }
 
@@ -492,7 +508,8 @@ static glstark_status cpu_rs_message(gs_engine *eng, const gs_dft_cols *cols, un
         return oom(eng, "rs_message", sizeof(bb_t) << l_skip);
     rsmsg_ctx c = {(bb_t *)cols->buf->host + cols->offset, cols->col_stride, cols->log_n, l_skip,
                    (size_t)1 << (cols->log_n - l_skip), tw, bb_inv(bb_pow(bb_from_canonical(2), l_skip)),
-                   engine_simd(eng)};
+                   engine_simd(eng), gs_cpu_simd(eng), {{0}, 0}};
+    gs_rs_block16_init(&c.b16);
     gs_parallel_for(gs_cpu_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
     free(tw);
     return GLSTARK_OK;
@@ -572,6 +589,8 @@ typedef struct rs_ctx {
     bb_t small_scale;
     const bb_t *tw;       /* forward twiddles of size 2^(L + log_blowup) */
     int simd;
+    gs_simd_isa isa;      /* the message's 16-row blocks in vectors (rs_block16.h) */
+    gs_rs_block16 b16;
     /* single-column parallel mode */
     const bb_t *msg;
     bb_t *dst;
@@ -584,9 +603,7 @@ static void rs_build_message(rs_ctx *c, uint32_t col, bb_t *msg)
     unsigned l = c->lay->l_skip;
     if (l == 0)
         return;
-    size_t H = (size_t)1 << c->L;
-    for (size_t s = 0; s < H; s += (size_t)1 << l)
-        rs_block(msg + s, l, c->tw_small, c->small_scale, c->simd);
+    rs_blocks(msg, ((size_t)1 << c->L) >> l, l, c->tw_small, c->small_scale, c->simd, &c->b16, c->isa);
 }
 
 /* dst[i] = msg[rev_L(i >> b)] for every i < 2^(L+b): the bit-reversed,
@@ -668,7 +685,9 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
             goto out;
         }
     rs_ctx c = {layout, traces, col_begin, log_blowup, L, (bb_t *)codeword->host + cw_offset, scratch, tw_small,
-                bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), tw, engine_simd(eng), NULL, NULL};
+                bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), tw, engine_simd(eng), gs_cpu_simd(eng),
+                {{0}, 0}, NULL, NULL};
+    gs_rs_block16_init(&c.b16);
     if (ncols >= threads || logN < GS_DFT_PAR_MIN_LOG) {
         gs_parallel_for(threads, ncols, rs_columns_serial, &c);
     } else {
