@@ -63,6 +63,8 @@ int main(int argc, char **argv)
     glstark_device_limits_get(dev, &L);
     printf("glstark:           %s\n", glstark_version());
     printf("engine:            %s\n", glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "cpu" : "gles");
+    printf("CPU vector set:    %s (the CPU engine and the GLES engine's CPU fallback; GLSTARK_CPU_SIMD caps it)\n",
+           glstark_cpu_vector_set());
     printf("platform:          %s\n", glstark_platform_name(glstark_device_platform(dev)));
     printf("platform path:     %s\n", glstark_device_platform_path(dev));
     printf("EGL vendor:        %s\n", glstark_device_egl_vendor(dev));

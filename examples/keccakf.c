@@ -333,7 +333,9 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     json_str(f, j->readback);
     fprintf(f, ", \"gl_version\": ");
     json_str(f, j->gl_version);
-    fprintf(f, ", \"software\": %s},\n", j->software ? "true" : "false");
+    fprintf(f, ", \"software\": %s, \"cpu_vector_set\": ", j->software ? "true" : "false");
+    json_str(f, glstark_cpu_vector_set());
+    fprintf(f, "},\n");
     fprintf(f, "  \"trace_seconds\": %.6f,\n  \"prove_seconds\": %.6f,\n  \"prove_seconds_per_job\": [", sm->trace_s,
             j->prove_s);
     for (long i = 0; i < c->jobs; i++)
@@ -622,7 +624,7 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
             printf(" on %s (%s, %s, %s, readback: %s, %s)", j0->renderer, j0->platform, j0->gl_version,
                    j0->software ? "SOFTWARE renderer: runs on the CPU" : "hardware", j0->readback, j0->kernels);
         else
-            printf(" (plain C, no GPU)");
+            printf(" (no GPU; vector set %s)", glstark_cpu_vector_set());
         printf("\n");
         if (j0->fallback_phases)
             printf("note: CPU fallback: %s\n", j0->fallback_note);

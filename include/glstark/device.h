@@ -200,6 +200,14 @@ GLSTARK_API glstark_status glstark_device_self_check(glstark_device *dev, uint64
 
 GLSTARK_API const char *glstark_platform_name(glstark_platform p);
 
+/* The vector instruction set the CPU engine's kernels use on this machine
+ * (the CPU engine proper and the GLES engine's CPU fallback): "avx512",
+ * "avx2" or "none" (plain C: ARM, older x86, or GLSTARK_CPU_SIMD=none),
+ * after GLSTARK_CPU_SIMD caps it; "invalid GLSTARK_CPU_SIMD" when that
+ * variable names a set the CPU lacks or no set (creating a CPU engine then
+ * fails with the reason). A static string. */
+GLSTARK_API const char *glstark_cpu_vector_set(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/cpu/cpu_engine.h"
 #include "engine/engine.h"
 #include "engine/gles/gles_engine.h"
 #include "field/field_batch.h"
@@ -217,3 +218,12 @@ glstark_status glstark_device_self_check(glstark_device *dev, uint64_t seed, siz
 }
 
 gs_engine *gs_device_engine_of(glstark_device *dev) { return dev ? dev->eng : NULL; }
+
+const char *glstark_cpu_vector_set(void)
+{
+    gs_simd_isa isa;
+    gs_error err;
+    if (gs_cpu_simd_choice(getenv("GLSTARK_CPU_SIMD"), &isa, &err))
+        return "invalid GLSTARK_CPU_SIMD";
+    return gs_simd_name(isa);
+}

@@ -36,6 +36,7 @@ def need(cond, what):
         sys.exit("json: " + what + ": " + json.dumps(d)[:2000])
 need(d["program"] == "keccakf" and d["perms"] == 2 and d["seed"] == 42 and d["log_stacked_height"] == 12, "header")
 need(d["device"]["engine"] == engine, "device engine")
+need(d["device"]["cpu_vector_set"] in ("avx512", "avx2", "none"), "cpu_vector_set")
 need(d["glstark_version"].split(" (")[0].count(".") == 2 and d["glstark_version"].endswith(")"), "glstark_version")
 need(d["jobs"] == jobs and len(d["prove_seconds_per_job"]) == jobs, "jobs")
 need(d["constraint_check"] == check, "constraint_check flag")

@@ -345,6 +345,27 @@ Test(prove_api, rejects_sampled_changes_app18, .timeout = 120)
 }
 
 /* The version names the release and the commit the library was built from. */
+/* The CPU engine's vector set: one of the names, "none" when capped so,
+ * and an error text (and a refused engine) for a set that does not exist. */
+Test(prove_api, cpu_vector_set)
+{
+    const char *v = glstark_cpu_vector_set();
+    cr_assert(!strcmp(v, "avx512") || !strcmp(v, "avx2") || !strcmp(v, "none"), "vector set '%s'", v);
+    cr_log_info("CPU vector set here: %s", v);
+    setenv("GLSTARK_CPU_SIMD", "none", 1);
+    cr_assert_str_eq(glstark_cpu_vector_set(), "none");
+    setenv("GLSTARK_CPU_SIMD", "avx3000", 1);
+    cr_assert_str_eq(glstark_cpu_vector_set(), "invalid GLSTARK_CPU_SIMD");
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_CPU;
+    glstark_device *dev = NULL;
+    char msg[512];
+    cr_assert_neq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_OK, "a CPU device opened with a bad set");
+    cr_log_info("%s", msg);
+    unsetenv("GLSTARK_CPU_SIMD");
+}
+
 Test(prove_api, version_string)
 {
     const char *v = glstark_version();

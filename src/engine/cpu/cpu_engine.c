@@ -113,7 +113,7 @@ static const gs_engine_core_ops cpu_core_ops = {
  * one named by GLSTARK_CPU_SIMD (auto | avx512 | avx2 | none), which
  * benchmarks and tests use to run another path on the same machine. Asking
  * for a set the CPU lacks is an error rather than a silent fallback. */
-static glstark_status simd_choice(const char *env, gs_simd_isa *out, gs_error *err)
+glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *err)
 {
     *out = gs_simd_best();
     if (!env || !*env || !strcmp(env, "auto"))
@@ -147,7 +147,7 @@ glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error 
     if (threads == 0)
         threads = gs_online_cores();
     st->threads = threads;
-    glstark_status cs = simd_choice(getenv("GLSTARK_CPU_SIMD"), &st->simd, err);
+    glstark_status cs = gs_cpu_simd_choice(getenv("GLSTARK_CPU_SIMD"), &st->simd, err);
     if (cs) {
         free(eng);
         free(st);

@@ -17,6 +17,11 @@ typedef struct gs_cpu_state {
 /* The vector set eng's kernels use. */
 static inline gs_simd_isa gs_cpu_simd(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->simd; }
 
+/* The set the engine's kernels use: the widest this CPU runs, capped by
+ * env (GLSTARK_CPU_SIMD's value: NULL, "", auto, avx512, avx2, none); a
+ * set the CPU lacks or an unknown name is an error with the reason. */
+glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *err);
+
 /* Sets eng->dft, eng->hash, ... to the CPU implementations that exist
  * (src/engine/cpu/families.c). */
 void gs_cpu_engine_attach_families(gs_engine *eng);
