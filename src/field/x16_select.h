@@ -2,9 +2,10 @@
  * template included after it. The CPU engine's 16-lane kernels (constraint
  * interpreter, round 0's coset transform, weighted column sums) are written
  * once in a .inc template over these names and included once per set, so
- * the AVX-512 and AVX2 forms cannot drift apart. No include guard: define
- * GS_X16_USE_AVX512 or GS_X16_USE_AVX2 (one of them), include this, include
- * the template, undefine the choice, repeat. Defines:
+ * the AVX-512 and AVX2 forms cannot drift apart (field/x16_instantiate.h
+ * does the including). No include guard: define GS_X16_USE_AVX512 or
+ * GS_X16_USE_AVX2 (one of them), include this, include the template,
+ * undefine the choice, repeat. Defines:
  *   X16_T           the vector: 16 BabyBear lanes in Montgomery form
  *   X16(op)         its operations (babybear_avx512.h / babybear_avx2.h):
  *                   load, store, set1, zero, add, sub, mul, div_2exp, gather,

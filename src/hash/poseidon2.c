@@ -110,14 +110,8 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH])
  * 16-lane vector holds one cell of all 16 states, as one AVX-512F register
  * or two AVX2 registers (poseidon2_x16.inc is the one source of both). */
 #define HAVE_AVX2_PATH 1
-#define GS_X16_USE_AVX512
-#include "field/x16_select.h"
-#include "hash/poseidon2_x16.inc"
-#undef GS_X16_USE_AVX512
-#define GS_X16_USE_AVX2
-#include "field/x16_select.h"
-#include "hash/poseidon2_x16.inc"
-#undef GS_X16_USE_AVX2
+#define GS_X16_TEMPLATE "hash/poseidon2_x16.inc"
+#include "field/x16_instantiate.h"
 #endif
 
 /* Portable version: GS_P2_LANES states side by side (cell-major), every step

@@ -75,16 +75,8 @@ static void fill_lanes(gs_r0_transform *t)
     }
 }
 
-#ifdef GS_HAVE_X86_SIMD
-#define GS_X16_USE_AVX512
-#include "field/x16_select.h"
-#include "engine/cpu/r0_transform_x16.inc"
-#undef GS_X16_USE_AVX512
-#define GS_X16_USE_AVX2
-#include "field/x16_select.h"
-#include "engine/cpu/r0_transform_x16.inc"
-#undef GS_X16_USE_AVX2
-#endif
+#define GS_X16_TEMPLATE "engine/cpu/r0_transform_x16.inc"
+#include "field/x16_instantiate.h"
 
 int gs_r0_transform_available(gs_simd_isa impl, uint32_t log_n)
 {

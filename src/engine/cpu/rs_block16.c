@@ -1,16 +1,8 @@
 /* 16-row Reed-Solomon message blocks in vectors (rs_block16.h). */
 #include "engine/cpu/rs_block16.h"
 
-#ifdef GS_HAVE_X86_SIMD
-#define GS_X16_USE_AVX512
-#include "field/x16_select.h"
-#include "engine/cpu/rs_block16_x16.inc"
-#undef GS_X16_USE_AVX512
-#define GS_X16_USE_AVX2
-#include "field/x16_select.h"
-#include "engine/cpu/rs_block16_x16.inc"
-#undef GS_X16_USE_AVX2
-#endif
+#define GS_X16_TEMPLATE "engine/cpu/rs_block16_x16.inc"
+#include "field/x16_instantiate.h"
 
 /* Layer l (half-size h = 8 >> l) of the inverse DFT as decimation in
  * frequency: a lane j with bit h set holds (a - b) w^-((j mod h) 16/2h)

@@ -1,16 +1,8 @@
 /* 16-lane vector weighted sums of columns (weighted_sums_simd.h). */
 #include "engine/cpu/weighted_sums_simd.h"
 
-#ifdef GS_HAVE_X86_SIMD
-#define GS_X16_USE_AVX512
-#include "field/x16_select.h"
-#include "engine/cpu/weighted_sums_x16.inc"
-#undef GS_X16_USE_AVX512
-#define GS_X16_USE_AVX2
-#include "field/x16_select.h"
-#include "engine/cpu/weighted_sums_x16.inc"
-#undef GS_X16_USE_AVX2
-#endif
+#define GS_X16_TEMPLATE "engine/cpu/weighted_sums_x16.inc"
+#include "field/x16_instantiate.h"
 
 /* 1 if isa names a vector set this CPU runs. */
 static int usable(gs_simd_isa isa) { return isa != GS_SIMD_NONE && gs_simd_available(isa); }

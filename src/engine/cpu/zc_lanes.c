@@ -120,16 +120,8 @@ static void run_base_portable(gs_zc_lanes *lp, const bb_t *cols, size_t col_stri
     }
 }
 
-#ifdef GS_HAVE_X86_SIMD
-#define GS_X16_USE_AVX512
-#include "field/x16_select.h"
-#include "engine/cpu/zc_lanes_x16.inc"
-#undef GS_X16_USE_AVX512
-#define GS_X16_USE_AVX2
-#include "field/x16_select.h"
-#include "engine/cpu/zc_lanes_x16.inc"
-#undef GS_X16_USE_AVX2
-#endif
+#define GS_X16_TEMPLATE "engine/cpu/zc_lanes_x16.inc"
+#include "field/x16_instantiate.h"
 
 void gs_zc_lanes_run_base(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, bb_t acc[3][GS_ZC_BLOCK])
 {
