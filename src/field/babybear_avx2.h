@@ -26,20 +26,40 @@ BB8_FN __m256i bb8_sub(__m256i a, __m256i b)
     return _mm256_min_epu32(d, _mm256_add_epi32(d, _mm256_set1_epi32((int)BB_P)));
 }
 
-/* a*b*2^-32: the low halves of a*b and q*p agree, so the result is the
- * difference of their high halves (plus p if negative). Even lanes come from
- * mul_epu32 directly, odd lanes after a 32-bit shift. */
+/* a*b*2^-32: the low halves of a*b and q*p agree, so the 64-bit difference
+ * a*b - q*p holds the result (minus p if negative) in its high half. Even
+ * lanes come from mul_epu32 directly, odd lanes after a 32-bit shift. */
 BB8_FN __m256i bb8_mul(__m256i a, __m256i b)
 {
     const __m256i p = _mm256_set1_epi32((int)BB_P), mu = _mm256_set1_epi32((int)BB_MU);
     __m256i pe = _mm256_mul_epu32(a, b);
     __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
-    __m256i qpe = _mm256_mul_epu32(_mm256_mul_epu32(pe, mu), p);
-    __m256i qpo = _mm256_mul_epu32(_mm256_mul_epu32(po, mu), p);
-    __m256i ph = _mm256_blend_epi32(_mm256_srli_epi64(pe, 32), po, 0xAA);
-    __m256i qh = _mm256_blend_epi32(_mm256_srli_epi64(qpe, 32), qpo, 0xAA);
-    __m256i d = _mm256_sub_epi32(ph, qh);
+    __m256i de = _mm256_sub_epi64(pe, _mm256_mul_epu32(_mm256_mul_epu32(pe, mu), p));
+    __m256i dodd = _mm256_sub_epi64(po, _mm256_mul_epu32(_mm256_mul_epu32(po, mu), p));
+    __m256i d = _mm256_blend_epi32(_mm256_srli_epi64(de, 32), dodd, 0xAA);
     return _mm256_min_epu32(d, _mm256_add_epi32(d, p));
+}
+
+/* The Montgomery product for chains of products (Poseidon2's S-box), on
+ * signed words: a and b are int32 with |a b| < 2^31 p (any two words of
+ * (-p, p) qualify) and the result, a b 2^-32 mod p, is left in (-p, p);
+ * bb8_canonical brings it to [0, p) once at the end of the chain. With the
+ * products signed and q = lo(a b) mu taken as a signed word, |q p| < 2^31 p,
+ * so (a b - q p) / 2^32 stays inside (-p, p) with no correction step. */
+BB8_FN __m256i bb8_mul_signed(__m256i a, __m256i b)
+{
+    const __m256i p = _mm256_set1_epi32((int)BB_P), mu = _mm256_set1_epi32((int)BB_MU);
+    __m256i pe = _mm256_mul_epi32(a, b);
+    __m256i po = _mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
+    __m256i de = _mm256_sub_epi64(pe, _mm256_mul_epi32(_mm256_mul_epu32(pe, mu), p));
+    __m256i dodd = _mm256_sub_epi64(po, _mm256_mul_epi32(_mm256_mul_epu32(po, mu), p));
+    return _mm256_blend_epi32(_mm256_srli_epi64(de, 32), dodd, 0xAA);
+}
+
+/* A signed word in (-p, p) to its value in [0, p). */
+BB8_FN __m256i bb8_canonical(__m256i d)
+{
+    return _mm256_min_epu32(d, _mm256_add_epi32(d, _mm256_set1_epi32((int)BB_P)));
 }
 
 /* x / 2^k for 1 <= k <= 27 (on Montgomery words, so on the values too)
@@ -101,6 +121,28 @@ BB8_FN bb8x2 bb8x2_mul(bb8x2 a, bb8x2 b)
 {
     a.h[0] = bb8_mul(a.h[0], b.h[0]);
     a.h[1] = bb8_mul(a.h[1], b.h[1]);
+    return a;
+}
+
+BB8_FN bb8x2 bb8x2_mul_signed(bb8x2 a, bb8x2 b)
+{
+    a.h[0] = bb8_mul_signed(a.h[0], b.h[0]);
+    a.h[1] = bb8_mul_signed(a.h[1], b.h[1]);
+    return a;
+}
+
+BB8_FN bb8x2 bb8x2_canonical(bb8x2 d)
+{
+    d.h[0] = bb8_canonical(d.h[0]);
+    d.h[1] = bb8_canonical(d.h[1]);
+    return d;
+}
+
+/* Plain 32-bit addition, no reduction (for sums the caller keeps in range). */
+BB8_FN bb8x2 bb8x2_add_wrap(bb8x2 a, bb8x2 b)
+{
+    a.h[0] = _mm256_add_epi32(a.h[0], b.h[0]);
+    a.h[1] = _mm256_add_epi32(a.h[1], b.h[1]);
     return a;
 }
 

@@ -26,21 +26,40 @@ BB16_FN __m512i bb16_sub(__m512i a, __m512i b)
     return _mm512_min_epu32(d, _mm512_add_epi32(d, _mm512_set1_epi32((int)BB_P)));
 }
 
-/* a*b*2^-32: the low halves of a*b and q*p agree, so the result is the
- * difference of their high halves (plus p if negative). Even lanes come from
- * mul_epu32 directly, odd lanes after a 32-bit shift. */
+/* a*b*2^-32: the low halves of a*b and q*p agree, so the 64-bit difference
+ * a*b - q*p holds the result (minus p if negative) in its high half. Even
+ * lanes come from mul_epu32 directly, odd lanes after a 32-bit shift. */
 BB16_FN __m512i bb16_mul(__m512i a, __m512i b)
 {
     const __m512i p = _mm512_set1_epi32((int)BB_P), mu = _mm512_set1_epi32((int)BB_MU);
     __m512i pe = _mm512_mul_epu32(a, b);
     __m512i po = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32));
-    __m512i qpe = _mm512_mul_epu32(_mm512_mul_epu32(pe, mu), p);
-    __m512i qpo = _mm512_mul_epu32(_mm512_mul_epu32(po, mu), p);
-    __m512i ph = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe, 32), po);
-    __m512i qh = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(qpe, 32), qpo);
-    __m512i d = _mm512_sub_epi32(ph, qh);
+    __m512i de = _mm512_sub_epi64(pe, _mm512_mul_epu32(_mm512_mul_epu32(pe, mu), p));
+    __m512i dodd = _mm512_sub_epi64(po, _mm512_mul_epu32(_mm512_mul_epu32(po, mu), p));
+    __m512i d = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(de, 32), dodd);
     return _mm512_min_epu32(d, _mm512_add_epi32(d, p));
 }
+
+/* The signed Montgomery product of babybear_avx2.h's bb8_mul_signed: int32
+ * words with |a b| < 2^31 p in, a b 2^-32 mod p in (-p, p) out. */
+BB16_FN __m512i bb16_mul_signed(__m512i a, __m512i b)
+{
+    const __m512i p = _mm512_set1_epi32((int)BB_P), mu = _mm512_set1_epi32((int)BB_MU);
+    __m512i pe = _mm512_mul_epi32(a, b);
+    __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32));
+    __m512i de = _mm512_sub_epi64(pe, _mm512_mul_epi32(_mm512_mul_epu32(pe, mu), p));
+    __m512i dodd = _mm512_sub_epi64(po, _mm512_mul_epi32(_mm512_mul_epu32(po, mu), p));
+    return _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(de, 32), dodd);
+}
+
+/* A signed word in (-p, p) to its value in [0, p). */
+BB16_FN __m512i bb16_canonical(__m512i d)
+{
+    return _mm512_min_epu32(d, _mm512_add_epi32(d, _mm512_set1_epi32((int)BB_P)));
+}
+
+/* Plain 32-bit addition, no reduction (for sums the caller keeps in range). */
+BB16_FN __m512i bb16_add_wrap(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 
 /* x / 2^k for 1 <= k <= 27 (on Montgomery words, so on the values too)
  * without a multiply: with x = hi 2^k + lo and 2^-27 = -15 mod p, x / 2^k =

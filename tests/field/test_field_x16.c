@@ -2,7 +2,8 @@
  * as two registers, AVX-512 as one), in every set this CPU runs, against
  * the scalar field of babybear.h: add, sub, mul, div_2exp for every k, the
  * lane permutes and blends of the coset transform, the 4-bit index
- * reversal, and gather. Inputs mix
+ * reversal, gather, and the signed-word product chain of Poseidon2's S-box
+ * (mul_signed, canonical, add_wrap). Inputs mix
  * random words (fixed printed seed) with 0, 1, p-1 and 2^k-boundary values;
  * outputs are poisoned first. */
 #include <criterion/criterion.h>
@@ -13,6 +14,8 @@
 #include "field/simd_isa.h"
 
 enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_PARTNER, OP_BLEND, OP_GATHER, OP_BITREV, OP_COUNT };
+/* The signed-word operations of Poseidon2's S-box, checked by their own test. */
+enum { OP_MUL_SIGNED = OP_COUNT, OP_CANONICAL, OP_ADD_WRAP };
 
 /* out = op(a, b) on 16 lanes; k: the shift (div), h (partner, blend); for
  * gather, b holds indices into a. */
@@ -28,6 +31,9 @@ enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_PARTNER, OP_BLEND, OP_GATHER, OP_BITRE
         case OP_PARTNER: r = X16(partner)(x, k); break;                                                             \
         case OP_BLEND: r = X16(blend_upper)(x, y, k); break;                                                        \
         case OP_BITREV: r = X16(bitrev)(x); break;                                                                  \
+        case OP_MUL_SIGNED: r = X16(mul_signed)(x, y); break;                                                       \
+        case OP_CANONICAL: r = X16(canonical)(x); break;                                                            \
+        case OP_ADD_WRAP: r = X16(add_wrap)(x, y); break;                                                           \
         default: r = X16(gather)(a, y); break;                                                                      \
         }                                                                                                           \
         X16(store)(out, r);                                                                                         \
@@ -127,4 +133,62 @@ Test(field_x16, every_op_matches_scalar_field)
     }
     if (!ran)
         printf("field_x16: no vector set here; the plain C kernels are tested elsewhere\n");
+}
+
+/* A signed word in (-p, p) for the canonical value v: v or v - p. */
+static int32_t signed_word(uint64_t *s, bb_t v)
+{
+    return (next(s) & 1) && v != 0 ? (int32_t)v - (int32_t)BB_P : (int32_t)v;
+}
+
+static bb_t canonical_of(int32_t w)
+{
+    return w < 0 ? (bb_t)(w + (int32_t)BB_P) : (bb_t)w;
+}
+
+Test(field_x16, signed_product_chain_matches_scalar_field)
+{
+    uint64_t seed = 0x5161ED;
+    printf("field_x16 signed seed %llu\n", (unsigned long long)seed);
+    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_AVX512; isa++) {
+        if (!gs_simd_available(isa))
+            continue;
+        uint64_t s = seed;
+        for (int trial = 0; trial < 2000; trial++) {
+            bb_t a[16], b[16], out[16];
+            int32_t sa[16], sb[16];
+            for (int j = 0; j < 16; j++) {
+                a[j] = word(&s);
+                b[j] = word(&s);
+                sa[j] = signed_word(&s, a[j]);
+                sb[j] = signed_word(&s, b[j]);
+            }
+            if (trial == 0) /* the extremes: (p-1)^2, -(p-1)(p-1), (-(p-1))^2 */
+                for (int j = 0; j < 16; j++) {
+                    sa[j] = (j & 1) ? -(int32_t)(BB_P - 1) : (int32_t)(BB_P - 1);
+                    sb[j] = (j & 2) ? -(int32_t)(BB_P - 1) : (int32_t)(BB_P - 1);
+                    a[j] = canonical_of(sa[j]);
+                    b[j] = canonical_of(sb[j]);
+                }
+            memset(out, 0xFF, sizeof out);
+            apply(isa, OP_MUL_SIGNED, 0, (const bb_t *)sa, (const bb_t *)sb, out);
+            for (int j = 0; j < 16; j++) {
+                int32_t w = (int32_t)out[j];
+                cr_assert(w > -(int32_t)BB_P && w < (int32_t)BB_P, "%s mul_signed, trial %d, lane %d: %d outside (-p, p)",
+                          gs_simd_name(isa), trial, j, w);
+                cr_assert_eq(canonical_of(w), bb_mul(a[j], b[j]),
+                             "%s mul_signed, trial %d, lane %d: %d is not %u (inputs %d, %d)", gs_simd_name(isa), trial,
+                             j, w, bb_mul(a[j], b[j]), sa[j], sb[j]);
+            }
+            memset(out, 0xFF, sizeof out);
+            apply(isa, OP_CANONICAL, 0, (const bb_t *)sa, b, out);
+            for (int j = 0; j < 16; j++)
+                cr_assert_eq(out[j], a[j], "%s canonical, trial %d, lane %d: %u, want %u (input %d)",
+                             gs_simd_name(isa), trial, j, out[j], a[j], sa[j]);
+            memset(out, 0xFF, sizeof out);
+            apply(isa, OP_ADD_WRAP, 0, a, b, out);
+            for (int j = 0; j < 16; j++)
+                cr_assert_eq(out[j], (bb_t)(a[j] + b[j]), "%s add_wrap, trial %d, lane %d", gs_simd_name(isa), trial, j);
+        }
+    }
 }
