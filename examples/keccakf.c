@@ -37,7 +37,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
             "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--json FILE] [--quiet] [--check]\n"
-            "               [--keep-trace | --stream-trace]\n"
+            "               [--keep-trace | --stream-trace] [--codeword auto|keep|reencode]\n"
             "               [--threads T]\n"
             "               [--platform auto|gbm|device|surfaceless] [--drm-node /dev/dri/renderDN] [--require-hw]\n"
             "               [--limits-floor]\n"
@@ -49,6 +49,7 @@ typedef struct demo_cfg {
     unsigned long long seed;
     const char *engine, *out, *json, *verify;
     int quiet, check, no_spans, keep_trace, stream_trace;
+    glstark_codeword_policy codeword;
     glstark_device_options dev;
 } demo_cfg;
 
@@ -207,6 +208,7 @@ static void *run_job(void *arg)
     po.device = dev;
     po.cpu_threads = j->cfg->dev.cpu_threads;
     po.skip_constraint_check = !j->cfg->check;
+    po.codeword = j->cfg->codeword;
     glstark_prove_stats_init(&j->stats);
     po.stats = &j->stats;
     po.no_spans = j->cfg->no_spans;
@@ -368,6 +370,7 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
             (long long)sm->peak_rss_kb * 1024, st->device_bytes_peak, st->fallback_bytes_peak);
     fprintf(f, "  \"trace_released\": %s,\n  \"trace_streamed\": %s,\n", sm->trace_released ? "true" : "false",
             sm->trace_streamed ? "true" : "false");
+    fprintf(f, "  \"codeword_reencoded\": %s,\n", st->codeword_reencoded ? "true" : "false");
     fprintf(f, "  \"proof_bytes\": %zu,\n  \"verified\": %s,\n  \"verify_seconds\": %.6f,\n", j->proof_len,
             sm->verified ? "true" : "false", sm->verify_s);
     fprintf(f, "  \"jobs_identical\": %s\n}\n", sm->identical ? "true" : "false");
@@ -452,6 +455,18 @@ static int parse(int argc, char **argv, demo_cfg *c)
             c->verify = v;
         else if (!strcmp(a, "--drm-node"))
             c->dev.drm_node = v;
+        else if (!strcmp(a, "--codeword")) {
+            if (!strcmp(v, "auto"))
+                c->codeword = GLSTARK_CODEWORD_AUTO;
+            else if (!strcmp(v, "keep"))
+                c->codeword = GLSTARK_CODEWORD_KEEP;
+            else if (!strcmp(v, "reencode"))
+                c->codeword = GLSTARK_CODEWORD_REENCODE;
+            else {
+                fprintf(stderr, "error: --codeword must be auto, keep or reencode, not '%s'\n", v);
+                return 2;
+            }
+        }
         else if (!strcmp(a, "--platform")) {
             static const struct {
                 const char *n;
@@ -652,6 +667,9 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                j0->engine, ps->device_bytes_peak / 1048576.0, !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)");
         if (ps->fallback_bytes_peak)
             printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
+        printf("; the codeword %s", ps->codeword_reencoded ? "freed after its Merkle tree and encoded again for the "
+                                                             "queries (--codeword keep keeps it)"
+                                                           : "kept for the queries");
         printf("; the %.1f MB trace %s\n", tm.bytes / 1048576.0,
                tm.streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
                : tm.released ? "freed once the prover had its copy (--keep-trace keeps it)"

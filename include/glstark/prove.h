@@ -100,6 +100,7 @@ typedef struct glstark_prove_stats {
     size_t device_bytes_peak;
     size_t fallback_bytes_peak;
     char device_engine[8];      /* "gles" or "cpu" */
+    int codeword_reencoded;     /* 1: the codeword was freed after its tree and encoded again (glstark_codeword_policy) */
 } glstark_prove_stats;
 
 GLSTARK_API void glstark_prove_stats_init(glstark_prove_stats *stats);
@@ -108,6 +109,20 @@ GLSTARK_API void glstark_prove_stats_init(glstark_prove_stats *stats);
  * ends (finished = 1); for progress display. Must not call back into the
  * library with the same device. */
 typedef void (*glstark_progress_fn)(void *user, const glstark_span *span, int finished);
+
+/* glstark_prove_options.codeword: what the prover does with the main
+ * commitment's Reed-Solomon codeword (twice the stacked trace: 672 MiB for
+ * keccakf-1024) between its Merkle tree and WHIR's first queries, the only
+ * step that reads it again. */
+typedef enum glstark_codeword_policy {
+    GLSTARK_CODEWORD_AUTO = 0,    /* kept on the CPU engine, re-encoded on a GPU engine */
+    GLSTARK_CODEWORD_KEEP = 1,    /* kept until the proof ends: fastest */
+    /* freed as soon as the tree is built; the queries encode the stacked
+     * trace again, a third of its columns at a time (the same rows, so the
+     * same proof): the peak falls by about the codeword, for one more
+     * encoding (tens of ms on a desktop GPU, a second on a 2-core CPU) */
+    GLSTARK_CODEWORD_REENCODE = 2
+} glstark_codeword_policy;
 
 typedef struct glstark_prove_options {
     size_t size;                /* sizeof(glstark_prove_options) */
@@ -145,6 +160,7 @@ typedef struct glstark_prove_options {
      * needs skip_constraint_check. */
     int (*trace_rows)(void *user, size_t air, size_t row_begin, size_t num_rows, uint32_t *dst);
     void *trace_rows_user;
+    glstark_codeword_policy codeword; /* GLSTARK_CODEWORD_AUTO (0) unless set */
 } glstark_prove_options;
 
 GLSTARK_API void glstark_prove_options_init(glstark_prove_options *opts);

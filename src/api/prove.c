@@ -205,7 +205,7 @@ void glstark_prove_stats_init(glstark_prove_stats *stats)
 
 /* Copies the figures into the caller's stats, no more than its size says. */
 static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const gs_prove_timings *tm,
-                       const gs_engine *eng, const gs_engine *fallback)
+                       const gs_engine *eng, const gs_engine *fallback, int reencoded)
 {
     if (!dst || dst->size < sizeof dst->size)
         return;
@@ -222,6 +222,7 @@ static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const g
     s->device_bytes_peak = tm->bytes_peak[0];
     s->fallback_bytes_peak = fallback && tm->fallback_phases ? tm->bytes_peak[1] : 0;
     snprintf(s->device_engine, sizeof s->device_engine, "%s", eng->core->name);
+    s->codeword_reencoded = reencoded;
     memcpy(dst, s, dst->size < sizeof *s ? dst->size : sizeof *s);
     free(s);
 }
@@ -242,6 +243,15 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         put_msg(res->message, sizeof res->message, "glstark_prove: NULL proving key");
         return GLSTARK_ERR_INVALID_ARGUMENT;
     }
+    if (o.codeword != GLSTARK_CODEWORD_AUTO && o.codeword != GLSTARK_CODEWORD_KEEP &&
+        o.codeword != GLSTARK_CODEWORD_REENCODE) {
+        char m[160];
+        snprintf(m, sizeof m,
+                 "glstark_prove: codeword policy %d is not GLSTARK_CODEWORD_AUTO (0), _KEEP (1) or _REENCODE (2)",
+                 (int)o.codeword);
+        put_msg(res->message, sizeof res->message, m);
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    }
     gs_error err;
     gs_error_clear(&err);
     gs_engine *eng = gs_device_engine_of(o.device), *own = NULL, *fallback = NULL;
@@ -257,8 +267,12 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         put_msg(res->message, sizeof res->message, err.msg);
         return st;
     }
+    /* a GPU encodes the codeword in tens of ms, a 2-core CPU in a second:
+     * AUTO trades that time for the memory only where it is cheap */
+    const int gpu = strcmp(eng->core->name, "cpu") != 0;
     gs_prove_options po = {o.skip_constraint_check, fallback, o.traces_released, o.traces_released_user,
-                           o.trace_rows, o.trace_rows_user, 0};
+                           o.trace_rows, o.trace_rows_user, 0,
+                           o.codeword == GLSTARK_CODEWORD_REENCODE || (o.codeword == GLSTARK_CODEWORD_AUTO && gpu)};
     gs_prove_timings tm;
     gs_proof pf;
     /* the recorder is big (the span list): heap, not the caller's stack */
@@ -288,7 +302,7 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         memcpy(res->phase_seconds, ph, sizeof ph);
         res->fallback_phases = tm.fallback_phases;
         snprintf(res->fallback_note, sizeof res->fallback_note, "%s", tm.fallback_note);
-        fill_stats(o.stats, rec, &tm, eng, fallback);
+        fill_stats(o.stats, rec, &tm, eng, fallback, po.reencode_codeword);
     }
     free(rec);
     if (own)

@@ -715,6 +715,11 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
         opt->traces_released(opt->traces_released_user);
     if ((st = commit_main(sp, &s, e, out->common_main_commit.v, err)))
         goto fail;
+    /* the codeword is read again only by WHIR's first queries, which can
+     * encode it again from Q (gs_whir_commit_data): free it now and the
+     * phases in between run with the codeword's memory free */
+    if (opt->reencode_codeword)
+        mbuf_free(&s.cw);
     if ((st = fill_preamble(vk, traces, &s, out, err)))
         goto fail;
     gs_span_end(R, sp_phase);
@@ -803,10 +808,10 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     }
     sk = gs_span_begin(R, "whir");
     if ((st = pick(&s, GS_PHASE_WHIR, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)) ||
-        (st = mbuf_on(&s, &s.cw, e, err)) || (st = tree_on(&s, e, err)))
+        (!opt->reencode_codeword && (st = mbuf_on(&s, &s.cw, e, err))) || (st = tree_on(&s, e, err)))
         goto fail;
     span_on(R, sk, &s, e);
-    gs_whir_commit_data cd = {s.q.b[e], 0, s.cw.b[e], 0, &s.tree[e], s.lay.width};
+    gs_whir_commit_data cd = {s.q.b[e], 0, opt->reencode_codeword ? NULL : s.cw.b[e], 0, &s.tree[e], s.lay.width};
     if ((st = gs_whir_prove(s.eng[e], &ts, &wpar, &cd, 1, s.ucube, L, &out->whir, err)))
         goto fail;
     gs_span_end(R, sk);

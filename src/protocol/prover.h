@@ -40,6 +40,9 @@ typedef struct gs_prove_options {
     int (*trace_rows)(void *user, size_t air, size_t row_begin, size_t num_rows, uint32_t *dst);
     void *trace_rows_user;
     size_t trace_block_bytes; /* bytes per trace_rows block; 0 = GS_TRACE_BLOCK_BYTES (tests use small ones) */
+    /* nonzero: free the main codeword after its Merkle tree; WHIR encodes it
+     * again for its first queries (glstark_prove_options.codeword) */
+    int reencode_codeword;
 } gs_prove_options;
 
 /* The phases, as bits of gs_prove_timings.fallback_phases. */

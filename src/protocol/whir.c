@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/dft_ops.h"
 #include "engine/engine.h"
 #include "engine/hash_ops.h"
 #include "engine/whir_ops.h"
+#include "protocol/stacking.h"
 #include "protocol/transcript.h"
 #include "protocol/whir.h"
 
@@ -36,6 +38,58 @@ static glstark_status grind(gs_engine *eng, gs_transcript *ts, unsigned bits, bb
     return GLSTARK_OK;
 }
 
+/* The first round's openings of a commitment whose codeword the prover
+ * dropped after building its Merkle tree (gs_whir_commit_data.codeword NULL):
+ * the codeword is encoded again from the stacked matrix, a group of columns
+ * at a time, and each group gives its part of every opened row. The rows are
+ * those of the committed codeword (the encoding is deterministic), so the
+ * proof is the same; the engine holds one group instead of the whole
+ * codeword. Groups are a third of the columns (rounded up): each costs one
+ * readback, and the three keep a keccakf proof within its 64 host syncs. */
+#define REENCODE_GROUPS 3
+
+static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, const gs_whir_commit_data *c,
+                                     const uint32_t *idx, uint32_t nq, bb_t *rows_out, bb_t *proofs_out,
+                                     gs_error *err)
+{
+    const uint32_t W = c->width, L = prm->l_skip + prm->n_stack;
+    const size_t K = (size_t)1 << prm->k, N = (size_t)1 << (L + prm->log_blowup);
+    const uint32_t G = (W + REENCODE_GROUPS - 1) / REENCODE_GROUPS;
+    gs_stack_layout qlay;
+    const gs_stack_trace_shape qshape = {W, L};
+    glstark_status st = gs_stack_layout_build(prm->l_skip, prm->n_stack, &qshape, 1, &qlay, err);
+    if (st)
+        return st;
+    gs_buf *part = NULL;
+    bb_t *rows = malloc((size_t)nq * K * G * sizeof(bb_t) + 1);
+    if (!rows) {
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir prove: out of host memory for the re-encoded rows");
+        goto out;
+    }
+    if ((st = gs_buf_create(eng, (size_t)G * N * sizeof(bb_t), &part))) {
+        st = eng_fail(eng, st, err, "allocating a group of re-encoded codeword columns");
+        goto out;
+    }
+    const gs_trace_ref qref = {(gs_buf *)c->matrix, c->matrix_off};
+    for (uint32_t c0 = 0; c0 < W; c0 += G) {
+        const uint32_t g = W - c0 < G ? W - c0 : G;
+        gs_merkle_dev group = *c->tree; /* its digests, opened for the path only once */
+        group.width = g;
+        if ((st = gs_rs_code_matrix(eng, &qlay, &qref, prm->log_blowup, c0, c0 + g, part, 0)) ||
+            (st = gs_engine_merkle_open(eng, part, 0, &group, idx, nq, rows, c0 == 0 ? proofs_out : NULL))) {
+            st = eng_fail(eng, st, err, "re-encoding the stacked matrix for the first queries");
+            goto out;
+        }
+        for (size_t r = 0; r < (size_t)nq * K; r++)
+            memcpy(rows_out + r * W + c0, rows + r * g, g * sizeof(bb_t));
+    }
+out:
+    gs_buf_destroy(part);
+    free(rows);
+    gs_stack_layout_free(&qlay);
+    return st;
+}
+
 glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_params *prm,
                              const gs_whir_commit_data *commits, uint32_t num_commits, const bb4_t *u, size_t u_len,
                              gs_whir_proof *pf, gs_error *err)
@@ -62,7 +116,7 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
                             num_commits);
     for (uint32_t c = 0; c < num_commits; c++) {
         const gs_merkle_dev *t = commits[c].tree;
-        if (!commits[c].matrix || !commits[c].codeword || !t)
+        if (!commits[c].matrix || !t)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prove: commit %u lacks its data", c);
         if (commits[c].width == 0)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
@@ -204,12 +258,17 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
             idx[q] = gs_transcript_sample_bits(ts, log_rs - k);
         if (nq > 0) {
             if (i == 0) {
-                for (uint32_t c = 0; c < num_commits; c++)
-                    if ((st = gs_engine_merkle_open(eng, commits[c].codeword, commits[c].codeword_off, commits[c].tree,
-                                                    idx, nq, pf->initial_rows[c], pf->initial_proofs[c][0].v))) {
+                for (uint32_t c = 0; c < num_commits && !st; c++) {
+                    if (!commits[c].codeword)
+                        st = open_reencoded(eng, prm, &commits[c], idx, nq, pf->initial_rows[c],
+                                            pf->initial_proofs[c][0].v, err);
+                    else if ((st = gs_engine_merkle_open(eng, commits[c].codeword, commits[c].codeword_off,
+                                                         commits[c].tree, idx, nq, pf->initial_rows[c],
+                                                         pf->initial_proofs[c][0].v)))
                         st = eng_fail(eng, st, err, "opening the stacked commitments");
-                        goto out;
-                    }
+                }
+                if (st)
+                    goto out;
             } else {
                 if ((st = gs_engine_merkle_open(eng, prev_cw, 0, &prev_tree, idx, nq,
                                                 pf->codeword_values[i - 1][0].c, pf->codeword_proofs[i - 1][0].v))) {

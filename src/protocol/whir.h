@@ -107,7 +107,10 @@ glstark_status gs_whir_proof_check_shape(const gs_whir_proof *p, const gs_whir_p
  * matrix Q (width columns of 2^L rows, column-major, from element
  * matrix_off of its buffer), the RS codeword matrix the Merkle tree was
  * built from (2^(L+log_blowup) rows, from element codeword_off), and the
- * tree (rows per query 2^k). All stay on the engine. */
+ * tree (rows per query 2^k). All stay on the engine. codeword may be NULL:
+ * the first round's queries then encode Q again, a third of its columns at a
+ * time (the same rows, so the same proof), for a prover that freed the
+ * codeword after its Merkle tree to lower its peak memory. */
 struct gs_buf;
 struct gs_engine;
 struct gs_merkle_dev;

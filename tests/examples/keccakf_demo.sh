@@ -2,7 +2,7 @@
 # The keccakf demo end to end on a small case (2 permutations, stacked height
 # 2^12): exit codes, the --json figures (parsed with python3), --jobs 2 giving
 # identical bytes, --check, --out + --verify (0 accepted, 1/2 for a corrupted
-# copy), --repeat 2 --no-spans, --keep-trace, --stream-trace, and bad
+# copy), --repeat 2 --no-spans, --keep-trace, --stream-trace, --codeword, and bad
 # arguments (2).
 # usage: keccakf_demo.sh KECCAKF_BINARY ENGINE [PYTHON3]
 set -u
@@ -132,9 +132,19 @@ cmp "$tmp/p.bin" "$tmp/p5.bin" || fail "--stream-trace proof differs from the si
 grep -q '"trace_streamed": true' "$tmp/st.json" || fail "st.json: trace_streamed is not true"
 grep -q '"trace_streamed": false' "$tmp/k.json" || fail "k.json: trace_streamed is not false"
 
+# --codeword: the default re-encodes on GLES and keeps on the CPU engine;
+# either forced the other way gives the same proof, and the JSON says which ran
+if [ "$engine" = "gles" ]; then other=keep; dflt=true; flip=false; else other=reencode; dflt=false; flip=true; fi
+# shellcheck disable=SC2086
+"$bin" $small --codeword $other --quiet --json "$tmp/cw.json" --out "$tmp/p6.bin" > "$tmp/out6.txt" 2>&1 || {
+    cat "$tmp/out6.txt"; fail "--codeword $other exited non-zero"; }
+cmp "$tmp/p.bin" "$tmp/p6.bin" || fail "--codeword $other proof differs from the single run's"
+grep -q "\"codeword_reencoded\": $dflt" "$tmp/k.json" || fail "k.json: codeword_reencoded is not $dflt"
+grep -q "\"codeword_reencoded\": $flip" "$tmp/cw.json" || fail "cw.json: codeword_reencoded is not $flip"
+
 # bad arguments: 2
 for args in "--jobs 0" "--repeat 0" "--repeat 33" "--engine foo" "--perms x" "--platform nowhere" "--frobnicate" \
-    "--stream-trace --jobs 2" "--stream-trace --check"; do
+    "--stream-trace --jobs 2" "--stream-trace --check" "--codeword sometimes"; do
     # shellcheck disable=SC2086
     "$bin" $args > /dev/null 2>&1
     rc=$?

@@ -15,8 +15,8 @@
 #include "protocol/verifier.h"
 #include "../protocol/openvm_cases.h"
 
-static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_params *sp,
-                          const glstark_air_trace *traces, const char *file)
+static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                               const glstark_air_trace *traces, const char *file, int reencode)
 {
     gs_error err;
     gs_multi_pk pk;
@@ -25,7 +25,7 @@ static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_para
     cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
     gs_proof pf;
     gs_prove_timings tm;
-    gs_prove_options opt = {.fallback = cpu};
+    gs_prove_options opt = {.fallback = cpu, .reencode_codeword = reencode};
     cr_assert_eq(gs_prove(eng, &pk, traces, nairs, &opt, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
     cr_log_info("%s: prove %.3f s (sred %.3f, whir %.3f), fallback: %s", file, tm.total, tm.stacked_reduction,
                 tm.whir, tm.fallback_phases ? tm.fallback_note : "none");
@@ -40,6 +40,20 @@ static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_para
     gs_engine_destroy(eng);
     gs_engine_destroy(cpu);
     gs_multi_pk_free(&pk);
+}
+
+static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                          const glstark_air_trace *traces, const char *file)
+{
+    prove_on_gles_with(airs, nairs, sp, traces, file, 0);
+}
+
+/* The codeword freed after its tree and encoded again on the GPU for the
+ * first queries (what glstark_prove's AUTO policy does on GLES). */
+static void prove_on_gles_reencoded(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                                    const glstark_air_trace *traces, const char *file)
+{
+    prove_on_gles_with(airs, nairs, sp, traces, file, 1);
 }
 
 /* A streamed trace (trace_rows) on the GLES engine: each block goes up in
@@ -94,6 +108,8 @@ Test(prover_gles, streamed_fib_small_n1) { oc_fib_small(1, "fib-small_n1.proof.b
 Test(prover_gles, streamed_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_streamed_on_gles); }
 Test(prover_gles, streamed_interactions_small) { oc_interactions_small(prove_streamed_on_gles); }
 Test(prover_gles, fib_small_n1) { oc_fib_small(1, "fib-small_n1.proof.bin", prove_on_gles); }
+Test(prover_gles, reencoded_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_reencoded); }
+Test(prover_gles, reencoded_interactions_small) { oc_interactions_small(prove_on_gles_reencoded); }
 Test(prover_gles, fib_small_n4) { oc_fib_small(4, "fib-small_n4.proof.bin", prove_on_gles); }
 Test(prover_gles, fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles); }
 Test(prover_gles, interactions_small) { oc_interactions_small(prove_on_gles); }

@@ -187,6 +187,51 @@ Test(prove_api, traces_released_once_then_unread)
     free_keys(&k);
 }
 
+/* The codeword policy: AUTO keeps it on the CPU engine, REENCODE frees it
+ * after the tree and encodes it again for the queries; both give OpenVM's
+ * bytes, the stats say which ran, and the re-encoding lowers the engine's
+ * buffer peak. A value outside the enum is refused with a message. */
+Test(prove_api, codeword_policies)
+{
+    keys k;
+    make_keys(&k, 0, 0);
+    size_t h = 1024, n;
+    uint32_t *tr = malloc(2 * h * sizeof(uint32_t)), pv[3];
+    cr_assert_eq(glstark_fibonacci_trace(0, 1, h, tr, pv), GLSTARK_OK);
+    glstark_air_trace t = {h, {tr, 2}, NULL, pv, 3};
+    uint8_t *want = data("fib-small_n10.proof.bin", &n);
+    const glstark_codeword_policy pol[3] = {GLSTARK_CODEWORD_AUTO, GLSTARK_CODEWORD_KEEP, GLSTARK_CODEWORD_REENCODE};
+    size_t peak[3];
+    for (int i = 0; i < 3; i++) {
+        glstark_prove_stats stats;
+        glstark_prove_stats_init(&stats);
+        stats.codeword_reencoded = -1; /* poisoned: the library must write it */
+        glstark_prove_options o;
+        glstark_prove_options_init(&o);
+        o.codeword = pol[i];
+        o.stats = &stats;
+        glstark_prove_result r;
+        cr_assert_eq(glstark_prove(k.pk, &t, 1, &o, &r), GLSTARK_OK, "policy %d: %s", (int)pol[i], r.message);
+        cr_assert(n == r.proof_len && memcmp(want, r.proof, n) == 0, "policy %d: bytes differ from OpenVM's",
+                  (int)pol[i]);
+        cr_assert_eq(stats.codeword_reencoded, pol[i] == GLSTARK_CODEWORD_REENCODE,
+                     "policy %d on the CPU engine: codeword_reencoded %d", (int)pol[i], stats.codeword_reencoded);
+        peak[i] = stats.device_bytes_peak;
+        glstark_prove_result_free(&r);
+    }
+    cr_log_info("engine buffer peak: keep %zu, re-encode %zu bytes", peak[1], peak[2]);
+    cr_assert(peak[2] < peak[1], "re-encoding did not lower the peak (%zu >= %zu)", peak[2], peak[1]);
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    o.codeword = (glstark_codeword_policy)7;
+    glstark_prove_result r;
+    cr_assert_eq(glstark_prove(k.pk, &t, 1, &o, &r), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(r.message, "codeword policy 7") != NULL, "%s", r.message);
+    free(want);
+    free(tr);
+    free_keys(&k);
+}
+
 Test(prove_api, own_proofs_verify_and_equal_openvm)
 {
     keys k;

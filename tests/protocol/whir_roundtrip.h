@@ -112,7 +112,7 @@ static inline void roundtrip(const gs_whir_params *p, uint64_t seed)
     gs_error err;
     cr_assert_eq(gs_cpu_engine_create(1, &eng, &err), GLSTARK_OK);
     unsigned L = p->l_skip + p->n_stack;
-    gs_stack_trace_shape sa[3] = {{3, L - 1}, {2, p->l_skip}, {1, p->l_skip - 1}};
+    gs_stack_trace_shape sa[3] = {{9, L - 1}, {2, p->l_skip}, {1, p->l_skip - 1}}; /* 5 stacked columns */
     gs_stack_trace_shape sb[1] = {{2, L}};
     commit c[2];
     make_commit(eng, p, sa, 3, &c[0]);
@@ -136,6 +136,7 @@ static inline void roundtrip(const gs_whir_params *p, uint64_t seed)
     gs_transcript ts;
     prefix(&ts);
     gs_whir_proof pf, dec;
+    cr_log_info("stacked widths %u and %u", widths[0], widths[1]);
     cr_assert_eq(gs_whir_prove(eng, &ts, p, cd, 2, u, L, &pf, &err), GLSTARK_OK, "%s", err.msg);
     size_t n = gs_whir_proof_encoded_size(&pf), used;
     uint8_t *b = malloc(n), *b2 = malloc(n);
@@ -144,6 +145,21 @@ static inline void roundtrip(const gs_whir_params *p, uint64_t seed)
     cr_assert_eq(used, n);
     cr_assert_eq(gs_whir_proof_encode(&dec, b2, n, NULL, &err), GLSTARK_OK);
     cr_assert(memcmp(b, b2, n) == 0);
+    /* the codewords dropped (the first commit's, then both): the first
+     * queries encode them again, and the proof is the same bytes */
+    for (int drop = 1; drop <= 2; drop++) {
+        gs_whir_commit_data cdr[2] = {cd[0], cd[1]};
+        for (int i = 0; i < drop; i++)
+            cdr[i].codeword = NULL;
+        gs_whir_proof pr;
+        prefix(&ts);
+        cr_assert_eq(gs_whir_prove(eng, &ts, p, cdr, 2, u, L, &pr, &err), GLSTARK_OK, "%s", err.msg);
+        memset(b2, 0xA5, n);
+        cr_assert_eq(gs_whir_proof_encoded_size(&pr), n);
+        cr_assert_eq(gs_whir_proof_encode(&pr, b2, n, NULL, &err), GLSTARK_OK, "%s", err.msg);
+        cr_assert(memcmp(b, b2, n) == 0, "%d codeword(s) re-encoded: the proof differs", drop);
+        gs_whir_proof_free(&pr);
+    }
     prefix(&ts);
     cr_assert_eq(gs_whir_verify(&ts, p, &dec, roots, widths, 2, claims, n0 + n1, u, L, &err), GLSTARK_OK, "%s",
                  err.msg);
