@@ -115,7 +115,10 @@ typedef void (*glstark_progress_fn)(void *user, const glstark_span *span, int fi
  * keccakf-1024) between its Merkle tree and WHIR's first queries, the only
  * step that reads it again. */
 typedef enum glstark_codeword_policy {
-    GLSTARK_CODEWORD_AUTO = 0,    /* kept on the CPU engine, re-encoded on a GPU engine */
+    /* kept on the CPU engine and on GPUs that report 4 GiB or more of their
+     * own memory (glstark_device_limits.dedicated_memory_bytes); re-encoded
+     * on other GPUs: integrated and unified-memory ones report none */
+    GLSTARK_CODEWORD_AUTO = 0,
     GLSTARK_CODEWORD_KEEP = 1,    /* kept until the proof ends: fastest */
     /* freed as soon as the tree is built; the queries encode the stacked
      * trace again, a third of its columns at a time (the same rows, so the
