@@ -24,16 +24,19 @@ uint p2_sbox(uint x)
 }
 
 // ME: M4 on each 4-cell group (output i = s + x_i + 2 x_(i+1 mod 4), s the group
-// sum), then every cell adds the sum of its column across the 4 groups.
+// sum; computed from shared partial sums, 11 additions instead of 15), then
+// every cell adds the sum of its column across the 4 groups.
 void p2_external(inout uint s[16])
 {
     for (int b = 0; b < 16; b += 4) {
         uint x0 = s[b], x1 = s[b + 1], x2 = s[b + 2], x3 = s[b + 3];
-        uint t = bb_add(bb_add(x0, x1), bb_add(x2, x3));
-        s[b] = bb_add(bb_add(t, x0), bb_double(x1));
-        s[b + 1] = bb_add(bb_add(t, x1), bb_double(x2));
-        s[b + 2] = bb_add(bb_add(t, x2), bb_double(x3));
-        s[b + 3] = bb_add(bb_add(t, x3), bb_double(x0));
+        uint t01 = bb_add(x0, x1), t23 = bb_add(x2, x3);
+        uint t0123 = bb_add(t01, t23);
+        uint t01123 = bb_add(t0123, x1), t01233 = bb_add(t0123, x3);
+        s[b] = bb_add(t01123, t01);
+        s[b + 1] = bb_add(t01123, bb_double(x2));
+        s[b + 2] = bb_add(t01233, t23);
+        s[b + 3] = bb_add(t01233, bb_double(x0));
     }
     for (int c = 0; c < 4; c++) {
         uint t = bb_add(bb_add(s[c], s[4 + c]), bb_add(s[8 + c], s[12 + c]));

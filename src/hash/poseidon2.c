@@ -158,12 +158,14 @@ static inline void external_lanes(lane_t *st)
     for (int b = 0; b < 4; b++) {
         lane_t *x = st + 4 * b;
         for (int l = 0; l < NL; l++) {
+            /* M4 with shared partial sums (11 additions; mat4 above is the definition) */
             uint32_t x0 = x[0][l], x1 = x[1][l], x2 = x[2][l], x3 = x[3][l];
-            uint32_t s = lane_add(lane_add(x0, x1), lane_add(x2, x3));
-            x[0][l] = lane_add(lane_add(s, x0), lane_add(x1, x1));
-            x[1][l] = lane_add(lane_add(s, x1), lane_add(x2, x2));
-            x[2][l] = lane_add(lane_add(s, x2), lane_add(x3, x3));
-            x[3][l] = lane_add(lane_add(s, x3), lane_add(x0, x0));
+            uint32_t t01 = lane_add(x0, x1), t23 = lane_add(x2, x3), t0123 = lane_add(t01, t23);
+            uint32_t t01123 = lane_add(t0123, x1), t01233 = lane_add(t0123, x3);
+            x[0][l] = lane_add(t01123, t01);
+            x[1][l] = lane_add(t01123, lane_add(x2, x2));
+            x[2][l] = lane_add(t01233, t23);
+            x[3][l] = lane_add(t01233, lane_add(x0, x0));
         }
     }
     for (int c = 0; c < 4; c++)
