@@ -96,16 +96,11 @@ int main(int argc, char **argv)
         printf("  kernel local size        %u\n", L.local_size);
         printf("  GPU timer queries valid  %s\n", L.timer_queries_valid ? "yes" : "no");
         printf("  persistent maps          %s\n", L.persistent_map ? "yes" : "no");
-        if (L.dedicated_memory_bytes)
-            printf("  GPU memory (reported)    %.1f GiB: the codeword is %s\n", L.dedicated_memory_bytes / 1073741824.0,
-                   L.dedicated_memory_bytes >= ((uint64_t)4 << 30) ? "kept for the queries (4 GiB or more)"
-                                                                    : "freed and encoded again for the queries");
-        else
-            printf("  GPU memory (reported)    none (no GL_NVX_gpu_memory_info / GL_ATI_meminfo, or floor mode): the "
-                   "codeword is freed and encoded again for the queries\n");
         printf("  interpreter slots        %s\n", L.slots == GLSTARK_SLOTS_SHARED ? "shared memory where they fit (GLSTARK_SLOTS=shared)"
                                                                                 : "work buffer (global memory)");
         printf("  desktop class            %s\n", L.desktop_class ? "yes" : "no");
+        printf("  main codeword (AUTO)     %s\n", L.desktop_class ? "kept for the queries (desktop class)"
+                                                              : "freed after its Merkle tree, encoded again for the queries");
         printf("  interpreter groups       up to %u%s\n", L.interp_groups,
                L.interp_groups > 1 ? " (where a round has few items)" : "");
         printf("  readback path            %s\n", L.readback == GLSTARK_READBACK_PERSISTENT ? "persistent (fence wait)"

@@ -154,12 +154,6 @@ typedef struct glstark_device_limits {
     int subgroup_reduce;             /* work-group sums through subgroup shuffles (GLSTARK_SUBGROUPS) */
     uint32_t subgroup_features;      /* GL_SUBGROUP_SUPPORTED_FEATURES_KHR in compute shaders (0: none) */
     glstark_field_mul field_mul;     /* WIDE or SHIFT (never AUTO on a GLES device) */
-    /* The GPU's own memory as its driver reports it: GL_NVX_gpu_memory_info's
-     * dedicated memory, else GL_ATI_meminfo's free buffer memory; 0 when not
-     * reported (most integrated and unified-memory GPUs) and in floor mode.
-     * glstark_prove's AUTO codeword policy keeps the codeword only where this
-     * is at least 4 GiB. */
-    uint64_t dedicated_memory_bytes;
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

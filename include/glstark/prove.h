@@ -115,9 +115,10 @@ typedef void (*glstark_progress_fn)(void *user, const glstark_span *span, int fi
  * keccakf-1024) between its Merkle tree and WHIR's first queries, the only
  * step that reads it again. */
 typedef enum glstark_codeword_policy {
-    /* kept on the CPU engine and on GPUs that report 4 GiB or more of their
-     * own memory (glstark_device_limits.dedicated_memory_bytes); re-encoded
-     * on other GPUs: integrated and unified-memory ones report none */
+    /* kept on the CPU engine and on desktop-class GPUs
+     * (glstark_device_limits.desktop_class); re-encoded on the others:
+     * software renderers and the small-binding GPUs of boards and phones,
+     * whose memory is the host's */
     GLSTARK_CODEWORD_AUTO = 0,
     GLSTARK_CODEWORD_KEEP = 1,    /* kept until the proof ends: fastest */
     /* freed as soon as the tree is built; the queries encode the stacked

@@ -5,14 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Desktop-GL vendor enums (GL_NVX_gpu_memory_info, GL_ATI_meminfo), not in the ES headers. */
-#ifndef GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX
-#define GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX 0x9047
-#endif
-#ifndef GL_VBO_FREE_MEMORY_ATI
-#define GL_VBO_FREE_MEMORY_ATI 0x87FB
-#endif
-
 /* The OpenGL ES 3.1 minimums (spec table 20.45ff). Floor mode uses these
  * so CI proves that every kernel fits the smallest conformant GPU. */
 #define ES31_MIN_INVOCATIONS 128u
@@ -122,15 +114,6 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
             c.subgroup_features = get_u32(GL_SUBGROUP_SUPPORTED_FEATURES_KHR);
     }
     c.persistent_map = gs_gl_has_extension(dev, "GL_EXT_buffer_storage");
-    /* Vendor memory queries (kilobytes). Not part of ES; where the driver
-     * lists the extension it answers in ES contexts too. */
-    if (gs_gl_has_extension(dev, "GL_NVX_gpu_memory_info")) {
-        c.dedicated_memory_bytes = (uint64_t)get_u32(GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX) * 1024u;
-    } else if (gs_gl_has_extension(dev, "GL_ATI_meminfo")) {
-        GLint v[4] = {0, 0, 0, 0};
-        glGetIntegerv(GL_VBO_FREE_MEMORY_ATI, v);
-        c.dedicated_memory_bytes = v[0] > 0 ? (uint64_t)v[0] * 1024u : 0;
-    }
     /* AUTO: the work buffer. Shared-memory slots (a few lanes per work group
      * for Keccak's 644 live slots) measured slower on the H200: round 0 of
      * keccakf-1024 446 ms against 130 ms, the multilinear rounds 381 against
@@ -174,7 +157,6 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
             c.binding_offset_align = ES31_MAX_OFFSET_ALIGN;
         c.subgroup_size = 0;
         c.subgroup_features = 0;
-        c.dedicated_memory_bytes = 0; /* the floor models a small unified-memory device */
     }
     if (dev->opts.max_binding_bytes && dev->opts.max_binding_bytes < c.max_binding_bytes) {
         /* Keep the knob a multiple of the alignment so chunks stay aligned. */

@@ -569,7 +569,7 @@ static void bind_entry_points(gs_gl_device *dev)
     static const char *const interesting[] = {
         "GL_KHR_debug", "GL_KHR_robustness", "GL_EXT_robustness", "GL_KHR_shader_subgroup",
         "GL_EXT_disjoint_timer_query", "GL_EXT_buffer_storage", "GL_OES_shader_image_atomic",
-        "GL_EXT_shader_integer_mix", "GL_OES_get_program_binary", "GL_NVX_gpu_memory_info", "GL_ATI_meminfo", NULL};
+        "GL_EXT_shader_integer_mix", "GL_OES_get_program_binary", NULL};
     size_t len = 0;
     dev->extensions[0] = '\0';
     for (int i = 0; interesting[i]; i++) {

@@ -133,8 +133,8 @@ grep -q '"trace_streamed": true' "$tmp/st.json" || fail "st.json: trace_streamed
 grep -q '"trace_streamed": false' "$tmp/k.json" || fail "k.json: trace_streamed is not false"
 
 # --codeword keep / reencode: the same proof, and the JSON says which ran
-# (the default depends on the device: kept on the CPU engine and on GPUs that
-# report 4 GiB of their own memory)
+# (the default depends on the device: kept on the CPU engine and on
+# desktop-class GPUs)
 for cw in keep reencode; do
     if [ $cw = keep ]; then want=false; else want=true; fi
     # shellcheck disable=SC2086

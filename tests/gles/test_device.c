@@ -288,30 +288,6 @@ Test(gles_device, field_mul_variants)
     unsetenv("GLSTARK_FIELD_MUL");
 }
 
-/* The GPU's own memory: reported exactly where the driver lists
- * GL_NVX_gpu_memory_info or GL_ATI_meminfo, never in floor mode. */
-Test(gles_device, dedicated_memory_report)
-{
-    clear_path_env();
-    glstark_device_options o;
-    glstark_device_options_init(&o);
-    gs_engine *eng = tu_engine(&o);
-    const gs_gl_device *d = gs_gles_device(eng);
-    int listed = gs_gl_has_extension(d, "GL_NVX_gpu_memory_info") || gs_gl_has_extension(d, "GL_ATI_meminfo");
-    cr_log_info("%s: dedicated memory %llu bytes (%s)", d->renderer, (unsigned long long)d->caps.dedicated_memory_bytes,
-                listed ? "reported" : "no vendor memory query");
-    if (!listed)
-        cr_assert_eq(d->caps.dedicated_memory_bytes, 0);
-    else
-        cr_assert(d->caps.dedicated_memory_bytes >= ((uint64_t)64 << 20),
-                  "a driver with a memory query reported %llu bytes", (unsigned long long)d->caps.dedicated_memory_bytes);
-    gs_engine_destroy(eng);
-    o.limits_floor = 1;
-    eng = tu_engine(&o);
-    cr_assert_eq(gs_gles_device(eng)->caps.dedicated_memory_bytes, 0, "floor mode reports no GPU memory");
-    gs_engine_destroy(eng);
-}
-
 /* Subgroup reductions: AUTO takes them exactly where the driver offers
  * subgroup arithmetic in compute shaders (and not in floor mode), OFF never,
  * ON insists and otherwise fails with a message that says why. */

@@ -354,13 +354,13 @@ static void prove_with(const rand_case *c, glstark_device *dev, glstark_prove_re
     o.no_spans = 1;
     glstark_status st = glstark_prove(c->pk, t, c->num_airs, &o, r);
     cr_assert_eq(st, GLSTARK_OK, "%s: %s prove failed: %s", c->desc, dev ? "GLES" : "CPU", r->message);
-    /* the AUTO codeword policy: re-encoded on a GPU that reports less than
-     * 4 GiB of its own memory (llvmpipe reports none), kept otherwise */
+    /* the AUTO codeword policy: kept on the CPU engine and desktop-class
+     * GPUs, re-encoded on the others (llvmpipe, floor-class GPUs) */
     int want = 0;
     if (dev) {
         glstark_device_limits L;
         cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
-        want = L.dedicated_memory_bytes < ((uint64_t)4 << 30);
+        want = !L.desktop_class;
     }
     cr_assert_eq(stats.codeword_reencoded, want, "%s: %s codeword_reencoded %d", c->desc, dev ? "GLES" : "CPU",
                  stats.codeword_reencoded);
