@@ -9,7 +9,9 @@
  *   X16_T           the vector: 16 BabyBear lanes in Montgomery form
  *   X16(op)         its operations (babybear_avx512.h / babybear_avx2.h):
  *                   load, store, set1, zero, add, sub, mul, div_2exp, gather,
- *                   partner, blend_upper, bitrev
+ *                   partner, blend_upper, bitrev; and for product chains on
+ *                   signed words (Poseidon2's S-box): mul_signed, canonical,
+ *                   add_wrap
  *   X16_FN          attributes of a template's inline helpers
  *   X16_KERNEL      attributes of its entry points
  *   X16_NAME(name)  name with the set's suffix (name_avx512, name_avx2) */
