@@ -268,7 +268,7 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         return st;
     }
     gs_prove_options po = {o.skip_constraint_check, fallback, o.traces_released, o.traces_released_user,
-                           o.trace_rows, o.trace_rows_user, 0, o.codeword == GLSTARK_CODEWORD_REENCODE};
+                           o.trace_rows, o.trace_rows_user, 0, o.codeword == GLSTARK_CODEWORD_REENCODE, 0};
     if (o.codeword == GLSTARK_CODEWORD_AUTO && strcmp(eng->core->name, "cpu") != 0) {
         /* A GPU encodes the codeword again in tens of ms where a 2-core CPU
          * takes a second, so AUTO re-encodes on GPUs only, and not on

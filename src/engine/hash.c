@@ -78,6 +78,67 @@ glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t m
     return eng->hash->merkle_open(eng, mat, mat_off, tree, indices, n, rows_out, proofs_out);
 }
 
+glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size_t width, unsigned log_k,
+                                             gs_merkle_stream *ms)
+{
+    memset(ms, 0, sizeof *ms);
+    unsigned depth;
+    glstark_status st = need_family(eng, "merkle stream");
+    if (!st && (!eng->hash->stream_begin || !eng->hash->stream_columns))
+        st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                          "merkle stream: the %s engine cannot build a tree from column groups; keep the whole matrix "
+                          "and use merkle commit",
+                          eng->core->name);
+    if (!st)
+        st = gs_merkle_check_shape(height, width, 1, log_k, &depth, &eng->err);
+    if (st)
+        return st;
+    *ms = (gs_merkle_stream){NULL, height, width, log_k, 0};
+    st = eng->hash->stream_begin(eng, ms);
+    if (st)
+        gs_merkle_stream_release(ms);
+    return st;
+}
+
+glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols,
+                                               size_t cols_off, size_t ncols, gs_merkle_dev *tree)
+{
+    memset(tree, 0, sizeof *tree);
+    if (!ms->states)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle stream: not started, or already finished");
+    if (ncols == 0 || ncols > ms->width - ms->next_col)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle stream: %zu columns after the %zu absorbed exceed the matrix's %zu", ncols,
+                            ms->next_col, ms->width);
+    if (ms->next_col + ncols < ms->width && ncols % GS_P2_RATE != 0)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle stream: a group of %zu columns that does not end the rows must be a multiple of %d "
+                            "(the sponge's rate)",
+                            ncols, GS_P2_RATE);
+    unsigned depth;
+    glstark_status st = check_matrix(eng, cols, cols_off, ms->height, ncols, 1, ms->log_k, &depth, "merkle stream");
+    if (st)
+        return st;
+    st = eng->hash->stream_columns(eng, ms, cols, cols_off, ncols, tree);
+    if (st) {
+        gs_merkle_dev_release(tree);
+        return st;
+    }
+    ms->next_col += ncols;
+    if (ms->next_col == ms->width)
+        gs_merkle_stream_release(ms);
+    return GLSTARK_OK;
+}
+
+void gs_merkle_stream_release(gs_merkle_stream *ms)
+{
+    if (!ms)
+        return;
+    gs_buf_destroy(ms->states);
+    ms->states = NULL;
+}
+
 void gs_merkle_dev_release(gs_merkle_dev *tree)
 {
     if (!tree)

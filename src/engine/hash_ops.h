@@ -25,6 +25,19 @@ typedef struct gs_merkle_dev {
     unsigned depth;    /* log2(N) - log_k = digests per opening proof */
 } gs_merkle_dev;
 
+/* A Merkle commitment of a base-field matrix that arrives a group of columns
+ * at a time, in order, and is never held whole (the prover encodes its
+ * codeword a group at a time when it does not keep it): the overwrite
+ * sponge of every row waits in `states` between groups. The tree is the one
+ * merkle_commit builds from the whole matrix. */
+typedef struct gs_merkle_stream {
+    gs_buf *states;    /* owned (gs_merkle_stream_release); the engine's own layout */
+    size_t height;     /* N rows */
+    size_t width;      /* columns in all */
+    unsigned log_k;    /* rows per query = 2^log_k */
+    size_t next_col;   /* columns absorbed so far */
+} gs_merkle_stream;
+
 typedef struct gs_hash_ops {
     /* Allocates tree->digests and builds every layer from the matrix in mat.
      * Arguments are checked by the wrapper (gs_engine_merkle_commit). */
@@ -42,6 +55,14 @@ typedef struct gs_hash_ops {
      * batch that holds a valid witness. */
     glstark_status (*grind)(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                             uint32_t *witness);
+    /* Streamed commitment (gs_merkle_stream; checked by the wrappers):
+     * stream_begin allocates ms->states; stream_columns absorbs columns
+     * [ms->next_col, ms->next_col + ncols), column c at element
+     * cols_off + (c - ms->next_col) * height of cols, and when they are the
+     * last ones builds the tree into *tree. NULL in an engine without them. */
+    glstark_status (*stream_begin)(gs_engine *eng, gs_merkle_stream *ms);
+    glstark_status (*stream_columns)(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols, size_t cols_off,
+                                     size_t ncols, gs_merkle_dev *tree);
 } gs_hash_ops;
 
 /* Checked wrappers (src/engine/hash.c). They return GLSTARK_ERR_UNSUPPORTED
@@ -53,6 +74,15 @@ glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, 
 glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
                                      const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out);
 void gs_merkle_dev_release(gs_merkle_dev *tree);
+/* Starts a streamed commitment of a height x width base-field matrix. */
+glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size_t width, unsigned log_k,
+                                             gs_merkle_stream *ms);
+/* Absorbs the next ncols columns (a multiple of 8, the sponge's rate, except
+ * for the group that ends the rows); after the last group *tree holds the
+ * commitment and the states are released. */
+glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols,
+                                               size_t cols_off, size_t ncols, gs_merkle_dev *tree);
+void gs_merkle_stream_release(gs_merkle_stream *ms);
 glstark_status gs_engine_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                                uint32_t *witness);
 

@@ -97,6 +97,12 @@ typedef struct build_ctx {
     const bb_t *prev;
     bb_t *next;
     size_t next_len;
+    /* streamed commitment: sponge states, 16 words per row (leaf r = the
+     * first 8 words of row r's once every column is in), and the column
+     * group being absorbed (columns [c0, c0 + ncols) of width, from cols) */
+    bb_t *states;
+    const bb_t *cols;
+    size_t c0, ncols;
 } build_ctx;
 
 typedef struct range_job {
@@ -117,6 +123,14 @@ static int bottom_blocks(const build_ctx *c, size_t lo, size_t hi)
     for (size_t b = lo; b < hi; b++) {
         size_t y0 = b * L;
         for (size_t t = 0; t < k; t++) {
+            if (c->states) {
+                for (int l = 0; l < L; l++) {
+                    size_t y = y0 + (size_t)l < c->s ? y0 + (size_t)l : c->s - 1;
+                    for (int i = 0; i < D; i++)
+                        node[t][i][l] = c->states[(y + t * c->s) * GS_P2_WIDTH + (size_t)i];
+                }
+                continue;
+            }
             hash_rows_lanes(c->mat, c->n, c->width, c->deg, y0 + t * c->s, st);
             memcpy(node[t], st, sizeof node[t]);
         }
@@ -190,6 +204,66 @@ static int par_blocks(const build_ctx *c, size_t nblocks, unsigned threads, size
         if (jobs[t].failed)
             return 1;
     return 0;
+}
+
+/* Absorbs the column group into the states of rows [16 lo, 16 hi). The group
+ * starts at a multiple of the rate, so its rate blocks are whole ones, or
+ * the short last one of the rows. */
+static int absorb_blocks(const build_ctx *c, size_t lo, size_t hi)
+{
+    lanes_t st;
+    for (size_t b = lo; b < hi; b++) {
+        size_t r0 = b * L;
+        if (c->c0 == 0) /* the first group: the sponge starts at zero, whatever states held */
+            memset(st, 0, sizeof st);
+        else
+            for (int l = 0; l < L; l++) {
+                size_t r = r0 + (size_t)l < c->n ? r0 + (size_t)l : c->n - 1;
+                for (int i = 0; i < GS_P2_WIDTH; i++)
+                    st[i][l] = c->states[r * GS_P2_WIDTH + (size_t)i];
+            }
+        for (size_t e = c->c0; e < c->c0 + c->ncols; e += GS_P2_RATE) {
+            size_t m = c->c0 + c->ncols - e < GS_P2_RATE ? c->c0 + c->ncols - e : GS_P2_RATE;
+            for (size_t i = 0; i < m; i++) {
+                const bb_t *col = c->cols + (e - c->c0 + i) * c->n;
+                for (int l = 0; l < L; l++)
+                    st[i][l] = col[r0 + (size_t)l < c->n ? r0 + (size_t)l : c->n - 1];
+            }
+            gs_poseidon2_permute_batch(st);
+        }
+        for (int l = 0; l < L && r0 + (size_t)l < c->n; l++)
+            for (int i = 0; i < GS_P2_WIDTH; i++)
+                c->states[(r0 + (size_t)l) * GS_P2_WIDTH + (size_t)i] = st[i][l];
+    }
+    return 0;
+}
+
+void gs_merkle_absorb_columns(bb_t *states, const bb_t *cols, size_t height, size_t c0, size_t ncols,
+                              unsigned threads)
+{
+    build_ctx c = {.n = height, .states = states, .cols = cols, .c0 = c0, .ncols = ncols};
+    (void)par_blocks(&c, (height + L - 1) / L, threads, 16, absorb_blocks);
+}
+
+glstark_status gs_merkle_build_from_states(const bb_t *states, size_t height, unsigned log_k, unsigned threads,
+                                           bb_t *digests, gs_error *err)
+{
+    unsigned depth;
+    glstark_status st = gs_merkle_check_shape(height, 1, 1, log_k, &depth, err);
+    if (st)
+        return st;
+    build_ctx c = {.n = height, .width = 1, .s = height >> log_k, .deg = 1, .log_k = log_k, .digests = digests,
+                   .states = (bb_t *)states};
+    if (par_blocks(&c, (c.s + L - 1) / L, threads, 4, bottom_blocks))
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
+                            "merkle tree: out of host memory for the %zu-leaf coset scratch", (size_t)1 << log_k);
+    for (unsigned j = 0; j < depth; j++) {
+        c.prev = digests + gs_merkle_layer_offset(c.s, j) * D;
+        c.next = digests + gs_merkle_layer_offset(c.s, j + 1) * D;
+        c.next_len = c.s >> (j + 1);
+        (void)par_blocks(&c, (c.next_len + L - 1) / L, threads, 256, upper_blocks);
+    }
+    return GLSTARK_OK;
 }
 
 glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,

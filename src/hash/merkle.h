@@ -58,6 +58,18 @@ glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, uns
                                unsigned threads, bb_t *digests, gs_error *err);
 
 /* Allocating wrapper: fills *tree (free with gs_merkle_tree_free). */
+/* The streamed form (engine/hash_ops.h gs_merkle_stream) on the host:
+ * states hold 16 words per row, row-major (the first group, c0 = 0, starts
+ * every sponge at zero whatever they held).
+ * absorb_columns takes columns [c0, c0 + ncols) (c0 a multiple of 8; column
+ * c at cols + (c - c0) * height) into every row's sponge; once all columns
+ * are in, build_from_states builds the tree merkle_build would have from the
+ * whole matrix (leaf r = the first 8 words of row r's state). */
+void gs_merkle_absorb_columns(bb_t *states, const bb_t *cols, size_t height, size_t c0, size_t ncols,
+                              unsigned threads);
+glstark_status gs_merkle_build_from_states(const bb_t *states, size_t height, unsigned log_k, unsigned threads,
+                                           bb_t *digests, gs_error *err);
+
 glstark_status gs_merkle_commit(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
                                 unsigned threads, gs_merkle_tree *tree, gs_error *err);
 void gs_merkle_tree_free(gs_merkle_tree *tree);

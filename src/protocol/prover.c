@@ -509,8 +509,58 @@ static glstark_status traces_on(pstate *s, int e, gs_error *err)
     return GLSTARK_OK;
 }
 
+/* The codeword of Q encoded a group of columns at a time, each group
+ * absorbed into the Merkle tree's row sponges before the next is encoded,
+ * so the whole codeword never exists (for a prover that does not keep it:
+ * WHIR's first queries encode it again). Groups are whole rate blocks of 8
+ * columns, as many as fit 128 MiB (stream_group_cols). */
+static size_t stream_group_cols(const gs_prove_options *opt, size_t N, uint32_t W)
+{
+    size_t blocks = ((size_t)32 << 20) / ((size_t)GS_P2_RATE * N);
+    size_t G = GS_P2_RATE * (blocks > 1 ? blocks : 1);
+    if (opt->stream_group_cols)
+        G = (opt->stream_group_cols + GS_P2_RATE - 1) / GS_P2_RATE * GS_P2_RATE;
+    return G < W ? G : W;
+}
+
+/* Streaming holds 16 state words and a group's G words per row where the
+ * codeword has W: it pays when 16 + G < W (keccakf: 16 + 8 against 42). */
+static int stream_saves_memory(const gs_system_params *sp, const gs_prove_options *opt, uint32_t W)
+{
+    const size_t N = (size_t)1 << (sp->l_skip + sp->n_stack + sp->log_blowup);
+    return GS_P2_WIDTH + stream_group_cols(opt, N, W) < W;
+}
+
+static glstark_status commit_streamed(const gs_system_params *sp, const gs_prove_options *opt, pstate *s, int e,
+                                      const gs_stack_layout *qlay, gs_error *err)
+{
+    gs_engine *eng = s->eng[e];
+    const unsigned L = (unsigned)(sp->l_skip + sp->n_stack);
+    const size_t N = (size_t)1 << (L + sp->log_blowup);
+    const uint32_t W = s->lay.width;
+    const size_t G = stream_group_cols(opt, N, W);
+    gs_merkle_stream ms;
+    gs_buf *part = NULL;
+    const gs_trace_ref qref = {s->q.b[e], 0};
+    glstark_status st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)sp->whir.k, &ms);
+    if (!st)
+        st = gs_buf_create(eng, G * N * sizeof(bb_t), &part);
+    for (uint32_t c0 = 0; !st && c0 < W; c0 += (uint32_t)G) {
+        uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
+        if (!(st = gs_rs_code_matrix(eng, qlay, &qref, (unsigned)sp->log_blowup, c0, c0 + g, part, 0)))
+            st = gs_engine_merkle_stream_columns(eng, &ms, part, 0, g, &s->tree[e]);
+    }
+    gs_buf_destroy(part);
+    gs_merkle_stream_release(&ms);
+    if (st)
+        return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
+    s->have_tree[e] = 1;
+    return GLSTARK_OK;
+}
+
 /* The stacked commitment of all common mains (OpenVM stacked_commit) on engine e. */
-static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, bb_t root[8], gs_error *err)
+static glstark_status commit_main(const gs_system_params *sp, const gs_prove_options *opt, pstate *s, int e,
+                                  int streamed, bb_t root[8], gs_error *err)
 {
     gs_engine *eng = s->eng[e];
     int sp_commit = gs_span_eng_begin(eng, "stacked_commit"), sn;
@@ -521,7 +571,7 @@ static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, 
     const size_t H = (size_t)1 << L, N = (size_t)1 << (L + sp->log_blowup);
     const uint32_t W = s->lay.width;
     if ((!s->q.b[e] && (st = gs_buf_create(eng, W * H * sizeof(bb_t), &s->q.b[e]))) ||
-        (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e])))
+        (!streamed && (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e]))))
         return eng_fail(eng, st, "allocating the stacked matrix and its codeword", err);
     /* the stacked matrix Q itself is kept for the stacked reduction and WHIR;
      * when the traces were uploaded into it, it is already built */
@@ -534,11 +584,23 @@ static glstark_status commit_main(const gs_system_params *sp, pstate *s, int e, 
     /* Encode Q itself, described as one trace of W columns of height H
      * stacked onto itself: one whole-column slice per stacked column, so an
      * engine copies whole columns instead of every trace column again. */
-    sn = gs_span_eng_begin(eng, "rs_code_matrix");
     gs_stack_layout qlay;
     const gs_stack_trace_shape qshape = {W, L};
     if ((st = gs_stack_layout_build((unsigned)sp->l_skip, (unsigned)sp->n_stack, &qshape, 1, &qlay, err)))
         return st;
+    if (streamed) {
+        sn = gs_span_eng_begin(eng, "rs_code_merkle_streamed");
+        st = commit_streamed(sp, opt, s, e, &qlay, err);
+        gs_stack_layout_free(&qlay);
+        if (st)
+            return st;
+        if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
+            return eng_fail(eng, st, "reading the Merkle root", err);
+        gs_span_eng_end(eng, sn);
+        gs_span_eng_end(eng, sp_commit);
+        return GLSTARK_OK;
+    }
+    sn = gs_span_eng_begin(eng, "rs_code_matrix");
     const gs_trace_ref qref = {s->q.b[e], 0};
     st = gs_rs_code_matrix(eng, &qlay, &qref, (unsigned)sp->log_blowup, 0, W, s->cw.b[e], 0);
     gs_stack_layout_free(&qlay);
@@ -713,11 +775,15 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
      * values are in s.publics: nothing below reads the caller's arrays */
     if (opt->traces_released)
         opt->traces_released(opt->traces_released_user);
-    if ((st = commit_main(sp, &s, e, out->common_main_commit.v, err)))
+    /* Without a kept codeword (reencode_codeword), the commit encodes Q a
+     * column group at a time into the tree's row sponges where the engine
+     * can (the codeword never exists whole), else it encodes it whole and
+     * frees it after the tree; WHIR's first queries encode it again from Q
+     * (gs_whir_commit_data). */
+    const int streamed = opt->reencode_codeword && s.eng[e]->hash && s.eng[e]->hash->stream_begin &&
+                         stream_saves_memory(sp, opt, s.lay.width);
+    if ((st = commit_main(sp, opt, &s, e, streamed, out->common_main_commit.v, err)))
         goto fail;
-    /* the codeword is read again only by WHIR's first queries, which can
-     * encode it again from Q (gs_whir_commit_data): free it now and the
-     * phases in between run with the codeword's memory free */
     if (opt->reencode_codeword)
         mbuf_free(&s.cw);
     if ((st = fill_preamble(vk, traces, &s, out, err)))

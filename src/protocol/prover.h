@@ -43,6 +43,7 @@ typedef struct gs_prove_options {
     /* nonzero: free the main codeword after its Merkle tree; WHIR encodes it
      * again for its first queries (glstark_prove_options.codeword) */
     int reencode_codeword;
+    size_t stream_group_cols; /* columns per group of the streamed commit; 0 = as many as fit 128 MiB (tests force 8) */
 } gs_prove_options;
 
 /* The phases, as bits of gs_prove_timings.fallback_phases. */

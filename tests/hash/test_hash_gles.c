@@ -142,6 +142,118 @@ Test(hash_gles, merkle_small_bindings)
     compare_shapes(4096, sh, sizeof sh / sizeof sh[0], 0x5EED0002u);
 }
 
+/* The streamed commitment (gs_merkle_stream): the columns arrive in groups
+ * of `group` (a multiple of 8, the last group shorter), each group from its
+ * own poisoned buffer at an unaligned offset; every digest layer must equal
+ * the CPU engine's tree of the whole matrix. */
+static bb_t *stream_tree_on(gs_engine *eng, const bb_t *mat, size_t n, size_t width, unsigned log_k, size_t group,
+                            uint64_t *s, gs_merkle_dev *tree)
+{
+    gs_merkle_stream ms;
+    TU_OK(eng, gs_engine_merkle_stream_begin(eng, n, width, log_k, &ms));
+    TU_OK(eng, gs_buf_fill_u32(ms.states, 0, ms.states->size / 4, 0xDEADBEEFu)); /* the first group must not read them */
+    for (size_t c0 = 0; c0 < width; c0 += group) {
+        size_t g = width - c0 < group ? width - c0 : group, off = (size_t)(splitmix(s) % 5);
+        gs_buf *b = NULL;
+        TU_OK(eng, gs_buf_create(eng, (off + g * n + 7) * 4, &b));
+        TU_OK(eng, gs_buf_fill_u32(b, 0, off + g * n + 7, 0xDEADBEEFu));
+        TU_OK(eng, gs_buf_write(b, off * 4, mat + c0 * n, g * n * 4));
+        TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, b, off, g, tree));
+        cr_assert((c0 + g == width) == (tree->digests != NULL), "the tree comes with the last group only");
+        gs_buf_destroy(b);
+    }
+    cr_assert_null(ms.states, "the states are released after the last group");
+    size_t dw = gs_merkle_digest_words(n, log_k);
+    bb_t *d = malloc(dw * sizeof *d);
+    TU_OK(eng, gs_buf_read(tree->digests, 0, d, dw * 4));
+    return d;
+}
+
+static void compare_streamed(uint64_t max_binding, const shape *shapes, size_t count, uint64_t seed)
+{
+    gs_engine *g = tu_engine_binding(max_binding), *c = tu_cpu_engine();
+    printf("merkle stream gles and cpu vs whole-matrix cpu: binding limit %llu, seed %llu\n",
+           (unsigned long long)max_binding, (unsigned long long)seed);
+    uint64_t s = seed;
+    for (size_t i = 0; i < count; i++) {
+        const shape *sh = &shapes[i];
+        bb_t *mat = random_words(sh->n * sh->width, &s);
+        gs_merkle_dev tw;
+        gs_buf *bw;
+        bb_t *want = tree_on(c, mat, 0, sh->n, sh->width, 1, sh->log_k, &tw, &bw);
+        size_t dw = gs_merkle_digest_words(sh->n, sh->log_k);
+        const size_t groups[3] = {8, 16, (sh->width + 7) / 8 * 8};
+        for (int gi = 0; gi < 3; gi++) {
+            for (int e = 0; e < 2; e++) {
+                gs_engine *eng = e ? g : c;
+                gs_merkle_dev t;
+                bb_t *d = stream_tree_on(eng, mat, sh->n, sh->width, sh->log_k, groups[gi], &s, &t);
+                for (size_t w = 0; w < dw; w++)
+                    cr_assert_eq(d[w], want[w], "%s, shape %zu (n %zu, width %zu, k %u), groups of %zu: word %zu differs",
+                                 eng->core->name, i, sh->n, sh->width, sh->log_k, groups[gi], w);
+                cr_assert_eq(t.depth, tw.depth);
+                gs_merkle_dev_release(&t);
+                free(d);
+            }
+        }
+        gs_merkle_dev_release(&tw);
+        gs_buf_destroy(bw);
+        free(want);
+        free(mat);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+static const shape shapes_stream[] = {
+    {1, 1, 1, 0},   {2, 3, 1, 1},   {16, 9, 1, 4},    {64, 8, 1, 3},   {256, 17, 1, 4},
+    {1024, 42, 1, 4}, {4096, 24, 1, 2}, {1u << 14, 9, 1, 4}, {1u << 12, 16, 1, 8},
+};
+
+Test(hash_gles, merkle_stream_matches_whole)
+{
+    compare_streamed(0, shapes_stream, sizeof shapes_stream / sizeof shapes_stream[0], 0x5EED0003u);
+}
+
+/* Under a 4 KiB binding limit: many tiles, so each tile's window of states. */
+Test(hash_gles, merkle_stream_small_bindings)
+{
+    static const shape sh[] = {{256, 42, 1, 4}, {2048, 9, 1, 0}, {1024, 17, 1, 2}};
+    compare_streamed(4096, sh, sizeof sh / sizeof sh[0], 0x5EED0004u);
+}
+
+/* Groups that do not end the rows must be whole rate blocks; nothing after
+ * the last group; not more columns than the matrix has. */
+Test(hash_gles, merkle_stream_bad_input)
+{
+    gs_engine *engs[2] = {tu_engine_binding(0), tu_cpu_engine()};
+    for (int e = 0; e < 2; e++) {
+        gs_engine *eng = engs[e];
+        gs_merkle_stream ms;
+        gs_merkle_dev t;
+        gs_buf *b = NULL;
+        TU_OK(eng, gs_buf_create(eng, 64 * 20 * 4, &b));
+        TU_OK(eng, gs_buf_fill_u32(b, 0, 64 * 20, 0));
+        TU_OK(eng, gs_engine_merkle_stream_begin(eng, 64, 20, 2, &ms));
+        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 0, 5, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert(strstr(eng->err.msg, "multiple of 8") != NULL, "%s", eng->err.msg);
+        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 0, 21, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, b, 0, 16, &t));
+        cr_assert_null(t.digests);
+        TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, b, 0, 4, &t));
+        cr_assert_not_null(t.digests);
+        gs_merkle_dev_release(&t);
+        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 0, 4, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert(strstr(eng->err.msg, "already finished") != NULL, "%s", eng->err.msg);
+        /* a buffer too small for the group */
+        TU_OK(eng, gs_engine_merkle_stream_begin(eng, 64, 20, 2, &ms));
+        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 64 * 18, 8, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        gs_merkle_stream_release(&ms);
+        gs_buf_destroy(b);
+        gs_engine_destroy(eng);
+    }
+}
+
 Test(hash_gles, grind_same_witness)
 {
     gs_engine *g = tu_engine_binding(0), *c = tu_cpu_engine();

@@ -119,4 +119,27 @@ static inline void oc_keccak_app21_p16(oc_prove_fn prove)
     glstark_air_destroy(air);
 }
 
+/* keccakf, 2 permutations (seed 42), app params with L = 12: 64 rows of
+ * 2633 columns stack into 42 columns, wide enough for the streamed commit
+ * (16 state words + a group of 8 < 42). Not an OpenVM recording: tests prove
+ * it two ways and compare. The caller frees *tr and destroys *air. */
+static inline void oc_keccak_wide(glstark_air **air, uint32_t **tr, glstark_air_trace *t, gs_system_params *sp)
+{
+    enum { P = 2 };
+    uint64_t in[P][25];
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 42);
+    for (int p = 0; p < P; p++)
+        for (int i = 0; i < 25; i++)
+            in[p][i] = gs_stdrng_next_u64(&rng);
+    cr_assert_eq(glstark_keccak_air(air), GLSTARK_OK);
+    size_t h = glstark_keccak_trace_height(P);
+    *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
+    cr_assert_not_null(*tr);
+    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, P, *tr), GLSTARK_OK);
+    *t = (glstark_air_trace){h, {*tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    gs_error err;
+    cr_assert_eq(gs_app_params_with_100_bits_security(12, sp, &err), GLSTARK_OK, "%s", err.msg);
+}
+
 #endif

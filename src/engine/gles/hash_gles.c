@@ -80,11 +80,13 @@ static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
 
 typedef struct leaf_job {
     const gs_buf *mat;
-    uint64_t mat_word; /* word offset of the matrix in its buffer */
+    uint64_t mat_word; /* word offset of column col0 in its buffer */
     uint64_t n;        /* height */
-    uint64_t width;
+    uint64_t width;    /* columns of the whole matrix */
     unsigned ds;       /* log2(elem_deg) */
     uint64_t s;        /* query stride S = N / K */
+    uint64_t col0;     /* first column the buffer holds (0, or a streamed group's first) */
+    uint64_t e0, e1;   /* row elements absorbed now: [e0, e1) (the whole row, or a group's) */
 } leaf_job;
 
 static uint64_t tile_row(const leaf_job *j, uint64_t y0, uint64_t ytile, uint64_t i)
@@ -92,13 +94,16 @@ static uint64_t tile_row(const leaf_job *j, uint64_t y0, uint64_t ytile, uint64_
     return y0 + i % ytile + (i / ytile) * j->s;
 }
 
-/* Hashes tile rows [0, k*ytile) of the cosets y0 .. y0+ytile-1 into leaves. */
+/* Absorbs elements [j->e0, j->e1) of tile rows [0, k*ytile) of the cosets
+ * y0 .. y0+ytile-1, their sponge states at byte states_at of `states`; the
+ * rows' leaves go to `leaves` when e1 ends the rows (else leaves may be NULL). */
 static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const leaf_job *j, uint64_t y0,
-                                uint64_t ytile, uint64_t k, gs_buf *states, gs_buf *leaves)
+                                uint64_t ytile, uint64_t k, gs_buf *states, uint64_t states_at, gs_buf *leaves)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
     const uint64_t deg = (uint64_t)1 << j->ds, len = j->width * deg, total = k * ytile;
+    (void)len;
     set_u(prog, "gs_ytile", (uint32_t)ytile);
     set_u(prog, "gs_y0", (uint32_t)y0);
     set_u(prog, "gs_stride_s", (uint32_t)j->s);
@@ -106,9 +111,15 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
     set_u(prog, "gs_deg_shift", j->ds);
     set_u(prog, "gs_col_words", (uint32_t)(j->n * deg));
     uint32_t lead;
-    glstark_status st = bind_window(eng, 1, states, 0, total * 64, &lead);
+    if (states_at % align)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles merkle: sponge states at byte %" PRIu64 " miss the %" PRIu64 "-byte binding alignment",
+                            states_at, align);
+    glstark_status st = bind_window(eng, 1, states, states_at, total * 64, &lead);
+    /* leaves are written only by the dispatch that ends the rows */
     if (!st)
-        st = bind_window(eng, 2, leaves, 0, total * 32, &lead);
+        st = leaves ? bind_window(eng, 2, leaves, 0, total * 32, &lead)
+                    : bind_window(eng, 2, states, states_at, total * 64, &lead);
     if (st)
         return st;
     const uint64_t budget = perm_budget(dev);
@@ -132,24 +143,24 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
             emax = 8;
         set_u(prog, "gs_i0", (uint32_t)i0);
         set_u(prog, "gs_rlo", (uint32_t)rlo);
-        uint64_t e = 0;
-        while (e < len) {
+        uint64_t e = j->e0;
+        while (e < j->e1) {
             uint64_t c0 = e >> j->ds;
-            uint64_t first = (j->mat_word + (c0 * j->n + rlo) * deg) * 4;
+            uint64_t first = (j->mat_word + ((c0 - j->col0) * j->n + rlo) * deg) * 4;
             uint64_t start = first - first % align;
-            /* Largest c1 with (mat_word + ((c1-1)*n + rhi)*deg)*4 - start <= maxb. */
-            uint64_t tail = (j->mat_word + (c0 * j->n + rhi) * deg) * 4 - start; /* bytes with c1 = c0+1 */
+            /* Largest c1 with (mat_word + ((c1-1-col0)*n + rhi)*deg)*4 - start <= maxb. */
+            uint64_t tail = (j->mat_word + ((c0 - j->col0) * j->n + rhi) * deg) * 4 - start; /* bytes with c1 = c0+1 */
             uint64_t extra = (maxb - tail) / (j->n * deg * 4);
             uint64_t c1 = c0 + 1 + extra;
-            if (c1 > j->width)
-                c1 = j->width;
+            if (c1 > (j->e1 >> j->ds))
+                c1 = j->e1 >> j->ds;
             uint64_t e1 = c1 << j->ds;
             if (e1 - e > emax)
                 e1 = e + emax;
-            if (e1 > len)
-                e1 = len;
+            if (e1 > j->e1)
+                e1 = j->e1;
             uint64_t cl = (e1 - 1) >> j->ds; /* last column touched */
-            uint64_t bytes = (j->mat_word + (cl * j->n + rhi) * deg) * 4 - start;
+            uint64_t bytes = (j->mat_word + ((cl - j->col0) * j->n + rhi) * deg) * 4 - start;
             st = gs_gl_bind_range(dev, 0, j->mat->gl_name, start, bytes, &eng->err);
             if (st)
                 return st;
@@ -241,14 +252,44 @@ static glstark_status coset_digests(gs_engine *eng, const leaf_job *j, unsigned 
     return st;
 }
 
-static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height,
-                                         size_t width, unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree)
+/* The coset trees of one tile: K leaves per coset in la, t-major with
+ * stride ytile, into the bottom digests y0 .. y0+ytile-1 of dg. */
+static glstark_status coset_trees(gs_engine *eng, const gs_gl_program *pcomp, gs_buf *la, gs_buf *lb, gs_buf *dg,
+                                  uint64_t y0, uint64_t ytile, uint64_t k)
+{
+    glstark_status st = GLSTARK_OK;
+    gs_buf *cur = la, *nxt = lb;
+    for (uint64_t m = k; !st && m > 1; m /= 2) {
+        if (m == 2) {
+            st = compress_layer(eng, pcomp, cur, 0, dg, y0, ytile, ytile);
+        } else {
+            st = compress_layer(eng, pcomp, cur, 0, nxt, 0, m / 2 * ytile, ytile);
+            gs_buf *t = cur;
+            cur = nxt;
+            nxt = t;
+        }
+    }
+    if (!st && k == 1)
+        st = gs_buf_copy(dg, y0 * 32, la, 0, ytile * 32);
+    return st;
+}
+
+/* Upper layers: adjacent pairs, from the s bottom digests to the root. */
+static glstark_status upper_layers(gs_engine *eng, const gs_gl_program *pcomp, gs_buf *dg, uint64_t s, unsigned depth)
+{
+    glstark_status st = GLSTARK_OK;
+    for (unsigned jl = 0; !st && jl < depth; jl++) {
+        uint64_t in_first = gs_merkle_layer_offset(s, jl), out_first = gs_merkle_layer_offset(s, jl + 1);
+        st = compress_layer(eng, pcomp, dg, in_first, dg, out_first, (s >> jl) / 2, 1);
+    }
+    return st;
+}
+
+/* Rows per tile for a tree of `height` rows and K = 2^log_k: ytile cosets of
+ * K rows each (trows), their states and leaves within one binding. */
+static glstark_status tile_shape(gs_engine *eng, size_t height, unsigned log_k, uint64_t *ytile, uint64_t *trows)
 {
     gs_gl_device *dev = gs_gles_device(eng);
-    unsigned depth;
-    glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, &eng->err);
-    if (st)
-        return st;
     const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
     const uint64_t k = (uint64_t)1 << log_k, s = (uint64_t)height >> log_k;
     uint64_t tile = pow2_floor_sz((size_t)((maxb - align) / 64));
@@ -259,8 +300,24 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
                             "gles merkle: 2^%u rows per query exceed the %" PRIu64
                             "-row tile this device's binding limit allows; use k <= %u or the cpu engine",
                             log_k, tile, (unsigned)__builtin_ctzll(tile));
-    uint64_t ytile = tile / k < s ? tile / k : s;
-    uint64_t trows = ytile * k;
+    *ytile = tile / k < s ? tile / k : s;
+    *trows = *ytile * k;
+    return GLSTARK_OK;
+}
+
+static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height,
+                                         size_t width, unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    unsigned depth;
+    glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, &eng->err);
+    if (st)
+        return st;
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const uint64_t k = (uint64_t)1 << log_k, s = (uint64_t)height >> log_k;
+    uint64_t ytile = 1, trows = 1;
+    if ((st = tile_shape(eng, height, log_k, &ytile, &trows)))
+        return st;
     const uint64_t ls = dev->caps.local_size, mat_bytes = (uint64_t)height * width * elem_deg * 4;
     /* The fused kernel for short rows only: its coset levels leave lanes
      * idle (K = 16: half, a quarter, ... of them), which rows of one or two
@@ -285,31 +342,16 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
         st = gs_buf_create(eng, trows * 32, &la);
     if (!st && !fused && k > 1)
         st = gs_buf_create(eng, trows * 16, &lb);
-    leaf_job job = {mat, mat_off, height, width, elem_deg == 4 ? 2u : 0u, s};
+    leaf_job job = {mat, mat_off, height, width, elem_deg == 4 ? 2u : 0u, s, 0, 0, (uint64_t)width * elem_deg};
     if (!st && fused)
         st = coset_digests(eng, &job, log_k, dg);
     for (uint64_t y0 = 0; !st && !fused && y0 < s; y0 += ytile) {
-        st = hash_tile(eng, pleaf, &job, y0, ytile, k, states, la);
-        /* Coset trees: K leaves per coset, t-major with stride ytile. */
-        gs_buf *cur = la, *nxt = lb;
-        for (uint64_t m = k; !st && m > 1; m /= 2) {
-            if (m == 2) {
-                st = compress_layer(eng, pcomp, cur, 0, dg, y0, ytile, ytile);
-            } else {
-                st = compress_layer(eng, pcomp, cur, 0, nxt, 0, m / 2 * ytile, ytile);
-                gs_buf *t = cur;
-                cur = nxt;
-                nxt = t;
-            }
-        }
-        if (!st && k == 1)
-            st = gs_buf_copy(dg, y0 * 32, la, 0, ytile * 32);
+        st = hash_tile(eng, pleaf, &job, y0, ytile, k, states, 0, la);
+        if (!st)
+            st = coset_trees(eng, pcomp, la, lb, dg, y0, ytile, k);
     }
-    /* Upper layers: adjacent pairs. */
-    for (unsigned jl = 0; !st && jl < depth; jl++) {
-        uint64_t in_first = gs_merkle_layer_offset(s, jl), out_first = gs_merkle_layer_offset(s, jl + 1);
-        st = compress_layer(eng, pcomp, dg, in_first, dg, out_first, (s >> jl) / 2, 1);
-    }
+    if (!st)
+        st = upper_layers(eng, pcomp, dg, s, depth);
     gs_buf_destroy(states);
     gs_buf_destroy(la);
     gs_buf_destroy(lb);
@@ -318,6 +360,60 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
         return st;
     }
     *tree = (gs_merkle_dev){dg, height, width, elem_deg, log_k, depth};
+    return GLSTARK_OK;
+}
+
+/* Streamed commitment (hash_ops.h): the sponge states of every row, tile by
+ * tile in the order hash_tile visits them (tile y0 / ytile at row slot
+ * (y0 / ytile) * trows), so each group runs the leaf kernel over every
+ * tile with that tile's window of states; the group that ends the rows
+ * writes each tile's leaves and coset trees as it goes. */
+static glstark_status gles_stream_begin(gs_engine *eng, gs_merkle_stream *ms)
+{
+    uint64_t ytile = 1, trows = 1;
+    glstark_status st = tile_shape(eng, ms->height, ms->log_k, &ytile, &trows);
+    return st ? st : gs_buf_create(eng, (size_t)ms->height * 64, &ms->states);
+}
+
+static glstark_status gles_stream_columns(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols, size_t cols_off,
+                                          size_t ncols, gs_merkle_dev *tree)
+{
+    const uint64_t k = (uint64_t)1 << ms->log_k, s = (uint64_t)ms->height >> ms->log_k;
+    const int last = ms->next_col + ncols == ms->width;
+    unsigned depth;
+    uint64_t ytile = 1, trows = 1;
+    glstark_status st = gs_merkle_check_shape(ms->height, ms->width, 1, ms->log_k, &depth, &eng->err);
+    if (!st)
+        st = tile_shape(eng, ms->height, ms->log_k, &ytile, &trows);
+    gs_gl_program *pleaf = NULL, *pcomp = NULL;
+    if (!st)
+        st = gs_gl_program_get(gs_gles_device(eng), "merkle_leaf.comp", NULL, &pleaf, &eng->err);
+    if (!st && last)
+        st = gs_gl_program_get(gs_gles_device(eng), "merkle_compress.comp", NULL, &pcomp, &eng->err);
+    gs_buf *dg = NULL, *la = NULL, *lb = NULL;
+    if (!st && last)
+        st = gs_buf_create(eng, gs_merkle_digest_words(ms->height, ms->log_k) * sizeof(bb_t), &dg);
+    if (!st && last)
+        st = gs_buf_create(eng, trows * 32, &la);
+    if (!st && last && k > 1)
+        st = gs_buf_create(eng, trows * 16, &lb);
+    const leaf_job job = {cols, cols_off, ms->height, ms->width, 0, s, ms->next_col, ms->next_col,
+                          ms->next_col + ncols};
+    for (uint64_t y0 = 0; !st && y0 < s; y0 += ytile) {
+        st = hash_tile(eng, pleaf, &job, y0, ytile, k, ms->states, (y0 / ytile) * trows * 64, last ? la : NULL);
+        if (!st && last)
+            st = coset_trees(eng, pcomp, la, lb, dg, y0, ytile, k);
+    }
+    if (!st && last)
+        st = upper_layers(eng, pcomp, dg, s, depth);
+    gs_buf_destroy(la);
+    gs_buf_destroy(lb);
+    if (st) {
+        gs_buf_destroy(dg);
+        return st;
+    }
+    if (last)
+        *tree = (gs_merkle_dev){dg, ms->height, ms->width, 1, ms->log_k, depth};
     return GLSTARK_OK;
 }
 
@@ -527,4 +623,6 @@ const gs_hash_ops gs_gles_hash_ops = {
     .merkle_commit = gles_merkle_commit,
     .merkle_open = gles_merkle_open,
     .grind = gles_grind,
+    .stream_begin = gles_stream_begin,
+    .stream_columns = gles_stream_columns,
 };
