@@ -121,10 +121,13 @@ typedef enum glstark_codeword_policy {
      * whose memory is the host's */
     GLSTARK_CODEWORD_AUTO = 0,
     GLSTARK_CODEWORD_KEEP = 1,    /* kept until the proof ends: fastest */
-    /* freed as soon as the tree is built; the queries encode the stacked
-     * trace again, a third of its columns at a time (the same rows, so the
-     * same proof): the peak falls by about the codeword, for one more
-     * encoding (tens of ms on a desktop GPU, a second on a 2-core CPU) */
+    /* never held whole: the commit encodes the stacked trace a group of 8
+     * columns at a time into the Merkle tree's row sponges (where that takes
+     * less memory than the codeword; else it encodes it whole and frees it
+     * after the tree), and WHIR's queries encode it again, a third of the
+     * columns at a time (the same rows, so the same proof). keccakf-1024:
+     * 1333 -> 800 MiB of GPU buffers, for one more encoding (tens of ms on a
+     * desktop GPU, about a second on a CPU) */
     GLSTARK_CODEWORD_REENCODE = 2
 } glstark_codeword_policy;
 
