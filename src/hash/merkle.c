@@ -97,12 +97,13 @@ typedef struct build_ctx {
     const bb_t *prev;
     bb_t *next;
     size_t next_len;
-    /* streamed commitment: sponge states, 16 words per row (leaf r = the
-     * first 8 words of row r's once every column is in), and the column
-     * group being absorbed (columns [c0, c0 + ncols) of width, from cols) */
+    /* streamed commitment: sponge states, 16 words per row, the column group
+     * absorbed into them (columns [c0, c0 + ncols), from cols), or, for the
+     * tree, the finished states (leaf r = the first 8 words of row r's) */
     bb_t *states;
     const bb_t *cols;
     size_t c0, ncols;
+    const bb_t *leaf_states;
 } build_ctx;
 
 typedef struct range_job {
@@ -123,11 +124,11 @@ static int bottom_blocks(const build_ctx *c, size_t lo, size_t hi)
     for (size_t b = lo; b < hi; b++) {
         size_t y0 = b * L;
         for (size_t t = 0; t < k; t++) {
-            if (c->states) {
+            if (c->leaf_states) {
                 for (int l = 0; l < L; l++) {
                     size_t y = y0 + (size_t)l < c->s ? y0 + (size_t)l : c->s - 1;
                     for (int i = 0; i < D; i++)
-                        node[t][i][l] = c->states[(y + t * c->s) * GS_P2_WIDTH + (size_t)i];
+                        node[t][i][l] = c->leaf_states[(y + t * c->s) * GS_P2_WIDTH + (size_t)i];
                 }
                 continue;
             }
@@ -206,6 +207,17 @@ static int par_blocks(const build_ctx *c, size_t nblocks, unsigned threads, size
     return 0;
 }
 
+/* The layers above the coset digests, from c->digests' bottom layer up. */
+static void upper_layers(build_ctx *c, unsigned depth, unsigned threads)
+{
+    for (unsigned j = 0; j < depth; j++) {
+        c->prev = c->digests + gs_merkle_layer_offset(c->s, j) * D;
+        c->next = c->digests + gs_merkle_layer_offset(c->s, j + 1) * D;
+        c->next_len = c->s >> (j + 1);
+        (void)par_blocks(c, (c->next_len + L - 1) / L, threads, 256, upper_blocks);
+    }
+}
+
 /* Absorbs the column group into the states of rows [16 lo, 16 hi). The group
  * starts at a multiple of the rate, so its rate blocks are whole ones, or
  * the short last one of the rows. */
@@ -253,16 +265,11 @@ glstark_status gs_merkle_build_from_states(const bb_t *states, size_t height, un
     if (st)
         return st;
     build_ctx c = {.n = height, .width = 1, .s = height >> log_k, .deg = 1, .log_k = log_k, .digests = digests,
-                   .states = (bb_t *)states};
+                   .leaf_states = states};
     if (par_blocks(&c, (c.s + L - 1) / L, threads, 4, bottom_blocks))
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "merkle tree: out of host memory for the %zu-leaf coset scratch", (size_t)1 << log_k);
-    for (unsigned j = 0; j < depth; j++) {
-        c.prev = digests + gs_merkle_layer_offset(c.s, j) * D;
-        c.next = digests + gs_merkle_layer_offset(c.s, j + 1) * D;
-        c.next_len = c.s >> (j + 1);
-        (void)par_blocks(&c, (c.next_len + L - 1) / L, threads, 256, upper_blocks);
-    }
+    upper_layers(&c, depth, threads);
     return GLSTARK_OK;
 }
 
@@ -281,12 +288,7 @@ glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, uns
     if (par_blocks(&c, nblk, threads, 4, bottom_blocks))
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "merkle tree: out of host memory for the %zu-leaf coset scratch", (size_t)1 << log_k);
-    for (unsigned j = 0; j < depth; j++) {
-        c.prev = digests + gs_merkle_layer_offset(c.s, j) * D;
-        c.next = digests + gs_merkle_layer_offset(c.s, j + 1) * D;
-        c.next_len = c.s >> (j + 1);
-        (void)par_blocks(&c, (c.next_len + L - 1) / L, threads, 256, upper_blocks);
-    }
+    upper_layers(&c, depth, threads);
     return GLSTARK_OK;
 }
 
