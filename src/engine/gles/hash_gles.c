@@ -103,7 +103,6 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
     const uint64_t deg = (uint64_t)1 << j->ds, len = j->width * deg, total = k * ytile;
-    (void)len;
     set_u(prog, "gs_ytile", (uint32_t)ytile);
     set_u(prog, "gs_y0", (uint32_t)y0);
     set_u(prog, "gs_stride_s", (uint32_t)j->s);
