@@ -260,7 +260,7 @@ void gs_merkle_absorb_columns(bb_t *states, const bb_t *cols, size_t height, siz
 glstark_status gs_merkle_build_from_states(const bb_t *states, size_t height, unsigned log_k, unsigned threads,
                                            bb_t *digests, gs_error *err)
 {
-    unsigned depth;
+    unsigned depth = 0;
     glstark_status st = gs_merkle_check_shape(height, 1, 1, log_k, &depth, err);
     if (st)
         return st;
@@ -276,7 +276,7 @@ glstark_status gs_merkle_build_from_states(const bb_t *states, size_t height, un
 glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
                                unsigned threads, bb_t *digests, gs_error *err)
 {
-    unsigned depth;
+    unsigned depth = 0;
     glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, err);
     if (st)
         return st;
