@@ -667,8 +667,9 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                j0->engine, ps->device_bytes_peak / 1048576.0, !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)");
         if (ps->fallback_bytes_peak)
             printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
-        printf("; the codeword %s", ps->codeword_reencoded ? "freed after its Merkle tree and encoded again for the "
-                                                             "queries (--codeword keep keeps it)"
+        printf("; the codeword %s", ps->codeword_reencoded ? "not kept whole (committed a column group at a time "
+                                                             "where that is smaller, encoded again for the queries; "
+                                                             "--codeword keep keeps it)"
                                                            : "kept for the queries");
         printf("; the %.1f MB trace %s\n", tm.bytes / 1048576.0,
                tm.streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
