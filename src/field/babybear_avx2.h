@@ -26,26 +26,14 @@ BB8_FN __m256i bb8_sub(__m256i a, __m256i b)
     return _mm256_min_epu32(d, _mm256_add_epi32(d, _mm256_set1_epi32((int)BB_P)));
 }
 
-/* a*b*2^-32: the low halves of a*b and q*p agree, so the 64-bit difference
- * a*b - q*p holds the result (minus p if negative) in its high half. Even
- * lanes come from mul_epu32 directly, odd lanes after a 32-bit shift. */
-BB8_FN __m256i bb8_mul(__m256i a, __m256i b)
-{
-    const __m256i p = _mm256_set1_epi32((int)BB_P), mu = _mm256_set1_epi32((int)BB_MU);
-    __m256i pe = _mm256_mul_epu32(a, b);
-    __m256i po = _mm256_mul_epu32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32));
-    __m256i de = _mm256_sub_epi64(pe, _mm256_mul_epu32(_mm256_mul_epu32(pe, mu), p));
-    __m256i dodd = _mm256_sub_epi64(po, _mm256_mul_epu32(_mm256_mul_epu32(po, mu), p));
-    __m256i d = _mm256_blend_epi32(_mm256_srli_epi64(de, 32), dodd, 0xAA);
-    return _mm256_min_epu32(d, _mm256_add_epi32(d, p));
-}
-
-/* The Montgomery product for chains of products (Poseidon2's S-box), on
- * signed words: a and b are int32 with |a b| < 2^31 p (any two words of
- * (-p, p) qualify) and the result, a b 2^-32 mod p, is left in (-p, p);
- * bb8_canonical brings it to [0, p) once at the end of the chain. With the
- * products signed and q = lo(a b) mu taken as a signed word, |q p| < 2^31 p,
- * so (a b - q p) / 2^32 stays inside (-p, p) with no correction step. */
+/* The Montgomery product a b 2^-32 on signed words, for chains of products
+ * (Poseidon2's S-box): a and b are int32 with |a b| < 2^31 p (any two words
+ * of (-p, p) qualify, canonical words among them) and the result is left in
+ * (-p, p); bb8_canonical brings it to [0, p). The low halves of a b and q p
+ * agree (q = lo(a b) mu), so the 64-bit difference a b - q p holds the
+ * result in its high half; with the products signed and q taken as a signed
+ * word, |q p| < 2^31 p keeps it inside (-p, p). Even lanes come from
+ * mul_epi32 directly, odd lanes after a 32-bit shift. */
 BB8_FN __m256i bb8_mul_signed(__m256i a, __m256i b)
 {
     const __m256i p = _mm256_set1_epi32((int)BB_P), mu = _mm256_set1_epi32((int)BB_MU);
@@ -61,6 +49,9 @@ BB8_FN __m256i bb8_canonical(__m256i d)
 {
     return _mm256_min_epu32(d, _mm256_add_epi32(d, _mm256_set1_epi32((int)BB_P)));
 }
+
+/* a*b*2^-32 for a, b in [0, p): the signed product, reduced. */
+BB8_FN __m256i bb8_mul(__m256i a, __m256i b) { return bb8_canonical(bb8_mul_signed(a, b)); }
 
 /* x / 2^k for 1 <= k <= 27 (on Montgomery words, so on the values too)
  * without a multiply: with x = hi 2^k + lo and 2^-27 = -15 mod p, x / 2^k =

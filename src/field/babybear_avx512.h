@@ -26,20 +26,6 @@ BB16_FN __m512i bb16_sub(__m512i a, __m512i b)
     return _mm512_min_epu32(d, _mm512_add_epi32(d, _mm512_set1_epi32((int)BB_P)));
 }
 
-/* a*b*2^-32: the low halves of a*b and q*p agree, so the 64-bit difference
- * a*b - q*p holds the result (minus p if negative) in its high half. Even
- * lanes come from mul_epu32 directly, odd lanes after a 32-bit shift. */
-BB16_FN __m512i bb16_mul(__m512i a, __m512i b)
-{
-    const __m512i p = _mm512_set1_epi32((int)BB_P), mu = _mm512_set1_epi32((int)BB_MU);
-    __m512i pe = _mm512_mul_epu32(a, b);
-    __m512i po = _mm512_mul_epu32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(b, 32));
-    __m512i de = _mm512_sub_epi64(pe, _mm512_mul_epu32(_mm512_mul_epu32(pe, mu), p));
-    __m512i dodd = _mm512_sub_epi64(po, _mm512_mul_epu32(_mm512_mul_epu32(po, mu), p));
-    __m512i d = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(de, 32), dodd);
-    return _mm512_min_epu32(d, _mm512_add_epi32(d, p));
-}
-
 /* The signed Montgomery product of babybear_avx2.h's bb8_mul_signed: int32
  * words with |a b| < 2^31 p in, a b 2^-32 mod p in (-p, p) out. */
 BB16_FN __m512i bb16_mul_signed(__m512i a, __m512i b)
@@ -57,6 +43,9 @@ BB16_FN __m512i bb16_canonical(__m512i d)
 {
     return _mm512_min_epu32(d, _mm512_add_epi32(d, _mm512_set1_epi32((int)BB_P)));
 }
+
+/* a*b*2^-32 for a, b in [0, p): the signed product, reduced. */
+BB16_FN __m512i bb16_mul(__m512i a, __m512i b) { return bb16_canonical(bb16_mul_signed(a, b)); }
 
 /* Plain 32-bit addition, no reduction (for sums the caller keeps in range). */
 BB16_FN __m512i bb16_add_wrap(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
