@@ -15,6 +15,8 @@
 
 #include "glstark/airs.h"
 #include "protocol/params.h"
+#include "protocol/prover.h"
+#include "protocol/verifier.h"
 #include "util/stdrng.h"
 #include "../util/test_files.h"
 
@@ -35,6 +37,21 @@ static inline void oc_expect_bytes(const char *file, const uint8_t *got, size_t 
     cr_assert(i == n && n == m, "%s: %zu bytes vs OpenVM's %zu, first difference at byte %zu", file, n, m, i);
     cr_log_info("%s: %zu bytes identical to OpenVM's", file, n);
     free(want);
+}
+
+/* Proves on eng with opt (may be NULL), checks the verifier accepts, and
+ * returns the encoded proof (the caller frees it) in *n bytes. */
+static inline uint8_t *oc_prove_encoded(gs_engine *eng, const gs_multi_pk *pk, const glstark_air_trace *traces,
+                                        size_t ntraces, const gs_prove_options *opt, gs_prove_timings *tm, size_t *n)
+{
+    gs_error err;
+    gs_proof pf;
+    uint8_t *b;
+    cr_assert_eq(gs_prove(eng, pk, traces, ntraces, opt, &pf, tm, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_proof_encode(&pf, &b, n, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_verify(&pk->vk, &pf, &err), GLSTARK_OK, "own proof not accepted: %s", err.msg);
+    gs_proof_free(&pf);
+    return b;
 }
 
 /* Fibonacci with 2^log_n rows from (0, 1). */
@@ -82,17 +99,36 @@ static inline void oc_interactions_small(oc_prove_fn prove)
     glstark_air_destroy(airs[1]);
 }
 
+/* P Keccak-f inputs from StdRng seed 42 (25 next_u64 per permutation). */
+static inline void oc_keccak_inputs(uint64_t (*in)[25], size_t P)
+{
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 42);
+    for (size_t p = 0; p < P; p++)
+        for (int i = 0; i < 25; i++)
+            in[p][i] = gs_stdrng_next_u64(&rng);
+}
+
+/* The Keccak AIR and the trace of P permutations (the caller frees *tr and
+ * destroys *air). */
+static inline void oc_keccak_trace(const uint64_t (*in)[25], size_t P, glstark_air **air, uint32_t **tr,
+                                   glstark_air_trace *t)
+{
+    cr_assert_eq(glstark_keccak_air(air), GLSTARK_OK);
+    size_t h = glstark_keccak_trace_height(P);
+    *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
+    cr_assert_not_null(*tr);
+    cr_assert_eq(glstark_keccak_trace(in, P, *tr), GLSTARK_OK);
+    *t = (glstark_air_trace){h, {*tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+}
+
 /* keccakf, 16 permutations, seed 42 (StdRng, 25 next_u64 per permutation;
  * checked against OpenVM's recorded inputs), app params L = 21. */
 static inline void oc_keccak_app21_p16(oc_prove_fn prove)
 {
     enum { P = 16 };
     uint64_t in[P][25];
-    gs_stdrng rng;
-    gs_stdrng_seed_from_u64(&rng, 42);
-    for (int p = 0; p < P; p++)
-        for (int i = 0; i < 25; i++)
-            in[p][i] = gs_stdrng_next_u64(&rng);
+    oc_keccak_inputs(in, P);
     char path[1024];
     snprintf(path, sizeof path, "%s/keccak_inputs_seed42_n16.txt", GLSTARK_TEST_DATA);
     FILE *f = fopen(path, "r");
@@ -105,12 +141,9 @@ static inline void oc_keccak_app21_p16(oc_prove_fn prove)
         }
     fclose(f);
     glstark_air *air;
-    cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
-    size_t h = glstark_keccak_trace_height(P);
-    uint32_t *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
-    cr_assert_not_null(tr);
-    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, P, tr), GLSTARK_OK);
-    glstark_air_trace t = {h, {tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    uint32_t *tr;
+    glstark_air_trace t;
+    oc_keccak_trace((const uint64_t(*)[25])in, P, &air, &tr, &t);
     gs_system_params sp;
     gs_error err;
     cr_assert_eq(gs_app_params_with_100_bits_security(21, &sp, &err), GLSTARK_OK, "%s", err.msg);
@@ -127,17 +160,8 @@ static inline void oc_keccak_wide(glstark_air **air, uint32_t **tr, glstark_air_
 {
     enum { P = 2 };
     uint64_t in[P][25];
-    gs_stdrng rng;
-    gs_stdrng_seed_from_u64(&rng, 42);
-    for (int p = 0; p < P; p++)
-        for (int i = 0; i < 25; i++)
-            in[p][i] = gs_stdrng_next_u64(&rng);
-    cr_assert_eq(glstark_keccak_air(air), GLSTARK_OK);
-    size_t h = glstark_keccak_trace_height(P);
-    *tr = malloc((size_t)GLSTARK_KECCAK_WIDTH * h * sizeof(uint32_t));
-    cr_assert_not_null(*tr);
-    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, P, *tr), GLSTARK_OK);
-    *t = (glstark_air_trace){h, {*tr, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    oc_keccak_inputs(in, P);
+    oc_keccak_trace((const uint64_t(*)[25])in, P, air, tr, t);
     gs_error err;
     cr_assert_eq(gs_app_params_with_100_bits_security(12, sp, &err), GLSTARK_OK, "%s", err.msg);
 }

@@ -13,28 +13,31 @@
 #include "protocol/verifier.h"
 #include "openvm_cases.h"
 
-static void prove_and_compare(glstark_air **airs, size_t nairs, const gs_system_params *sp,
-                              const glstark_air_trace *traces, const char *file)
+/* Proves on the CPU engine with opt (NULL: defaults): OpenVM's bytes, and
+ * the verifier accepts. */
+static void prove_cpu_with(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                           const glstark_air_trace *traces, const char *file, const gs_prove_options *opt)
 {
     gs_error err;
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
     gs_engine *eng;
     cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
-    gs_proof pf;
     gs_prove_timings tm;
-    cr_assert_eq(gs_prove(eng, &pk, traces, nairs, NULL, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
-    uint8_t *b;
     size_t n;
-    cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
+    uint8_t *b = oc_prove_encoded(eng, &pk, traces, nairs, opt, &tm, &n);
     cr_log_info("%s: prove %.3f s (pow %.3f, lz %.3f, sred %.3f, whir %.3f)", file, tm.total, tm.logup_pow,
                 tm.logup_zerocheck, tm.stacked_reduction, tm.whir);
     oc_expect_bytes(file, b, n);
     free(b);
-    cr_assert_eq(gs_verify(&pk.vk, &pf, &err), GLSTARK_OK, "%s: own proof not accepted: %s", file, err.msg);
-    gs_proof_free(&pf);
     gs_engine_destroy(eng);
     gs_multi_pk_free(&pk);
+}
+
+static void prove_and_compare(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                              const glstark_air_trace *traces, const char *file)
+{
+    prove_cpu_with(airs, nairs, sp, traces, file, NULL);
 }
 
 Test(prover, fib_small_n1) { oc_fib_small(1, "fib-small_n1.proof.bin", prove_and_compare); }
@@ -83,22 +86,8 @@ static int serve_rows(void *user, size_t air, size_t r0, size_t n, uint32_t *dst
 static void prove_reencoded(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                             const glstark_air_trace *traces, const char *file)
 {
-    gs_error err;
-    gs_multi_pk pk;
-    cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
-    gs_engine *eng;
-    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
-    gs_proof pf;
-    gs_prove_options opt = {.reencode_codeword = 1};
-    cr_assert_eq(gs_prove(eng, &pk, traces, nairs, &opt, &pf, NULL, &err), GLSTARK_OK, "%s", err.msg);
-    uint8_t *b;
-    size_t n;
-    cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
-    oc_expect_bytes(file, b, n);
-    free(b);
-    gs_proof_free(&pf);
-    gs_engine_destroy(eng);
-    gs_multi_pk_free(&pk);
+    const gs_prove_options opt = {.reencode_codeword = 1};
+    prove_cpu_with(airs, nairs, sp, traces, file, &opt);
 }
 
 Test(prover, reencoded_fib_small_n1) { oc_fib_small(1, "fib-small_n1.proof.bin", prove_reencoded); }
@@ -125,14 +114,8 @@ Test(prover, streamed_commit_equals_kept, .timeout = 120)
                                       {.skip_constraint_check = 1, .reencode_codeword = 1, .stream_group_cols = 8}};
     uint8_t *b[2];
     size_t n[2];
-    for (int i = 0; i < 2; i++) {
-        gs_proof pf;
-        cr_assert_eq(gs_prove(eng, &pk, &t, 1, &opts[i], &pf, NULL, &err), GLSTARK_OK, "%s", err.msg);
-        cr_assert_eq(gs_proof_encode(&pf, &b[i], &n[i], &err), GLSTARK_OK, "%s", err.msg);
-        if (i)
-            cr_assert_eq(gs_verify(&pk.vk, &pf, &err), GLSTARK_OK, "%s", err.msg);
-        gs_proof_free(&pf);
-    }
+    for (int i = 0; i < 2; i++)
+        b[i] = oc_prove_encoded(eng, &pk, &t, 1, &opts[i], NULL, &n[i]);
     cr_assert(n[0] == n[1] && memcmp(b[0], b[1], n[0]) == 0, "streamed commit: the proof differs from the kept path's");
     free(b[0]);
     free(b[1]);
