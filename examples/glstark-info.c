@@ -109,7 +109,12 @@ int main(int argc, char **argv)
         printf("  large buffer copies      %s\n", L.shader_copy ? "compute shader" : "glCopyBufferSubData");
         printf("  upload path              %s\n", L.upload_ring ? "ring (persistently mapped slots, host threads)"
                                                                   : "glBufferSubData");
-        printf("  buffer pool              %s\n", L.buffer_pool ? "on (GLSTARK_POOL=0 turns it off)" : "off");
+        printf("  buffer pool              %s\n",
+               L.buffer_pool == GLSTARK_BUFFER_POOL_REUSE
+                   ? "reuse (a request that would grow the footprint takes a larger kept buffer; GLSTARK_POOL)"
+               : L.buffer_pool == GLSTARK_BUFFER_POOL_BOUNDED
+                   ? "bounded (kept buffers never above the largest footprint so far; GLSTARK_POOL)"
+                   : "off (GLSTARK_POOL)");
         printf("  DFT                      tiled bit reversal, shared-memory pass of 2^%u words, radix-16 register "
                "passes\n",
                L.dft_block_log);

@@ -201,7 +201,10 @@ static void *run_job(void *arg)
              "group sums %s",
              lim.field_mul == GLSTARK_FIELD_MUL_SHIFT ? "shift" : "wide",
              lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1,
-             lim.upload_ring ? "ring" : "subdata", lim.shader_copy ? "shader" : "gl", lim.buffer_pool ? "on" : "off",
+             lim.upload_ring ? "ring" : "subdata", lim.shader_copy ? "shader" : "gl",
+             lim.buffer_pool == GLSTARK_BUFFER_POOL_REUSE     ? "reuse"
+             : lim.buffer_pool == GLSTARK_BUFFER_POOL_BOUNDED ? "bounded"
+                                                              : "off",
              lim.dft_block_log, lim.subgroup_reduce ? "subgroup" : "shared");
     glstark_prove_options po;
     glstark_prove_options_init(&po);
@@ -368,6 +371,8 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
             (unsigned long long)st->fallback_host_syncs);
     fprintf(f, "  \"peak_rss_bytes\": %lld,\n  \"device_bytes_peak\": %zu,\n  \"fallback_bytes_peak\": %zu,\n",
             (long long)sm->peak_rss_kb * 1024, st->device_bytes_peak, st->fallback_bytes_peak);
+    fprintf(f, "  \"device_bytes_allocated\": %llu,\n  \"fallback_bytes_allocated\": %llu,\n",
+            (unsigned long long)st->device_bytes_allocated, (unsigned long long)st->fallback_bytes_allocated);
     fprintf(f, "  \"trace_released\": %s,\n  \"trace_streamed\": %s,\n", sm->trace_released ? "true" : "false",
             sm->trace_streamed ? "true" : "false");
     fprintf(f, "  \"codeword_reencoded\": %s,\n", st->codeword_reencoded ? "true" : "false");
@@ -663,8 +668,9 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         }
         printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
                j0->engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
-        printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s", sm.peak_rss_kb / 1024.0,
-               j0->engine, ps->device_bytes_peak / 1048576.0, !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)");
+        printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s, %.1f MB allocated anew",
+               sm.peak_rss_kb / 1024.0, j0->engine, ps->device_bytes_peak / 1048576.0,
+               !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
         if (ps->fallback_bytes_peak)
             printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
         printf("; the codeword %s", ps->codeword_reencoded ? "not kept whole (committed a column group at a time "

@@ -127,6 +127,22 @@ typedef struct glstark_device_options {
     glstark_field_mul field_mul;
 } glstark_device_options;
 
+/* glstark_device_limits.buffer_pool: what a GLES device does with the GPU
+ * buffers a proof frees (GLSTARK_POOL=0|bounded|reuse overrides the choice). */
+typedef enum glstark_buffer_pool {
+    GLSTARK_BUFFER_POOL_OFF = 0, /* deleted at once; every request allocates */
+    /* kept for requests they fit within a quarter; the pool never makes the
+     * device hold more than the largest footprint so far (a request it cannot
+     * fit releases kept buffers first). The default where GPU memory is the
+     * host's: software renderers, boards, phones */
+    GLSTARK_BUFFER_POOL_BOUNDED = 1,
+    /* as BOUNDED, but a request that would grow the footprint first takes
+     * the smallest larger kept buffer: a repeated proof of the same shape
+     * allocates (almost) nothing new, for a footprint ~12% higher
+     * (keccakf-1024). The default on desktop-class GPUs */
+    GLSTARK_BUFFER_POOL_REUSE = 2,
+} glstark_buffer_pool;
+
 /* Device limits the library uses (after floor mode and test knobs). */
 typedef struct glstark_device_limits {
     uint32_t max_invocations;        /* MAX_COMPUTE_WORK_GROUP_INVOCATIONS */
@@ -149,7 +165,7 @@ typedef struct glstark_device_limits {
     unsigned interp_groups;          /* most groups the interpreter splits an evaluation into (1: never) */
     uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
-    int buffer_pool;                 /* freed GPU buffers kept for reuse (GLSTARK_POOL) */
+    glstark_buffer_pool buffer_pool; /* what happens to freed GPU buffers (GLSTARK_POOL) */
     int shader_copy;                 /* large buffer copies by a compute shader, not glCopyBufferSubData (GLSTARK_COPY) */
     int subgroup_reduce;             /* work-group sums through subgroup shuffles (GLSTARK_SUBGROUPS) */
     uint32_t subgroup_features;      /* GL_SUBGROUP_SUPPORTED_FEATURES_KHR in compute shaders (0: none) */

@@ -101,6 +101,12 @@ typedef struct glstark_prove_stats {
     size_t fallback_bytes_peak;
     char device_engine[8];      /* "gles" or "cpu" */
     int codeword_reencoded;     /* 1: the codeword was freed after its tree and encoded again (glstark_codeword_policy) */
+    /* Engine buffer bytes allocated anew during this proof, the device's and
+     * the CPU fallback's: every buffer on the CPU engine; on GLES those the
+     * buffer pool did not serve (glstark_buffer_pool), whose first use costs
+     * the driver time (~5 ms per 128 MB on the H100). */
+    uint64_t device_bytes_allocated;
+    uint64_t fallback_bytes_allocated;
 } glstark_prove_stats;
 
 GLSTARK_API void glstark_prove_stats_init(glstark_prove_stats *stats);

@@ -221,6 +221,8 @@ static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const g
     s->host_syncs = s->device_host_syncs + s->fallback_host_syncs;
     s->device_bytes_peak = tm->bytes_peak[0];
     s->fallback_bytes_peak = fallback && tm->fallback_phases ? tm->bytes_peak[1] : 0;
+    s->device_bytes_allocated = tm->bytes_allocated[0];
+    s->fallback_bytes_allocated = fallback && tm->fallback_phases ? tm->bytes_allocated[1] : 0;
     snprintf(s->device_engine, sizeof s->device_engine, "%s", eng->core->name);
     s->codeword_reencoded = reencoded;
     memcpy(dst, s, dst->size < sizeof *s ? dst->size : sizeof *s);

@@ -98,6 +98,10 @@ struct gs_engine {
     size_t bytes_pooled; /* device bytes held free for reuse by the engine's buffer pool */
     size_t bytes_peak;   /* high-water mark of bytes_live + bytes_pooled */
     size_t bytes_cap;    /* 0 = no cap; otherwise allocations beyond it fail (tests use it) */
+    /* Device bytes of buffers allocated anew since creation: every buffer on
+     * the CPU engine, those the pool did not serve on GLES (the prover
+     * reports each proof's share: what it paid first use of memory for). */
+    uint64_t bytes_allocated;
     /* The span recorder of the prove call using this engine (protocol/spans.h),
      * NULL outside one: lets protocol code mark sub-phases. Borrowed, not owned. */
     struct gs_span_rec *spans;

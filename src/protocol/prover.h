@@ -62,10 +62,12 @@ typedef struct gs_prove_timings {
     unsigned fallback_phases;
     char fallback_note[512]; /* "" or e.g. "commit, WHIR ran on the cpu engine (gles lacks dft, whir)" */
     /* Per engine (0: the main one, 1: the fallback): host syncs during the
-     * proof (eng->host_syncs delta) and the buffer-byte high-water mark
-     * during the proof (0 for a fallback that allocated nothing). */
+     * proof (eng->host_syncs delta), the buffer-byte high-water mark
+     * during the proof (0 for a fallback that allocated nothing) and the
+     * bytes allocated anew (eng->bytes_allocated delta). */
     uint64_t host_syncs[2];
     size_t bytes_peak[2];
+    uint64_t bytes_allocated[2];
 } gs_prove_timings;
 
 /* traces: one per AIR of pk, vk order (height 0 = absent), canonical

@@ -44,6 +44,8 @@ need(d["prove_seconds"] > 0 and d["wall_seconds_all_jobs"] > 0, "times")
 need(d["proof_bytes"] > 0 and d["verified"] is True and d["verify_seconds"] > 0, "proof and verify")
 need(d["host_syncs"] > 0 and d["host_syncs"] == d["device_host_syncs"] + d["fallback_host_syncs"], "host syncs")
 need(d["peak_rss_bytes"] > 1 << 20 and d["device_bytes_peak"] > 0, "memory")
+# a process's first proof allocates at least its peak (nothing to reuse yet)
+need(d["device_bytes_allocated"] >= d["device_bytes_peak"] and d["fallback_bytes_allocated"] >= 0, "bytes allocated")
 need(d["jobs_identical"] is True, "jobs identical")
 # one job, one proof: the demo frees its trace once the prover has its copy
 need(d["trace_released"] is (jobs == 1), "trace_released")
@@ -80,7 +82,7 @@ print("json ok:", path)
 PYEOF
     else
         for k in '"proof_bytes": [1-9]' '"host_syncs": [1-9]' '"peak_rss_bytes": [1-9]' '"device_bytes_peak": [1-9]' \
-            '"verified": true' '"jobs_identical": true' '"name": "mle_rounds"'; do
+            '"device_bytes_allocated": [1-9]' '"verified": true' '"jobs_identical": true' '"name": "mle_rounds"'; do
             grep -q "$k" "$1" || fail "$1 lacks $k"
         done
     fi

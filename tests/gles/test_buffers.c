@@ -583,6 +583,78 @@ Test(gles_buffers, pool_reuses_within_slack_and_bounds_the_footprint)
     free(host);
 }
 
+/* GLSTARK_POOL=reuse: a request that would grow the footprint takes the
+ * smallest larger kept buffer, however much larger; with room under the
+ * high-water mark it allocates instead (the large buffer stays for a large
+ * request). Allocations anew are counted. A memory cap still holds. */
+Test(gles_buffers, pool_reuse_takes_larger_buffers_under_pressure)
+{
+    setenv("GLSTARK_POOL", "reuse", 1);
+    gs_engine *eng = tu_engine(NULL);
+    const gs_gles_state *gs = eng->impl;
+    cr_assert(gs->pool.on && gs->pool.reuse_larger);
+    cr_assert_eq(gs_gles_device(eng)->caps.buffer_pool, GLSTARK_BUFFER_POOL_REUSE);
+    const size_t big = (size_t)1 << 20;
+    gs_buf *a, *b, *c, *d;
+    TU_OK(eng, gs_buf_create(eng, big, &a));
+    cr_assert_eq(eng->bytes_allocated, big);
+    uint32_t name = a->gl_name;
+    gs_buf_destroy(a);
+    /* a quarter of the size, and 1 MiB pooled + the request would pass the
+     * mark: the kept buffer serves it, nothing new is allocated */
+    TU_OK(eng, gs_buf_create(eng, big / 4, &b));
+    cr_assert_eq(b->gl_name, name);
+    cr_assert_eq(b->capacity, big);
+    cr_assert_eq(eng->bytes_allocated, big, "no new allocation");
+    cr_assert_eq(eng->bytes_peak, big);
+    /* nothing kept: a genuine new allocation and mark */
+    TU_OK(eng, gs_buf_create(eng, big / 2, &c));
+    cr_assert_eq(c->capacity, big / 2);
+    cr_assert_eq(eng->bytes_allocated, big + big / 2);
+    cr_assert_eq(eng->bytes_peak, big + big / 2);
+    gs_buf_destroy(b);
+    gs_buf_destroy(c);
+    /* under pressure the smallest larger buffer serves: 1/8 MiB takes the
+     * half-MiB buffer, not the 1 MiB one */
+    TU_OK(eng, gs_buf_create(eng, big / 8, &d));
+    cr_assert_eq(d->capacity, big / 2);
+    cr_assert_eq(eng->bytes_allocated, big + big / 2);
+    gs_buf_destroy(d);
+    /* room under the mark (the pool emptied, the mark still 1.5 MiB): with
+     * only the 1 MiB buffer kept, an eighth allocates anew and leaves it */
+    gs_gles_pool_release(eng);
+    TU_OK(eng, gs_buf_create(eng, big, &a));
+    gs_buf_destroy(a);
+    const uint64_t before = eng->bytes_allocated;
+    TU_OK(eng, gs_buf_create(eng, big / 8, &d));
+    cr_assert_eq(d->capacity, big / 8);
+    cr_assert_eq(eng->bytes_allocated, before + big / 8);
+    cr_assert_eq(eng->bytes_pooled, big, "the 1 MiB buffer stays kept");
+    cr_assert_eq(eng->bytes_peak, big + big / 2);
+    gs_buf_destroy(d);
+    gs_engine_destroy(eng);
+    /* the memory cap loop of the bounded test, in this mode */
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    const size_t cap = big + big / 10;
+    o.device_memory_cap = cap;
+    eng = tu_engine(&o);
+    const size_t steps[] = {big, big * 15 / 100, big * 9 / 10, big / 2, big, big * 3 / 10};
+    gs_buf *live[2] = {NULL, NULL};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        gs_buf_destroy(live[k % 2]);
+        live[k % 2] = NULL;
+        glstark_status st = gs_buf_create(eng, steps[k], &live[k % 2]);
+        cr_assert(st == GLSTARK_OK || st == GLSTARK_ERR_DEVICE_MEMORY, "step %zu: %s", k, eng->err.msg);
+        cr_assert_leq(eng->bytes_live + eng->bytes_pooled, cap, "step %zu: held %zu + %zu bytes, cap %zu", k,
+                      eng->bytes_live, eng->bytes_pooled, cap);
+    }
+    gs_buf_destroy(live[0]);
+    gs_buf_destroy(live[1]);
+    gs_engine_destroy(eng);
+    unsetenv("GLSTARK_POOL");
+}
+
 Test(gles_buffers, bind_range_checks_alignment_and_size)
 {
     glstark_device_options o;

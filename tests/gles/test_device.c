@@ -226,6 +226,11 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert(strstr(msg, "GLSTARK_FIELD_MUL") && strstr(msg, "fast"), "%s", msg);
     cr_assert_null(dev);
     unsetenv("GLSTARK_FIELD_MUL");
+    setenv("GLSTARK_POOL", "sometimes", 1);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "GLSTARK_POOL") && strstr(msg, "sometimes"), "%s", msg);
+    cr_assert_null(dev);
+    unsetenv("GLSTARK_POOL");
     setenv("GLSTARK_SUBGROUPS", "maybe", 1);
     cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "GLSTARK_SUBGROUPS") && strstr(msg, "maybe"), "%s", msg);

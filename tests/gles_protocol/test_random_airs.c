@@ -480,6 +480,75 @@ Test(random_airs, split_evaluations_give_the_same_proofs, .timeout = 600)
     glstark_device_destroy(dev);
 }
 
+/* The buffer pool's modes (GLSTARK_POOL) on repeated proofs of one random
+ * statement: every mode gives the CPU engine's bytes; REUSE serves the second
+ * proof from the first one's buffers (at most 1% allocated anew), BOUNDED
+ * allocates some again, OFF everything but the engine's kept tables. */
+Test(random_airs, buffer_pool_modes_on_repeated_proofs, .timeout = 300)
+{
+    rand_case c;
+    case_make(&c, 0x7A1F0001u);
+    printf("random_airs: pool case %s\n", c.desc);
+    glstark_prove_result want;
+    prove_with(&c, NULL, &want);
+    static const struct {
+        const char *env;
+        glstark_buffer_pool mode;
+    } modes[] = {{"reuse", GLSTARK_BUFFER_POOL_REUSE},
+                 {"bounded", GLSTARK_BUFFER_POOL_BOUNDED},
+                 {"0", GLSTARK_BUFFER_POOL_OFF}};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        setenv("GLSTARK_POOL", modes[m].env, 1);
+        glstark_device *dev = open_gles();
+        glstark_device_limits L;
+        cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
+        cr_assert_eq(L.buffer_pool, modes[m].mode, "GLSTARK_POOL=%s: limits say %d", modes[m].env,
+                     (int)L.buffer_pool);
+        uint64_t allocated[2];
+        for (int rep = 0; rep < 2; rep++) {
+            glstark_air_trace t[MAX_AIRS];
+            case_traces(&c, t);
+            glstark_prove_options o;
+            glstark_prove_options_init(&o);
+            o.device = dev;
+            o.cpu_threads = 2;
+            o.no_spans = 1;
+            glstark_prove_stats st;
+            glstark_prove_stats_init(&st);
+            st.device_bytes_allocated = UINT64_MAX; /* poisoned: the library must write it */
+            o.stats = &st;
+            glstark_prove_result r;
+            cr_assert_eq(glstark_prove(c.pk, t, c.num_airs, &o, &r), GLSTARK_OK, "%s, pool %s: %s", c.desc,
+                         modes[m].env, r.message);
+            cr_assert(r.proof_len == want.proof_len && !memcmp(r.proof, want.proof, r.proof_len),
+                      "%s, pool %s, proof %d: bytes differ from the CPU engine's", c.desc, modes[m].env, rep + 1);
+            cr_assert_eq(st.fallback_bytes_allocated, 0);
+            allocated[rep] = st.device_bytes_allocated;
+            cr_log_info("pool %s, proof %d: %" PRIu64 " bytes allocated anew, peak %zu", modes[m].env, rep + 1,
+                        allocated[rep], st.device_bytes_peak);
+            glstark_prove_result_free(&r);
+        }
+        cr_assert(allocated[0] > 0 && allocated[0] != UINT64_MAX, "pool %s: first proof allocated %" PRIu64,
+                  modes[m].env, allocated[0]);
+        /* (not always nothing: a request can find every larger buffer held
+         * by earlier requests that took larger ones; 48 of 137208 bytes here) */
+        if (modes[m].mode == GLSTARK_BUFFER_POOL_REUSE)
+            cr_assert_leq(allocated[1], allocated[0] / 100, "pool reuse: the repeated proof allocated %" PRIu64
+                          " of the first proof's %" PRIu64 " bytes", allocated[1], allocated[0]);
+        /* (the first proof also makes the engine's kept tables: twiddles) */
+        else if (modes[m].mode == GLSTARK_BUFFER_POOL_OFF)
+            cr_assert(allocated[1] > allocated[0] / 2 && allocated[1] <= allocated[0],
+                      "pool off: %" PRIu64 " then %" PRIu64 " bytes", allocated[0], allocated[1]);
+        else
+            cr_assert_lt(allocated[1], allocated[0], "pool bounded: %" PRIu64 " then %" PRIu64 " bytes",
+                         allocated[0], allocated[1]);
+        glstark_device_destroy(dev);
+    }
+    unsetenv("GLSTARK_POOL");
+    glstark_prove_result_free(&want);
+    case_free(&c);
+}
+
 /* A broken cell of a random trace is refused before anything is proven, on
  * either engine, with a message naming the AIR. */
 Test(random_airs, broken_trace_is_refused, .timeout = 300)

@@ -175,6 +175,10 @@ Test(prove_stats, openvm_span_tree_syncs_and_bytes)
     cr_assert_eq(st.host_syncs, st.device_host_syncs + st.fallback_host_syncs);
     cr_assert_eq(st.fallback_host_syncs, 0);
     cr_assert(st.device_bytes_peak > 0);
+    /* the CPU engine allocates every buffer anew */
+    cr_assert(st.device_bytes_allocated >= st.device_bytes_peak, "allocated %llu < peak %zu",
+              (unsigned long long)st.device_bytes_allocated, st.device_bytes_peak);
+    cr_assert_eq(st.fallback_bytes_allocated, 0);
     cr_assert_str_eq(st.device_engine, "cpu");
     glstark_prove_result_free(&r);
 

@@ -27,6 +27,7 @@ static glstark_status cpu_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
     b->engine = eng;
     b->size = bytes;
     b->host = mem;
+    eng->bytes_allocated += bytes;
     *out = b;
     return GLSTARK_OK;
 }

@@ -60,14 +60,17 @@ void gs_gles_pool_release(gs_engine *eng)
         pool_release(eng, s->pool.n - 1);
 }
 
-/* Takes the best-fitting pooled buffer for `bytes`, or 0. */
-static GLuint pool_take(gs_engine *eng, size_t bytes, size_t *capacity)
+/* Takes the smallest pooled buffer for `bytes` (within the slack unless
+ * any_larger), or 0. */
+static GLuint pool_take(gs_engine *eng, size_t bytes, int any_larger, size_t *capacity)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
     unsigned best = p->n;
-    for (unsigned i = 0; i < p->n; i++)
-        if (pool_fits(p->free[i].capacity, bytes) && (best == p->n || p->free[i].capacity < p->free[best].capacity))
+    for (unsigned i = 0; i < p->n; i++) {
+        size_t c = p->free[i].capacity;
+        if ((any_larger ? c >= bytes : pool_fits(c, bytes)) && (best == p->n || c < p->free[best].capacity))
             best = i;
+    }
     if (best == p->n)
         return 0;
     GLuint name = p->free[best].name;
@@ -102,8 +105,13 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
     if (!b)
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles buffer create: out of host memory");
     size_t capacity = bytes;
-    GLuint name = s->pool.on ? pool_take(eng, bytes, &capacity) : 0;
+    GLuint name = s->pool.on ? pool_take(eng, bytes, 0, &capacity) : 0;
+    /* REUSE: rather than release kept buffers to allocate this one, serve it
+     * from a larger kept buffer (held bytes stay the same) */
+    if (!name && s->pool.reuse_larger && eng->bytes_live + eng->bytes_pooled + bytes > eng->bytes_peak)
+        name = pool_take(eng, bytes, 1, &capacity);
     if (!name) {
+        eng->bytes_allocated += bytes;
         if (s->pool.on) {
             s->pool.misses++;
             pool_make_room(eng, bytes);
@@ -487,9 +495,32 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
     }
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "upload: %s", gs_gles_upload_name(s->upload.mode));
     {
+        /* hardware with large bindings has memory to spare for the pool's
+         * slack; where GPU memory is the host's, the footprint stays bounded */
         const char *v = getenv("GLSTARK_POOL"), *w = getenv("GLSTARK_POOL_POISON");
-        s->pool.on = !(v && !strcmp(v, "0"));
+        glstark_buffer_pool mode = s->dev->caps.desktop_class ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_BOUNDED;
+        if (v && *v) {
+            if (!strcmp(v, "0") || !strcasecmp(v, "off"))
+                mode = GLSTARK_BUFFER_POOL_OFF;
+            else if (!strcasecmp(v, "bounded"))
+                mode = GLSTARK_BUFFER_POOL_BOUNDED;
+            else if (!strcasecmp(v, "reuse"))
+                mode = GLSTARK_BUFFER_POOL_REUSE;
+            else if (strcasecmp(v, "auto") != 0 && strcmp(v, "1") != 0) {
+                gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                             "GLSTARK_POOL='%s' is not one of auto, 0 (off), bounded, reuse; fix or unset it", v);
+                gs_gles_readback_free(&s->readback);
+                gs_gles_upload_free(&s->upload);
+                gs_gl_device_close(s->dev);
+                free(eng);
+                free(s);
+                return GLSTARK_ERR_INVALID_ARGUMENT;
+            }
+        }
+        s->pool.on = mode != GLSTARK_BUFFER_POOL_OFF;
+        s->pool.reuse_larger = mode == GLSTARK_BUFFER_POOL_REUSE;
         s->pool.poison = w && *w && strcmp(w, "0") != 0;
+        s->dev->caps.buffer_pool = mode;
     }
     /* Large copies: glCopyBufferSubData moved 88 GB/s on the H200 (NVIDIA
      * 580) against 1.3 TB/s for a compute shader, so hardware GPUs copy with
@@ -515,7 +546,6 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
         }
     }
     s->dev->caps.shader_copy = s->shader_copy;
-    s->dev->caps.buffer_pool = s->pool.on;
     s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;
     gs_gles_engine_attach_families(eng);
     *out = eng;

@@ -20,9 +20,16 @@
  * about twice its peak over its phases. To keep the footprint where it would
  * be without a pool, a request the pool cannot serve first releases pooled
  * buffers until the engine's held bytes plus the request stay within the
- * high-water mark so far. GLSTARK_POOL=0 turns it off; GLSTARK_POOL_POISON=1
- * fills every handed-out buffer with 0xDEADBEEF so nothing can rely on fresh
- * memory reading as zero (the test suite sets it). */
+ * high-water mark so far (GLSTARK_BUFFER_POOL_BOUNDED). Under that bound a
+ * proof's buffers of many sizes (the constraint rounds' work buffers and
+ * halving scratch, the reduction's and WHIR's folds) kept evicting each
+ * other: keccakf-1024 allocated 1.46 GB afresh in every repeated proof on the
+ * H100. GLSTARK_BUFFER_POOL_REUSE (the default on desktop-class GPUs) lets a
+ * request that would otherwise grow the footprint take the smallest larger
+ * free buffer, however much larger: a repeated proof allocates (almost)
+ * nothing, for a footprint ~12% higher. GLSTARK_POOL=0|bounded|reuse overrides;
+ * GLSTARK_POOL_POISON=1 fills every handed-out buffer with 0xDEADBEEF so
+ * nothing can rely on fresh memory reading as zero (the test suite sets it). */
 /* Buffers the pool holds at most. A keccakf-1024 proof frees ~100
  * distinct buffers; with 64 the proof's largest (the 352 MB stacked matrix
  * and the 705 MB codeword, freed last) found the pool full and were
@@ -32,6 +39,7 @@
 
 typedef struct gs_gles_pool {
     int on, poison;
+    int reuse_larger; /* GLSTARK_BUFFER_POOL_REUSE */
     unsigned n;
     struct {
         GLuint name;
