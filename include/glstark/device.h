@@ -137,9 +137,10 @@ typedef enum glstark_buffer_pool {
      * host's: software renderers, boards, phones */
     GLSTARK_BUFFER_POOL_BOUNDED = 1,
     /* as BOUNDED, but a request that would grow the footprint first takes
-     * the smallest larger kept buffer: a repeated proof of the same shape
-     * allocates (almost) nothing new, for a footprint ~12% higher
-     * (keccakf-1024). The default on desktop-class GPUs */
+     * the smallest larger kept buffer (up to 64 times its size, or any up
+     * to 256 MiB): a repeated proof of the same shape allocates (almost)
+     * nothing new, for a footprint ~12% higher (keccakf-1024). The default
+     * on desktop-class GPUs; BOUNDED under device_memory_cap */
     GLSTARK_BUFFER_POOL_REUSE = 2,
 } glstark_buffer_pool;
 

@@ -60,15 +60,25 @@ void gs_gles_pool_release(gs_engine *eng)
         pool_release(eng, s->pool.n - 1);
 }
 
-/* Takes the smallest pooled buffer for `bytes` (within the slack unless
- * any_larger), or 0. */
-static GLuint pool_take(gs_engine *eng, size_t bytes, int any_larger, size_t *capacity)
+/* Larger buffers a request may take under GLSTARK_BUFFER_POOL_REUSE: up to
+ * 64 times its size, or any up to 256 MiB. (Unbounded gave the same
+ * keccakf figures; the bound keeps a small request from holding a huge
+ * buffer, e.g. one a lazy driver accepted but cannot back.) */
+static int pool_may_serve_larger(size_t capacity, size_t bytes)
+{
+    return capacity >= bytes && (capacity / 64 <= bytes || capacity <= ((size_t)256 << 20));
+}
+
+/* Takes the smallest pooled buffer for `bytes` (within the slack, or with
+ * larger set as pool_may_serve_larger allows), or 0. */
+static GLuint pool_take(gs_engine *eng, size_t bytes, int larger, size_t *capacity)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
     unsigned best = p->n;
     for (unsigned i = 0; i < p->n; i++) {
         size_t c = p->free[i].capacity;
-        if ((any_larger ? c >= bytes : pool_fits(c, bytes)) && (best == p->n || c < p->free[best].capacity))
+        if ((larger ? pool_may_serve_larger(c, bytes) : pool_fits(c, bytes)) &&
+            (best == p->n || c < p->free[best].capacity))
             best = i;
     }
     if (best == p->n)
@@ -107,8 +117,10 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
     size_t capacity = bytes;
     GLuint name = s->pool.on ? pool_take(eng, bytes, 0, &capacity) : 0;
     /* REUSE: rather than release kept buffers to allocate this one, serve it
-     * from a larger kept buffer (held bytes stay the same) */
-    if (!name && s->pool.reuse_larger && eng->bytes_live + eng->bytes_pooled + bytes > eng->bytes_peak)
+     * from a larger kept buffer (held bytes stay the same). Not under a
+     * memory cap, which counts live capacity: the slack would use it up. */
+    if (!name && s->pool.reuse_larger && !eng->bytes_cap &&
+        eng->bytes_live + eng->bytes_pooled + bytes > eng->bytes_peak)
         name = pool_take(eng, bytes, 1, &capacity);
     if (!name) {
         eng->bytes_allocated += bytes;
