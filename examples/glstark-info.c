@@ -99,8 +99,8 @@ int main(int argc, char **argv)
         printf("  interpreter slots        %s\n", L.slots == GLSTARK_SLOTS_SHARED ? "shared memory where they fit (GLSTARK_SLOTS=shared)"
                                                                                 : "work buffer (global memory)");
         printf("  desktop class            %s\n", L.desktop_class ? "yes" : "no");
-        printf("  main codeword (AUTO)     %s\n", L.desktop_class ? "kept for the queries (desktop class)"
-                                                              : "freed after its Merkle tree, encoded again for the queries");
+        printf("  main codeword (AUTO)     committed a column group at a time, encoded again for the queries "
+               "(the CPU engine keeps it)\n");
         printf("  interpreter groups       up to %u%s\n", L.interp_groups,
                L.interp_groups > 1 ? " (where a round has few items)" : "");
         printf("  readback path            %s\n", L.readback == GLSTARK_READBACK_PERSISTENT ? "persistent (fence wait)"
