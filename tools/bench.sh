@@ -116,7 +116,7 @@ if [ -z "$report" ]; then
     run keccakf_spans "$demo" --perms "$perms" --seed 42 --log-stacked-height 21 --engine "$engine" \
         --threads "$threads" --json "$logs/keccakf_spans.json"
     [ $quick -eq 1 ] || run keccakf_repeat "$demo" --perms "$perms" --seed 42 --log-stacked-height 21 \
-        --engine "$engine" --threads "$threads" --no-spans --repeat 5 --quiet
+        --engine "$engine" --threads "$threads" --no-spans --repeat 5 --quiet --json "$logs/keccakf_repeat.json"
     # the 4 GB-board profile: the ES 3.1 floor's limits (so the codeword is
     # re-encoded, not kept) and the trace streamed, never held whole
     [ $quick -eq 1 ] || [ "$engine" != gles ] || run keccakf_board "$demo" --perms "$perms" --seed 42 \
@@ -141,6 +141,8 @@ gpu_b=$(col jn device_bytes_peak)
 syncs=$(col jn host_syncs)
 commit_span=$(jspan "$logs/keccakf_spans.json" stacked_commit 2>/dev/null)
 repeat_med=$(sed -n 's/.*median of [0-9]* repeats \([0-9.]*\) s.*/\1/p' "$logs/keccakf_repeat.txt" 2>/dev/null | head -1)
+repeat_alloc=$(jnum "$logs/keccakf_repeat.json" device_bytes_allocated 2>/dev/null)
+first_alloc=$(col jn device_bytes_allocated)
 board_b=""
 if [ -f "$logs/keccakf_board.json" ]; then
     board_b=$(awk -v r="$(jnum "$logs/keccakf_board.json" peak_rss_bytes)" \
@@ -204,6 +206,8 @@ printf '| %-48s | %-22s |\n' "other figures" "measured"
 printf '|%s|%s|\n' "--------------------------------------------------" "------------------------"
 printf '| %-48s | %-22s |\n' "proof size" "$(fmt "$proof_b" 1 0 "bytes")"
 printf '| %-48s | %-22s |\n' "verify time" "$(fmt "$verify_s" 1e3 1 "ms")"
+printf '| %-48s | %-22s |\n' "buffers allocated anew: a process's first proof" "$(fmt "$first_alloc" 1e-6 0 "MB")"
+printf '| %-48s | %-22s |\n' "  the 5th proof in one process" "$(fmt "$repeat_alloc" 1e-6 1 "MB")"
 printf '| %-48s | %-22s |\n' "copy bandwidth read+write ($engine buffer copy)" "$(fmt "$copy_rw" 1 1 "GB/s")"
 printf '| %-48s | %-22s |\n' "copy bandwidth read+write (compute shader)" "$(fmt "$shader_rw" 1 1 "GB/s")"
 printf '| %-48s | %-22s |\n' "base-field mul, GLES (bench_field 2^22)" "$(fmt "$fmul" 1 1 "G mul/s")"

@@ -633,6 +633,26 @@ Test(gles_buffers, pool_reuse_takes_larger_buffers_under_pressure)
     cr_assert_eq(eng->bytes_peak, big + big / 2);
     gs_buf_destroy(d);
     gs_engine_destroy(eng);
+    /* a kept buffer over 256 MiB serves no request 64 times smaller (a lazy
+     * driver may accept a buffer it cannot back); it is released instead.
+     * (Never written: the poison pass is off, so no memory is touched.) */
+    unsetenv("GLSTARK_POOL_POISON");
+    eng = tu_engine(NULL);
+    const size_t huge = ((size_t)256 << 20) + 4096;
+    TU_OK(eng, gs_buf_create(eng, huge, &a));
+    gs_buf_destroy(a);
+    TU_OK(eng, gs_buf_create(eng, huge / 64 - 4096, &b));
+    cr_assert_eq(b->capacity, huge / 64 - 4096, "a %zu-byte request took the %zu-byte buffer", b->size, huge);
+    cr_assert_eq(eng->bytes_pooled, 0, "the huge buffer was released");
+    gs_buf_destroy(b);
+    /* but one at most 64 times the request does */
+    TU_OK(eng, gs_buf_create(eng, huge, &a));
+    gs_buf_destroy(a);
+    TU_OK(eng, gs_buf_create(eng, huge / 64 + 1, &b));
+    cr_assert_eq(b->capacity, huge);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+    setenv("GLSTARK_POOL_POISON", "1", 1);
     /* under a memory cap no larger buffer is taken (its slack would count
      * against the cap), and the cap loop of the bounded test holds */
     glstark_device_options o;
