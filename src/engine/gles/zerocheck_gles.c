@@ -43,14 +43,16 @@
  * Round 0 interprets one LDE tile at a time, and a tile's items are the
  * dispatch's lanes: with 64 MiB Keccak gets 99 rows of blocks per tile and
  * ~3k lanes, which leaves most of a big GPU idle. Desktop-class devices (as
- * for the budget above) get 128 MiB for round 0 and the multilinear rounds:
- * since every evaluation is split into 16 groups (groups_for), keccakf-1024
- * on the H200 proves as fast with 96-128 MiB as with 256 MiB (repeat proofs
- * 0.223-0.232 against 0.241-0.251 s) and peaks at 1398 against 1528 MB of
- * GPU buffers (docs/performance.md, session 5; before the split, 256 MiB had
- * taken round 0 from 331 to 122 ms). */
+ * for the budget above) get 256 MiB for round 0 and the multilinear rounds.
+ * Session 5 had measured 96-128 MiB as fast as 256 (H200, 16 groups), but
+ * then every proof allocated these buffers afresh (the bounded pool); with
+ * the reuse pool keccakf-1024 on the H100 runs round 0 in 31 against 43 ms
+ * and mle_rounds in 55 against 60 ms (warm proofs 0.174-0.182 against
+ * 0.191-0.207 s, single proofs 0.300-0.308 against 0.306-0.360 s), for 1314
+ * against 1186 MiB of GPU buffers; 384 and 512 MiB gained nothing more,
+ * 1 GiB lost (docs/performance.md, session 10). */
 #define ZC_SCRATCH_BYTES ((uint64_t)64 << 20)
-#define ZC_SCRATCH_BYTES_DESKTOP ((uint64_t)128 << 20)
+#define ZC_SCRATCH_BYTES_DESKTOP ((uint64_t)256 << 20)
 /* Ids per dispatch for the data movers. */
 #define ZC_DISPATCH (1u << 20)
 
