@@ -123,20 +123,20 @@ typedef void (*glstark_progress_fn)(void *user, const glstark_span *span, int fi
 typedef enum glstark_codeword_policy {
     /* kept on the CPU engine (re-encoding costs a second on 2 cores),
      * re-encoded on GLES devices (tens of ms there, and less new GPU memory
-     * to touch: keccakf-1024 on the H100 0.293 s per proof against 0.303 s
-     * kept, 1186 against 1499 MiB) */
+     * to touch: keccakf-1024 on the H100 0.301 s per proof against 0.313 s
+     * kept, 1314 against 1718 MiB of GPU buffers) */
     GLSTARK_CODEWORD_AUTO = 0,
-    /* kept until the proof ends: the fastest repeated proofs (H100: 0.184
-     * against 0.190 s in a warm process) */
+    /* kept until the proof ends: the fastest repeated proofs (H100: 0.172
+     * against 0.182 s in a warm process) */
     GLSTARK_CODEWORD_KEEP = 1,
     /* never held whole: the commit encodes the stacked trace a group of 8
      * columns at a time into the Merkle tree's row sponges (where that takes
      * less memory than the codeword; else it encodes it whole and frees it
      * after the tree), and WHIR's queries encode it again, a third of the
      * columns at a time (the same rows, so the same proof). keccakf-1024:
-     * 1333 -> 800 MiB of GPU buffers with a bounded pool (1499 -> 1186 with
-     * the reuse pool), for one more encoding (tens of ms on a desktop GPU,
-     * about a second on a CPU) */
+     * 1718 -> 1314 MiB of GPU buffers on the H100 (800 MiB with a bounded
+     * pool), for one more encoding (tens of ms on a desktop GPU, about a
+     * second on a CPU) */
     GLSTARK_CODEWORD_REENCODE = 2
 } glstark_codeword_policy;
 

@@ -273,9 +273,9 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
                            o.trace_rows, o.trace_rows_user, 0, o.codeword == GLSTARK_CODEWORD_REENCODE, 0};
     /* A GPU encodes the codeword again in tens of ms where a 2-core CPU
      * takes a second, so AUTO re-encodes on GPUs only. On the H100 (reuse
-     * pool) that is 0.293 against 0.303 s per single proof, the commit span
-     * 50-53 against 65 ms (less new memory to touch), 1186 against 1499 MiB
-     * of GPU buffers, and 0.190 against 0.184 s per warm proof. */
+     * pool) that is 0.301 against 0.313 s per single proof, the commit span
+     * 50-53 against 65 ms (less new memory to touch), 1314 against 1718 MiB
+     * of GPU buffers, and 0.182 against 0.172 s per warm proof. */
     if (o.codeword == GLSTARK_CODEWORD_AUTO)
         po.reencode_codeword = strcmp(eng->core->name, "cpu") != 0;
     gs_prove_timings tm;

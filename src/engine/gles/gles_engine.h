@@ -26,8 +26,9 @@
  * other: keccakf-1024 allocated 1.46 GB afresh in every repeated proof on the
  * H100. GLSTARK_BUFFER_POOL_REUSE (the default on desktop-class GPUs) lets a
  * request that would otherwise grow the footprint take the smallest larger
- * free buffer, however much larger: a repeated proof allocates (almost)
- * nothing, for a footprint ~12% higher. GLSTARK_POOL=0|bounded|reuse overrides;
+ * free buffer (up to 64 times the request or 256 MiB): a repeated proof
+ * allocates (almost) nothing, for a larger footprint (keccakf-1024, codeword
+ * re-encoded: 1314 against 800 MiB). GLSTARK_POOL=0|bounded|reuse overrides;
  * GLSTARK_POOL_POISON=1 fills every handed-out buffer with 0xDEADBEEF so
  * nothing can rely on fresh memory reading as zero (the test suite sets it). */
 /* Buffers the pool holds at most. A keccakf-1024 proof frees ~100
