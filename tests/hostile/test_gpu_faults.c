@@ -120,6 +120,7 @@ Test(gpu_faults, driver_refuses_a_huge_buffer)
          * (cr_skip_test or a logged warning would make the binary exit 1.) */
         cr_log_info("the driver accepted a 1 TiB buffer (lazy allocation): checking the accounting instead");
         cr_assert_eq(eng->bytes_live, (size_t)1 << 40);
+        cr_assert_eq(eng->bytes_allocated, (uint64_t)1 << 40);
         gs_buf_destroy(b);
         cr_assert_eq(eng->bytes_live, 0);
         run_kernel(eng, 3);
@@ -131,6 +132,7 @@ Test(gpu_faults, driver_refuses_a_huge_buffer)
     cr_assert(strstr(eng->err.msg, "allocating") != NULL, "%s", eng->err.msg);
     cr_assert_null(b);
     cr_assert_eq(eng->bytes_live, 0);
+    cr_assert_eq(eng->bytes_allocated, 0, "a refused allocation counted as allocated");
     run_kernel(eng, 3); /* the error was drained: the device still works */
     gs_engine_destroy(eng);
     fresh_device_works(4);

@@ -123,7 +123,6 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
         eng->bytes_live + eng->bytes_pooled + bytes > eng->bytes_peak)
         name = pool_take(eng, bytes, 1, &capacity);
     if (!name) {
-        eng->bytes_allocated += bytes;
         if (s->pool.on) {
             s->pool.misses++;
             pool_make_room(eng, bytes);
@@ -142,6 +141,7 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
             gs_error_prefix(&eng->err, "allocating %zu device bytes", bytes);
             return st;
         }
+        eng->bytes_allocated += bytes;
     }
     b->engine = eng;
     b->size = bytes;
