@@ -114,8 +114,9 @@ typedef struct glstark_device_options {
     /* Interpreter intermediates (GLSTARK_SLOTS overrides it). */
     glstark_slot_memory slots;
     /* Split each constraint-DAG evaluation of the GLES interpreter into this
-     * many programs run by separate lanes (1..16; 0 = automatic: 16 on
-     * desktop-class GPUs, else 1). GLSTARK_GROUPS overrides. */
+     * many programs run by separate lanes (1..64; 0 = automatic: on
+     * desktop-class GPUs 64 for the multilinear rounds and 16 for round 0,
+     * else 1). GLSTARK_GROUPS overrides. */
     unsigned interp_groups;
     /* Test knob: a smaller block for the GLES DFT's shared-memory pass, as
      * a log2 (4..11; 0 = the most shared memory allows, at most 11), so

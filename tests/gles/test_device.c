@@ -226,6 +226,11 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert(strstr(msg, "GLSTARK_FIELD_MUL") && strstr(msg, "fast"), "%s", msg);
     cr_assert_null(dev);
     unsetenv("GLSTARK_FIELD_MUL");
+    setenv("GLSTARK_GROUPS", "65", 1);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "GLSTARK_GROUPS") && strstr(msg, "1..64"), "%s", msg);
+    cr_assert_null(dev);
+    unsetenv("GLSTARK_GROUPS");
     setenv("GLSTARK_POOL", "sometimes", 1);
     cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "GLSTARK_POOL") && strstr(msg, "sometimes"), "%s", msg);
@@ -247,6 +252,11 @@ Test(gles_device, bad_environment_values_are_errors)
     o.subgroups = (glstark_subgroups)7;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "subgroups") != NULL, "%s", msg);
+    cr_assert_null(dev);
+    glstark_device_options_init(&o);
+    o.interp_groups = 65;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "interp_groups") != NULL, "%s", msg);
     cr_assert_null(dev);
     glstark_device_options_init(&o);
     o.field_mul = (glstark_field_mul)3;

@@ -192,16 +192,22 @@ static void plan_free(eval_plan *e)
 }
 
 /* How many groups to split a DAG's evaluation into: the device option
- * (GLSTARK_GROUPS) if set, else on desktop-class devices the most (16)
- * for every evaluation, else 1. One evaluation is a chain of ~40k
- * instructions (Keccak) whose latency bounds a round with few items, and
- * splitting pays even with many: on the H200 sizing the split for ~32k
+ * (GLSTARK_GROUPS) if set, else on desktop-class devices 64 for the
+ * multilinear rounds and 16 for round 0, else 1. One evaluation is a chain
+ * of ~40k instructions (Keccak) whose latency bounds a round with few items,
+ * and splitting pays even with many: on the H200 sizing the split for ~32k
  * lanes (1 group from 2^15 items up) gave keccakf-1024 repeat proofs of
- * 0.310-0.321 s, 16 groups everywhere 0.251-0.277 s, 24 groups
- * 0.261-0.307 s, 32 and 64 slower multilinear rounds (docs/performance.md). */
-static uint32_t groups_for(const zc_ctx *c)
+ * 0.310-0.321 s, 16 groups everywhere 0.251-0.277 s. On the H100 with the
+ * reuse pool the multilinear rounds (a few thousand items) take 67 / 56 /
+ * 51 / 49 ms with 8 / 16 / 32 / 64 groups; round 0 (~10^6 items, bound by
+ * throughput, where each group recomputes the nodes it shares) 31 ms with 8
+ * or 16 and 35 ms with 32 (docs/performance.md, session 10). */
+#define ZC_ROUND0_GROUPS 16u
+static uint32_t groups_for(const zc_ctx *c, int ext)
 {
     uint32_t most = c->dev->caps.interp_groups < GS_ZC_MAX_GROUPS ? c->dev->caps.interp_groups : GS_ZC_MAX_GROUPS;
+    if (!ext && !c->dev->opts.interp_groups && most > ZC_ROUND0_GROUPS)
+        most = ZC_ROUND0_GROUPS;
     return most ? most : 1;
 }
 
@@ -213,7 +219,7 @@ static glstark_status plan_compile(zc_ctx *c, eval_plan *e, const gs_zc_trace *t
                                    uint32_t nkeys)
 {
     memset(e, 0, sizeof *e);
-    uint32_t k = groups_for(c);
+    uint32_t k = groups_for(c, ext);
     if (c->dev->prof)
         gs_gl_profile_begin(c->dev);
     glstark_status st =
