@@ -148,6 +148,7 @@ layout(std430, binding = 2) readonly buffer Lw { uvec4 lw[]; };
 
 #if ZC_MODE == MODE_REDUCE
 layout(std430, binding = 0) buffer Work { uint work[]; };
+#include "group_sum.glsl"
 #endif
 
 #if ZC_MODE == MODE_FOLD || ZC_MODE == MODE_COPY || ZC_MODE == MODE_GATHER
@@ -158,8 +159,12 @@ layout(std430, binding = 1) buffer S { uvec4 s[]; };
 void main()
 {
     uint id = gs_linear_id();
+#if ZC_MODE == MODE_REDUCE
+    bool live = id < gs_count; // the group sum needs every invocation
+#else
     if (id >= gs_count)
         return;
+#endif
     id += gs_id0;
 #if ZC_MODE == MODE_LDE
     // The tile holds only the columns the constraint program reads: tile
@@ -202,18 +207,26 @@ void main()
     }
     tables[gs_tlead + (c - gs_tcol0) * gs_nx + x] = acc;
 #elif ZC_MODE == MODE_REDUCE
-    // id = key * 3 + component
-    uint key = id / 3u, comp = id % 3u;
+    // One work group per output r = key * 3 + component: its invocations
+    // add strided shares of the key's lanes (lane % gs_nkeys == key), then
+    // the group sum. (One invocation per output walking every lane took
+    // ~2 ms a call: a chain of lanes / keys additions.)
+    uint r = id / uint(GS_LOCAL_SIZE), t = id % uint(GS_LOCAL_SIZE);
+    uint key = r / 3u, comp = r % 3u;
     uvec4 acc = uvec4(0u);
-    for (uint l = key; l < gs_lanes; l += gs_nkeys) {
-        uint o = gs_acc_off + 12u * l + 4u * comp;
-        acc = bb4_add(acc, uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]));
+    if (live)
+        for (uint l = key + gs_nkeys * t; l < gs_lanes; l += gs_nkeys * uint(GS_LOCAL_SIZE)) {
+            uint o = gs_acc_off + 12u * l + 4u * comp;
+            acc = bb4_add(acc, uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]));
+        }
+    acc = gs_group_sum(acc);
+    if (live && t == 0u) {
+        uint o = gs_res_off + 4u * r;
+        work[o] = acc.x;
+        work[o + 1u] = acc.y;
+        work[o + 2u] = acc.z;
+        work[o + 3u] = acc.w;
     }
-    uint o = gs_res_off + 4u * id;
-    work[o] = acc.x;
-    work[o + 1u] = acc.y;
-    work[o + 2u] = acc.z;
-    work[o + 3u] = acc.w;
 #elif ZC_MODE == MODE_FOLD
     uint a = id % gs_half, c = id / gs_half;
     uint e = gs_tlead + c * gs_stride + 2u * a;

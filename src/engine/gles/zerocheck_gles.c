@@ -362,7 +362,8 @@ static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out)
     set_u(p, "gs_lanes", e->lanes);
     set_u(p, "gs_acc_off", e->acc_off);
     set_u(p, "gs_res_off", e->res_off);
-    st = run_ids(c, p, 3ull * e->nkeys);
+    /* a work group per output (glsl/zerocheck.comp) */
+    st = run_ids(c, p, 3ull * e->nkeys * c->dev->caps.local_size);
     if (!st)
         st = gs_buf_read(e->work, (size_t)e->res_off * 4, out, 3 * (size_t)e->nkeys * sizeof(bb4_t));
     return st;
