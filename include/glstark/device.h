@@ -114,8 +114,8 @@ typedef struct glstark_device_options {
     /* Interpreter intermediates (GLSTARK_SLOTS overrides it). */
     glstark_slot_memory slots;
     /* Split each constraint-DAG evaluation of the GLES interpreter into this
-     * many programs run by separate lanes (1..64; 0 = automatic: on
-     * desktop-class GPUs 64 for the multilinear rounds and 16 for round 0,
+     * many programs run by separate lanes (1..128; 0 = automatic: on
+     * desktop-class GPUs 128 for the multilinear rounds and 16 for round 0,
      * else 1). GLSTARK_GROUPS overrides. */
     unsigned interp_groups;
     /* Test knob: a smaller block for the GLES DFT's shared-memory pass, as

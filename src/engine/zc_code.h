@@ -33,7 +33,7 @@ enum { GS_ZC_OP_ADD = 0, GS_ZC_OP_SUB = 1, GS_ZC_OP_MUL = 2, GS_ZC_OP_NEG = 3, G
 #define GS_ZC_OPND_KIND(op) ((op) & 0xC0000000u)
 
 /* Groups a DAG's uses may be split into (gs_zc_compile). */
-#define GS_ZC_MAX_GROUPS 64u
+#define GS_ZC_MAX_GROUPS 128u
 
 typedef struct gs_zc_code {
     uint32_t *aux; /* instructions (4 words each), group table (start, end, 0, 0 per group),

@@ -174,7 +174,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * desktop-class). Such devices get larger interpreter scratch and
      * budgets and split every constraint evaluation into 16 groups. */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
-    c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 64 : 1;
+    c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 128 : 1;
     c.field_mul = dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->opts.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,
      * at most 2^11 (8 KiB; the 16 KiB floor allows 2^12, but 2^12 measured

@@ -175,9 +175,9 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
     if (v && *v) {
         char *end = NULL;
         unsigned long g = strtoul(v, &end, 10);
-        if (!end || *end || g > 64)
+        if (!end || *end || g > 128)
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_GROUPS='%s' is not 0 (automatic) or a number of groups 1..64; fix or unset it",
+                                "GLSTARK_GROUPS='%s' is not 0 (automatic) or a number of groups 1..128; fix or unset it",
                                 v);
         o.interp_groups = (unsigned)g;
     }
@@ -194,8 +194,8 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
     if (o.dft_block_log != 0 && (o.dft_block_log < 4 || o.dft_block_log > 11))
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "device options: dft_block_log %u is not 0 (automatic) or 4..11", o.dft_block_log);
-    if (o.interp_groups > 64)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: interp_groups %u is above 64",
+    if (o.interp_groups > 128)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: interp_groups %u is above 128",
                             o.interp_groups);
     if ((unsigned)o.slots > GLSTARK_SLOTS_SHARED)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: slots %d is not a valid choice",

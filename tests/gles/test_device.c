@@ -226,9 +226,9 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert(strstr(msg, "GLSTARK_FIELD_MUL") && strstr(msg, "fast"), "%s", msg);
     cr_assert_null(dev);
     unsetenv("GLSTARK_FIELD_MUL");
-    setenv("GLSTARK_GROUPS", "65", 1);
+    setenv("GLSTARK_GROUPS", "129", 1);
     cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert(strstr(msg, "GLSTARK_GROUPS") && strstr(msg, "1..64"), "%s", msg);
+    cr_assert(strstr(msg, "GLSTARK_GROUPS") && strstr(msg, "1..128"), "%s", msg);
     cr_assert_null(dev);
     unsetenv("GLSTARK_GROUPS");
     setenv("GLSTARK_POOL", "sometimes", 1);
@@ -254,7 +254,7 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert(strstr(msg, "subgroups") != NULL, "%s", msg);
     cr_assert_null(dev);
     glstark_device_options_init(&o);
-    o.interp_groups = 65;
+    o.interp_groups = 129;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "interp_groups") != NULL, "%s", msg);
     cr_assert_null(dev);

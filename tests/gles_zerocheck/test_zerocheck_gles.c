@@ -495,12 +495,12 @@ Test(zerocheck_gles, random_dags_shared_slots)
 }
 
 /* Each evaluation split into groups of the DAG's uses run by separate lanes
- * (automatic on desktop-class GPUs; forced here): 4, 16 and 64 groups, with
+ * (automatic on desktop-class GPUs; forced here): 4, 16 and 128 groups, with
  * work-buffer and shared-memory slots, and 16 groups with 8 KiB bindings
  * (where the library falls back to fewer groups). */
 Test(zerocheck_gles, random_dags_split_into_groups)
 {
-    const unsigned groups[] = {4, 16, 64};
+    const unsigned groups[] = {4, 16, 128};
     for (int i = 0; i < 3; i++)
         for (int sl = 0; sl < 2; sl++) {
             int notes[4] = {0, 0, 0, 0};

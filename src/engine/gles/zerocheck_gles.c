@@ -192,16 +192,17 @@ static void plan_free(eval_plan *e)
 }
 
 /* How many groups to split a DAG's evaluation into: the device option
- * (GLSTARK_GROUPS) if set, else on desktop-class devices 64 for the
+ * (GLSTARK_GROUPS) if set, else on desktop-class devices 128 for the
  * multilinear rounds and 16 for round 0, else 1. One evaluation is a chain
  * of ~40k instructions (Keccak) whose latency bounds a round with few items,
  * and splitting pays even with many: on the H200 sizing the split for ~32k
  * lanes (1 group from 2^15 items up) gave keccakf-1024 repeat proofs of
- * 0.310-0.321 s, 16 groups everywhere 0.251-0.277 s. On the H100 with the
- * reuse pool the multilinear rounds (a few thousand items) take 67 / 56 /
- * 51 / 49 ms with 8 / 16 / 32 / 64 groups; round 0 (~10^6 items, bound by
- * throughput, where each group recomputes the nodes it shares) 31 ms with 8
- * or 16 and 35 ms with 32 (docs/performance.md, session 10). */
+ * 0.310-0.321 s, 16 groups everywhere 0.251-0.277 s. On the H100 (the reuse
+ * pool, the work-group reduce) the multilinear rounds (a few thousand items)
+ * take 47 / 36 / 22 / 15 / 11 / 10-11 ms with 16 / 32 / 64 / 96 / 128 / 256
+ * groups; round 0 (~10^6 items, bound by throughput, where each group
+ * recomputes the nodes it shares) 31 ms with 8 or 16 and 34-35 ms with 32
+ * (docs/performance.md, session 10). */
 #define ZC_ROUND0_GROUPS 16u
 static uint32_t groups_for(const zc_ctx *c, int ext)
 {
