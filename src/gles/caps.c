@@ -172,7 +172,8 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
     /* Desktop-class: hardware offering bindings of 1 GiB or more (an H200
      * offers 2 GiB; floor mode caps the binding at 128 MiB and so is never
      * desktop-class). Such devices get larger interpreter scratch and
-     * budgets and split every constraint evaluation into 16 groups. */
+     * budgets and split every constraint evaluation into groups (128 in the
+     * multilinear rounds, 16 in round 0: src/engine/gles/zerocheck_gles.c). */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
     c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 128 : 1;
     c.field_mul = dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->opts.field_mul : auto_field_mul(dev);
