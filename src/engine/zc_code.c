@@ -84,6 +84,20 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Makes *buf (*cap items of `width` words) hold at least `need` items. */
+static glstark_status grow_u32(uint32_t **buf, size_t *cap, size_t need, size_t width, gs_error *err)
+{
+    if (need <= *cap)
+        return GLSTARK_OK;
+    size_t c = *cap * 2 > need ? *cap * 2 : need;
+    uint32_t *p = realloc(*buf, c * width * sizeof(uint32_t));
+    if (!p)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the bytecode");
+    *buf = p;
+    *cap = c;
+    return GLSTARK_OK;
+}
+
 static int is_computed(uint8_t k) { return k == GS_CN_ADD || k == GS_CN_SUB || k == GS_CN_MUL || k == GS_CN_NEG; }
 
 /* Computed nodes in the cone of `node` not yet stamped `mark` (stamping
@@ -181,12 +195,12 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
     bb4_t *wts = calloc(n_w, sizeof(bb4_t));
     size_t cut[GS_ZC_MAX_GROUPS + 1];
     uint32_t grp[GS_ZC_MAX_GROUPS][2];
-    /* instructions: at most one per node and group plus one per use */
-    size_t max_instr = (size_t)n * k + n_uses;
-    /* not zeroed: only the first ni instructions and n_consts constants are
-     * written and used, and for k groups the bound is k times the DAG */
-    uint32_t *ins = malloc(4 * (max_instr ? max_instr : 1) * sizeof(uint32_t));
-    uint32_t *consts = malloc((size_t)n1 * k * sizeof(uint32_t));
+    /* instructions and constants grow group by group (a group adds at most
+     * its nodes and uses): sized by what the groups need, not by k times
+     * the DAG, which for 128 groups of a large DAG would be gigabytes */
+    size_t ins_cap = n1 + n_uses, consts_cap = n1;
+    uint32_t *ins = malloc(4 * ins_cap * sizeof(uint32_t));
+    uint32_t *consts = malloc(consts_cap * sizeof(uint32_t));
     glstark_status st = GLSTARK_OK;
     if (!order || !last || !slot || !freel || !stamp || !stack || !part_off || !uses || !wts || !ins || !consts) {
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory to compile the DAG");
@@ -249,6 +263,9 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
             }
         }
         qsort(order, nn, sizeof *order, cmp_u32);
+        if ((st = grow_u32(&ins, &ins_cap, (size_t)ni + nn + (cut[g + 1] - cut[g]), 4, err)) ||
+            (st = grow_u32(&consts, &consts_cap, (size_t)n_consts + nn, 1, err)))
+            goto done;
         /* liveness within the group: each node's last reader */
         for (size_t j = 0; j < nn; j++)
             last[order[j]] = order[j];

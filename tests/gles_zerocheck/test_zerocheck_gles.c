@@ -285,6 +285,53 @@ static void tcase_random(tcase *c, uint64_t *s, uint32_t log_h, uint32_t n_nodes
     tcase_weights(c, s);
 }
 
+/* A DAG whose constraints all read one long chain: x_0 = a (a main
+ * column), x_{i+1} = x_i * x_i + a, then constraint j = x_last + b_j for
+ * n_cons constants b_j. Split into groups, every group recomputes the whole
+ * chain, so its bytecode grows with the group count while its slots stay
+ * few: what the bytecode's binding bound (not the work buffer's) limits. */
+static void tcase_chain(tcase *c, uint64_t *s, uint32_t log_h, uint32_t chain, uint32_t n_cons)
+{
+    memset(c, 0, sizeof *c);
+    c->owns_dag = 1;
+    c->log_h = log_h;
+    c->n_parts = 1;
+    c->widths[0] = 1;
+    size_t words = (size_t)1 << log_h;
+    c->data[0] = malloc(words * 4);
+    for (size_t i = 0; i < words; i++)
+        c->data[0][i] = rand_bb(s);
+    uint32_t n = 1 + 2 * chain + 2 * n_cons;
+    c->nodes = calloc(n, sizeof(gs_cnode));
+    c->cons = malloc(n_cons * sizeof(uint32_t));
+    uint32_t k = 0;
+    c->nodes[k++] = (gs_cnode){GS_CN_VAR_MAIN, 0, 0, 0, 0, 0}; /* a */
+    uint32_t x = 0;
+    for (uint32_t i = 0; i < chain; i++) {
+        c->nodes[k] = (gs_cnode){GS_CN_MUL, 0, 0, x, x, 0};
+        c->nodes[k + 1] = (gs_cnode){GS_CN_ADD, 0, 0, k, 0, 0};
+        x = k + 1;
+        k += 2;
+    }
+    for (uint32_t j = 0; j < n_cons; j++) {
+        c->nodes[k] = (gs_cnode){GS_CN_CONST, 0, 0, 0, 0, 0};
+        c->nodes[k].value = rand_bb(s);
+        c->nodes[k + 1] = (gs_cnode){GS_CN_ADD, 0, 0, x, k, 0};
+        c->cons[c->dag.n_constraints++] = k + 1;
+        k += 2;
+    }
+    c->inter = calloc(1, sizeof(gs_cinteraction));
+    c->msgs = malloc(4 * sizeof(uint32_t));
+    c->dag.nodes = c->nodes;
+    c->dag.n_nodes = n;
+    c->dag.constraint_idx = c->cons;
+    c->dag.interactions = c->inter;
+    c->dag.max_degree = 2;
+    c->dag.need_rot = 0;
+    cr_assert_eq(gs_cdag_check(&c->dag, c->widths, c->n_parts, c->n_publics), 0, "generator made a bad DAG");
+    tcase_weights(c, s);
+}
+
 static void tcase_fib(tcase *c, uint64_t *s, uint32_t log_h)
 {
     memset(c, 0, sizeof *c);
@@ -496,8 +543,9 @@ Test(zerocheck_gles, random_dags_shared_slots)
 
 /* Each evaluation split into groups of the DAG's uses run by separate lanes
  * (automatic on desktop-class GPUs; forced here): 4, 16 and 128 groups, with
- * work-buffer and shared-memory slots, and 16 groups with 8 KiB bindings
- * (where the library falls back to fewer groups). */
+ * work-buffer and shared-memory slots, and 16 and 128 groups with 8 KiB
+ * bindings (where the library falls back to fewer groups: the work buffer
+ * or the bytecode would not fit one binding). */
 Test(zerocheck_gles, random_dags_split_into_groups)
 {
     const unsigned groups[] = {4, 16, 128};
@@ -511,10 +559,28 @@ Test(zerocheck_gles, random_dags_split_into_groups)
         }
     int notes[4] = {0, 0, 0, 0};
     random_cases_opts(8192, 0x2C0009, 8, 3, 10, 40, GLSTARK_SLOTS_GLOBAL, 16, notes);
+    random_cases_opts(8192, 0x2C000A, 8, 3, 10, 120, GLSTARK_SLOTS_GLOBAL, 128, notes);
 }
 
 /* 8 KiB bindings: part and table windows of a few columns, gathered row
  * tiles in the multilinear rounds, LDE tiles of a few x, short dispatches. */
+/* With 128 groups a DAG whose constraints share one long chain would need
+ * a bytecode of 128 chains: where that exceeds the binding limit (16 KiB
+ * here, while the work buffer fits), the library compiles fewer groups
+ * instead of refusing the device. */
+Test(zerocheck_gles, shared_chain_falls_back_to_fewer_groups)
+{
+    uint64_t s = 0x2C000B;
+    int notes[4] = {0, 0, 0, 0};
+    gs_engine *g = gles_opts(16384, notes, GLSTARK_SLOTS_GLOBAL, 128), *c = cpu();
+    tcase tc;
+    tcase_chain(&tc, &s, 6, 100, 40);
+    compare_case(g, c, &tc, 2, &s, "chain of 100, 40 constraints");
+    tcase_free(&tc);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
 Test(zerocheck_gles, random_dags_small_bindings)
 {
     int gathers = random_cases(8192, 0x2C0002, 12, 3, 10, 40);

@@ -230,10 +230,12 @@ static glstark_status plan_compile(zc_ctx *c, eval_plan *e, const gs_zc_trace *t
     if (st)
         return st;
     /* fewer groups while one dispatch of nkeys items per group would not
-     * fit the work buffer (small binding limits) */
+     * fit the work buffer (small binding limits), or the bytecode not one
+     * binding (groups that share much recompute it each) */
     while (e->code.n_groups > 1) {
         uint64_t sb = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48;
-        if ((uint64_t)nkeys * e->code.n_groups * sb + 48ull * nkeys <= min_u64(c->maxb, c->scratch))
+        if ((uint64_t)nkeys * e->code.n_groups * sb + 48ull * nkeys <= min_u64(c->maxb, c->scratch) &&
+            (uint64_t)e->code.aux_words * 4 <= c->maxb)
             break;
         k = e->code.n_groups / 2;
         gs_zc_code_free(&e->code);
