@@ -564,10 +564,11 @@ Test(zerocheck_gles, random_dags_split_into_groups)
 
 /* 8 KiB bindings: part and table windows of a few columns, gathered row
  * tiles in the multilinear rounds, LDE tiles of a few x, short dispatches. */
-/* With 128 groups a DAG whose constraints share one long chain would need
- * a bytecode of 128 chains: where that exceeds the binding limit (16 KiB
- * here, while the work buffer fits), the library compiles fewer groups
- * instead of refusing the device. */
+/* Asked for 128 groups, a DAG whose constraints share one long chain still
+ * compiles to several groups that each hold the chain (5 within the
+ * compile's growth bound, 18 KB of bytecode): where that exceeds the binding
+ * limit (16 KiB here, while the work buffer fits), the library compiles
+ * fewer groups instead of refusing the device. */
 Test(zerocheck_gles, shared_chain_falls_back_to_fewer_groups)
 {
     uint64_t s = 0x2C000B;

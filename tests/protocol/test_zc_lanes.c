@@ -285,6 +285,49 @@ Test(zc_lanes, vector_matches_definition)
     }
 }
 
+/* Splitting into groups recomputes shared nodes, at most 4 times the
+ * unsplit program: 40 constraints that all read one 100-node chain get a
+ * few groups, not 40 (each would hold the chain), while 40 constraints on
+ * separate nodes get all 40 they ask for. */
+Test(zc_lanes, split_growth_is_bounded)
+{
+    uint64_t s = 0x2C1A3002;
+    fixture *f = malloc(sizeof *f);
+    for (int shared = 0; shared < 2; shared++) {
+        make_fixture(f, &s, 0);
+        uint32_t n = f->dag.n_nodes, x = 0; /* node 0: a main column */
+        for (uint32_t i = 0; i < 100; i++, n += 2) {
+            f->nodes[n] = (gs_cnode){GS_CN_MUL, 0, 0, shared ? x : 0, shared ? x : 1, 0};
+            f->nodes[n + 1] = (gs_cnode){GS_CN_ADD, 0, 0, n, 0, 0};
+            x = n + 1;
+        }
+        uint32_t nc = 0;
+        for (uint32_t j = 0; j < 40; j++, n++) {
+            /* shared: the chain's end plus a constant; else one chain link each */
+            f->nodes[n] = (gs_cnode){GS_CN_ADD, 0, 0, shared ? x : x - 2 * (39 - j), 13 + (j & 3), 0};
+            f->cidx[nc++] = n;
+        }
+        f->dag.n_nodes = n;
+        f->dag.n_constraints = nc;
+        f->dag.n_interactions = 0;
+        gs_error err;
+        gs_zc_code one, many;
+        cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, 0, &one, &err), GLSTARK_OK, "%s", err.msg);
+        cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 128, 0, &many, &err), GLSTARK_OK, "%s", err.msg);
+        cr_log_info("%s: 1 group %u instructions; asked 128: %u groups, %u instructions", shared ? "shared chain" : "separate links",
+                    one.n_instr, many.n_groups, many.n_instr);
+        if (shared) {
+            cr_assert(many.n_groups > 1 && many.n_groups < 40, "%u groups", many.n_groups);
+            cr_assert_leq(many.n_instr, 4 * one.n_instr);
+        } else {
+            cr_assert_eq(many.n_groups, 40, "%u groups for 40 independent constraints", many.n_groups);
+        }
+        gs_zc_code_free(&one);
+        gs_zc_code_free(&many);
+    }
+    free(f);
+}
+
 /* The cache keeps one table-numbered program per DAG and weights and hands
  * out compact copies: every combination gives the words a direct compile gives. */
 Test(zc_lanes, cached_programs_match_direct_compiles)
