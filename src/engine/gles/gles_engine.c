@@ -478,6 +478,47 @@ static const gs_engine_core_ops gles_core_ops = {
     .finish = gles_finish,
 };
 
+/* GLSTARK_POOL over the device's default: hardware with large bindings has
+ * memory to spare for the pool's slack; where GPU memory is the host's, the
+ * footprint stays bounded. */
+static glstark_status pool_mode_from_env(const gs_gl_device *dev, glstark_buffer_pool *mode, gs_error *err)
+{
+    const char *v = getenv("GLSTARK_POOL");
+    *mode = dev->caps.desktop_class ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_BOUNDED;
+    if (!v || !*v || !strcasecmp(v, "auto") || !strcmp(v, "1"))
+        return GLSTARK_OK;
+    if (!strcmp(v, "0") || !strcasecmp(v, "off"))
+        *mode = GLSTARK_BUFFER_POOL_OFF;
+    else if (!strcasecmp(v, "bounded"))
+        *mode = GLSTARK_BUFFER_POOL_BOUNDED;
+    else if (!strcasecmp(v, "reuse"))
+        *mode = GLSTARK_BUFFER_POOL_REUSE;
+    else
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "GLSTARK_POOL='%s' is not one of auto, 0 (off), bounded, reuse; fix or unset it", v);
+    return GLSTARK_OK;
+}
+
+/* GLSTARK_COPY over the default. Large copies: glCopyBufferSubData moved
+ * 88 GB/s on the H200 (NVIDIA 580) against 1.3 TB/s for a compute shader,
+ * so hardware GPUs copy with the copy kernel; software renderers keep the
+ * driver's memcpy. */
+static glstark_status shader_copy_from_env(const gs_gl_device *dev, int *on, gs_error *err)
+{
+    const char *v = getenv("GLSTARK_COPY");
+    *on = !dev->is_software;
+    if (!v || !*v || !strcasecmp(v, "auto"))
+        return GLSTARK_OK;
+    if (!strcasecmp(v, "shader"))
+        *on = 1;
+    else if (!strcasecmp(v, "gl"))
+        *on = 0;
+    else
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "GLSTARK_COPY='%s' is not one of auto, shader, gl; fix or unset it", v);
+    return GLSTARK_OK;
+}
+
 glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engine **out, gs_error *err)
 {
     *out = NULL;
@@ -497,69 +538,29 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
     eng->core = &gles_core_ops;
     eng->impl = s;
     eng->bytes_cap = (size_t)s->dev->opts.device_memory_cap;
+    /* the environment's choices first: a bad value fails before anything
+     * else is made */
+    glstark_buffer_pool pool;
+    if ((st = pool_mode_from_env(s->dev, &pool, err)) || (st = shader_copy_from_env(s->dev, &s->shader_copy, err)))
+        goto fail;
     gs_gles_readback_init(&s->readback, s->dev);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
-    if ((st = gs_gles_upload_init(&s->upload, s->dev, err))) {
-        gs_gl_device_close(s->dev);
-        free(eng);
-        free(s);
-        return st;
-    }
+    if ((st = gs_gles_upload_init(&s->upload, s->dev, err)))
+        goto fail;
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "upload: %s", gs_gles_upload_name(s->upload.mode));
-    {
-        /* hardware with large bindings has memory to spare for the pool's
-         * slack; where GPU memory is the host's, the footprint stays bounded */
-        const char *v = getenv("GLSTARK_POOL"), *w = getenv("GLSTARK_POOL_POISON");
-        glstark_buffer_pool mode = s->dev->caps.desktop_class ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_BOUNDED;
-        if (v && *v) {
-            if (!strcmp(v, "0") || !strcasecmp(v, "off"))
-                mode = GLSTARK_BUFFER_POOL_OFF;
-            else if (!strcasecmp(v, "bounded"))
-                mode = GLSTARK_BUFFER_POOL_BOUNDED;
-            else if (!strcasecmp(v, "reuse"))
-                mode = GLSTARK_BUFFER_POOL_REUSE;
-            else if (strcasecmp(v, "auto") != 0 && strcmp(v, "1") != 0) {
-                gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                             "GLSTARK_POOL='%s' is not one of auto, 0 (off), bounded, reuse; fix or unset it", v);
-                gs_gles_readback_free(&s->readback);
-                gs_gles_upload_free(&s->upload);
-                gs_gl_device_close(s->dev);
-                free(eng);
-                free(s);
-                return GLSTARK_ERR_INVALID_ARGUMENT;
-            }
-        }
-        s->pool.on = mode != GLSTARK_BUFFER_POOL_OFF;
-        s->pool.reuse_larger = mode == GLSTARK_BUFFER_POOL_REUSE;
-        s->pool.poison = w && *w && strcmp(w, "0") != 0;
-        s->dev->caps.buffer_pool = mode;
-    }
-    /* Large copies: glCopyBufferSubData moved 88 GB/s on the H200 (NVIDIA
-     * 580) against 1.3 TB/s for a compute shader, so hardware GPUs copy with
-     * the copy kernel; software renderers keep the driver's memcpy. */
-    s->shader_copy = !s->dev->is_software;
-    {
-        const char *v = getenv("GLSTARK_COPY");
-        if (v && *v) {
-            if (!strcasecmp(v, "shader"))
-                s->shader_copy = 1;
-            else if (!strcasecmp(v, "gl"))
-                s->shader_copy = 0;
-            else if (strcasecmp(v, "auto") != 0) {
-                gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                             "GLSTARK_COPY='%s' is not one of auto, shader, gl; fix or unset it", v);
-                gs_gles_readback_free(&s->readback);
-                gs_gles_upload_free(&s->upload);
-                gs_gl_device_close(s->dev);
-                free(eng);
-                free(s);
-                return GLSTARK_ERR_INVALID_ARGUMENT;
-            }
-        }
-    }
+    const char *poison = getenv("GLSTARK_POOL_POISON");
+    s->pool.on = pool != GLSTARK_BUFFER_POOL_OFF;
+    s->pool.reuse_larger = pool == GLSTARK_BUFFER_POOL_REUSE;
+    s->pool.poison = poison && *poison && strcmp(poison, "0") != 0;
+    s->dev->caps.buffer_pool = pool;
     s->dev->caps.shader_copy = s->shader_copy;
     s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;
     gs_gles_engine_attach_families(eng);
     *out = eng;
     return GLSTARK_OK;
+fail:
+    gs_gl_device_close(s->dev);
+    free(eng);
+    free(s);
+    return st;
 }
