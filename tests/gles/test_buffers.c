@@ -474,6 +474,25 @@ Test(gles_buffers, strided_copy_matches_definition)
     }
 }
 
+/* Alternating allocations of 1/10 to 1 times `big` under a cap of 1.1 big:
+ * each succeeds or fails with DEVICE_MEMORY, and the engine's held bytes
+ * (live + pooled) never pass the cap (each step checked). */
+static void cap_steps_hold(gs_engine *eng, size_t big, size_t cap)
+{
+    const size_t steps[] = {big, big * 15 / 100, big * 9 / 10, big / 2, big, big * 3 / 10};
+    gs_buf *live[2] = {NULL, NULL};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        gs_buf_destroy(live[k % 2]);
+        live[k % 2] = NULL;
+        glstark_status st = gs_buf_create(eng, steps[k], &live[k % 2]);
+        cr_assert(st == GLSTARK_OK || st == GLSTARK_ERR_DEVICE_MEMORY, "step %zu: %s", k, eng->err.msg);
+        cr_assert_leq(eng->bytes_live + eng->bytes_pooled, cap, "step %zu: held %zu + %zu bytes, cap %zu", k,
+                      eng->bytes_live, eng->bytes_pooled, cap);
+    }
+    gs_buf_destroy(live[0]);
+    gs_buf_destroy(live[1]);
+}
+
 /* The buffer pool: a freed buffer serves the next request it fits with at
  * most a quarter of slack (not a much smaller one), comes back poisoned under
  * GLSTARK_POOL_POISON, and a request the pool cannot serve first releases
@@ -556,18 +575,7 @@ Test(gles_buffers, pool_reuses_within_slack_and_bounds_the_footprint)
     const size_t cap = big + big / 10;
     o.device_memory_cap = cap;
     eng = tu_engine(&o);
-    const size_t steps[] = {big, big * 15 / 100, big * 9 / 10, big / 2, big, big * 3 / 10};
-    gs_buf *live[2] = {NULL, NULL};
-    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
-        gs_buf_destroy(live[k % 2]);
-        live[k % 2] = NULL;
-        glstark_status st = gs_buf_create(eng, steps[k], &live[k % 2]);
-        cr_assert(st == GLSTARK_OK || st == GLSTARK_ERR_DEVICE_MEMORY, "step %zu: %s", k, eng->err.msg);
-        cr_assert_leq(eng->bytes_live + eng->bytes_pooled, cap, "step %zu: held %zu + %zu bytes, cap %zu", k,
-                      eng->bytes_live, eng->bytes_pooled, cap);
-    }
-    gs_buf_destroy(live[0]);
-    gs_buf_destroy(live[1]);
+    cap_steps_hold(eng, big, cap);
     gs_engine_destroy(eng);
     /* switched off: freed buffers are deleted */
     setenv("GLSTARK_POOL", "0", 1);
@@ -665,18 +673,7 @@ Test(gles_buffers, pool_reuse_takes_larger_buffers_under_pressure)
     TU_OK(eng, gs_buf_create(eng, big / 4, &b));
     cr_assert_eq(b->capacity, big / 4, "a capped engine took a larger buffer");
     gs_buf_destroy(b);
-    const size_t steps[] = {big, big * 15 / 100, big * 9 / 10, big / 2, big, big * 3 / 10};
-    gs_buf *live[2] = {NULL, NULL};
-    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
-        gs_buf_destroy(live[k % 2]);
-        live[k % 2] = NULL;
-        glstark_status st = gs_buf_create(eng, steps[k], &live[k % 2]);
-        cr_assert(st == GLSTARK_OK || st == GLSTARK_ERR_DEVICE_MEMORY, "step %zu: %s", k, eng->err.msg);
-        cr_assert_leq(eng->bytes_live + eng->bytes_pooled, cap, "step %zu: held %zu + %zu bytes, cap %zu", k,
-                      eng->bytes_live, eng->bytes_pooled, cap);
-    }
-    gs_buf_destroy(live[0]);
-    gs_buf_destroy(live[1]);
+    cap_steps_hold(eng, big, cap);
     gs_engine_destroy(eng);
     unsetenv("GLSTARK_POOL");
 }

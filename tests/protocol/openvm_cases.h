@@ -12,6 +12,7 @@
 #include <criterion/logging.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "glstark/airs.h"
 #include "protocol/params.h"
@@ -164,6 +165,31 @@ static inline void oc_keccak_wide(glstark_air **air, uint32_t **tr, glstark_air_
     oc_keccak_trace((const uint64_t(*)[25])in, P, air, tr, t);
     gs_error err;
     cr_assert_eq(gs_app_params_with_100_bits_security(12, sp, &err), GLSTARK_OK, "%s", err.msg);
+}
+
+/* The wide Keccak case proved by engine a with options oa and by engine b
+ * with ob (tm_b: the second proof's timings, or NULL): both verify and are
+ * the same bytes. */
+static inline void oc_keccak_wide_same_bytes(gs_engine *a, const gs_prove_options *oa, gs_engine *b,
+                                             const gs_prove_options *ob, gs_prove_timings *tm_b, const char *what)
+{
+    glstark_air *air;
+    uint32_t *tr;
+    glstark_air_trace t;
+    gs_system_params sp;
+    oc_keccak_wide(&air, &tr, &t, &sp);
+    gs_error err;
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(&sp, &air, 1, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    size_t n[2];
+    uint8_t *pa = oc_prove_encoded(a, &pk, &t, 1, oa, NULL, &n[0]);
+    uint8_t *pb = oc_prove_encoded(b, &pk, &t, 1, ob, tm_b, &n[1]);
+    cr_assert(n[0] == n[1] && memcmp(pa, pb, n[0]) == 0, "%s: the proof differs", what);
+    free(pa);
+    free(pb);
+    gs_multi_pk_free(&pk);
+    free(tr);
+    glstark_air_destroy(air);
 }
 
 #endif
