@@ -51,9 +51,36 @@ size_t gs_merkle_digest_words(size_t height, unsigned log_k)
     return (2 * s - 1) * D;
 }
 
+/* Asks for the cache lines holding elements [e0, e1) of rows r0 .. r0+L-1
+ * (every column of a rate block, L rows each). The codeword's columns lie
+ * a column's length apart, more streams than the hardware prefetchers
+ * follow, so without this every rate block of a leaf waited on memory. */
+static void prefetch_rows(const bb_t *mat, size_t n, unsigned deg, size_t r0, size_t e0, size_t e1)
+{
+#if defined(__GNUC__)
+    if (r0 >= n)
+        return;
+    size_t last = r0 + L - 1 < n ? r0 + L - 1 : n - 1;
+    for (size_t e = e0; e < e1; e++) {
+        size_t c = deg == 1 ? e : e >> 2;
+        if (deg != 1 && (e & 3) != 0)
+            continue; /* one request covers the column's four words per row */
+        uintptr_t lo = (uintptr_t)(mat + (c * n + r0) * deg) & ~(uintptr_t)63; /* rows straddle lines */
+        uintptr_t hi = (uintptr_t)(mat + (c * n + last) * deg + deg);
+        for (uintptr_t a = lo; a < hi; a += 64)
+            __builtin_prefetch((const void *)a, 0, 3);
+    }
+#else
+    (void)mat, (void)n, (void)deg, (void)r0, (void)e0, (void)e1;
+#endif
+}
+
 /* Sponge hashes of rows r0 .. r0+L-1 (rows past the end repeat the last row;
- * callers discard those lanes). Digest word i of lane l ends in st[i][l]. */
-static void hash_rows_lanes(const bb_t *mat, size_t n, size_t width, unsigned deg, size_t r0, lanes_t st)
+ * callers discard those lanes). Digest word i of lane l ends in st[i][l].
+ * While each rate block is permuted, the same block of the rows at next_r0
+ * (the caller's next leaf; n or more for none) is fetched into the cache. */
+static void hash_rows_lanes(const bb_t *mat, size_t n, size_t width, unsigned deg, size_t r0, size_t next_r0,
+                            lanes_t st)
 {
     size_t len = width * deg;
     size_t rows[L];
@@ -74,6 +101,7 @@ static void hash_rows_lanes(const bb_t *mat, size_t n, size_t width, unsigned de
                     st[i][l] = col[rows[l]];
             }
         }
+        prefetch_rows(mat, n, deg, next_r0, off, off + m);
         gs_poseidon2_permute_batch(st);
     }
 }
@@ -132,7 +160,8 @@ static int bottom_blocks(const build_ctx *c, size_t lo, size_t hi)
                 }
                 continue;
             }
-            hash_rows_lanes(c->mat, c->n, c->width, c->deg, y0 + t * c->s, st);
+            size_t next = t + 1 < k ? y0 + (t + 1) * c->s : (b + 1 < hi ? (b + 1) * L : SIZE_MAX);
+            hash_rows_lanes(c->mat, c->n, c->width, c->deg, y0 + t * c->s, next, st);
             memcpy(node[t], st, sizeof node[t]);
         }
         for (size_t m = k; m > 1; m /= 2)
