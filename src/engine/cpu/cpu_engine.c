@@ -2,6 +2,7 @@
 #include "engine/cpu/cpu_engine.h"
 #include "engine/zc_code.h"
 
+#include "engine/cpu/canonical_simd.h"
 #include "engine/cpu/parallel_for.h"
 
 #include <stdlib.h>
@@ -72,20 +73,22 @@ static glstark_status cpu_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, 
 typedef struct canon_job {
     bb_t *dst;
     const uint32_t *src;
+    gs_simd_isa simd;
 } canon_job;
 
 static void canon_range(void *ctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     const canon_job *j = ctx;
-    for (size_t i = b; i < e; i++)
-        j->dst[i] = bb_from_canonical(j->src[i]);
+    size_t i = b + gs_from_canonical_simd(j->simd, j->dst + b, j->src + b, e - b);
+    for (; i < e; i++)
+        j->dst[i] = bb_mul(j->src[i], BB_R2); /* bb_from_canonical without its reduction: src[i] < p */
 }
 
 static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_t off, const uint32_t *src,
                                               size_t count)
 {
-    canon_job j = {(bb_t *)((char *)buf->host + off), src};
+    canon_job j = {(bb_t *)((char *)buf->host + off), src, gs_cpu_simd(eng)};
     /* threads only pay off for large writes (a trace, not a vector) */
     gs_parallel_for(count >= ((size_t)1 << 16) ? gs_cpu_threads(eng) : 1, count, canon_range, &j);
     return GLSTARK_OK;
