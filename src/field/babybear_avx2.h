@@ -190,4 +190,27 @@ BB8_FN bb8x2 bb8x2_blend_upper(bb8x2 a, bb8x2 b, int h)
     return r;
 }
 
+/* Lane j takes lane 4 (j / 4) + c of v (c < 4): component c of each of the
+ * four extension elements the 16 lanes hold, spread over its lanes. */
+BB8_FN bb8x2 bb8x2_bcast4(bb8x2 v, int c)
+{
+    const __m256i idx = _mm256_or_si256(_mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4), _mm256_set1_epi32(c));
+    bb8x2 r = {{_mm256_permutevar8x32_epi32(v.h[0], idx), _mm256_permutevar8x32_epi32(v.h[1], idx)}};
+    return r;
+}
+
+/* The even (odd) 4-lane groups of a, then those of b: from eight extension
+ * elements stored in a then b, elements 0, 2, 4, 6 (1, 3, 5, 7). */
+BB8_FN bb8x2 bb8x2_even4(bb8x2 a, bb8x2 b)
+{
+    bb8x2 r = {{_mm256_permute2x128_si256(a.h[0], a.h[1], 0x20), _mm256_permute2x128_si256(b.h[0], b.h[1], 0x20)}};
+    return r;
+}
+
+BB8_FN bb8x2 bb8x2_odd4(bb8x2 a, bb8x2 b)
+{
+    bb8x2 r = {{_mm256_permute2x128_si256(a.h[0], a.h[1], 0x31), _mm256_permute2x128_si256(b.h[0], b.h[1], 0x31)}};
+    return r;
+}
+
 #endif

@@ -93,4 +93,18 @@ BB16_FN __m512i bb16_blend_upper(__m512i a, __m512i b, int h)
     return _mm512_mask_blend_epi32(up, a, b);
 }
 
+/* Lane j takes lane 4 (j / 4) + c of v (c < 4): component c of each of the
+ * four extension elements a vector holds, spread over that element's lanes. */
+BB16_FN __m512i bb16_bcast4(__m512i v, int c)
+{
+    const __m512i idx = _mm512_or_si512(_mm512_set_epi32(12, 12, 12, 12, 8, 8, 8, 8, 4, 4, 4, 4, 0, 0, 0, 0),
+                                        _mm512_set1_epi32(c));
+    return _mm512_permutexvar_epi32(idx, v);
+}
+
+/* The even (odd) 4-lane groups of a, then those of b: from eight extension
+ * elements stored in a then b, elements 0, 2, 4, 6 (1, 3, 5, 7). */
+BB16_FN __m512i bb16_even4(__m512i a, __m512i b) { return _mm512_shuffle_i32x4(a, b, 0x88); }
+BB16_FN __m512i bb16_odd4(__m512i a, __m512i b) { return _mm512_shuffle_i32x4(a, b, 0xDD); }
+
 #endif

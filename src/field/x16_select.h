@@ -9,7 +9,8 @@
  *   X16_T           the vector: 16 BabyBear lanes in Montgomery form
  *   X16(op)         its operations (babybear_avx512.h / babybear_avx2.h):
  *                   load, store, set1, zero, add, sub, mul, div_2exp, gather,
- *                   partner, blend_upper, bitrev; and for product chains on
+ *                   partner, blend_upper, bitrev, bcast4, even4, odd4
+ *                   (extension elements as 4-lane groups); and for product chains on
  *                   signed words (Poseidon2's S-box): mul_signed, canonical,
  *                   add_wrap
  *   X16_FN          attributes of a template's inline helpers

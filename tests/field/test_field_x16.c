@@ -2,7 +2,8 @@
  * as two registers, AVX-512 as one), in every set this CPU runs, against
  * the scalar field of babybear.h: add, sub, mul, div_2exp for every k, the
  * lane permutes and blends of the coset transform, the 4-bit index
- * reversal, gather, and the signed-word product chain of Poseidon2's S-box
+ * reversal, gather, the extension elements' 4-lane group ops (bcast4,
+ * even4, odd4), and the signed-word product chain of Poseidon2's S-box
  * (mul_signed, canonical, add_wrap). Inputs mix
  * random words (fixed printed seed) with 0, 1, p-1 and 2^k-boundary values;
  * outputs are poisoned first. */
@@ -13,7 +14,7 @@
 #include "field/babybear.h"
 #include "field/simd_isa.h"
 
-enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_PARTNER, OP_BLEND, OP_GATHER, OP_BITREV, OP_COUNT };
+enum { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_PARTNER, OP_BLEND, OP_GATHER, OP_BITREV, OP_BCAST4, OP_EVEN4, OP_ODD4, OP_COUNT };
 /* The signed-word operations of Poseidon2's S-box, checked by their own test. */
 enum { OP_MUL_SIGNED = OP_COUNT, OP_CANONICAL, OP_ADD_WRAP };
 
@@ -31,6 +32,9 @@ enum { OP_MUL_SIGNED = OP_COUNT, OP_CANONICAL, OP_ADD_WRAP };
         case OP_PARTNER: r = X16(partner)(x, k); break;                                                             \
         case OP_BLEND: r = X16(blend_upper)(x, y, k); break;                                                        \
         case OP_BITREV: r = X16(bitrev)(x); break;                                                                  \
+        case OP_BCAST4: r = X16(bcast4)(x, k); break;                                                               \
+        case OP_EVEN4: r = X16(even4)(x, y); break;                                                                 \
+        case OP_ODD4: r = X16(odd4)(x, y); break;                                                                   \
         case OP_MUL_SIGNED: r = X16(mul_signed)(x, y); break;                                                       \
         case OP_CANONICAL: r = X16(canonical)(x); break;                                                            \
         case OP_ADD_WRAP: r = X16(add_wrap)(x, y); break;                                                           \
@@ -95,6 +99,12 @@ static bb_t want(int op, int k, const bb_t *a, const bb_t *b, int j)
     case OP_PARTNER: return a[j ^ k];
     case OP_BLEND: return (j & k) ? b[j] : a[j];
     case OP_BITREV: return a[((j & 1) << 3) | ((j & 2) << 1) | ((j & 4) >> 1) | ((j & 8) >> 3)];
+    case OP_BCAST4: return a[4 * (j / 4) + k]; /* component k of the 4-lane group */
+    case OP_EVEN4:  /* groups 0 and 2 of a, then of b */
+    case OP_ODD4: {
+        int g = 2 * (j / 4 % 2) + (op == OP_ODD4), lane = 4 * g + j % 4;
+        return j < 8 ? a[lane] : b[lane];
+    }
     default: return a[b[j]];
     }
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/ext_fold_simd.h"
 #include "engine/cpu/parallel_for.h"
 #include "engine/cpu/weighted_sums_simd.h"
 #include "engine/reduction_ops.h"
@@ -269,11 +270,12 @@ typedef struct fo_ctx {
     const gs_red_cols *q, *w;
     size_t len;
     bb4_t u;
+    gs_simd_isa simd;
 } fo_ctx;
 
-static void fold_col(bb4_t *v, size_t len, bb4_t u)
+static void fold_col(gs_simd_isa simd, bb4_t *v, size_t len, bb4_t u)
 {
-    for (size_t y = 0; y < len / 2; y++)
+    for (size_t y = gs_ext_fold_lerp_simd(simd, v, v, len / 2, u); y < len / 2; y++)
         v[y] = bb4_add(v[2 * y], bb4_mul(u, bb4_sub(v[2 * y + 1], v[2 * y])));
 }
 
@@ -284,14 +286,14 @@ static void fo_range(void *p, size_t begin, size_t end, unsigned worker)
     bb4_t *qb = (bb4_t *)c->q->buf->host + c->q->offset;
     bb4_t *wb = (bb4_t *)c->w->buf->host + c->w->offset;
     for (size_t col = begin; col < end; col++) {
-        fold_col(qb + col * c->q->stride, c->len, c->u);
-        fold_col(wb + col * c->w->stride, c->len, c->u);
+        fold_col(c->simd, qb + col * c->q->stride, c->len, c->u);
+        fold_col(c->simd, wb + col * c->w->stride, c->len, c->u);
     }
 }
 
 static glstark_status cpu_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)
 {
-    fo_ctx c = {q, w, len, u};
+    fo_ctx c = {q, w, len, u, gs_cpu_simd(eng)};
     parallel_for(eng, q->ncols, 1, fo_range, &c);
     return GLSTARK_OK;
 }

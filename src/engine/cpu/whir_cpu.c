@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/ext_fold_simd.h"
 #include "engine/cpu/parallel_for.h"
 #include "engine/cpu/weighted_sums_simd.h"
 #include "engine/dft_ops.h"
@@ -183,6 +184,7 @@ typedef struct pairs_ctx {
     bb4_t *f_out, *w_out;
     bb4_t alpha, one_minus, two_minus;
     bb4_t (*partial)[2];
+    gs_simd_isa simd;
 } pairs_ctx;
 
 static void round_range(void *vctx, size_t b, size_t e, unsigned worker)
@@ -228,10 +230,12 @@ static void fold_range(void *vctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     const pairs_ctx *c = vctx;
-    for (size_t y = b; y < e; y++) {
+    size_t fy = b + gs_ext_fold_lin_simd(c->simd, c->f_out + b, c->f + 2 * b, e - b, bb4_one(), c->alpha);
+    for (size_t y = fy; y < e; y++)
         c->f_out[y] = bb4_add(c->f[2 * y], bb4_mul(c->alpha, c->f[2 * y + 1]));
+    size_t wy = b + gs_ext_fold_lin_simd(c->simd, c->w_out + b, c->w + 2 * b, e - b, c->one_minus, c->two_minus);
+    for (size_t y = wy; y < e; y++)
         c->w_out[y] = bb4_add(bb4_mul(c->one_minus, c->w[2 * y]), bb4_mul(c->two_minus, c->w[2 * y + 1]));
-    }
 }
 
 static glstark_status fold_args(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_buf *f_out,
@@ -265,7 +269,8 @@ static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w,
                    .w_out = w_out->host,
                    .alpha = alpha,
                    .one_minus = bb4_sub(bb4_one(), alpha),
-                   .two_minus = bb4_sub(bb4_add(alpha, alpha), bb4_one())};
+                   .two_minus = bb4_sub(bb4_add(alpha, alpha), bb4_one()),
+                   .simd = gs_cpu_simd(eng)};
     gs_parallel_for(len / 2 >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len / 2) : 1, len / 2, fold_range, &c);
     return GLSTARK_OK;
 }

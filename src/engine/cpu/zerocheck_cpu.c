@@ -10,6 +10,7 @@
  * The weighted sums of fold_ple have AVX-512 forms (weighted_sums_simd.h);
  * every vector path has a plain C twin the tests run with simd = GS_SIMD_NONE. */
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/ext_fold_simd.h"
 #include "engine/cpu/parallel_for.h"
 #include "engine/cpu/r0_transform.h"
 #include "engine/cpu/weighted_sums_simd.h"
@@ -397,6 +398,7 @@ typedef struct fold_ctx {
     bb4_t *T;
     size_t stride, m;
     bb4_t r;
+    gs_simd_isa simd;
 } fold_ctx;
 
 /* Columns [lo, hi), each folded in place (row a reads rows 2a, 2a + 1 >= a). */
@@ -406,14 +408,14 @@ static void fold_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     const fold_ctx *cx = vctx;
     for (size_t c = lo; c < hi; c++) {
         bb4_t *v = cx->T + c * cx->stride;
-        for (size_t a = 0; a < cx->m / 2; a++)
+        for (size_t a = gs_ext_fold_lerp_simd(cx->simd, v, v, cx->m / 2, cx->r); a < cx->m / 2; a++)
             v[a] = bb4_add(v[2 * a], bb4_mul(cx->r, bb4_sub(v[2 * a + 1], v[2 * a])));
     }
 }
 
 static glstark_status cpu_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, size_t stride, size_t m, bb4_t r)
 {
-    fold_ctx cx = {(bb4_t *)tables->host, stride, m, r};
+    fold_ctx cx = {(bb4_t *)tables->host, stride, m, r, gs_cpu_simd(eng)};
     /* one thread for small folds, where starting threads costs more than the work */
     unsigned parts = n_cols * m >= ((size_t)1 << 14) ? gs_cpu_parts(eng, n_cols) : 1;
     gs_parallel_for(parts, n_cols, fold_slice, &cx);

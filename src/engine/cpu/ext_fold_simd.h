@@ -1,0 +1,26 @@
+/* 16-lane vector forms of the CPU engine's folds of extension-field vectors
+ * by fixed challenges: the zerocheck's and the stacked reduction's
+ * x[2y] + r (x[2y+1] - x[2y]) and WHIR's a f[2y] + b f[2y+1]. Each product
+ * by the fixed element is its 4 x 4 base-field matrix on 4-lane groups, 16
+ * base products per element against the scalar bb4_mul's 19 plus reductions,
+ * and 16 lanes at a time. Built into x86-64 GCC/clang builds in AVX-512F and
+ * AVX2 forms (one source, ext_fold_x16.inc). Every function does a prefix
+ * of the work and returns where it stopped; the caller's plain C does the
+ * rest, and the words are the same on every path (field arithmetic is exact). */
+#ifndef GS_ENGINE_CPU_EXT_FOLD_SIMD_H
+#define GS_ENGINE_CPU_EXT_FOLD_SIMD_H
+
+#include <stddef.h>
+
+#include "field/ext4.h"
+#include "field/simd_isa.h"
+
+/* out[y] = x[2y] + r (x[2y+1] - x[2y]) for y in a prefix of [0, n); out may
+ * be x (the in-place fold). */
+size_t gs_ext_fold_lerp_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, bb4_t r);
+
+/* out[y] = a x[2y] + b x[2y+1] for y in a prefix of [0, n); out must not
+ * overlap x. */
+size_t gs_ext_fold_lin_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, bb4_t a, bb4_t b);
+
+#endif
