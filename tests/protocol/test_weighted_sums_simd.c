@@ -3,7 +3,9 @@
  * template), against their definitions written out here: random values with
  * 0, 1 and p-1 mixed in, fixed printed seeds, poisoned outputs, lengths that
  * are not multiples of 16 (the functions must stop at the last whole group).
- * GS_SIMD_NONE and sets the CPU lacks must do nothing. */
+ * GS_SIMD_NONE and sets the CPU lacks must do nothing. WHIR's w update
+ * (w_accumulate) is checked the same way: words outside the done range keep
+ * their old values. */
 #include <criterion/criterion.h>
 
 #include "dft/dft_test_util.h"
@@ -211,4 +213,59 @@ Test(weighted_sums_simd, matvec16_matches_definition)
 {
     FOR_EACH_ISA(isa)
     check_matvec16(isa);
+}
+
+/* WHIR's w update against its definition: w[b] + t0[b] + sum_q gammas[q]
+ * lo[q][b mod 2^nlo] hi[q][b >> nlo], for ranges that start on and off a
+ * multiple of 16, with nlo below 4 (not available) and above. */
+static void check_w_accumulate(gs_simd_isa isa)
+{
+    int on = runs(isa);
+    uint64_t seed = 0x91E50005;
+    printf("weighted_sums_simd w_accumulate %s seed %llu\n", gs_simd_name(isa), (unsigned long long)seed);
+    uint64_t s = seed;
+    const unsigned nlos[] = {3, 4, 5};
+    const size_t ranges[][2] = {{0, 0}, {0, 15}, {0, 16}, {16, 50}, {5, 100}, {0, 256}};
+    enum { NZ = 5 };
+    for (size_t a = 0; a < sizeof nlos / sizeof *nlos; a++) {
+        unsigned nlo = nlos[a], nhi = 8 - nlo; /* 2^8 = 256 values of b */
+        size_t llen = (size_t)1 << nlo, hlen = (size_t)1 << nhi;
+        bb_t lo[NZ * 32], hi[NZ * 32];
+        bb4_t gammas[NZ], w[256], w0[256], t0[256];
+        for (size_t i = 0; i < NZ * llen; i++)
+            lo[i] = rnd_bb(&s);
+        for (size_t i = 0; i < NZ * hlen; i++)
+            hi[i] = rnd_bb(&s);
+        for (int q = 0; q < NZ; q++)
+            gammas[q] = rnd_bb4(&s);
+        for (int b = 0; b < 256; b++) {
+            w0[b] = rnd_bb4(&s);
+            t0[b] = rnd_bb4(&s);
+        }
+        for (size_t t = 0; t < sizeof ranges / sizeof *ranges; t++) {
+            size_t b0 = ranges[t][0], b1 = ranges[t][1];
+            memcpy(w, w0, sizeof w);
+            size_t done = gs_w_accumulate_simd(isa, w, t0, lo, hi, gammas, NZ, nlo, nhi, b0, b1);
+            size_t want_done = on && nlo >= 4 && b0 % 16 == 0 ? b0 + (b1 - b0) / 16 * 16 : b0;
+            cr_assert_eq(done, want_done, "%s, nlo %u, [%zu, %zu): stopped at %zu", gs_simd_name(isa), nlo, b0, b1,
+                         done);
+            for (size_t b = 0; b < 256; b++) {
+                bb4_t want = w0[b];
+                if (b >= b0 && b < done) {
+                    want = bb4_add(want, t0[b]);
+                    for (int q = 0; q < NZ; q++)
+                        want = bb4_add(want, bb4_mul_base(gammas[q], bb_mul(lo[q * llen + (b & (llen - 1))],
+                                                                             hi[q * hlen + (b >> nlo)])));
+                }
+                cr_assert(bb4_eq(w[b], want), "%s, seed %llu, nlo %u, [%zu, %zu): b %zu differs", gs_simd_name(isa),
+                          (unsigned long long)seed, nlo, b0, b1, b);
+            }
+        }
+    }
+}
+
+Test(weighted_sums_simd, w_accumulate_matches_definition)
+{
+    FOR_EACH_ISA(isa)
+    check_w_accumulate(isa);
 }

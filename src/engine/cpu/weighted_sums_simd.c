@@ -68,3 +68,18 @@ int gs_matvec16_blocks_simd(gs_simd_isa isa, const bb_t mat[256], bb4_t *a, size
     return 0;
 #endif
 }
+
+size_t gs_w_accumulate_simd(gs_simd_isa isa, bb4_t *w, const bb4_t *t0, const bb_t *lo, const bb_t *hi,
+                            const bb4_t *gammas, size_t nz, unsigned nlo, unsigned nhi, size_t b0, size_t b1)
+{
+    if (!usable(isa))
+        return b0;
+#ifdef GS_HAVE_X86_SIMD
+    if (isa == GS_SIMD_AVX512)
+        return w_accumulate_avx512(w, t0, lo, hi, gammas, nz, nlo, nhi, b0, b1);
+    return w_accumulate_avx2(w, t0, lo, hi, gammas, nz, nlo, nhi, b0, b1);
+#else
+    (void)w, (void)t0, (void)lo, (void)hi, (void)gammas, (void)nz, (void)nlo, (void)nhi, (void)b1;
+    return b0;
+#endif
+}

@@ -38,4 +38,11 @@ size_t gs_lincomb_rows_simd(gs_simd_isa isa, const bb_t *const *cols, const bb4_
  * matrix's rows in the lanes). Returns 1 if done, 0 if not (unavailable). */
 int gs_matvec16_blocks_simd(gs_simd_isa isa, const bb_t mat[256], bb4_t *a, size_t nblocks);
 
+/* WHIR's w update: w[b] <- w[b] + t0[b] + sum_{q < nz} gammas[q] lo[q 2^nlo +
+ * (b mod 2^nlo)] hi[q 2^nhi + (b >> nlo)] for b = b0, b0 + 1, .. in blocks of
+ * 16 while b + 16 <= b1. Needs b0 a multiple of 16 and nlo >= 4 (else does
+ * nothing). Returns the first b not done (b0 when unavailable). */
+size_t gs_w_accumulate_simd(gs_simd_isa isa, bb4_t *w, const bb4_t *t0, const bb_t *lo, const bb_t *hi,
+                            const bb4_t *gammas, size_t nz, unsigned nlo, unsigned nhi, size_t b0, size_t b1);
+
 #endif

@@ -372,23 +372,34 @@ typedef struct wacc_ctx {
     const bb4_t *gammas;
     size_t nz;
     unsigned nlo, nhi;
+    gs_simd_isa simd;
 } wacc_ctx;
 
+/* w[b] plus t0[b] and every base point's term, in plain C. */
+static void wacc_one(const wacc_ctx *c, size_t b)
+{
+    size_t mask = ((size_t)1 << c->nlo) - 1, llen = (size_t)1 << c->nlo, hlen = (size_t)1 << c->nhi;
+    bb4_t acc = bb4_add(c->w[b], c->t0[b]);
+    for (size_t q = 0; q < c->nz; q++) {
+        bb_t e = bb_mul(c->lo[q * llen + (b & mask)], c->hi[q * hlen + (b >> c->nlo)]);
+        acc = bb4_add(acc, bb4_mul_base(c->gammas[q], e));
+    }
+    c->w[b] = acc;
+}
+
 /* Each power z^b of a base point is lo[b & mask]·hi[b >> nlo]: the per-point
- * tables are small, and the range of b splits across threads. */
+ * tables are small, and the range of b splits across threads. Plain C up to
+ * a multiple of 16, 16-lane vectors from there, plain C for what is left. */
 static void wacc_range(void *vctx, size_t b0, size_t b1, unsigned worker)
 {
     (void)worker;
     const wacc_ctx *c = vctx;
-    size_t mask = ((size_t)1 << c->nlo) - 1, llen = (size_t)1 << c->nlo, hlen = (size_t)1 << c->nhi;
-    for (size_t b = b0; b < b1; b++) {
-        bb4_t acc = bb4_add(c->w[b], c->t0[b]);
-        for (size_t q = 0; q < c->nz; q++) {
-            bb_t e = bb_mul(c->lo[q * llen + (b & mask)], c->hi[q * hlen + (b >> c->nlo)]);
-            acc = bb4_add(acc, bb4_mul_base(c->gammas[q], e));
-        }
-        c->w[b] = acc;
-    }
+    size_t up = (b0 + 15) & ~(size_t)15, v0 = up < b1 ? up : b1;
+    size_t v1 = gs_w_accumulate_simd(c->simd, c->w, c->t0, c->lo, c->hi, c->gammas, c->nz, c->nlo, c->nhi, v0, b1);
+    for (size_t b = b0; b < v0; b++)
+        wacc_one(c, b);
+    for (size_t b = v1; b < b1; b++)
+        wacc_one(c, b);
 }
 
 static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb4_t z0, bb4_t gamma0, const bb_t *zs,
@@ -421,7 +432,7 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
         pow_table_base(zs[q], 0, nlo, lo + q * ((size_t)1 << nlo));
         pow_table_base(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
     }
-    wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi};
+    wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi, gs_cpu_simd(eng)};
     unsigned threads = gs_cpu_threads(eng);
     gs_parallel_for(len >= 4096 ? threads : 1, len, wacc_range, &c);
     free(t);
