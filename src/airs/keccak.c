@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/cpu/parallel_for.h"
 #include "glstark/airs.h"
 
 static const uint64_t RC[24] = {
@@ -227,16 +228,18 @@ size_t glstark_keccak_trace_height(size_t num_permutations)
 
 /* The nrows (<= 24) rows of one permutation of `input`, row-major into t
  * (24 x width); the caller transposes, so that the column-major trace is
- * written in runs of 24 instead of one strided cell at a time. */
-static void perm_rows(const uint64_t input[25], size_t nrows, bb_t *t)
+ * written in runs of 24 instead of one strided cell at a time. Every cell is
+ * a bit or a 16-bit limb, so its canonical word is the integer itself; with
+ * mont set the cells are in Montgomery form instead. */
+static void perm_rows(const uint64_t input[25], size_t nrows, int mont, bb_t *t)
 {
-    const bb_t one = bb_one();
+    const bb_t one = mont ? bb_one() : 1;
     uint64_t S[5][5];
     for (int x = 0; x < 5; x++)
         for (int y = 0; y < 5; y++)
             S[x][y] = input[x + 5 * y];
 #define CELL(col, row) t[(row) * (size_t)GS_KC_WIDTH + (size_t)(col)]
-#define LIMB(v, l) bb_from_canonical((uint32_t)(((v) >> (16 * (l))) & 0xFFFF))
+#define LIMB(v, l) (mont ? bb_from_canonical((uint32_t)(((v) >> (16 * (l))) & 0xFFFF)) : (uint32_t)(((v) >> (16 * (l))) & 0xFFFF))
 #define BIT(v, z) ((((v) >> (z)) & 1) ? one : 0)
     for (size_t r = 0; r < nrows; r++) {
         size_t row = r;
@@ -290,27 +293,61 @@ static void perm_rows(const uint64_t input[25], size_t nrows, bb_t *t)
 #undef BIT
 }
 
-glstark_status gs_keccak_trace_mont(const uint64_t (*inputs)[25], size_t num_permutations,
-                                    bb_t *trace)
+typedef struct trace_job {
+    const uint64_t (*inputs)[25];
+    size_t num_permutations, height;
+    int mont;
+    uint32_t *trace;
+    unsigned char oom[256]; /* per worker (gs_parallel_for runs at most 256) */
+} trace_job;
+
+/* Permutations [k0, k1) of the trace (the last may be cut by the height). */
+static void trace_range(void *ctx, size_t k0, size_t k1, unsigned worker)
 {
-    if (!trace || (num_permutations && !inputs) || num_permutations > (SIZE_MAX / 48))
-        return GLSTARK_ERR_INVALID_ARGUMENT;
-    size_t height = glstark_keccak_trace_height(num_permutations);
+    trace_job *j = ctx;
     static const uint64_t zero[25] = {0};
     bb_t *rows = malloc(24 * (size_t)GS_KC_WIDTH * sizeof *rows);
-    if (!rows)
-        return GLSTARK_ERR_OUT_OF_MEMORY;
-    for (size_t k = 0, row = 0; row < height; k++, row += 24) {
-        size_t n = height - row < 24 ? height - row : 24;
-        perm_rows(k < num_permutations ? inputs[k] : zero, n, rows);
+    if (!rows) {
+        j->oom[worker] = 1;
+        return;
+    }
+    for (size_t k = k0; k < k1; k++) {
+        size_t row = 24 * k, n = j->height - row < 24 ? j->height - row : 24;
+        perm_rows(k < j->num_permutations ? j->inputs[k] : zero, n, j->mont, rows);
         for (size_t c = 0; c < GS_KC_WIDTH; c++) {
-            bb_t *dst = trace + c * height + row;
+            uint32_t *dst = j->trace + c * j->height + row;
             for (size_t r = 0; r < n; r++)
                 dst[r] = rows[r * GS_KC_WIDTH + c];
         }
     }
     free(rows);
+}
+
+/* The whole trace, permutations split over the cores online: each worker
+ * writes its own rows of every column. */
+static glstark_status fill_trace(const uint64_t (*inputs)[25], size_t num_permutations, int mont, uint32_t *trace)
+{
+    if (!trace || (num_permutations && !inputs) || num_permutations > (SIZE_MAX / 48))
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    size_t height = glstark_keccak_trace_height(num_permutations);
+    size_t nperm = (height + 23) / 24; /* with the padding permutations */
+    trace_job j = {inputs, num_permutations, height, mont, trace, {0}};
+    unsigned threads = gs_online_cores();
+    if (threads > 256)
+        threads = 256;
+    if (threads > nperm / 8) /* a few permutations per thread at least */
+        threads = nperm / 8 > 0 ? (unsigned)(nperm / 8) : 1;
+    gs_parallel_for(threads, nperm, trace_range, &j);
+    for (unsigned t = 0; t < threads; t++)
+        if (j.oom[t])
+            return GLSTARK_ERR_OUT_OF_MEMORY;
     return GLSTARK_OK;
+}
+
+glstark_status gs_keccak_trace_mont(const uint64_t (*inputs)[25], size_t num_permutations,
+                                    bb_t *trace)
+{
+    return fill_trace(inputs, num_permutations, 1, trace);
 }
 
 glstark_status glstark_keccak_trace_rows(const uint64_t (*inputs)[25], size_t num_permutations, size_t row_begin,
@@ -328,13 +365,13 @@ glstark_status glstark_keccak_trace_rows(const uint64_t (*inputs)[25], size_t nu
     /* every permutation that has a row in the range, its rows copied out */
     for (size_t k = row_begin / 24; k * 24 < row_begin + num_rows; k++) {
         size_t first = k * 24, n = height - first < 24 ? height - first : 24;
-        perm_rows(k < num_permutations ? inputs[k] : zero, n, rows);
+        perm_rows(k < num_permutations ? inputs[k] : zero, n, 0, rows);
         size_t lo = first > row_begin ? first : row_begin;
         size_t hi = first + n < row_begin + num_rows ? first + n : row_begin + num_rows;
         for (size_t c = 0; c < GS_KC_WIDTH; c++) {
             uint32_t *dst = block + c * num_rows;
             for (size_t r = lo; r < hi; r++)
-                dst[r - row_begin] = bb_to_canonical(rows[(r - first) * GS_KC_WIDTH + c]);
+                dst[r - row_begin] = rows[(r - first) * GS_KC_WIDTH + c];
         }
     }
     free(rows);
@@ -344,11 +381,5 @@ glstark_status glstark_keccak_trace_rows(const uint64_t (*inputs)[25], size_t nu
 glstark_status glstark_keccak_trace(const uint64_t (*inputs)[25], size_t num_permutations,
                                     uint32_t *trace)
 {
-    glstark_status st = gs_keccak_trace_mont(inputs, num_permutations, trace);
-    if (st)
-        return st;
-    size_t n = glstark_keccak_trace_height(num_permutations) * (size_t)GS_KC_WIDTH;
-    for (size_t i = 0; i < n; i++)
-        trace[i] = bb_to_canonical(trace[i]);
-    return GLSTARK_OK;
+    return fill_trace(inputs, num_permutations, 0, trace);
 }

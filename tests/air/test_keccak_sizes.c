@@ -82,6 +82,37 @@ Test(keccak_sizes, row_blocks_equal_whole_trace)
     free(b);
 }
 
+/* The whole trace is made by several workers (permutations split over the
+ * cores, at least 8 each): for 200 permutations (height 8192, 342 with the
+ * padding) it equals the rows made one permutation at a time by
+ * glstark_keccak_trace_rows, every word written over a poisoned buffer, and
+ * the Montgomery-form trace the prover's tests use is the same values. */
+Test(keccak_sizes, threaded_trace_equals_rows_and_montgomery_form)
+{
+    const size_t n = 200;
+    uint64_t (*in)[25] = malloc(n * sizeof *in);
+    gs_stdrng rng;
+    gs_stdrng_seed_from_u64(&rng, 11);
+    for (size_t k = 0; k < n; k++)
+        for (int i = 0; i < 25; i++)
+            in[k][i] = gs_stdrng_next_u64(&rng);
+    size_t h = glstark_keccak_trace_height(n), words = h * GLSTARK_KECCAK_WIDTH;
+    cr_assert_eq(h, 8192);
+    uint32_t *t = malloc(words * sizeof *t), *b = malloc(words * sizeof *b), *m = malloc(words * sizeof *m);
+    cr_assert(in && t && b && m);
+    memset(t, 0xFF, words * sizeof *t);
+    memset(b, 0xFF, words * sizeof *b);
+    memset(m, 0xFF, words * sizeof *m);
+    cr_assert_eq(glstark_keccak_trace((const uint64_t(*)[25])in, n, t), GLSTARK_OK);
+    cr_assert_eq(glstark_keccak_trace_rows((const uint64_t(*)[25])in, n, 0, h, b), GLSTARK_OK);
+    cr_assert_eq(gs_keccak_trace_mont((const uint64_t(*)[25])in, n, m), GLSTARK_OK);
+    for (size_t i = 0; i < words; i++) {
+        cr_assert_eq(t[i], b[i], "column %zu row %zu: %u, one permutation at a time %u", i / h, i % h, t[i], b[i]);
+        cr_assert_eq(m[i], bb_from_canonical(t[i]), "column %zu row %zu: Montgomery form differs", i / h, i % h);
+    }
+    free(in), free(t), free(b), free(m);
+}
+
 #ifndef GLSTARK_SLOW_TESTS
 Test(keccak_sizes, perms16) { check_perms(16); }
 #else
