@@ -112,6 +112,12 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH])
 #define HAVE_AVX2_PATH 1
 #define GS_X16_TEMPLATE "hash/poseidon2_x16.inc"
 #include "field/x16_instantiate.h"
+#elif defined(__aarch64__) && defined(__GNUC__) && GS_P2_LANES == 16 && !defined(GLSTARK_NO_SIMD)
+/* AArch64: the same template on four Advanced SIMD registers per cell
+ * (babybear_neon.h), always present on these CPUs. */
+#define HAVE_NEON_PATH 1
+#define GS_X16_TEMPLATE "hash/poseidon2_x16.inc"
+#include "field/x16_instantiate.h"
 #endif
 
 /* Portable version: GS_P2_LANES states side by side (cell-major), every step
@@ -252,6 +258,11 @@ int gs_poseidon2_permute_batch_with(gs_p2_impl impl, bb_t st[GS_P2_WIDTH][GS_P2_
         permute_batch_avx512(st);
         return 1;
 #endif
+#ifdef HAVE_NEON_PATH
+    case GS_P2_IMPL_NEON:
+        permute_batch_neon(st);
+        return 1;
+#endif
     default:
         return 0;
     }
@@ -264,6 +275,9 @@ gs_p2_impl gs_poseidon2_batch_impl(void)
         return GS_P2_IMPL_AVX512;
     if (__builtin_cpu_supports("avx2"))
         return GS_P2_IMPL_AVX2;
+#endif
+#ifdef HAVE_NEON_PATH
+    return GS_P2_IMPL_NEON;
 #endif
     return GS_P2_IMPL_PORTABLE;
 }
@@ -279,6 +293,10 @@ void gs_poseidon2_permute_batch(bb_t st[GS_P2_WIDTH][GS_P2_LANES])
         permute_batch_avx2(st);
         return;
     }
+#endif
+#ifdef HAVE_NEON_PATH
+    permute_batch_neon(st);
+    return;
 #endif
     gs_poseidon2_permute_batch_portable(st);
 }

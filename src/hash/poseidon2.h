@@ -30,11 +30,17 @@ void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH]);
 void gs_poseidon2_permute_batch(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
 
 /* The plain-C version gs_poseidon2_permute_batch falls back to when the CPU
- * has no SIMD path (x86-64 with AVX2 or AVX-512F takes an intrinsics path). */
+ * has no SIMD path (x86-64 with AVX2 or AVX-512F and AArch64 take an
+ * intrinsics path). */
 void gs_poseidon2_permute_batch_portable(bb_t st[GS_P2_WIDTH][GS_P2_LANES]);
 
 /* The implementations of the batched permutation, for tests and benchmarks. */
-typedef enum gs_p2_impl { GS_P2_IMPL_PORTABLE = 0, GS_P2_IMPL_AVX2 = 1, GS_P2_IMPL_AVX512 = 2 } gs_p2_impl;
+typedef enum gs_p2_impl {
+    GS_P2_IMPL_PORTABLE = 0,
+    GS_P2_IMPL_AVX2 = 1,
+    GS_P2_IMPL_AVX512 = 2,
+    GS_P2_IMPL_NEON = 3 /* AArch64 builds only */
+} gs_p2_impl;
 
 /* Runs one given implementation; returns 0 (st untouched) if this build or
  * CPU does not have it. */

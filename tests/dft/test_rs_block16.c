@@ -20,7 +20,7 @@ Test(rs_block16, vector_blocks_match_definition)
     gs_rs_block16_init(&plan);
     const size_t counts[] = {0, 1, 2, 7, 64};
     const uint32_t edge[3] = {0, 1, BB_P - 1};
-    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++) {
+    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++) {
         int runs = isa != GS_SIMD_NONE && gs_simd_available(isa);
         uint64_t s = seed;
         for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++) {

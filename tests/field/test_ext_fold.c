@@ -73,7 +73,7 @@ Test(ext_fold, lerp_matches_scalar_in_every_set)
     bb4_t *x = malloc(2 * MAXN * sizeof *x), *out = malloc(MAXN * sizeof *out), *want = malloc(MAXN * sizeof *want);
     cr_assert(x && out && want);
     int ran = 0;
-    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++) {
+    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++) {
         int have = isa != GS_SIMD_NONE && gs_simd_available(isa);
         ran += have;
         for (int ci = 0; ci < N_CHALLENGES; ci++)
@@ -110,7 +110,7 @@ Test(ext_fold, lin_matches_scalar_in_every_set)
     printf("ext_fold lin seed %llu\n", (unsigned long long)seed);
     bb4_t *x = malloc(2 * MAXN * sizeof *x), *out = malloc(MAXN * sizeof *out);
     cr_assert(x && out);
-    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++) {
+    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++) {
         int have = isa != GS_SIMD_NONE && gs_simd_available(isa);
         for (int ai = 0; ai < N_CHALLENGES; ai++)
             for (int bi = 0; bi < N_CHALLENGES; bi++) {

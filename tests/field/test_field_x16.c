@@ -53,6 +53,12 @@ DEFINE_APPLY
 DEFINE_APPLY
 #undef GS_X16_USE_AVX2
 #endif
+#ifdef GS_HAVE_NEON_SIMD
+#define GS_X16_USE_NEON
+#include "field/x16_select.h"
+DEFINE_APPLY
+#undef GS_X16_USE_NEON
+#endif
 
 static void apply(gs_simd_isa isa, int op, int k, const bb_t *a, const bb_t *b, bb_t *out)
 {
@@ -61,6 +67,9 @@ static void apply(gs_simd_isa isa, int op, int k, const bb_t *a, const bb_t *b, 
         apply_avx512(op, k, a, b, out);
     else
         apply_avx2(op, k, a, b, out);
+#elif defined(GS_HAVE_NEON_SIMD)
+    (void)isa;
+    apply_neon(op, k, a, b, out);
 #else
     (void)isa, (void)op, (void)k, (void)a, (void)b, (void)out;
 #endif
@@ -114,7 +123,7 @@ Test(field_x16, every_op_matches_scalar_field)
     uint64_t seed = 0x16F1E1D5;
     printf("field_x16 seed %llu\n", (unsigned long long)seed);
     int ran = 0;
-    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_AVX512; isa++) {
+    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_LAST; isa++) {
         if (!gs_simd_available(isa)) {
             printf("field_x16: no %s on this CPU (or not an x86-64 build)\n", gs_simd_name(isa));
             continue;
@@ -160,7 +169,7 @@ Test(field_x16, signed_product_chain_matches_scalar_field)
 {
     uint64_t seed = 0x5161ED;
     printf("field_x16 signed seed %llu\n", (unsigned long long)seed);
-    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_AVX512; isa++) {
+    for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_LAST; isa++) {
         if (!gs_simd_available(isa))
             continue;
         uint64_t s = seed;

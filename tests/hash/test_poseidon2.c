@@ -219,7 +219,7 @@ Test(poseidon2, batched_equals_scalar_random)
             }
         }
         /* every SIMD implementation this CPU has */
-        for (int impl = GS_P2_IMPL_AVX2; impl <= GS_P2_IMPL_AVX512; impl++) {
+        for (int impl = GS_P2_IMPL_AVX2; impl <= GS_P2_IMPL_NEON; impl++) {
             bb_t c[16][GS_P2_LANES];
             for (int l = 0; l < GS_P2_LANES; l++)
                 for (int i = 0; i < 16; i++)
@@ -237,23 +237,30 @@ Test(poseidon2, batched_equals_scalar_random)
     }
 }
 
-/* The batched permutation picks its implementation at run time. Off x86-64
- * (aarch64 boards, and CI's aarch64 run under qemu) only the portable one
- * exists, so it must be the one chosen and the x86 ones must refuse; on x86-64
- * the chosen one must be runnable. batched_equals_scalar_random checks results. */
+/* The batched permutation picks its implementation at run time. AArch64
+ * builds (boards, and CI's aarch64 run under qemu) have the NEON one, which
+ * must be chosen, and the x86 ones must refuse; x86-64 builds have no NEON
+ * one, and the chosen one must be runnable. batched_equals_scalar_random
+ * checks results. */
 Test(poseidon2, batch_impl_fits_architecture)
 {
-    static const char *names[] = {"portable", "avx2", "avx512f"};
+    static const char *names[] = {"portable", "avx2", "avx512f", "neon"};
     gs_p2_impl impl = gs_poseidon2_batch_impl();
-    cr_assert(impl >= GS_P2_IMPL_PORTABLE && impl <= GS_P2_IMPL_AVX512, "unknown implementation %d", (int)impl);
+    cr_assert(impl >= GS_P2_IMPL_PORTABLE && impl <= GS_P2_IMPL_NEON, "unknown implementation %d", (int)impl);
     printf("batched Poseidon2 implementation on this CPU: %s\n", names[impl]);
     bb_t st[GS_P2_WIDTH][GS_P2_LANES] = {{0}};
     cr_assert_eq(gs_poseidon2_permute_batch_with(impl, st), 1, "the chosen implementation %s cannot run",
                  names[impl]);
+#if defined(__aarch64__)
+    cr_assert_eq(impl, GS_P2_IMPL_NEON, "%s chosen on an AArch64 build", names[impl]);
+#elif !defined(__x86_64__)
+    cr_assert_eq(impl, GS_P2_IMPL_PORTABLE, "%s chosen on a build with no vector path", names[impl]);
+#endif
 #if !defined(__x86_64__)
-    cr_assert_eq(impl, GS_P2_IMPL_PORTABLE, "%s chosen on a non-x86-64 build", names[impl]);
     cr_assert_eq(gs_poseidon2_permute_batch_with(GS_P2_IMPL_AVX2, st), 0, "AVX2 path claims to run off x86-64");
     cr_assert_eq(gs_poseidon2_permute_batch_with(GS_P2_IMPL_AVX512, st), 0, "AVX-512 path claims to run off x86-64");
+#else
+    cr_assert_eq(gs_poseidon2_permute_batch_with(GS_P2_IMPL_NEON, st), 0, "NEON path claims to run on x86-64");
 #endif
 }
 

@@ -325,7 +325,7 @@ static void prover_matches(const char *spec)
     build_matrices(eng, &v, &L);
 
     /* in plain C and every vector set the CPU runs (fold_ple, block sums): the same proof */
-    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++) {
+    for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++) {
     if (!gs_simd_available(isa))
         continue;
     ((gs_cpu_state *)eng->impl)->simd = isa;

@@ -36,7 +36,7 @@ static int runs(gs_simd_isa isa)
     return r;
 }
 
-#define FOR_EACH_ISA(isa) for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_AVX512; isa++)
+#define FOR_EACH_ISA(isa) for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++)
 
 static void check_fold(gs_simd_isa isa)
 {

@@ -156,11 +156,12 @@ static void logup_stage(spec *s, replay *r, bb4_t *xi, int prover, bb4_t *pc, bb
 static void run_prover(spec *s, const char *log)
 {
     /* with and without the row check, in plain C and in every vector set
-     * the CPU runs (AVX2, AVX-512: round 0's transforms and interpreter, the
-     * folds, the multilinear rounds' interpreter): identical messages */
-    for (int run = 0; run < 2 * (GS_SIMD_AVX512 + 1); run++) {
-        int check = run < GS_SIMD_AVX512 + 1;
-        gs_simd_isa isa = (gs_simd_isa)(run % (GS_SIMD_AVX512 + 1));
+     * the CPU runs (AVX2, AVX-512 or NEON: round 0's transforms and
+     * interpreter, the folds, the multilinear rounds' interpreter):
+     * identical messages */
+    for (int run = 0; run < 2 * (GS_SIMD_LAST + 1); run++) {
+        int check = run < GS_SIMD_LAST + 1;
+        gs_simd_isa isa = (gs_simd_isa)(run % (GS_SIMD_LAST + 1));
         if (!gs_simd_available(isa))
             continue;
         ((gs_cpu_state *)s->eng->impl)->simd = isa;

@@ -12,6 +12,8 @@ size_t gs_from_canonical_simd(gs_simd_isa isa, bb_t *dst, const uint32_t *src, s
     if (isa == GS_SIMD_AVX512)
         return from_canonical_avx512(dst, src, n);
     return from_canonical_avx2(dst, src, n);
+#elif defined(GS_HAVE_NEON_SIMD)
+    return from_canonical_neon(dst, src, n);
 #else
     (void)dst, (void)src, (void)n;
     return 0;

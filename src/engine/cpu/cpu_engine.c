@@ -114,7 +114,7 @@ static const gs_engine_core_ops cpu_core_ops = {
 };
 
 /* The vector set the kernels use: the widest this CPU runs, or a narrower
- * one named by GLSTARK_CPU_SIMD (auto | avx512 | avx2 | none), which
+ * one named by GLSTARK_CPU_SIMD (auto | avx512 | avx2 | neon | none), which
  * benchmarks and tests use to run another path on the same machine. Asking
  * for a set the CPU lacks is an error rather than a silent fallback. */
 glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *err)
@@ -122,7 +122,7 @@ glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *e
     *out = gs_simd_best();
     if (!env || !*env || !strcmp(env, "auto"))
         return GLSTARK_OK;
-    static const gs_simd_isa sets[] = {GS_SIMD_NONE, GS_SIMD_AVX2, GS_SIMD_AVX512};
+    static const gs_simd_isa sets[] = {GS_SIMD_NONE, GS_SIMD_AVX2, GS_SIMD_AVX512, GS_SIMD_NEON};
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         if (strcmp(env, gs_simd_name(sets[i])))
             continue;
@@ -135,7 +135,7 @@ glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *e
         return GLSTARK_OK;
     }
     return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                        "cpu engine: GLSTARK_CPU_SIMD=%s is not one of auto, avx512, avx2, none", env);
+                        "cpu engine: GLSTARK_CPU_SIMD=%s is not one of auto, avx512, avx2, neon, none", env);
 }
 
 glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error *err)

@@ -18,7 +18,7 @@ typedef struct gs_cpu_state {
 static inline gs_simd_isa gs_cpu_simd(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->simd; }
 
 /* The set the engine's kernels use: the widest this CPU runs, capped by
- * env (GLSTARK_CPU_SIMD's value: NULL, "", auto, avx512, avx2, none); a
+ * env (GLSTARK_CPU_SIMD's value: NULL, "", auto, avx512, avx2, neon, none); a
  * set the CPU lacks or an unknown name is an error with the reason. */
 glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *err);
 

@@ -8,6 +8,7 @@
  * for the four elements a vector holds: with w = 11, component k of r x is
  * sum_c cols[c][k] x_c, where cols[c][k] = r_(k-c) for c <= k and
  * w r_(k-c+4) otherwise (bb4_mul's schoolbook product regrouped). */
+#if defined(GS_HAVE_X86_SIMD) || defined(GS_HAVE_NEON_SIMD)
 static void ext_matrix_columns(bb4_t r, bb_t cols[4][16])
 {
     const bb_t w = bb_from_canonical(11);
@@ -18,6 +19,7 @@ static void ext_matrix_columns(bb4_t r, bb_t cols[4][16])
                 cols[c][4 * g + k] = e;
         }
 }
+#endif
 
 static int usable(gs_simd_isa isa) { return isa != GS_SIMD_NONE && gs_simd_available(isa); }
 
@@ -25,12 +27,16 @@ size_t gs_ext_fold_lerp_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t
 {
     if (!usable(isa))
         return 0;
-#ifdef GS_HAVE_X86_SIMD
+#if defined(GS_HAVE_X86_SIMD) || defined(GS_HAVE_NEON_SIMD)
     bb_t cols[4][16];
     ext_matrix_columns(r, cols);
+#ifdef GS_HAVE_X86_SIMD
     if (isa == GS_SIMD_AVX512)
         return fold_lerp_avx512(out, x, n, cols);
     return fold_lerp_avx2(out, x, n, cols);
+#else
+    return fold_lerp_neon(out, x, n, cols);
+#endif
 #else
     (void)out, (void)x, (void)n, (void)r;
     return 0;
@@ -41,15 +47,20 @@ size_t gs_ext_fold_lin_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t 
 {
     if (!usable(isa))
         return 0;
-#ifdef GS_HAVE_X86_SIMD
+#if defined(GS_HAVE_X86_SIMD) || defined(GS_HAVE_NEON_SIMD)
     bb_t acols[4][16], bcols[4][16];
     int a_one = bb4_eq(a, bb4_one());
     if (!a_one)
         ext_matrix_columns(a, acols);
     ext_matrix_columns(b, bcols);
+    const bb_t(*ac)[16] = a_one ? NULL : (const bb_t(*)[16])acols;
+#ifdef GS_HAVE_X86_SIMD
     if (isa == GS_SIMD_AVX512)
-        return fold_lin_avx512(out, x, n, a_one ? NULL : (const bb_t(*)[16])acols, (const bb_t(*)[16])bcols);
-    return fold_lin_avx2(out, x, n, a_one ? NULL : (const bb_t(*)[16])acols, (const bb_t(*)[16])bcols);
+        return fold_lin_avx512(out, x, n, ac, (const bb_t(*)[16])bcols);
+    return fold_lin_avx2(out, x, n, ac, (const bb_t(*)[16])bcols);
+#else
+    return fold_lin_neon(out, x, n, ac, (const bb_t(*)[16])bcols);
+#endif
 #else
     (void)out, (void)x, (void)n, (void)a, (void)b;
     return 0;

@@ -83,7 +83,8 @@ int gs_r0_transform_available(gs_simd_isa impl, uint32_t log_n)
     switch (impl) {
     case GS_SIMD_NONE: return log_n <= 27;
     case GS_SIMD_AVX2:
-    case GS_SIMD_AVX512: return log_n == VEC_LOG_N && gs_simd_available(impl);
+    case GS_SIMD_AVX512:
+    case GS_SIMD_NEON: return log_n == VEC_LOG_N && gs_simd_available(impl);
     default: return 0;
     }
 }
@@ -164,6 +165,9 @@ void gs_r0_transform_column(const gs_r0_transform *t, const bb_t *values, bb_t *
 #ifdef GS_HAVE_X86_SIMD
     case GS_SIMD_AVX512: column_avx512(t, values, out); return;
     case GS_SIMD_AVX2: column_avx2(t, values, out); return;
+#endif
+#ifdef GS_HAVE_NEON_SIMD
+    case GS_SIMD_NEON: column_neon(t, values, out); return;
 #endif
     default: column_portable(t, values, out, scratch); return;
     }

@@ -31,6 +31,9 @@ int gs_rs_block16_run(const gs_rs_block16 *p, gs_simd_isa isa, bb_t *x, size_t n
     else
         rs_blocks_avx2(p, x, nblocks);
     return 1;
+#elif defined(GS_HAVE_NEON_SIMD)
+    rs_blocks_neon(p, x, nblocks);
+    return 1;
 #else
     (void)p, (void)x, (void)nblocks;
     return 0;

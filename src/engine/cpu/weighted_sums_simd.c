@@ -15,6 +15,8 @@ size_t gs_ple_fold_simd(gs_simd_isa isa, const bb_t *m, size_t n, size_t xend, c
     if (isa == GS_SIMD_AVX512)
         return fold_avx512(m, n, xend, lw_comp, dst);
     return fold_avx2(m, n, xend, lw_comp, dst);
+#elif defined(GS_HAVE_NEON_SIMD)
+    return fold_neon(m, n, xend, lw_comp, dst);
 #else
     (void)m, (void)xend, (void)lw_comp, (void)dst;
     return 0;
@@ -32,6 +34,9 @@ int gs_ple_block_sums16_simd(gs_simd_isa isa, const bb_t *m, size_t nx, const bb
     else
         block_sums16_avx2(m, nx, e, out0, out1);
     return 1;
+#elif defined(GS_HAVE_NEON_SIMD)
+    block_sums16_neon(m, nx, e, out0, out1);
+    return 1;
 #else
     (void)m, (void)nx, (void)e, (void)out0, (void)out1;
     return 0;
@@ -47,6 +52,8 @@ size_t gs_lincomb_rows_simd(gs_simd_isa isa, const bb_t *const *cols, const bb4_
     if (isa == GS_SIMD_AVX512)
         return lincomb_avx512(cols, mu, ncols, r0, r1, out);
     return lincomb_avx2(cols, mu, ncols, r0, r1, out);
+#elif defined(GS_HAVE_NEON_SIMD)
+    return lincomb_neon(cols, mu, ncols, r0, r1, out);
 #else
     (void)cols, (void)mu, (void)ncols, (void)r1, (void)out;
     return r0;
@@ -63,6 +70,9 @@ int gs_matvec16_blocks_simd(gs_simd_isa isa, const bb_t mat[256], bb4_t *a, size
     else
         matvec16_avx2(mat, a, nblocks);
     return 1;
+#elif defined(GS_HAVE_NEON_SIMD)
+    matvec16_neon(mat, a, nblocks);
+    return 1;
 #else
     (void)mat, (void)a, (void)nblocks;
     return 0;
@@ -78,6 +88,8 @@ size_t gs_w_accumulate_simd(gs_simd_isa isa, bb4_t *w, const bb4_t *t0, const bb
     if (isa == GS_SIMD_AVX512)
         return w_accumulate_avx512(w, t0, lo, hi, gammas, nz, nlo, nhi, b0, b1);
     return w_accumulate_avx2(w, t0, lo, hi, gammas, nz, nlo, nhi, b0, b1);
+#elif defined(GS_HAVE_NEON_SIMD)
+    return w_accumulate_neon(w, t0, lo, hi, gammas, nz, nlo, nhi, b0, b1);
 #else
     (void)w, (void)t0, (void)lo, (void)hi, (void)gammas, (void)nz, (void)nlo, (void)nhi, (void)b1;
     return b0;

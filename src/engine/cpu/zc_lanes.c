@@ -130,6 +130,9 @@ void gs_zc_lanes_run_base(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, 
     case GS_SIMD_AVX512: run_base_avx512(lp, cols, col_stride, acc); return;
     case GS_SIMD_AVX2: run_base_avx2(lp, cols, col_stride, acc); return;
 #endif
+#ifdef GS_HAVE_NEON_SIMD
+    case GS_SIMD_NEON: run_base_neon(lp, cols, col_stride, acc); return;
+#endif
     default: run_base_portable(lp, cols, col_stride, acc); return;
     }
 }
@@ -168,6 +171,9 @@ void gs_zc_lanes_run(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BLOCK]
 #ifdef GS_HAVE_X86_SIMD
     case GS_SIMD_AVX512: run_avx512(lp, cols, acc); return;
     case GS_SIMD_AVX2: run_avx2(lp, cols, acc); return;
+#endif
+#ifdef GS_HAVE_NEON_SIMD
+    case GS_SIMD_NEON: run_neon(lp, cols, acc); return;
 #endif
     default: run_portable(lp, cols, acc); return;
     }
