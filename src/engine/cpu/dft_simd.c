@@ -148,6 +148,48 @@ size_t gs_dft_run4_simd(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w1, 
     return run4_avx2(p0, p1, p2, p3, w1, w2, w3, t0, stop);
 }
 
+#elif defined(__aarch64__) && defined(__GNUC__) && !defined(GLSTARK_NO_SIMD)
+/* AArch64: the runs 16 butterflies per step on four Advanced SIMD registers
+ * (babybear_neon.h); the first radix-4 passes (runs shorter than a vector)
+ * stay scalar. */
+#include "field/babybear_neon.h"
+
+int gs_dft_simd_available(void) { return 1; }
+
+int gs_dft_pass4_small_simd(bb_t *a, size_t n, size_t h, const bb_t *tw)
+{
+    (void)a, (void)n, (void)h, (void)tw;
+    return 0;
+}
+
+size_t gs_dft_run2_simd(bb_t *x, bb_t *y, const bb_t *w, size_t t, size_t stop)
+{
+    for (; t + 16 <= stop; t += 16) {
+        bbn16 u = bbn16_load(x + t), v = bbn16_mul(bbn16_load(y + t), bbn16_load(w + t));
+        bbn16_store(x + t, bbn16_add(u, v));
+        bbn16_store(y + t, bbn16_sub(u, v));
+    }
+    return t;
+}
+
+size_t gs_dft_run4_simd(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w1, const bb_t *w2, const bb_t *w3,
+                        size_t t, size_t stop)
+{
+    for (; t + 16 <= stop; t += 16) {
+        bbn16 a1 = bbn16_load(w1 + t);
+        bbn16 x0 = bbn16_load(p0 + t), x1 = bbn16_mul(bbn16_load(p1 + t), a1);
+        bbn16 x2 = bbn16_load(p2 + t), x3 = bbn16_mul(bbn16_load(p3 + t), a1);
+        bbn16 y0 = bbn16_add(x0, x1), y1 = bbn16_sub(x0, x1);
+        bbn16 z2 = bbn16_mul(bbn16_add(x2, x3), bbn16_load(w2 + t));
+        bbn16 z3 = bbn16_mul(bbn16_sub(x2, x3), bbn16_load(w3 + t));
+        bbn16_store(p0 + t, bbn16_add(y0, z2));
+        bbn16_store(p2 + t, bbn16_sub(y0, z2));
+        bbn16_store(p1 + t, bbn16_add(y1, z3));
+        bbn16_store(p3 + t, bbn16_sub(y1, z3));
+    }
+    return t;
+}
+
 #else /* no vector path on this target */
 
 int gs_dft_simd_available(void) { return 0; }

@@ -5,7 +5,8 @@
  * butterflies per step with AVX-512, then 8 with AVX2, while a whole step
  * fits before stop, and returns the first t it did not process (the caller
  * finishes the rest with scalar code), so results are identical on every
- * path. */
+ * path. AArch64 builds have the runs in Advanced SIMD, 16 per step (not
+ * the small passes). */
 #ifndef GS_ENGINE_CPU_DFT_SIMD_H
 #define GS_ENGINE_CPU_DFT_SIMD_H
 
