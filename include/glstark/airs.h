@@ -43,7 +43,9 @@ GLSTARK_API glstark_status glstark_keccak_air(glstark_air **out);
 GLSTARK_API size_t glstark_keccak_trace_height(size_t num_permutations);
 /* Trace for inputs[k][x + 5y] = lane A[x][y]; rows past the inputs are
  * zero-state permutations, as Plonky3's generate_trace_rows pads.
- * trace holds GLSTARK_KECCAK_WIDTH * glstark_keccak_trace_height(n) values. */
+ * trace holds GLSTARK_KECCAK_WIDTH * glstark_keccak_trace_height(n) values.
+ * The permutations are split over the cores online (threads that have all
+ * finished when it returns; if one cannot start, the caller does its part). */
 GLSTARK_API glstark_status glstark_keccak_trace(const uint64_t (*inputs)[25],
                                                 size_t num_permutations, uint32_t *trace);
 /* Rows [row_begin, row_begin + num_rows) of that trace, column-major into

@@ -231,6 +231,13 @@ size_t glstark_keccak_trace_height(size_t num_permutations)
  * written in runs of 24 instead of one strided cell at a time. Every cell is
  * a bit or a 16-bit limb, so its canonical word is the integer itself; with
  * mont set the cells are in Montgomery form instead. */
+/* Limb l (16 bits) of v as a trace cell. */
+static inline uint32_t limb_cell(uint64_t v, int l, int mont)
+{
+    uint32_t x = (uint32_t)((v >> (16 * l)) & 0xFFFF);
+    return mont ? bb_from_canonical(x) : x;
+}
+
 static void perm_rows(const uint64_t input[25], size_t nrows, int mont, bb_t *t)
 {
     const bb_t one = mont ? bb_one() : 1;
@@ -239,7 +246,7 @@ static void perm_rows(const uint64_t input[25], size_t nrows, int mont, bb_t *t)
         for (int y = 0; y < 5; y++)
             S[x][y] = input[x + 5 * y];
 #define CELL(col, row) t[(row) * (size_t)GS_KC_WIDTH + (size_t)(col)]
-#define LIMB(v, l) (mont ? bb_from_canonical((uint32_t)(((v) >> (16 * (l))) & 0xFFFF)) : (uint32_t)(((v) >> (16 * (l))) & 0xFFFF))
+#define LIMB(v, l) limb_cell((v), (l), mont)
 #define BIT(v, z) ((((v) >> (z)) & 1) ? one : 0)
     for (size_t r = 0; r < nrows; r++) {
         size_t row = r;
