@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/prefetch.h"
+
 #define L GS_P2_LANES
 #define D GS_DIGEST_LEN
 
@@ -57,22 +59,15 @@ size_t gs_merkle_digest_words(size_t height, unsigned log_k)
  * follow, so without this every rate block of a leaf waited on memory. */
 static void prefetch_rows(const bb_t *mat, size_t n, unsigned deg, size_t r0, size_t e0, size_t e1)
 {
-#if defined(__GNUC__)
     if (r0 >= n)
         return;
     size_t last = r0 + L - 1 < n ? r0 + L - 1 : n - 1;
     for (size_t e = e0; e < e1; e++) {
-        size_t c = deg == 1 ? e : e >> 2;
         if (deg != 1 && (e & 3) != 0)
             continue; /* one request covers the column's four words per row */
-        uintptr_t lo = (uintptr_t)(mat + (c * n + r0) * deg) & ~(uintptr_t)63; /* rows straddle lines */
-        uintptr_t hi = (uintptr_t)(mat + (c * n + last) * deg + deg);
-        for (uintptr_t a = lo; a < hi; a += 64)
-            __builtin_prefetch((const void *)a, 0, 3);
+        size_t c = deg == 1 ? e : e >> 2;
+        gs_prefetch_range(mat + (c * n + r0) * deg, (last - r0 + 1) * deg * sizeof(bb_t));
     }
-#else
-    (void)mat, (void)n, (void)deg, (void)r0, (void)e0, (void)e1;
-#endif
 }
 
 /* Sponge hashes of rows r0 .. r0+L-1 (rows past the end repeat the last row;

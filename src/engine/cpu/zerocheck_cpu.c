@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/prefetch.h"
+
 static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
 {
     return (size_t)1 << (t->log_height > l_skip ? t->log_height : l_skip);
@@ -48,6 +50,7 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
 }
 
 #define R0_TILE 4
+#define R0_PREFETCH 2 /* columns ahead */
 
 typedef struct r0_ctx {
     const gs_zc_trace *t;
@@ -104,6 +107,13 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         /* one column's N values on D -> its values at every point */
         for (size_t i = 0; i < ncols; i++) {
             size_t c = col_map[i];
+            /* the tile's rows of a column two ahead: consecutive columns are a
+             * column's height apart, which the hardware prefetchers do not follow */
+            if (i + R0_PREFETCH < ncols && col_map[i + R0_PREFETCH] >= 3) {
+                size_t cp = col_map[i + R0_PREFETCH], start = x0 * N + ((cp - 3) & 1);
+                if (start + G * N <= H)
+                    gs_prefetch_range(colsrc[cp] + start, G * N * sizeof(bb_t));
+            }
             /* a next-row column whose local column was just made */
             int from_local = c >= 3 && ((c - 3) & 1) && i > 0 && col_map[i - 1] == c - 1;
             for (size_t g = 0; g < G; g++) {
