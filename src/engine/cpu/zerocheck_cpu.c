@@ -50,7 +50,7 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
 }
 
 #define R0_TILE 4
-#define R0_PREFETCH 2 /* columns ahead */
+#define R0_PREFETCH 2 /* columns ahead (round 0 and the multilinear rounds) */
 
 typedef struct r0_ctx {
     const gs_zc_trace *t;
@@ -322,6 +322,8 @@ static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         size_t cnt = hi - a0 < GS_ZC_LANES ? hi - a0 : GS_ZC_LANES;
         for (size_t c = 0; c < ncols; c++) {
             const bb4_t *col = cx->T + col_map[c] * stride;
+            if (c + R0_PREFETCH < ncols) /* columns lie a table's stride apart, as in round 0 */
+                gs_prefetch_range(cx->T + col_map[c + R0_PREFETCH] * stride + 2 * a0, 2 * cnt * sizeof(bb4_t));
             for (int j = 0; j < GS_ZC_LANES; j++) {
                 size_t a = a0 + ((size_t)j < cnt ? (size_t)j : 0); /* spare lanes repeat the first pair */
                 gs_zc_lane_put(vals + c * GS_ZC_BLOCK, j, col[2 * a]);
