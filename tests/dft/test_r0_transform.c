@@ -68,7 +68,7 @@ Test(r0_transform, portable_matches_definition)
             check_impl(GS_SIMD_NONE, log_n, n_cos, seed + 16 * log_n + n_cos);
 }
 
-/* Both vector forms (AVX-512 and AVX2, one template) where the CPU has them;
+/* Every vector form (AVX-512, AVX2, NEON: one template) the CPU and build have;
  * an unavailable one must be refused, not planned. */
 Test(r0_transform, vector_paths_match_definition)
 {
@@ -76,7 +76,7 @@ Test(r0_transform, vector_paths_match_definition)
     int ran = 0;
     for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_LAST; isa++) {
         if (!gs_r0_transform_available(isa, 4)) {
-            printf("r0_transform: no %s on this CPU (or not an x86-64 build)\n", gs_simd_name(isa));
+            printf("r0_transform: no %s on this CPU or in this build\n", gs_simd_name(isa));
             cr_assert_eq(gs_r0_transform_init(&(gs_r0_transform){0}, 4, 2, (int)isa), -1,
                          "an unavailable implementation (%s) was planned", gs_simd_name(isa));
             continue;

@@ -125,7 +125,7 @@ Test(field_x16, every_op_matches_scalar_field)
     int ran = 0;
     for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_LAST; isa++) {
         if (!gs_simd_available(isa)) {
-            printf("field_x16: no %s on this CPU (or not an x86-64 build)\n", gs_simd_name(isa));
+            printf("field_x16: no %s on this CPU or in this build\n", gs_simd_name(isa));
             continue;
         }
         ran++;

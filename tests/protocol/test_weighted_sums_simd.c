@@ -1,5 +1,5 @@
 /* The CPU engine's vector weighted sums (src/engine/cpu/weighted_sums_simd.h),
- * in every instruction set this CPU runs (AVX-512 and AVX2 share one
+ * in every instruction set this CPU runs (AVX-512, AVX2 and NEON share one
  * template), against their definitions written out here: random values with
  * 0, 1 and p-1 mixed in, fixed printed seeds, poisoned outputs, lengths that
  * are not multiples of 16 (the functions must stop at the last whole group).

@@ -265,14 +265,14 @@ Test(zc_lanes, portable_matches_definition)
         check(GS_SIMD_NONE, seed + i, 10 + 30 * i);
 }
 
-/* Both vector forms (AVX-512 and AVX2, one template) where the CPU has
- * them; an unavailable one must be refused. */
+/* Every vector form (AVX-512, AVX2, NEON: one template) the CPU and build
+ * have; an unavailable one must be refused. */
 Test(zc_lanes, vector_matches_definition)
 {
     uint64_t seed = 0x2C1A1001;
     for (gs_simd_isa isa = GS_SIMD_AVX2; isa <= GS_SIMD_LAST; isa++) {
         if (!gs_simd_available(isa)) {
-            printf("zc_lanes: no %s here (or not an x86-64 build)\n", gs_simd_name(isa));
+            printf("zc_lanes: no %s on this CPU or in this build\n", gs_simd_name(isa));
             gs_zc_code code = {0};
             gs_zc_lanes lp;
             cr_assert_eq(gs_zc_lanes_init(&lp, &code, isa), -1, "an unavailable vector form (%s) was accepted",
