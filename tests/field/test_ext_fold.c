@@ -88,7 +88,9 @@ Test(ext_fold, lerp_matches_scalar_in_every_set)
                     bb4_t *dst = in_place ? x : out;
                     if (!in_place)
                         poison(out, MAXN);
-                    size_t done = gs_ext_fold_lerp_simd(isa, dst, x, n, r);
+                    gs_ext_matrix rm;
+                    gs_ext_matrix_of(r, &rm);
+                    size_t done = gs_ext_fold_lerp_simd(isa, dst, x, n, &rm);
                     cr_assert_eq(done, have ? n / 4 * 4 : 0, "%s, n %zu: %zu done", gs_simd_name(isa), n, done);
                     for (size_t y = 0; y < done; y++)
                         cr_assert(bb4_eq(dst[y], want[y]), "%s, challenge %d, n %zu, in place %d, element %zu differs",
@@ -119,7 +121,11 @@ Test(ext_fold, lin_matches_scalar_in_every_set)
                 for (size_t i = 0; i < 2 * n; i++)
                     x[i] = element(&seed);
                 poison(out, MAXN);
-                size_t done = gs_ext_fold_lin_simd(isa, out, x, n, a, b);
+                gs_ext_matrix am, bm;
+                gs_ext_matrix_of(a, &am);
+                gs_ext_matrix_of(b, &bm);
+                /* a = 1 (challenge 1) also through the path that skips its product */
+                size_t done = gs_ext_fold_lin_simd(isa, out, x, n, ai == 1 ? NULL : &am, &bm);
                 cr_assert_eq(done, have ? n / 4 * 4 : 0, "%s, n %zu: %zu done", gs_simd_name(isa), n, done);
                 for (size_t y = 0; y < done; y++) {
                     bb4_t w = bb4_add(bb4_mul(a, x[2 * y]), bb4_mul(b, x[2 * y + 1]));

@@ -15,12 +15,22 @@
 #include "field/ext4.h"
 #include "field/simd_isa.h"
 
-/* out[y] = x[2y] + r (x[2y+1] - x[2y]) for y in a prefix of [0, n); out may
- * be x (the in-place fold). */
-size_t gs_ext_fold_lerp_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, bb4_t r);
+/* The base-field matrix by which a fixed extension element multiplies, as
+ * the kernels read it: column c in cols[c], repeated for the four elements
+ * a vector holds. Made once per fold (gs_ext_matrix_of), not per column. */
+typedef struct gs_ext_matrix {
+    bb_t cols[4][16];
+} gs_ext_matrix;
 
-/* out[y] = a x[2y] + b x[2y+1] for y in a prefix of [0, n); out must not
- * overlap x. */
-size_t gs_ext_fold_lin_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, bb4_t a, bb4_t b);
+void gs_ext_matrix_of(bb4_t r, gs_ext_matrix *m);
+
+/* out[y] = x[2y] + r (x[2y+1] - x[2y]) for y in a prefix of [0, n), r given
+ * by its matrix; out may be x (the in-place fold). */
+size_t gs_ext_fold_lerp_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *r);
+
+/* out[y] = a x[2y] + b x[2y+1] for y in a prefix of [0, n), a and b given by
+ * their matrices (a NULL: a = 1, its product skipped); out must not overlap x. */
+size_t gs_ext_fold_lin_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *a,
+                            const gs_ext_matrix *b);
 
 #endif

@@ -270,13 +270,15 @@ typedef struct fo_ctx {
     const gs_red_cols *q, *w;
     size_t len;
     bb4_t u;
+    gs_ext_matrix um; /* u for the vector path */
     gs_simd_isa simd;
 } fo_ctx;
 
-static void fold_col(gs_simd_isa simd, bb4_t *v, size_t len, bb4_t u)
+static void fold_col(const fo_ctx *c, bb4_t *v)
 {
-    for (size_t y = gs_ext_fold_lerp_simd(simd, v, v, len / 2, u); y < len / 2; y++)
-        v[y] = bb4_add(v[2 * y], bb4_mul(u, bb4_sub(v[2 * y + 1], v[2 * y])));
+    size_t half = c->len / 2;
+    for (size_t y = gs_ext_fold_lerp_simd(c->simd, v, v, half, &c->um); y < half; y++)
+        v[y] = bb4_add(v[2 * y], bb4_mul(c->u, bb4_sub(v[2 * y + 1], v[2 * y])));
 }
 
 static void fo_range(void *p, size_t begin, size_t end, unsigned worker)
@@ -286,14 +288,15 @@ static void fo_range(void *p, size_t begin, size_t end, unsigned worker)
     bb4_t *qb = (bb4_t *)c->q->buf->host + c->q->offset;
     bb4_t *wb = (bb4_t *)c->w->buf->host + c->w->offset;
     for (size_t col = begin; col < end; col++) {
-        fold_col(c->simd, qb + col * c->q->stride, c->len, c->u);
-        fold_col(c->simd, wb + col * c->w->stride, c->len, c->u);
+        fold_col(c, qb + col * c->q->stride);
+        fold_col(c, wb + col * c->w->stride);
     }
 }
 
 static glstark_status cpu_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)
 {
-    fo_ctx c = {q, w, len, u, gs_cpu_simd(eng)};
+    fo_ctx c = {.q = q, .w = w, .len = len, .u = u, .simd = gs_cpu_simd(eng)};
+    gs_ext_matrix_of(u, &c.um);
     parallel_for(eng, q->ncols, 1, fo_range, &c);
     return GLSTARK_OK;
 }

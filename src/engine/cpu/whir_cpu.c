@@ -184,6 +184,7 @@ typedef struct pairs_ctx {
     bb4_t *f_out, *w_out;
     bb4_t alpha, one_minus, two_minus;
     bb4_t (*partial)[2];
+    gs_ext_matrix alpha_m, one_minus_m, two_minus_m; /* the fold's weights for the vector path */
     gs_simd_isa simd;
 } pairs_ctx;
 
@@ -230,10 +231,10 @@ static void fold_range(void *vctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     const pairs_ctx *c = vctx;
-    size_t fy = b + gs_ext_fold_lin_simd(c->simd, c->f_out + b, c->f + 2 * b, e - b, bb4_one(), c->alpha);
+    size_t fy = b + gs_ext_fold_lin_simd(c->simd, c->f_out + b, c->f + 2 * b, e - b, NULL, &c->alpha_m);
     for (size_t y = fy; y < e; y++)
         c->f_out[y] = bb4_add(c->f[2 * y], bb4_mul(c->alpha, c->f[2 * y + 1]));
-    size_t wy = b + gs_ext_fold_lin_simd(c->simd, c->w_out + b, c->w + 2 * b, e - b, c->one_minus, c->two_minus);
+    size_t wy = b + gs_ext_fold_lin_simd(c->simd, c->w_out + b, c->w + 2 * b, e - b, &c->one_minus_m, &c->two_minus_m);
     for (size_t y = wy; y < e; y++)
         c->w_out[y] = bb4_add(bb4_mul(c->one_minus, c->w[2 * y]), bb4_mul(c->two_minus, c->w[2 * y + 1]));
 }
@@ -271,6 +272,9 @@ static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w,
                    .one_minus = bb4_sub(bb4_one(), alpha),
                    .two_minus = bb4_sub(bb4_add(alpha, alpha), bb4_one()),
                    .simd = gs_cpu_simd(eng)};
+    gs_ext_matrix_of(c.alpha, &c.alpha_m);
+    gs_ext_matrix_of(c.one_minus, &c.one_minus_m);
+    gs_ext_matrix_of(c.two_minus, &c.two_minus_m);
     gs_parallel_for(len / 2 >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len / 2) : 1, len / 2, fold_range, &c);
     return GLSTARK_OK;
 }

@@ -410,6 +410,7 @@ typedef struct fold_ctx {
     bb4_t *T;
     size_t stride, m;
     bb4_t r;
+    gs_ext_matrix rm; /* r for the vector path */
     gs_simd_isa simd;
 } fold_ctx;
 
@@ -420,14 +421,15 @@ static void fold_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     const fold_ctx *cx = vctx;
     for (size_t c = lo; c < hi; c++) {
         bb4_t *v = cx->T + c * cx->stride;
-        for (size_t a = gs_ext_fold_lerp_simd(cx->simd, v, v, cx->m / 2, cx->r); a < cx->m / 2; a++)
+        for (size_t a = gs_ext_fold_lerp_simd(cx->simd, v, v, cx->m / 2, &cx->rm); a < cx->m / 2; a++)
             v[a] = bb4_add(v[2 * a], bb4_mul(cx->r, bb4_sub(v[2 * a + 1], v[2 * a])));
     }
 }
 
 static glstark_status cpu_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, size_t stride, size_t m, bb4_t r)
 {
-    fold_ctx cx = {(bb4_t *)tables->host, stride, m, r, gs_cpu_simd(eng)};
+    fold_ctx cx = {.T = (bb4_t *)tables->host, .stride = stride, .m = m, .r = r, .simd = gs_cpu_simd(eng)};
+    gs_ext_matrix_of(r, &cx.rm);
     /* one thread for small folds, where starting threads costs more than the work */
     unsigned parts = n_cols * m >= ((size_t)1 << 14) ? gs_cpu_parts(eng, n_cols) : 1;
     gs_parallel_for(parts, n_cols, fold_slice, &cx);
