@@ -71,8 +71,10 @@ uniform uint gs_tstride;   // rounds: EF elements per column in the window
 uniform uint gs_row_base;  // rounds: first table row in the window
 uniform uint gs_interp;    // rounds: 1 interpolate rows 2a, 2a+1 at X; 0 read row a
 
-uint lane;
-uint item;
+// Set in main before any use; the initializers only keep Mesa's compiler
+// from warning that the functions below read them uninitialized.
+uint lane = 0u;
+uint item = 0u;
 
 uvec4 weight(uint w)
 {
@@ -99,8 +101,8 @@ uint fetch(uint op)
     return aux[gs_const_off + (i >> 2)][i & 3u];
 }
 #else
-uint row0;
-uint xm;
+uint row0 = 0u; // set in main, as lane and item above
+uint xm = 0u;
 
 uvec4 ld_t(uint e)
 {
