@@ -93,6 +93,10 @@ int main(int argc, char **argv)
                                                        : "wide (three multiplies per product)");
         printf("  work-group sums          %s\n", L.subgroup_reduce ? "subgroup shuffles (GLSTARK_SUBGROUPS=off: shared-memory tree)"
                                                                      : "shared-memory tree");
+        printf("  program compiles         %s\n",
+               L.background_compile ? "started when a proof begins, on the driver's threads, if its cache is cold "
+                                      "(GLSTARK_PRECOMPILE)"
+                                    : "at first use (GLSTARK_PRECOMPILE)");
         printf("  kernel local size        %u\n", L.local_size);
         printf("  GPU timer queries valid  %s\n", L.timer_queries_valid ? "yes" : "no");
         printf("  persistent maps          %s\n", L.persistent_map ? "yes" : "no");

@@ -147,7 +147,7 @@ typedef struct job {
     char engine[8], renderer[256], platform[256], gl_version[256];
     int software;
     const char *readback; /* how the GLES engine reads results back */
-    char kernels[192];    /* the kernel variants chosen for this device */
+    char kernels[256];    /* the kernel variants chosen for this device */
     uint8_t *proof;
     size_t proof_len;
     double prove_s, phase_s[6];
@@ -198,14 +198,15 @@ static void *run_job(void *arg)
                                                               : "map";
     snprintf(j->kernels, sizeof j->kernels,
              "field mul %s, interpreter slots %s, groups up to %u, upload %s, copy %s, pool %s, DFT blocks 2^%u, "
-             "group sums %s",
+             "group sums %s, programs %s",
              lim.field_mul == GLSTARK_FIELD_MUL_SHIFT ? "shift" : "wide",
              lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1,
              lim.upload_ring ? "ring" : "subdata", lim.shader_copy ? "shader" : "gl",
              lim.buffer_pool == GLSTARK_BUFFER_POOL_REUSE     ? "reuse"
              : lim.buffer_pool == GLSTARK_BUFFER_POOL_BOUNDED ? "bounded"
                                                               : "off",
-             lim.dft_block_log, lim.subgroup_reduce ? "subgroup" : "shared");
+             lim.dft_block_log, lim.subgroup_reduce ? "subgroup" : "shared",
+             lim.background_compile ? "ahead if cold" : "at first use");
     glstark_prove_options po;
     glstark_prove_options_init(&po);
     po.device = dev;

@@ -90,6 +90,20 @@ typedef enum glstark_field_mul {
 
 /* Options carry their own size so the struct can grow: set
  * `size = sizeof(glstark_device_options)` (glstark_device_options_init does). */
+/* glstark_device_options.precompile: when a GLES device compiles its GPU
+ * programs (GLSTARK_PRECOMPILE=auto|off|on overrides it). Ahead of use, a
+ * proof starts every program it runs when it begins, and the driver compiles
+ * them on its own threads (GL_KHR_parallel_shader_compile): a driver whose
+ * shader cache is empty compiles them side by side instead of one at a time
+ * as the proof reaches each kernel. */
+typedef enum glstark_precompile {
+    GLSTARK_PRECOMPILE_AUTO = 0, /* ahead of use on hardware drivers offering the extension, when the driver's
+                                    cache is cold (the first program took 20 ms or more to build) */
+    GLSTARK_PRECOMPILE_OFF = 1,  /* each program compiles when a kernel first needs it */
+    GLSTARK_PRECOMPILE_ON = 2    /* ahead of use wherever the extension is offered, cache or not, software
+                                    renderers too (llvmpipe compiles on the calling thread: for tests) */
+} glstark_precompile;
+
 typedef struct glstark_device_options {
     size_t size;
     glstark_engine_kind engine;
@@ -126,6 +140,8 @@ typedef struct glstark_device_options {
     glstark_subgroups subgroups;
     /* Field-multiply variant (GLSTARK_FIELD_MUL overrides it). */
     glstark_field_mul field_mul;
+    /* Program compiles ahead of use (GLSTARK_PRECOMPILE overrides it). */
+    glstark_precompile precompile;
 } glstark_device_options;
 
 /* glstark_device_limits.buffer_pool: what a GLES device does with the GPU
@@ -173,6 +189,8 @@ typedef struct glstark_device_limits {
     int subgroup_reduce;             /* work-group sums through subgroup shuffles (GLSTARK_SUBGROUPS) */
     uint32_t subgroup_features;      /* GL_SUBGROUP_SUPPORTED_FEATURES_KHR in compute shaders (0: none) */
     glstark_field_mul field_mul;     /* WIDE or SHIFT (never AUTO on a GLES device) */
+    int background_compile;          /* proofs may start their programs ahead of use on the driver's threads
+                                        (GLSTARK_PRECOMPILE; under AUTO only when the driver's cache is cold) */
 } glstark_device_limits;
 
 /* Fills defaults: GLES engine, automatic platform, no knobs. */

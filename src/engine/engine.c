@@ -149,6 +149,11 @@ glstark_status gs_engine_finish(gs_engine *eng)
     return eng->core->finish(eng);
 }
 
+glstark_status gs_engine_prepare(gs_engine *eng, unsigned l_skip)
+{
+    return eng->core->prepare ? eng->core->prepare(eng, l_skip) : GLSTARK_OK;
+}
+
 /* ---- shared argument checks of family ops ---- */
 
 glstark_status gs_red_copies_check(gs_engine *eng, const gs_buf *dst, const gs_buf *src, const gs_red_copy *copies,

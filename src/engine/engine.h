@@ -70,6 +70,10 @@ typedef struct gs_engine_core_ops {
                                        size_t count);
     /* Waits until all submitted work is done. Counted as a host sync. */
     glstark_status (*finish)(gs_engine *eng);
+    /* Optional (NULL: nothing to do): a proof with this l_skip is about to
+     * run, so the engine may get ready ahead of use (the GLES engine starts
+     * compiling the programs that depend on it). */
+    glstark_status (*prepare)(gs_engine *eng, unsigned l_skip);
 } gs_engine_core_ops;
 
 struct gs_dft_ops;
@@ -131,5 +135,7 @@ glstark_status gs_buf_gather(gs_buf *dst, size_t dst_word, const gs_buf *src, si
                              size_t stride_words, size_t count);
 glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t *src, size_t count);
 glstark_status gs_engine_finish(gs_engine *eng);
+/* Tells the engine a proof with this l_skip begins (core op `prepare`). */
+glstark_status gs_engine_prepare(gs_engine *eng, unsigned l_skip);
 
 #endif

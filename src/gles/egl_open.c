@@ -155,6 +155,7 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
     static const char *const slots[] = {"auto", "global", "shared"};
     static const char *const subgroups[] = {"auto", "off", "on"};
     static const char *const field_muls[] = {"auto", "wide", "shift"};
+    static const char *const precompiles[] = {"auto", "off", "on"};
     int pick = (int)o.readback;
     if ((st = env_choice("GLSTARK_READBACK", readbacks, 4, &pick, err)))
         return st;
@@ -171,6 +172,10 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
     if ((st = env_choice("GLSTARK_FIELD_MUL", field_muls, 3, &pick, err)))
         return st;
     o.field_mul = (glstark_field_mul)pick;
+    pick = (int)o.precompile;
+    if ((st = env_choice("GLSTARK_PRECOMPILE", precompiles, 3, &pick, err)))
+        return st;
+    o.precompile = (glstark_precompile)pick;
     v = getenv("GLSTARK_GROUPS");
     if (v && *v) {
         char *end = NULL;
@@ -203,6 +208,9 @@ glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_d
     if ((unsigned)o.field_mul > GLSTARK_FIELD_MUL_SHIFT)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: field_mul %d is not a valid choice",
                             (int)o.field_mul);
+    if ((unsigned)o.precompile > GLSTARK_PRECOMPILE_ON)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: precompile %d is not a valid choice",
+                            (int)o.precompile);
     if ((unsigned)o.subgroups > GLSTARK_SUBGROUPS_ON)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: subgroups %d is not a valid choice",
                             (int)o.subgroups);
@@ -569,7 +577,7 @@ static void bind_entry_points(gs_gl_device *dev)
     static const char *const interesting[] = {
         "GL_KHR_debug", "GL_KHR_robustness", "GL_EXT_robustness", "GL_KHR_shader_subgroup",
         "GL_EXT_disjoint_timer_query", "GL_EXT_buffer_storage", "GL_OES_shader_image_atomic",
-        "GL_EXT_shader_integer_mix", "GL_OES_get_program_binary", NULL};
+        "GL_EXT_shader_integer_mix", "GL_OES_get_program_binary", "GL_KHR_parallel_shader_compile", NULL};
     size_t len = 0;
     dev->extensions[0] = '\0';
     for (int i = 0; interesting[i]; i++) {

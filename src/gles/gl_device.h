@@ -70,6 +70,7 @@ typedef struct gs_gl_device {
 
     /* Program cache: a small list, programs are few by design. */
     gs_gl_program *programs;
+    int compile_threads_on; /* glMaxShaderCompilerThreadsKHR was called (first prefetch) */
 
     /* Host syncs made by the runtime itself (map-for-read, glFinish). The GLES
      * engine adds these to gs_engine.host_syncs. */
@@ -114,6 +115,13 @@ glstark_status gs_gl_program_get(gs_gl_device *dev, const char *kernel, const ch
  * (it may #include embedded files); used by tests for broken shaders. */
 glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const char *kernel_text,
                                    const char *defines, gs_gl_program **out, gs_error *err);
+/* Starts compiling glsl/<kernel> with `defines` on the driver's threads
+ * where the device compiles in the background (caps.background_compile;
+ * elsewhere it does nothing), so that the gs_gl_program_get that needs it
+ * later only waits for what is left. A compile or link failure is reported
+ * by that gs_gl_program_get, not here; a prefetched program nobody asks for
+ * costs only its compile. Fails only for host memory or a lost context. */
+glstark_status gs_gl_program_prefetch(gs_gl_device *dev, const char *kernel, const char *defines, gs_error *err);
 GLuint gs_gl_program_name(const gs_gl_program *p);
 /* "kernel: DEFINE VALUE ..." on one line, for reports. */
 void gs_gl_program_label(const gs_gl_program *p, char *out, size_t n);

@@ -7,7 +7,12 @@
  * some errors with source string 0 whatever #line said, the file number is
  * also folded into the line number itself: line L of file f is announced as
  * f * GS_LINE_STRIDE + L, which every driver reports faithfully.
- * Programs are cached per (kernel, defines) for the device's lifetime. */
+ * Programs are cached per (kernel, defines) for the device's lifetime. A
+ * cold compile is slow (37 programs took 2.4-3.0 s on an H100 with an empty
+ * driver cache, 90% of a first proof), so where the driver compiles on its
+ * own threads (GL_KHR_parallel_shader_compile) the engine names the programs
+ * a proof will use up front (gs_gl_program_prefetch) and reads each one's
+ * status only at its first use. */
 #include "gles/gl_device.h"
 
 #include <ctype.h>
@@ -25,6 +30,12 @@
 struct gs_gl_program {
     char *key;
     GLuint prog;
+    /* A program whose compile and link were started but whose status has
+     * not been read yet (gs_gl_program_prefetch): the driver may still be
+     * compiling it on its own threads. The shader is kept for its log. */
+    int pending;
+    GLuint sh;
+    int caller_text; /* the kernel text came from the caller (error logs name it) */
     gs_gl_program *next;
 };
 
@@ -273,89 +284,180 @@ static glstark_status shader_error(gs_gl_device *dev, gs_error *err, const char 
     return st;
 }
 
-glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const char *kernel_text,
-                                   const char *defines, gs_gl_program **out, gs_error *err)
+/* The cached entry for (kernel, defines), or NULL. */
+static gs_gl_program *cache_find(const gs_gl_device *dev, const char *kernel, const char *defines)
+{
+    size_t klen = strlen(kernel);
+    for (gs_gl_program *p = dev->programs; p; p = p->next)
+        if (!strncmp(p->key, kernel, klen) && p->key[klen] == '\n' && !strcmp(p->key + klen + 1, defines ? defines : ""))
+            return p;
+    return NULL;
+}
+
+static void cache_drop(gs_gl_device *dev, gs_gl_program *p)
+{
+    for (gs_gl_program **q = &dev->programs; *q; q = &(*q)->next)
+        if (*q == p) {
+            *q = p->next;
+            break;
+        }
+    if (p->sh)
+        glDeleteShader(p->sh);
+    glDeleteProgram(p->prog);
+    free(p->key);
+    free(p);
+}
+
+/* Assembles the source, hands it to the driver to compile and link, and
+ * caches the program as pending without reading any status: with
+ * GL_KHR_parallel_shader_compile the driver works on it in the background
+ * until program_finish asks. */
+static glstark_status program_start(gs_gl_device *dev, const char *kernel, const char *kernel_text,
+                                    const char *defines, gs_gl_program **out, gs_error *err)
 {
     *out = NULL;
     size_t klen = strlen(kernel), dlen = defines ? strlen(defines) : 0;
-    for (gs_gl_program *p = dev->programs; p; p = p->next) {
-        if (!strncmp(p->key, kernel, klen) && p->key[klen] == '\n' &&
-            !strcmp(p->key + klen + 1, defines ? defines : "")) {
-            *out = p;
-            return GLSTARK_OK;
-        }
-    }
-    char *src = NULL;
-    glstark_status st = assemble(&dev->caps, kernel, kernel_text, defines, &src, err);
-    if (st)
-        return st;
-    if (dev->prof)
-        gs_gl_profile_begin(dev);
-    const char *extra = kernel_text ? kernel : NULL;
-    GLuint sh = glCreateShader(GL_COMPUTE_SHADER);
-    const GLchar *srcs[1] = {src};
-    glShaderSource(sh, 1, srcs, NULL);
-    glCompileShader(sh);
-    free(src);
-    GLint ok = 0;
-    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        GLint n = 0;
-        glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &n);
-        char *log = calloc(1, (size_t)(n > 0 ? n : 1) + 1);
-        if (log && n > 0)
-            glGetShaderInfoLog(sh, n, NULL, log);
-        glDeleteShader(sh);
-        st = shader_error(dev, err, "compile", kernel, defines, log, extra);
-        free(log);
-        return st;
-    }
-    GLuint prog = glCreateProgram();
-    glAttachShader(prog, sh);
-    glLinkProgram(prog);
-    glDeleteShader(sh);
-    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        GLint n = 0;
-        glGetProgramiv(prog, GL_INFO_LOG_LENGTH, &n);
-        char *log = calloc(1, (size_t)(n > 0 ? n : 1) + 1);
-        if (log && n > 0)
-            glGetProgramInfoLog(prog, n, NULL, log);
-        glDeleteProgram(prog);
-        st = shader_error(dev, err, "link", kernel, defines, log, extra);
-        free(log);
-        return st;
-    }
-    /* The Montgomery constant arrives as a uniform so that drivers cannot
-     * constant-fold the reduction (Mesa 22.3 / LLVM 15 crashes when they do,
-     * gles-targets.md §3). Uniform values live in the program object. */
-    GLint loc = glGetUniformLocation(prog, "gs_bb_mu");
-    if (loc >= 0)
-        glProgramUniform1ui(prog, loc, BB_MU);
-    st = gs_gl_check(dev, err, "creating a program");
-    if (st) {
-        glDeleteProgram(prog);
-        return st;
-    }
     gs_gl_program *p = calloc(1, sizeof *p);
     char *key = malloc(klen + dlen + 2);
     if (!p || !key) {
         free(p);
         free(key);
-        glDeleteProgram(prog);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "program cache: out of host memory");
     }
     memcpy(key, kernel, klen);
     key[klen] = '\n';
     memcpy(key + klen + 1, defines ? defines : "", dlen);
     key[klen + 1 + dlen] = '\0';
+    char *src = NULL;
+    glstark_status st = assemble(&dev->caps, kernel, kernel_text, defines, &src, err);
+    if (st) {
+        free(p);
+        free(key);
+        return st;
+    }
     p->key = key;
-    p->prog = prog;
+    p->caller_text = kernel_text != NULL;
+    p->sh = glCreateShader(GL_COMPUTE_SHADER);
+    const GLchar *srcs[1] = {src};
+    glShaderSource(p->sh, 1, srcs, NULL);
+    glCompileShader(p->sh);
+    free(src);
+    p->prog = glCreateProgram();
+    glAttachShader(p->prog, p->sh);
+    glLinkProgram(p->prog);
+    p->pending = 1;
     p->next = dev->programs;
     dev->programs = p;
     *out = p;
+    return GLSTARK_OK;
+}
+
+/* Reads a pending program's compile and link status (waiting for the driver
+ * if it is still at work) and readies it for dispatch. A failure reports the
+ * driver log and removes the entry, so asking again compiles again. */
+static glstark_status program_finish(gs_gl_device *dev, gs_gl_program *p, gs_error *err)
+{
+    const char *nl = strchr(p->key, '\n');
+    char kernel[128];
+    size_t klen = (size_t)(nl - p->key) < sizeof kernel ? (size_t)(nl - p->key) : sizeof kernel - 1;
+    memcpy(kernel, p->key, klen);
+    kernel[klen] = '\0';
+    const char *defines = nl + 1;
+    const char *extra = p->caller_text ? kernel : NULL;
+    GLint ok = 0;
+    glGetShaderiv(p->sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        GLint n = 0;
+        glGetShaderiv(p->sh, GL_INFO_LOG_LENGTH, &n);
+        char *log = calloc(1, (size_t)(n > 0 ? n : 1) + 1);
+        if (log && n > 0)
+            glGetShaderInfoLog(p->sh, n, NULL, log);
+        glstark_status st = shader_error(dev, err, "compile", kernel, defines, log, extra);
+        free(log);
+        cache_drop(dev, p);
+        return st;
+    }
+    glGetProgramiv(p->prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        GLint n = 0;
+        glGetProgramiv(p->prog, GL_INFO_LOG_LENGTH, &n);
+        char *log = calloc(1, (size_t)(n > 0 ? n : 1) + 1);
+        if (log && n > 0)
+            glGetProgramInfoLog(p->prog, n, NULL, log);
+        glstark_status st = shader_error(dev, err, "link", kernel, defines, log, extra);
+        free(log);
+        cache_drop(dev, p);
+        return st;
+    }
+    glDeleteShader(p->sh);
+    p->sh = 0;
+    /* The Montgomery constant arrives as a uniform so that drivers cannot
+     * constant-fold the reduction (Mesa 22.3 / LLVM 15 crashes when they do,
+     * gles-targets.md §3). Uniform values live in the program object. */
+    GLint loc = glGetUniformLocation(p->prog, "gs_bb_mu");
+    if (loc >= 0)
+        glProgramUniform1ui(p->prog, loc, BB_MU);
+    glstark_status st = gs_gl_check(dev, err, "creating a program");
+    if (st) {
+        cache_drop(dev, p);
+        return st;
+    }
+    p->pending = 0;
+    return GLSTARK_OK;
+}
+
+glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const char *kernel_text,
+                                   const char *defines, gs_gl_program **out, gs_error *err)
+{
+    *out = NULL;
+    gs_gl_program *p = cache_find(dev, kernel, defines);
+    if (p && !p->pending) {
+        *out = p;
+        return GLSTARK_OK;
+    }
     if (dev->prof)
-        gs_gl_profile_end(dev, "program build (compile + link, driver cache or not)", 1);
+        gs_gl_profile_begin(dev);
+    glstark_status st = GLSTARK_OK;
+    const int waited = p != NULL;
+    if (!p)
+        st = program_start(dev, kernel, kernel_text, defines, &p, err);
+    if (!st)
+        st = program_finish(dev, p, err);
+    if (st)
+        return st;
+    *out = p;
+    if (dev->prof)
+        gs_gl_profile_end(dev,
+                          waited ? "program build (waited for its background compile)"
+                                 : "program build (compile + link, driver cache or not)",
+                          1);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_gl_program_prefetch(gs_gl_device *dev, const char *kernel, const char *defines, gs_error *err)
+{
+    if (!dev->caps.background_compile || cache_find(dev, kernel, defines))
+        return GLSTARK_OK;
+    if (!dev->compile_threads_on) {
+        /* The driver's compiler threads start only now, for devices that
+         * prefetch: on NVIDIA 580 a process that started them pays ~0.2 s
+         * when it exits. The count is left to the driver (its maximum). */
+        PFNGLMAXSHADERCOMPILERTHREADSKHRPROC max_threads =
+            (PFNGLMAXSHADERCOMPILERTHREADSKHRPROC)eglGetProcAddress("glMaxShaderCompilerThreadsKHR");
+        if (max_threads)
+            max_threads(0xFFFFFFFFu);
+        dev->compile_threads_on = 1;
+    }
+    if (dev->prof)
+        gs_gl_profile_begin(dev);
+    gs_gl_program *p = NULL;
+    glstark_status st = program_start(dev, kernel, NULL, defines, &p, err);
+    if (!st)
+        st = gs_gl_check(dev, err, "starting a background compile");
+    if (st)
+        return st;
+    if (dev->prof)
+        gs_gl_profile_end(dev, "program build (background compile started)", 1);
     return GLSTARK_OK;
 }
 
@@ -394,6 +496,8 @@ void gs_gl_programs_free(gs_gl_device *dev)
     gs_gl_program *p = dev->programs;
     while (p) {
         gs_gl_program *n = p->next;
+        if (p->sh)
+            glDeleteShader(p->sh);
         glDeleteProgram(p->prog);
         free(p->key);
         free(p);

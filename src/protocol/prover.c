@@ -703,6 +703,10 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     gs_whir_params wpar;
     if ((st = gs_whir_params_of(sp, &wpar, err)))
         return st;
+    /* The engine may start ahead of use what depends on the parameters (the
+     * GLES engine: compiles of the l_skip programs, beside the checks below). */
+    if ((st = gs_engine_prepare(eng, l_skip)))
+        return eng_fail(eng, st, "preparing for the proof", err);
 
     /* the checker: names AIR, constraint and row */
     if (!opt->skip_constraint_check && pk->airs && pk->num_airs == vk->num_airs) {

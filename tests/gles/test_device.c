@@ -212,7 +212,7 @@ Test(gles_device, bad_environment_values_are_errors)
         {"GLSTARK_DFT_BLOCK", "3", NULL},           {"GLSTARK_DFT_BLOCK", "12", NULL},
         {"GLSTARK_DFT_BLOCK", "eleven", NULL},      {"GLSTARK_FIELD_MUL", "fast", "fast"},
         {"GLSTARK_GROUPS", "129", "1..128"},        {"GLSTARK_POOL", "sometimes", "sometimes"},
-        {"GLSTARK_SUBGROUPS", "maybe", "maybe"},
+        {"GLSTARK_SUBGROUPS", "maybe", "maybe"},    {"GLSTARK_PRECOMPILE", "later", "auto, off, on"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv(bad[i].var, bad[i].value, 1);
@@ -228,6 +228,11 @@ Test(gles_device, bad_environment_values_are_errors)
     o.dft_block_log = 2;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "dft_block_log") != NULL, "%s", msg);
+    cr_assert_null(dev);
+    glstark_device_options_init(&o);
+    o.precompile = (glstark_precompile)3;
+    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "precompile") != NULL, "%s", msg);
     cr_assert_null(dev);
     glstark_device_options_init(&o);
     o.subgroups = (glstark_subgroups)7;

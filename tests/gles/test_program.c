@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/dft_ops.h"
 #include "glsl_embed.h"
 
 static int source_number_of(const char *name)
@@ -224,4 +225,180 @@ Test(gles_program, glslang_validates_every_kernel, .timeout = 120)
     }
     cr_assert_geq(checked, 19 + 1 + 2, "expected every field_test.comp variant and fill.comp");
     cr_log_info("glslangValidator accepted %d kernel variants", checked);
+}
+
+/* ---- background compiles (GLSTARK_PRECOMPILE, gs_gl_program_prefetch) ---- */
+
+static gs_engine *engine_precompile(glstark_precompile mode)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.precompile = mode;
+    return tu_engine(&o);
+}
+
+/* `on` needs the driver's GL_KHR_parallel_shader_compile (llvmpipe has it);
+ * without it the tests below would check nothing, so they say so and stop. */
+static int has_background_compile(gs_engine *eng)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    int ext = gs_gl_has_extension(dev, "GL_KHR_parallel_shader_compile");
+    cr_assert_eq(dev->caps.background_compile, ext, "precompile=on, extension %d, background_compile %d", ext,
+                 dev->caps.background_compile);
+    if (!ext)
+        cr_log_warn("'%s' has no GL_KHR_parallel_shader_compile: nothing is compiled ahead here", dev->renderer);
+    return ext;
+}
+
+Test(gles_program, precompile_choice_follows_the_option_and_the_renderer)
+{
+    unsetenv("GLSTARK_PRECOMPILE");
+    gs_engine *off = engine_precompile(GLSTARK_PRECOMPILE_OFF);
+    cr_assert_eq(gs_gles_device(off)->caps.background_compile, 0);
+    gs_engine_destroy(off);
+    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_AUTO);
+    gs_gl_device *dev = gs_gles_device(eng);
+    int ext = gs_gl_has_extension(dev, "GL_KHR_parallel_shader_compile");
+    /* AUTO: hardware drivers with the extension; software renderers compile
+     * on the calling thread, so never ahead there. */
+    cr_assert_eq(dev->caps.background_compile, ext && !dev->is_software, "software %d, extension %d",
+                 dev->is_software, ext);
+    gs_engine_destroy(eng);
+    setenv("GLSTARK_PRECOMPILE", "on", 1);
+    eng = tu_engine(NULL);
+    has_background_compile(eng);
+    gs_engine_destroy(eng);
+    unsetenv("GLSTARK_PRECOMPILE");
+}
+
+Test(gles_program, prefetched_program_is_the_one_get_returns_and_it_runs)
+{
+    unsetenv("GLSTARK_PRECOMPILE");
+    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_ON);
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (!has_background_compile(eng)) {
+        gs_engine_destroy(eng);
+        return;
+    }
+    TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", NULL, &eng->err));
+    TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", NULL, &eng->err)); /* once only */
+    gs_gl_program *a = NULL, *b = NULL;
+    TU_OK(eng, gs_gl_program_get(dev, "fill.comp", NULL, &a, &eng->err));
+    TU_OK(eng, gs_gl_program_get(dev, "fill.comp", NULL, &b, &eng->err));
+    cr_assert_not_null(a);
+    cr_assert_eq(a, b, "the prefetched entry is the cached program");
+    /* The fill kernel, now from the prefetched program: a ragged range of a
+     * poisoned buffer, the words around it untouched. */
+    const size_t n = 1000, first = 3, count = 777;
+    uint32_t *host = tu_alloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+        host[i] = 0xDEADBEEFu;
+    gs_buf *buf = NULL;
+    TU_OK(eng, gs_buf_create(eng, n * 4, &buf));
+    TU_OK(eng, gs_buf_write(buf, 0, host, n * 4));
+    TU_OK(eng, gs_buf_fill_u32(buf, first * 4, count, 0x12345678u));
+    TU_OK(eng, gs_buf_read(buf, 0, host, n * 4));
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(host[i], i >= first && i < first + count ? 0x12345678u : 0xDEADBEEFu, "word %zu: %08x", i,
+                     host[i]);
+    gs_buf_destroy(buf);
+    free(host);
+    gs_engine_destroy(eng);
+}
+
+/* A prefetch never fails for a bad shader: the error comes, with the
+ * driver's log, from the gs_gl_program_get that needs it, and again from
+ * the next one (the failed entry is dropped, not cached). */
+Test(gles_program, prefetched_program_that_fails_reports_at_use)
+{
+    unsetenv("GLSTARK_PRECOMPILE");
+    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_ON);
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (!has_background_compile(eng)) {
+        gs_engine_destroy(eng);
+        return;
+    }
+    /* "#define uint gs_no_such_type": a compile error; "#define main
+     * gs_not_main": compiles, but has no main to link. */
+    static const struct {
+        const char *defines, *stage;
+    } bad[] = {{"uint gs_no_such_type\n", "compile of glsl/fill.comp failed"},
+               {"main gs_not_main\n", "link of glsl/fill.comp failed"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", bad[i].defines, &eng->err));
+        for (int again = 0; again < 2; again++) {
+            gs_gl_program *p = (gs_gl_program *)1;
+            glstark_status st = gs_gl_program_get(dev, "fill.comp", bad[i].defines, &p, &eng->err);
+            cr_log_info("%s", eng->err.msg);
+            cr_assert_eq(st, GLSTARK_ERR_SHADER, "%s (try %d): %s", bad[i].defines, again, glstark_status_name(st));
+            cr_assert_null(p);
+            cr_assert(strstr(eng->err.msg, bad[i].stage) != NULL, "%s", eng->err.msg);
+        }
+    }
+    /* The good program beside them is unaffected. */
+    gs_gl_program *p = NULL;
+    TU_OK(eng, gs_gl_program_get(dev, "fill.comp", NULL, &p, &eng->err));
+    gs_engine_destroy(eng);
+}
+
+/* With background compiles off, a prefetch does nothing, not even for a
+ * program that would fail: nothing is built until it is asked for. */
+Test(gles_program, prefetch_does_nothing_when_off)
+{
+    unsetenv("GLSTARK_PRECOMPILE");
+    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_OFF);
+    gs_gl_device *dev = gs_gles_device(eng);
+    TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", "uint gs_no_such_type\n", &eng->err));
+    TU_OK(eng, gs_gles_precompile(eng, 4));
+    cr_assert_null(dev->programs, "nothing was built or started");
+    gs_engine_destroy(eng);
+}
+
+/* Every program a proof starts ahead (l_skip 4 and 3), then transforms
+ * equal to the CPU engine's through them; the unused ones are freed with
+ * the device (ASan in CI checks nothing leaks). */
+Test(gles_program, precompiled_set_transforms_like_the_cpu)
+{
+    unsetenv("GLSTARK_PRECOMPILE");
+    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_ON);
+    if (!has_background_compile(eng)) {
+        gs_engine_destroy(eng);
+        return;
+    }
+    TU_OK(eng, gs_engine_prepare(eng, 4));
+    TU_OK(eng, gs_engine_prepare(eng, 3));
+    gs_engine *cpu = tu_cpu_engine();
+    uint64_t seed = 0x5eed0c0de12ull;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    const unsigned log_n = 12;
+    const size_t ncols = 3, stride = ((size_t)1 << log_n) + 5, words = stride * ncols;
+    bb_t *in = tu_alloc(words * 4), *want = tu_alloc(words * 4), *got = tu_alloc(words * 4);
+    for (size_t i = 0; i < words; i++)
+        in[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+    in[0] = 0;
+    in[1] = bb_from_canonical(1);
+    in[2] = bb_from_canonical(BB_P - 1);
+    for (int dir = 0; dir < 2; dir++) {
+        gs_dft_dir d = dir ? GS_DFT_INVERSE : GS_DFT_FORWARD;
+        gs_buf *hb = NULL, *gb = NULL;
+        TU_OK(cpu, gs_buf_create(cpu, words * 4, &hb));
+        TU_OK(cpu, gs_buf_write(hb, 0, in, words * 4));
+        gs_dft_cols hc = {hb, 0, stride, ncols, log_n, 1};
+        TU_OK(cpu, gs_dft(cpu, &hc, d));
+        TU_OK(cpu, gs_buf_read(hb, 0, want, words * 4));
+        TU_OK(eng, gs_buf_create(eng, words * 4, &gb));
+        TU_OK(eng, gs_buf_write(gb, 0, in, words * 4));
+        gs_dft_cols gc = {gb, 0, stride, ncols, log_n, 1};
+        TU_OK(eng, gs_dft(eng, &gc, d));
+        TU_OK(eng, gs_buf_read(gb, 0, got, words * 4));
+        for (size_t i = 0; i < words; i++)
+            cr_assert_eq(got[i], want[i], "%s word %zu", dir ? "inverse" : "forward", i);
+        gs_buf_destroy(hb);
+        gs_buf_destroy(gb);
+    }
+    free(in);
+    free(want);
+    free(got);
+    gs_engine_destroy(cpu);
+    gs_engine_destroy(eng);
 }

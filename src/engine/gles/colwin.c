@@ -18,12 +18,31 @@ void gs_cw_set_ef(const gs_gl_program *p, const char *name, bb4_t v)
         glProgramUniform4ui(gs_gl_program_name(p), loc, v.c[0], v.c[1], v.c[2], v.c[3]);
 }
 
+static void whir_defs(int mode, char *defs, size_t n)
+{
+    snprintf(defs, n, "WHIR_MODE %d\nWHIR_ITEMS %uu\nWHIR_EVAL_ITEMS %uu\n", mode, GS_WHIR_ITEMS, GS_WHIR_EVAL_ITEMS);
+}
+
 glstark_status gs_gles_whir_prog(gs_engine *eng, int mode, gs_gl_program **out)
 {
     char defs[120];
-    snprintf(defs, sizeof defs, "WHIR_MODE %d\nWHIR_ITEMS %uu\nWHIR_EVAL_ITEMS %uu\n", mode, GS_WHIR_ITEMS,
-             GS_WHIR_EVAL_ITEMS);
+    whir_defs(mode, defs, sizeof defs);
     return gs_gl_program_get(gs_gles_device(eng), "whir.comp", defs, out, &eng->err);
+}
+
+glstark_status gs_gles_whir_precompile(gs_engine *eng)
+{
+    /* Every WHIR proof's kernels; the butterfly modes serve only other
+     * callers and compile when asked. */
+    static const int modes[] = {GS_WM_BATCH,     GS_WM_EQTAB, GS_WM_PAIRSUM,    GS_WM_REDUCE,       GS_WM_EVAL,
+                                GS_WM_WACC,      GS_WM_FOLD,  GS_WM_PREP_BLOCK, GS_WM_FOLD_EXPAND};
+    glstark_status st = GLSTARK_OK;
+    for (size_t i = 0; !st && i < sizeof modes / sizeof modes[0]; i++) {
+        char defs[120];
+        whir_defs(modes[i], defs, sizeof defs);
+        st = gs_gl_program_prefetch(gs_gles_device(eng), "whir.comp", defs, &eng->err);
+    }
+    return st;
 }
 
 /* Byte range [start, end) a set needs for columns [c0, c0+nc) x elements [e0, e0+ne). */

@@ -78,14 +78,41 @@ static glstark_status ctx_init(dft_ctx *c, gs_engine *eng)
     return GLSTARK_OK;
 }
 
+static void prog_defs(const dft_ctx *c, int mode, unsigned radix_m, char *defs, size_t n)
+{
+    snprintf(defs, n, "DFT_MODE %d\nDFT_BLOCK_LOG %u\nDFT_BLOCK %uu\nDFT_RADIX_M %u\n", mode, c->block_log,
+             1u << c->block_log, radix_m);
+}
+
 static glstark_status prog_get(dft_ctx *c, int mode, unsigned radix_m, gs_gl_program **slot)
 {
     if (*slot)
         return GLSTARK_OK;
     char defs[160];
-    snprintf(defs, sizeof defs, "DFT_MODE %d\nDFT_BLOCK_LOG %u\nDFT_BLOCK %uu\nDFT_RADIX_M %u\n", mode, c->block_log,
-             1u << c->block_log, radix_m);
+    prog_defs(c, mode, radix_m, defs, sizeof defs);
     return gs_gl_program_get(c->dev, "dft.comp", defs, slot, &c->eng->err);
+}
+
+glstark_status gs_gles_dft_precompile(gs_engine *eng)
+{
+    dft_ctx c;
+    ctx_init(&c, eng);
+    /* What a proof's RS encodings run: twiddles, the RS message's small
+     * block DFTs (bit reversal, shared pass, subset sums), the codeword's
+     * tiled expansion, its shared pass and its register passes (3 and 4
+     * layers for the usual 2^20..2^23 codewords). */
+    static const int modes[] = {M_TWIDDLES, M_BITREV, M_SHARED, M_ZETA_LOW, M_GATHER_TILED};
+    char defs[160];
+    glstark_status st = GLSTARK_OK;
+    for (size_t i = 0; !st && i < sizeof modes / sizeof modes[0]; i++) {
+        prog_defs(&c, modes[i], 1, defs, sizeof defs);
+        st = gs_gl_program_prefetch(c.dev, "dft.comp", defs, &eng->err);
+    }
+    for (unsigned m = 3; !st && m <= DFT_RADIX_LOG; m++) {
+        prog_defs(&c, M_RADIX, m, defs, sizeof defs);
+        st = gs_gl_program_prefetch(c.dev, "dft.comp", defs, &eng->err);
+    }
+    return st;
 }
 
 static glstark_status prog_for(dft_ctx *c, int mode, gs_gl_program **out)

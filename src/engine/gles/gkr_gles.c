@@ -47,6 +47,20 @@ static glstark_status get_prog(gs_engine *eng, int mode, gs_gl_program **out)
     return gs_gl_program_get(gs_gles_device(eng), "gkr.comp", defs, out, &eng->err);
 }
 
+glstark_status gs_gles_gkr_precompile(gs_engine *eng)
+{
+    /* What every proof runs (the zerocheck's eq tables); the GKR layers of
+     * LogUp interactions compile at their first use. */
+    static const int modes[] = {MODE_EQ, MODE_FILL4};
+    glstark_status st = GLSTARK_OK;
+    for (size_t i = 0; !st && i < sizeof modes / sizeof modes[0]; i++) {
+        char defs[32];
+        snprintf(defs, sizeof defs, "GKR_MODE %d\n", modes[i]);
+        st = gs_gl_program_prefetch(gs_gles_device(eng), "gkr.comp", defs, &eng->err);
+    }
+    return st;
+}
+
 static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
 {
     GLint loc = gs_gl_program_uniform(p, name);

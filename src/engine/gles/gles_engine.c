@@ -464,6 +464,73 @@ static glstark_status gles_finish(gs_engine *eng)
     return gs_gl_check(dev, &eng->err, "finish (glFinish)");
 }
 
+glstark_status gs_gles_precompile(gs_engine *eng, unsigned l_skip)
+{
+    /* The core kernels: strided copies, fills, the trace's conversion. */
+    static const char *const core[] = {"gather.comp", "fill.comp", "to_montgomery.comp"};
+    gs_gl_device *dev = gs_gles_device(eng);
+    glstark_status st = GLSTARK_OK;
+    for (size_t i = 0; !st && i < sizeof core / sizeof core[0]; i++)
+        st = gs_gl_program_prefetch(dev, core[i], NULL, &eng->err);
+    /* In the order a proof needs them: the driver may work through them in
+     * the order they were started. */
+    if (!st)
+        st = gs_gles_dft_precompile(eng);
+    if (!st)
+        st = gs_gles_hash_precompile(eng);
+    if (!st)
+        st = gs_gles_gkr_precompile(eng);
+    if (!st)
+        st = gs_gles_zerocheck_precompile(eng, l_skip);
+    if (!st)
+        st = gs_gles_reduction_precompile(eng);
+    if (!st)
+        st = gs_gles_whir_precompile(eng);
+    return st;
+}
+
+/* A build quicker than this came from the driver's shader cache. */
+#define GS_CACHED_BUILD_NS ((uint64_t)20 * 1000 * 1000)
+
+/* Background compiles, decided at the first proof. A cold compile is slow
+ * where a cached one is not: on NVIDIA 580 a keccakf proof's 37 programs
+ * took 2.0-2.6 s with an empty driver cache (the four Poseidon2 kernels
+ * 0.17-0.44 s each) and ~1 ms each from the cache. So under AUTO the Merkle
+ * leaf kernel, the first large program a proof needs, is built first and
+ * timed: from the cache, the rest builds at first use (starting the
+ * driver's compiler threads would only add ~0.2 s at exit on NVIDIA 580);
+ * cold, every other program the proof runs is started on the driver's
+ * threads at once. Not at device open: a process that never proves (a
+ * tool, most tests) would wait at close for compiles it never uses. Nothing
+ * here is fatal: a failure (a shader the driver rejects, host memory, a
+ * lost context) shows again, with its cause, when the kernel is used. */
+static glstark_status gles_prepare(gs_engine *eng, unsigned l_skip)
+{
+    gs_gles_state *s = eng->impl;
+    gs_gl_device *dev = s->dev;
+    if (!dev->caps.background_compile || s->precompile_state == 2)
+        return GLSTARK_OK;
+    if (s->precompile_state == 0 && dev->opts.precompile == GLSTARK_PRECOMPILE_AUTO) {
+        gs_gl_program *p;
+        uint64_t t0 = gs_monotonic_ns();
+        glstark_status st = gs_gl_program_get(dev, "merkle_leaf.comp", NULL, &p, &eng->err);
+        uint64_t dt = gs_monotonic_ns() - t0;
+        if (st || dt < GS_CACHED_BUILD_NS) {
+            s->precompile_state = 2;
+            gs_gl_log(dev, GLSTARK_LOG_INFO, "programs build at first use (the Merkle leaf kernel: %s in %.1f ms)",
+                      st ? "failed" : "built", (double)dt / 1e6);
+            gs_error_clear(&eng->err);
+            return GLSTARK_OK;
+        }
+    }
+    s->precompile_state = 1;
+    if (gs_gles_precompile(eng, l_skip) != GLSTARK_OK) {
+        gs_gl_log(dev, GLSTARK_LOG_WARN, "starting background compiles failed: %s", eng->err.msg);
+        gs_error_clear(&eng->err);
+    }
+    return GLSTARK_OK;
+}
+
 static const gs_engine_core_ops gles_core_ops = {
     .name = "gles",
     .destroy = gles_destroy,
@@ -476,6 +543,7 @@ static const gs_engine_core_ops gles_core_ops = {
     .buf_copy_strided = gles_buf_copy_strided,
     .buf_write_canonical = gles_buf_write_canonical,
     .finish = gles_finish,
+    .prepare = gles_prepare,
 };
 
 /* GLSTARK_POOL over the device's default: hardware with large bindings has

@@ -62,6 +62,9 @@ typedef struct gs_gles_state {
      * (src/engine/gles/dft_gles.c). NULL until first needed. */
     struct gs_buf *twiddles[2];
     unsigned twiddles_log[2];
+    /* Background compiles (gles_prepare): 0 not decided yet, 1 on (the
+     * driver's cache was cold), 2 off (warm: programs build at first use). */
+    int precompile_state;
 } gs_gles_state;
 
 /* Opens a device per opts (NULL = defaults; environment overrides apply)
@@ -92,6 +95,18 @@ glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_wo
 /* Sets eng->dft, eng->hash, ... to the GLES implementations that exist
  * (src/engine/gles/families.c). */
 void gs_gles_engine_attach_families(gs_engine *eng);
+
+/* Background compiles (gs_gl_program_prefetch) of the programs every proof
+ * runs, family by family, for a proof with this l_skip (0: only those that
+ * do not depend on it); the engine starts them when a proof begins (core op
+ * `prepare`) and the driver's cache turns out cold. */
+glstark_status gs_gles_precompile(gs_engine *eng, unsigned l_skip);
+glstark_status gs_gles_dft_precompile(gs_engine *eng);
+glstark_status gs_gles_hash_precompile(gs_engine *eng);
+glstark_status gs_gles_whir_precompile(gs_engine *eng);
+glstark_status gs_gles_gkr_precompile(gs_engine *eng);
+glstark_status gs_gles_reduction_precompile(gs_engine *eng);
+glstark_status gs_gles_zerocheck_precompile(gs_engine *eng, unsigned l_skip);
 
 /* The end of a forward DFT (src/engine/gles/dft_gles.c): DIT layers
  * [first_layer, log_n) in place on one EF column of 2^log_n elements at the

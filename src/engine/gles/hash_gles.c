@@ -625,3 +625,15 @@ const gs_hash_ops gs_gles_hash_ops = {
     .stream_begin = gles_stream_begin,
     .stream_columns = gles_stream_columns,
 };
+
+glstark_status gs_gles_hash_precompile(gs_engine *eng)
+{
+    /* Every commitment's Merkle kernels, the queries' path gather, the
+     * proof-of-work search. */
+    static const char *const kernels[] = {"merkle_leaf.comp", "merkle_coset.comp", "merkle_compress.comp",
+                                          "merkle_gather.comp", "grind.comp"};
+    glstark_status st = GLSTARK_OK;
+    for (size_t i = 0; !st && i < sizeof kernels / sizeof kernels[0]; i++)
+        st = gs_gl_program_prefetch(gs_gles_device(eng), kernels[i], NULL, &eng->err);
+    return st;
+}

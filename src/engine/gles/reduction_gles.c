@@ -33,6 +33,17 @@ static glstark_status prog(gs_engine *eng, int mode, gs_gl_program **out)
     return gs_gl_program_get(gs_gles_device(eng), "reduction.comp", defs, out, &eng->err);
 }
 
+glstark_status gs_gles_reduction_precompile(gs_engine *eng)
+{
+    glstark_status st = GLSTARK_OK;
+    for (int mode = RM_BLOCK_PART; !st && mode <= RM_SCALED_COPY; mode++) {
+        char defs[32];
+        snprintf(defs, sizeof defs, "RED_MODE %d\n", mode);
+        st = gs_gl_program_prefetch(gs_gles_device(eng), "reduction.comp", defs, &eng->err);
+    }
+    return st;
+}
+
 static glstark_status too_big(gs_engine *eng, const char *what, uint64_t bytes)
 {
     return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,

@@ -87,10 +87,15 @@ static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
         glProgramUniform1ui(gs_gl_program_name(p), loc, v);
 }
 
+static void mode_defs(int mode, unsigned logn, char *defs, size_t n)
+{
+    snprintf(defs, n, "ZC_MODE %d\nZC_LOGN %u\n", mode, logn);
+}
+
 static glstark_status prog_mode(zc_ctx *c, int mode, unsigned logn, gs_gl_program **out)
 {
     char defs[96];
-    snprintf(defs, sizeof defs, "ZC_MODE %d\nZC_LOGN %u\n", mode, logn);
+    mode_defs(mode, logn, defs, sizeof defs);
     return gs_gl_program_get(c->dev, "zerocheck.comp", defs, out, &c->eng->err);
 }
 
@@ -105,6 +110,34 @@ static glstark_status prog_eval(zc_ctx *c, int ext, uint32_t lpg, uint32_t n_slo
     else
         snprintf(defs, sizeof defs, "ZC_EXT %d\n", ext ? 1 : 0);
     return gs_gl_program_get(c->dev, "zerocheck_eval.comp", defs, out, &c->eng->err);
+}
+
+glstark_status gs_gles_zerocheck_precompile(gs_engine *eng, unsigned l_skip)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    char defs[96];
+    glstark_status st = GLSTARK_OK;
+    /* The modes with logn 0 do not depend on the proof; round 0's LDE and
+     * fold are built for its l_skip, known once a proof begins. */
+    static const int fixed[] = {M_REDUCE, M_FOLD, M_COPY};
+    for (size_t i = 0; !st && i < sizeof fixed / sizeof fixed[0]; i++) {
+        mode_defs(fixed[i], 0, defs, sizeof defs);
+        st = gs_gl_program_prefetch(dev, "zerocheck.comp", defs, &eng->err);
+    }
+    if (l_skip) {
+        static const int skip_modes[] = {M_LDE, M_FOLD_PLE};
+        for (size_t i = 0; !st && i < sizeof skip_modes / sizeof skip_modes[0]; i++) {
+            mode_defs(skip_modes[i], l_skip, defs, sizeof defs);
+            st = gs_gl_program_prefetch(dev, "zerocheck.comp", defs, &eng->err);
+        }
+    }
+    /* The interpreter with its slots in a storage buffer (the shared-memory
+     * variant is built per DAG). */
+    for (int ext = 0; !st && ext <= 1 && dev->caps.slots != GLSTARK_SLOTS_SHARED; ext++) {
+        snprintf(defs, sizeof defs, "ZC_EXT %d\n", ext);
+        st = gs_gl_program_prefetch(dev, "zerocheck_eval.comp", defs, &eng->err);
+    }
+    return st;
 }
 
 /* Lanes per work group when every lane's slots live in shared memory: the
