@@ -2,7 +2,9 @@
 // drives them; definitions in src/engine/dft_ops.h). Natural order in and
 // out: a bit-reversal pass (optionally scaling by n^-1; 32 x 32 tile swaps
 // from 2^10 points up), then decimation-in-time layers, the low ones in
-// shared memory, the rest 2^DFT_RADIX_M-point register passes. Also the two
+// shared memory, the rest 2^DFT_RADIX_M-point register passes; sequences
+// that fit a shared-memory block in one pass (MODE_SHARED_SHORT: reversal
+// and scale on its load, subset sums after its layers). Also the two
 // RS-encoding helpers: the subset-sum (zeta) transform and the bit-reversed
 // zero-padded expansion.
 //
@@ -26,6 +28,7 @@
 // @variant DFT_MODE 7
 // @variant DFT_MODE 8
 // @variant DFT_MODE 9
+// @variant DFT_MODE 10
 #include "babybear.glsl"
 #include "grid.glsl"
 
@@ -50,6 +53,7 @@
 #define MODE_GATHER_TILED 7
 #define MODE_TWIDDLES 8
 #define MODE_BITREV_TILED 9
+#define MODE_SHARED_SHORT 10 // MODE_SHARED for whole short sequences: reversal, scale and subset sums too
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -65,7 +69,8 @@ uniform uint gs_vpcs;
 uniform uint gs_subw;
 uniform uint gs_ews;
 uniform uint gs_nv;         // sequences in the view (shared mode)
-uniform uint gs_scale;     // Montgomery factor for the bit reversal, 0 = none
+uniform uint gs_scale;     // Montgomery factor for the bit reversal (short mode: the load), 0 = none
+uniform uint gs_zeta;      // short mode: subset sums over this many low index bits after the layers
 uniform uint gs_layer;     // first layer (log2 of its half-size)
 uniform uint gs_layers;    // layers in this pass (shared mode)
 uniform uint gs_bits;      // zeta: number of low bits / the bit
@@ -82,7 +87,7 @@ uint addr(uint v, uint i)
 // w_(2h)^t for a layer of half-size h = 2^l, 0 <= t < h.
 uint twiddle(uint h, uint t) { return tw[h + t]; }
 
-#if DFT_MODE == MODE_SHARED
+#if DFT_MODE == MODE_SHARED || DFT_MODE == MODE_SHARED_SHORT
 shared uint sh[DFT_BLOCK];
 #elif DFT_MODE == MODE_GATHER_TILED || DFT_MODE == MODE_BITREV_TILED
 shared uint tile[32 * 33]; // 32 x 32, rows padded so columns hit distinct banks
@@ -93,7 +98,7 @@ shared uint tile2[32 * 33];
 
 void main()
 {
-#if DFT_MODE == MODE_SHARED
+#if DFT_MODE == MODE_SHARED || DFT_MODE == MODE_SHARED_SHORT
     // One work group per block of DFT_BLOCK elements: a part of one sequence,
     // or several whole sequences when they are shorter than a block (so
     // short sequences do not leave most of a work group idle). Layers
@@ -118,11 +123,27 @@ void main()
         v0 = g << spb_log;
         i0 = 0u;
     }
+#if DFT_MODE == MODE_SHARED
     for (uint q = lid; q < bs; q += lsz) {
         uint v = spb_log != 0u ? v0 + (q >> gs_logn) : v0;
         uint i = spb_log != 0u ? (q & nmask) : i0 + q;
         sh[q] = v < gs_nv ? a[addr(v, i)] : 0u;
     }
+#else
+    // Whole sequences of 2^gs_logn <= DFT_BLOCK words (gs_logn >= 1): the
+    // load does the transform's first steps too, scaling by 1/n and putting
+    // element i at slot rev(i) of its sequence, so no bit-reversal pass
+    // sweeps the data. The global reads stay in order (coalesced); the
+    // permutation is on the shared-memory side.
+    for (uint q = lid; q < bs; q += lsz) {
+        uint v = v0 + (q >> gs_logn);
+        uint i = q & nmask;
+        uint x = v < gs_nv ? a[addr(v, i)] : 0u;
+        if (gs_scale != 0u)
+            x = bb_mul(x, gs_scale);
+        sh[(q & ~nmask) | (bitfieldReverse(i) >> (32u - gs_logn))] = x;
+    }
+#endif
     barrier();
     uint lend = gs_layer + gs_layers;
     uint l = gs_layer;
@@ -159,6 +180,18 @@ void main()
         }
         barrier();
     }
+#if DFT_MODE == MODE_SHARED_SHORT
+    // Subset sums over the low gs_zeta bits, as MODE_ZETA_LOW / MODE_ZETA_BIT
+    // (the RS message's second step, on its blocks while they are here).
+    for (uint b = 0u; b < gs_zeta; b++) {
+        uint hb = 1u << b;
+        for (uint p = lid; p < bs / 2u; p += lsz) {
+            uint j = ((p >> b) << (b + 1u)) | (p & (hb - 1u));
+            sh[j | hb] = bb_add(sh[j | hb], sh[j]);
+        }
+        barrier();
+    }
+#endif
     for (uint q = lid; q < bs; q += lsz) {
         uint v = spb_log != 0u ? v0 + (q >> gs_logn) : v0;
         uint i = spb_log != 0u ? (q & nmask) : i0 + q;

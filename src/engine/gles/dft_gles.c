@@ -6,7 +6,9 @@
  * sides) and k decimation-in-time layers: the low layers inside work-group
  * blocks of up to 2^DFT_BLOCK_LOG elements in shared memory (8 KiB, within the
  * 16 KiB floor), the remaining layers DFT_RADIX_LOG at a time in registers
- * (glsl/dft.comp). Each pass binds a window of whole columns that fits the
+ * (glsl/dft.comp). Sequences that fit a block (the RS message's 2^l_skip
+ * blocks) take one sweep instead: the shared pass bit-reverses and scales
+ * them as it loads them, and runs the subset sums too. Each pass binds a window of whole columns that fits the
  * per-binding limit; a column too long for any window is transformed on the
  * host (read back, CPU engine, written back) rather than failing. Passes are
  * cut into dispatches of at most 2^22 elements so that none runs long on a
@@ -39,7 +41,8 @@ enum {
     M_GATHER = 6,
     M_GATHER_TILED = 7,
     M_TWIDDLES = 8,
-    M_BITREV_TILED = 9
+    M_BITREV_TILED = 9,
+    M_SHARED_SHORT = 10
 };
 
 /* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
@@ -57,7 +60,7 @@ typedef struct dft_ctx {
     gs_gl_device *dev;
     unsigned block_log;
     uint64_t dispatch; /* most elements per dispatch */
-    gs_gl_program *prog[10];
+    gs_gl_program *prog[11];
     gs_gl_program *radix[5]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
@@ -98,10 +101,10 @@ glstark_status gs_gles_dft_precompile(gs_engine *eng)
     dft_ctx c;
     ctx_init(&c, eng);
     /* What a proof's RS encodings run: twiddles, the RS message's small
-     * block DFTs (bit reversal, shared pass, subset sums), the codeword's
-     * tiled expansion, its shared pass and its register passes (3 and 4
-     * layers for the usual 2^20..2^23 codewords). */
-    static const int modes[] = {M_TWIDDLES, M_BITREV, M_SHARED, M_ZETA_LOW, M_GATHER_TILED};
+     * block DFTs (one short shared pass), the codeword's tiled expansion,
+     * its shared pass and its register passes (3 and 4 layers for the
+     * usual 2^20..2^23 codewords). */
+    static const int modes[] = {M_TWIDDLES, M_SHARED_SHORT, M_SHARED, M_GATHER_TILED};
     char defs[160];
     glstark_status st = GLSTARK_OK;
     for (size_t i = 0; !st && i < sizeof modes / sizeof modes[0]; i++) {
@@ -225,6 +228,39 @@ static glstark_status pass_bitrev(dft_ctx *c, const vview *v, bb_t scale)
     return run_ids(c, p, (v->nv << (v->logn - 10)) * ls, (c->dispatch >> 10) * ls);
 }
 
+/* The shared-memory pass: DIT layers [lo, hi) of every sequence of v, in
+ * blocks of 2^block_log words (shorter sequences share a block). `whole`
+ * (sequences that fit a block: lo = 0, hi = logn <= block_log, logn >= 1)
+ * runs the short variant, which does the rest of such a transform in the
+ * same sweep: the bit reversal and the 1/n scale (scale != 0) on the load
+ * and subset sums over the low `zeta` bits after the layers. */
+static glstark_status shared_pass(dft_ctx *c, const vview *v, unsigned lo, unsigned hi, int whole, bb_t scale,
+                                  unsigned zeta)
+{
+    unsigned logn = v->logn;
+    gs_gl_program *p;
+    glstark_status st = prog_for(c, whole ? M_SHARED_SHORT : M_SHARED, &p);
+    if (!st)
+        st = bind_view(c, v, p);
+    if (st)
+        return st;
+    set_u(p, "gs_layer", lo);
+    set_u(p, "gs_layers", hi - lo);
+    set_u(p, "gs_nv", (uint32_t)v->nv);
+    if (whole) {
+        set_u(p, "gs_scale", scale);
+        set_u(p, "gs_zeta", zeta);
+    }
+    uint64_t ls = c->dev->caps.local_size;
+    uint64_t groups = logn >= c->block_log ? v->nv << (logn - c->block_log)
+                                           : (v->nv + ((uint64_t)1 << (c->block_log - logn)) - 1) >>
+                                                 (c->block_log - logn);
+    uint64_t per = (c->dispatch >> c->block_log) * ls;
+    if (per < ls)
+        per = ls;
+    return run_ids(c, p, groups * ls, per);
+}
+
 /* DIT layers [lo, logn) of every sequence of v (twiddles already bound). */
 static glstark_status dit_layers(dft_ctx *c, const vview *v, unsigned lo)
 {
@@ -233,23 +269,7 @@ static glstark_status dit_layers(dft_ctx *c, const vview *v, unsigned lo)
     glstark_status st;
     gs_gl_program *p;
     if (lo < bl) {
-        st = prog_for(c, M_SHARED, &p);
-        if (!st)
-            st = bind_view(c, v, p);
-        if (st)
-            return st;
-        set_u(p, "gs_layer", lo);
-        set_u(p, "gs_layers", bl - lo);
-        set_u(p, "gs_nv", (uint32_t)v->nv);
-        uint64_t ls = c->dev->caps.local_size;
-        /* Blocks of 2^block_log elements; shorter sequences share a block. */
-        uint64_t groups = logn >= c->block_log ? v->nv << (logn - c->block_log)
-                                               : (v->nv + ((uint64_t)1 << (c->block_log - logn)) - 1) >>
-                                                     (c->block_log - logn);
-        uint64_t per = (c->dispatch >> c->block_log) * ls;
-        if (per < ls)
-            per = ls;
-        st = run_ids(c, p, groups * ls, per);
+        st = shared_pass(c, v, lo, bl, 0, 0, 0);
         if (st)
             return st;
     }
@@ -299,18 +319,26 @@ static glstark_status pass_zeta(dft_ctx *c, const vview *v, unsigned bits)
     return st;
 }
 
-/* Full DFT of the sequences of v. */
-static glstark_status dft_view(dft_ctx *c, const vview *v, gs_dft_dir dir, const tw_buf *tw)
+/* Full DFT of the sequences of v, then subset sums over the low `zeta` bits
+ * (0: none). Sequences that fit a shared-memory block take one sweep: the
+ * bit reversal and scale on the load, every layer, the sums (the RS
+ * message's 2^l_skip blocks; before, a bit-reversal pass, the shared pass
+ * and a subset-sum pass each swept the stacked matrix). */
+static glstark_status dft_view(dft_ctx *c, const vview *v, gs_dft_dir dir, const tw_buf *tw, unsigned zeta)
 {
     if (v->logn == 0)
-        return GLSTARK_OK; /* length 1: the identity both ways */
+        return GLSTARK_OK; /* length 1: the identity both ways, and no bits to sum over */
     glstark_status st = bind_tw(c, tw);
     if (st)
         return st;
     bb_t scale = dir == GS_DFT_INVERSE ? bb_inv(bb_pow(bb_from_canonical(2), v->logn)) : 0;
+    if (v->logn <= c->block_log)
+        return shared_pass(c, v, 0, v->logn, 1, scale, zeta);
     st = pass_bitrev(c, v, scale);
     if (!st)
         st = dit_layers(c, v, 0);
+    if (!st && zeta)
+        st = pass_zeta(c, v, zeta);
     return st;
 }
 
@@ -398,7 +426,7 @@ static glstark_status gles_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_d
         v.ews = ews;
         v.nv = n << ews;
         v.logn = cols->log_n;
-        st = dft_view(&c, &v, dir, &tw);
+        st = dft_view(&c, &v, dir, &tw, 0);
         c0 += n;
     }
     return st;
@@ -415,10 +443,7 @@ static glstark_status rs_message_view(dft_ctx *c, const vview *col, unsigned l, 
     v.subw = 1u << l;
     v.nv = col->nv << (col->logn - l);
     v.logn = l;
-    glstark_status st = dft_view(c, &v, GS_DFT_INVERSE, tw_small);
-    if (!st)
-        st = pass_zeta(c, &v, l);
-    return st;
+    return dft_view(c, &v, GS_DFT_INVERSE, tw_small, l);
 }
 
 static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, unsigned l_skip)
