@@ -155,6 +155,8 @@ typedef struct job {
     unsigned fallback_phases;
     char fallback_note[512];
     glstark_prove_stats stats;
+    uint64_t programs_built;  /* GPU programs made ready over all of --repeat's proofs */
+    double program_build_s;
 } job;
 
 static void on_span(void *user, const glstark_span *s, int finished)
@@ -251,6 +253,8 @@ static void *run_job(void *arg)
         memcpy(j->phase_s, r.phase_seconds, sizeof j->phase_s);
         j->fallback_phases = r.fallback_phases;
         snprintf(j->fallback_note, sizeof j->fallback_note, "%s", r.fallback_note);
+        j->programs_built += j->stats.programs_built;
+        j->program_build_s += j->stats.program_build_seconds;
     }
     glstark_device_destroy(dev);
     return NULL;
@@ -350,6 +354,8 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     for (long i = 0; i < c->repeat; i++)
         fprintf(f, "%s%.6f", i ? ", " : "", j->repeat_s[i]);
     fprintf(f, "],\n  \"spans_recorded\": %s,\n", c->no_spans ? "false" : "true");
+    fprintf(f, "  \"programs_built\": %llu,\n  \"program_build_seconds\": %.6f,\n",
+            (unsigned long long)j->programs_built, j->program_build_s);
     fprintf(f, "  \"wall_seconds_all_jobs\": %.6f,\n", sm->wall_s);
     static const char *ph[6] = {"check", "commit", "logup_pow", "logup_zerocheck", "stacked_reduction", "whir"};
     fprintf(f, "  \"phase_seconds\": {");
@@ -669,6 +675,13 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         }
         printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
                j0->engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
+        if (j0->programs_built)
+            printf("GPU programs: %llu made ready in %.3f s of the proving%s\n", (unsigned long long)j0->programs_built,
+                   j0->program_build_s,
+                   j0->program_build_s >= 0.02 * (double)j0->programs_built
+                       ? " (compiled: the driver's shader cache was cold, as on a machine's first run; it keeps "
+                         "them for the next runs)"
+                       : " (the driver had them cached)");
         printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s, %.1f MB allocated anew",
                sm.peak_rss_kb / 1024.0, j0->engine, ps->device_bytes_peak / 1048576.0,
                !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);

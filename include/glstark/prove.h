@@ -107,6 +107,12 @@ typedef struct glstark_prove_stats {
      * the driver time (~5 ms per 128 MB on the H100). */
     uint64_t device_bytes_allocated;
     uint64_t fallback_bytes_allocated;
+    /* GPU programs the device made ready during this proof (compiled, or
+     * taken from the driver's shader cache) and the host seconds they took:
+     * seconds on a machine's first run, milliseconds once the driver has
+     * cached them; 0 on CPU devices and once a device has built them all. */
+    uint64_t programs_built;
+    double program_build_seconds;
 } glstark_prove_stats;
 
 GLSTARK_API void glstark_prove_stats_init(glstark_prove_stats *stats);

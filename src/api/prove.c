@@ -225,6 +225,8 @@ static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const g
     s->fallback_bytes_allocated = fallback && tm->fallback_phases ? tm->bytes_allocated[1] : 0;
     snprintf(s->device_engine, sizeof s->device_engine, "%s", eng->core->name);
     s->codeword_reencoded = reencoded;
+    s->programs_built = tm->programs_built;
+    s->program_build_seconds = (double)tm->program_build_ns * 1e-9;
     memcpy(dst, s, dst->size < sizeof *s ? dst->size : sizeof *s);
     free(s);
 }

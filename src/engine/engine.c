@@ -154,6 +154,14 @@ glstark_status gs_engine_prepare(gs_engine *eng, unsigned l_skip)
     return eng->core->prepare ? eng->core->prepare(eng, l_skip) : GLSTARK_OK;
 }
 
+void gs_engine_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns)
+{
+    *count = 0;
+    *ns = 0;
+    if (eng->core->program_builds)
+        eng->core->program_builds(eng, count, ns);
+}
+
 /* ---- shared argument checks of family ops ---- */
 
 glstark_status gs_red_copies_check(gs_engine *eng, const gs_buf *dst, const gs_buf *src, const gs_red_copy *copies,

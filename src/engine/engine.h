@@ -74,6 +74,9 @@ typedef struct gs_engine_core_ops {
      * run, so the engine may get ready ahead of use (the GLES engine starts
      * compiling the programs that depend on it). */
     glstark_status (*prepare)(gs_engine *eng, unsigned l_skip);
+    /* Optional (NULL: none, the CPU engine): GPU programs made ready since
+     * the engine was created and the host nanoseconds spent on them. */
+    void (*program_builds)(const gs_engine *eng, uint64_t *count, uint64_t *ns);
 } gs_engine_core_ops;
 
 struct gs_dft_ops;
@@ -137,5 +140,7 @@ glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t
 glstark_status gs_engine_finish(gs_engine *eng);
 /* Tells the engine a proof with this l_skip begins (core op `prepare`). */
 glstark_status gs_engine_prepare(gs_engine *eng, unsigned l_skip);
+/* Programs built so far and the nanoseconds spent (0, 0 without GPU programs). */
+void gs_engine_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns);
 
 #endif

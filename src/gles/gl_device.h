@@ -71,6 +71,12 @@ typedef struct gs_gl_device {
     /* Program cache: a small list, programs are few by design. */
     gs_gl_program *programs;
     int compile_threads_on; /* glMaxShaderCompilerThreadsKHR was called (first prefetch) */
+    /* Programs made ready since the device opened (compiled, or taken from
+     * the driver's cache, or waited for after a background start) and the
+     * host time spent on programs (background starts included): what a
+     * first run on a machine pays. */
+    uint64_t programs_built;
+    uint64_t program_build_ns;
 
     /* Host syncs made by the runtime itself (map-for-read, glFinish). The GLES
      * engine adds these to gs_engine.host_syncs. */

@@ -417,6 +417,7 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
     }
     if (dev->prof)
         gs_gl_profile_begin(dev);
+    const uint64_t t0 = gs_monotonic_ns();
     glstark_status st = GLSTARK_OK;
     const int waited = p != NULL;
     if (!p)
@@ -426,6 +427,8 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
     if (st)
         return st;
     *out = p;
+    dev->programs_built++;
+    dev->program_build_ns += gs_monotonic_ns() - t0;
     if (dev->prof)
         gs_gl_profile_end(dev,
                           waited ? "program build (waited for its background compile)"
@@ -450,10 +453,12 @@ glstark_status gs_gl_program_prefetch(gs_gl_device *dev, const char *kernel, con
     }
     if (dev->prof)
         gs_gl_profile_begin(dev);
+    const uint64_t t0 = gs_monotonic_ns();
     gs_gl_program *p = NULL;
     glstark_status st = program_start(dev, kernel, NULL, defines, &p, err);
     if (!st)
         st = gs_gl_check(dev, err, "starting a background compile");
+    dev->program_build_ns += gs_monotonic_ns() - t0; /* counted built once used */
     if (st)
         return st;
     if (dev->prof)

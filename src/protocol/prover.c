@@ -936,8 +936,15 @@ glstark_status gs_prove_ex(gs_engine *eng, const gs_multi_pk *pk, const glstark_
     }
     if (spans && !E[1])
         spans->eng[1] = NULL;
+    uint64_t built0, build_ns0;
+    gs_engine_program_builds(eng, &built0, &build_ns0);
     gs_prove_timings tm;
+    memset(&tm, 0, sizeof tm);
     glstark_status st = prove_impl(eng, pk, traces, num_traces, opt, spans, out, &tm, err);
+    uint64_t built1, build_ns1;
+    gs_engine_program_builds(eng, &built1, &build_ns1);
+    tm.programs_built = built1 - built0;
+    tm.program_build_ns = build_ns1 - build_ns0;
     for (int i = 0; i < 2; i++) {
         if (!E[i])
             continue;

@@ -68,6 +68,10 @@ typedef struct gs_prove_timings {
     uint64_t host_syncs[2];
     size_t bytes_peak[2];
     uint64_t bytes_allocated[2];
+    /* The main engine's GPU programs made ready during the proof, and the
+     * host nanoseconds that took (gs_engine_program_builds deltas). */
+    uint64_t programs_built;
+    uint64_t program_build_ns;
 } gs_prove_timings;
 
 /* traces: one per AIR of pk, vk order (height 0 = absent), canonical

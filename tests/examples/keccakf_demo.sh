@@ -47,6 +47,10 @@ need(d["peak_rss_bytes"] > 1 << 20 and d["device_bytes_peak"] > 0, "memory")
 # a process's first proof allocates at least its peak (nothing to reuse yet)
 need(d["device_bytes_allocated"] >= d["device_bytes_peak"] and d["fallback_bytes_allocated"] >= 0, "bytes allocated")
 need(d["jobs_identical"] is True, "jobs identical")
+# a GLES process builds its GPU programs in its first proof; the CPU engine has none
+gpu = d["device"]["engine"] == "gles"
+need((d["programs_built"] > 0 and d["program_build_seconds"] > 0) if gpu
+     else (d["programs_built"] == 0 and d["program_build_seconds"] == 0), "programs built")
 # one job, one proof: the demo frees its trace once the prover has its copy
 need(d["trace_released"] is (jobs == 1), "trace_released")
 spans = d["spans"]

@@ -498,7 +498,8 @@ Test(random_airs, buffer_pool_modes_on_repeated_proofs, .timeout = 300)
         cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
         cr_assert_eq(L.buffer_pool, modes[m].mode, "GLSTARK_POOL=%s: limits say %d", modes[m].env,
                      (int)L.buffer_pool);
-        uint64_t allocated[2];
+        uint64_t allocated[2], built[2];
+        double build_s[2];
         for (int rep = 0; rep < 2; rep++) {
             glstark_air_trace t[MAX_AIRS];
             case_traces(&c, t);
@@ -510,6 +511,8 @@ Test(random_airs, buffer_pool_modes_on_repeated_proofs, .timeout = 300)
             glstark_prove_stats st;
             glstark_prove_stats_init(&st);
             st.device_bytes_allocated = UINT64_MAX; /* poisoned: the library must write it */
+            st.programs_built = UINT64_MAX;
+            st.program_build_seconds = -1.0;
             o.stats = &st;
             glstark_prove_result r;
             cr_assert_eq(glstark_prove(c.pk, t, c.num_airs, &o, &r), GLSTARK_OK, "%s, pool %s: %s", c.desc,
@@ -518,12 +521,22 @@ Test(random_airs, buffer_pool_modes_on_repeated_proofs, .timeout = 300)
                       "%s, pool %s, proof %d: bytes differ from the CPU engine's", c.desc, modes[m].env, rep + 1);
             cr_assert_eq(st.fallback_bytes_allocated, 0);
             allocated[rep] = st.device_bytes_allocated;
+            built[rep] = st.programs_built;
+            build_s[rep] = st.program_build_seconds;
             cr_log_info("pool %s, proof %d: %" PRIu64 " bytes allocated anew, peak %zu", modes[m].env, rep + 1,
                         allocated[rep], st.device_bytes_peak);
             glstark_prove_result_free(&r);
         }
         cr_assert(allocated[0] > 0 && allocated[0] != UINT64_MAX, "pool %s: first proof allocated %" PRIu64,
                   modes[m].env, allocated[0]);
+        /* A fresh device builds the GPU programs the first proof runs; the
+         * same statement again needs no new one. */
+        cr_log_info("pool %s: programs built %" PRIu64 " in %.3f s, then %" PRIu64 " in %.3f s", modes[m].env,
+                    built[0], build_s[0], built[1], build_s[1]);
+        cr_assert(built[0] >= 10 && built[0] < 200 && build_s[0] > 0.0, "first proof: %" PRIu64 " programs, %.3f s",
+                  built[0], build_s[0]);
+        cr_assert(built[1] == 0 && build_s[1] == 0.0, "repeated proof: %" PRIu64 " programs, %.3f s", built[1],
+                  build_s[1]);
         /* (not always nothing: a request can find every larger buffer held
          * by earlier requests that took larger ones; 48 of 137208 bytes here) */
         if (modes[m].mode == GLSTARK_BUFFER_POOL_REUSE)

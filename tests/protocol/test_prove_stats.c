@@ -124,6 +124,8 @@ Test(prove_stats, openvm_span_tree_syncs_and_bytes)
     glstark_prove_stats st;
     glstark_prove_stats_init(&st);
     cr_assert_eq(st.size, sizeof st);
+    st.programs_built = 77; /* poisoned: the library must write it */
+    st.program_build_seconds = -1.0;
     counts c = {0, 0};
     glstark_prove_options o;
     glstark_prove_options_init(&o);
@@ -178,6 +180,8 @@ Test(prove_stats, openvm_span_tree_syncs_and_bytes)
     /* the CPU engine allocates every buffer anew */
     cr_assert(st.device_bytes_allocated >= st.device_bytes_peak, "allocated %llu < peak %zu",
               (unsigned long long)st.device_bytes_allocated, st.device_bytes_peak);
+    cr_assert(st.programs_built == 0 && st.program_build_seconds == 0.0, "the CPU engine built %llu GPU programs",
+              (unsigned long long)st.programs_built);
     cr_assert_eq(st.fallback_bytes_allocated, 0);
     cr_assert_str_eq(st.device_engine, "cpu");
     glstark_prove_result_free(&r);

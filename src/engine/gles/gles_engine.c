@@ -531,6 +531,13 @@ static glstark_status gles_prepare(gs_engine *eng, unsigned l_skip)
     return GLSTARK_OK;
 }
 
+static void gles_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns)
+{
+    const gs_gles_state *s = eng->impl;
+    *count = s->dev->programs_built;
+    *ns = s->dev->program_build_ns;
+}
+
 static const gs_engine_core_ops gles_core_ops = {
     .name = "gles",
     .destroy = gles_destroy,
@@ -544,6 +551,7 @@ static const gs_engine_core_ops gles_core_ops = {
     .buf_write_canonical = gles_buf_write_canonical,
     .finish = gles_finish,
     .prepare = gles_prepare,
+    .program_builds = gles_program_builds,
 };
 
 /* GLSTARK_POOL over the device's default: hardware with large bindings has
