@@ -95,8 +95,9 @@ static glstark_status choose_subgroups(const gs_gl_device *dev, gs_gl_caps *c, g
  * asked for (llvmpipe offers the extension but compiles on the calling
  * thread: 35 programs at every device open cost 0.04 s with Mesa's disk
  * cache, 0.8 s without, for no overlap). This says they are allowed; the
- * GLES engine turns them off again where the driver's cache is warm, and
- * the first prefetch starts the threads (gs_gl_program_prefetch). Floor
+ * GLES engine starts them only where the driver's cache is cold
+ * (gles_prepare), and the first prefetch starts the driver's threads
+ * (gs_gl_program_prefetch). Floor
  * mode keeps them: they change when programs compile, not what a kernel
  * may use. */
 static void choose_background_compile(const gs_gl_device *dev, gs_gl_caps *c)

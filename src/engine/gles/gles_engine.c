@@ -500,8 +500,10 @@ glstark_status gs_gles_precompile(gs_engine *eng, unsigned l_skip)
  * timed: from the cache, the rest builds at first use (starting the
  * driver's compiler threads would only add ~0.2 s at exit on NVIDIA 580);
  * cold, every other program the proof runs is started on the driver's
- * threads at once. Not at device open: a process that never proves (a
- * tool, most tests) would wait at close for compiles it never uses. Nothing
+ * threads at once (a device that built the leaf kernel before its first
+ * proof, through the hash API, finds it cached and counts as warm). Not at
+ * device open: a process that never proves (a tool, most tests) would wait
+ * at close for compiles it never uses. Nothing
  * here is fatal: a failure (a shader the driver rejects, host memory, a
  * lost context) shows again, with its cause, when the kernel is used. */
 static glstark_status gles_prepare(gs_engine *eng, unsigned l_skip)
