@@ -703,10 +703,6 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     gs_whir_params wpar;
     if ((st = gs_whir_params_of(sp, &wpar, err)))
         return st;
-    /* The engine may start ahead of use what depends on the parameters (the
-     * GLES engine: compiles of the l_skip programs, beside the checks below). */
-    if ((st = gs_engine_prepare(eng, l_skip)))
-        return eng_fail(eng, st, "preparing for the proof", err);
 
     /* the checker: names AIR, constraint and row */
     if (!opt->skip_constraint_check && pk->airs && pk->num_airs == vk->num_airs) {
@@ -729,6 +725,11 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     tm.check = t1 - t0;
     /* OpenVM's root span: everything after the (debug) constraint check */
     const int sp_root = gs_span_begin(R, "stark_prove_excluding_trace");
+    /* The engine may start ahead of use what the proof will need (the GLES
+     * engine: background compiles of its programs where the driver's cache
+     * is cold), inside the proof's time, not the check's. */
+    if ((st = gs_engine_prepare(eng, l_skip)))
+        return eng_fail(eng, st, "preparing for the proof", err);
     int sp_phase, sk;
 
     /* sorted order: log height descending, then AIR id */
