@@ -11,9 +11,10 @@
  * them as it loads them, and runs the subset sums too. Each pass binds a
  * window of whole columns that fits the per-binding limit; a column too long
  * for any window is transformed on the host (read back, CPU engine, written
- * back) rather than failing. Passes are cut into dispatches of at most 2^22 elements so that none runs long on a
- * slow GPU; 2^26 on desktop-class GPUs, where the barrier between
- * dispatches cost more than a long dispatch (2^22 x 42: 9.2 -> 7.5 ms).
+ * back) rather than failing. Passes are cut into dispatches of at most 2^22
+ * elements so that none runs long on a slow GPU; 2^26 on desktop-class GPUs,
+ * where the barrier between dispatches cost more than a long dispatch
+ * (2^22 x 42: 9.2 -> 7.5 ms).
  *
  * RS code matrix: per group of stacked columns, Q is assembled in a scratch
  * buffer with buffer copies (zero fill, then every slice), turned into the RS
