@@ -149,9 +149,9 @@ glstark_status gs_engine_finish(gs_engine *eng)
     return eng->core->finish(eng);
 }
 
-glstark_status gs_engine_prepare(gs_engine *eng, unsigned l_skip)
+glstark_status gs_engine_prepare(gs_engine *eng, const gs_prepare_hint *hint)
 {
-    return eng->core->prepare ? eng->core->prepare(eng, l_skip) : GLSTARK_OK;
+    return eng->core->prepare ? eng->core->prepare(eng, hint) : GLSTARK_OK;
 }
 
 void gs_engine_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns)

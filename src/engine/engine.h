@@ -34,6 +34,12 @@
 
 typedef struct gs_engine gs_engine;
 
+/* What a proof about to run will need (core op `prepare`). */
+typedef struct gs_prepare_hint {
+    unsigned l_skip;
+    int interactions; /* some AIR with a trace has LogUp interactions: the GKR layers run */
+} gs_prepare_hint;
+
 /* An engine-owned buffer. `host` is the data for the CPU engine; for the
  * GLES engine it is NULL except while mapped. */
 typedef struct gs_buf {
@@ -70,10 +76,10 @@ typedef struct gs_engine_core_ops {
                                        size_t count);
     /* Waits until all submitted work is done. Counted as a host sync. */
     glstark_status (*finish)(gs_engine *eng);
-    /* Optional (NULL: nothing to do): a proof with this l_skip is about to
-     * run, so the engine may get ready ahead of use (the GLES engine starts
-     * compiling the programs that depend on it). */
-    glstark_status (*prepare)(gs_engine *eng, unsigned l_skip);
+    /* Optional (NULL: nothing to do): a proof described by `hint` is about
+     * to run, so the engine may get ready ahead of use (the GLES engine
+     * starts compiling the programs it will run). */
+    glstark_status (*prepare)(gs_engine *eng, const gs_prepare_hint *hint);
     /* Optional (NULL: none, the CPU engine): GPU programs made ready since
      * the engine was created and the host nanoseconds spent on them. */
     void (*program_builds)(const gs_engine *eng, uint64_t *count, uint64_t *ns);
@@ -138,8 +144,8 @@ glstark_status gs_buf_gather(gs_buf *dst, size_t dst_word, const gs_buf *src, si
                              size_t stride_words, size_t count);
 glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t *src, size_t count);
 glstark_status gs_engine_finish(gs_engine *eng);
-/* Tells the engine a proof with this l_skip begins (core op `prepare`). */
-glstark_status gs_engine_prepare(gs_engine *eng, unsigned l_skip);
+/* Tells the engine a proof begins (core op `prepare`). */
+glstark_status gs_engine_prepare(gs_engine *eng, const gs_prepare_hint *hint);
 /* Programs built so far and the nanoseconds spent (0, 0 without GPU programs). */
 void gs_engine_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns);
 

@@ -77,6 +77,10 @@ typedef struct gs_gl_device {
      * first run on a machine pays. */
     uint64_t programs_built;
     uint64_t program_build_ns;
+    /* Programs built at first use that no prefetch had started, once this
+     * device had started background compiles: a kernel missing from the
+     * engine's lists (the tests hold it at 0 for whole proofs). */
+    uint64_t programs_unplanned;
 
     /* Host syncs made by the runtime itself (map-for-read, glFinish). The GLES
      * engine adds these to gs_engine.host_syncs. */

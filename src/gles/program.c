@@ -420,6 +420,8 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
     const uint64_t t0 = gs_monotonic_ns();
     glstark_status st = GLSTARK_OK;
     const int waited = p != NULL;
+    if (!p && dev->compile_threads_on)
+        dev->programs_unplanned++;
     if (!p)
         st = program_start(dev, kernel, kernel_text, defines, &p, err);
     if (!st)

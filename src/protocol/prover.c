@@ -728,7 +728,11 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     /* The engine may start ahead of use what the proof will need (the GLES
      * engine: background compiles of its programs where the driver's cache
      * is cold), inside the proof's time, not the check's. */
-    if ((st = gs_engine_prepare(eng, l_skip)))
+    gs_prepare_hint hint = {l_skip, 0};
+    for (size_t a = 0; a < vk->num_airs && a < num_traces; a++)
+        if (traces[a].height && vk->per_air[a].dag.num_interactions)
+            hint.interactions = 1;
+    if ((st = gs_engine_prepare(eng, &hint)))
         return eng_fail(eng, st, "preparing for the proof", err);
     int sp_phase, sk;
 

@@ -349,7 +349,8 @@ Test(gles_program, prefetch_does_nothing_when_off)
     gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_OFF);
     gs_gl_device *dev = gs_gles_device(eng);
     TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", "uint gs_no_such_type\n", &eng->err));
-    TU_OK(eng, gs_gles_precompile(eng, 4));
+    const gs_prepare_hint hint = {4, 1};
+    TU_OK(eng, gs_gles_precompile(eng, &hint));
     cr_assert_null(dev->programs, "nothing was built or started");
     gs_engine_destroy(eng);
 }
@@ -365,8 +366,9 @@ Test(gles_program, precompiled_set_transforms_like_the_cpu)
         gs_engine_destroy(eng);
         return;
     }
-    TU_OK(eng, gs_engine_prepare(eng, 4));
-    TU_OK(eng, gs_engine_prepare(eng, 3));
+    const gs_prepare_hint h4 = {4, 1}, h3 = {3, 0};
+    TU_OK(eng, gs_engine_prepare(eng, &h4));
+    TU_OK(eng, gs_engine_prepare(eng, &h3));
     gs_engine *cpu = tu_cpu_engine();
     uint64_t seed = 0x5eed0c0de12ull;
     cr_log_info("seed %llu", (unsigned long long)seed);

@@ -15,13 +15,20 @@
 #include "protocol/verifier.h"
 #include "../protocol/openvm_cases.h"
 
+/* reencode: the codeword freed and encoded again; precompile: every program
+ * started ahead (GLSTARK_PRECOMPILE_ON), and then none may be built that the
+ * engine's lists did not name. */
 static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system_params *sp,
-                               const glstark_air_trace *traces, const char *file, int reencode)
+                               const glstark_air_trace *traces, const char *file, int reencode, int precompile)
 {
     gs_error err;
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
-    gs_engine *eng = tu_engine(NULL), *cpu;
+    glstark_device_options dopt;
+    glstark_device_options_init(&dopt);
+    if (precompile)
+        dopt.precompile = GLSTARK_PRECOMPILE_ON;
+    gs_engine *eng = tu_engine(&dopt), *cpu;
     cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
     gs_prove_timings tm;
     const gs_prove_options opt = {.fallback = cpu, .reencode_codeword = reencode};
@@ -32,6 +39,15 @@ static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system
     cr_assert_eq(tm.fallback_phases, 0, "every phase runs on the GLES engine (%s)", tm.fallback_note);
     oc_expect_bytes(file, b, n);
     free(b);
+    if (precompile) {
+        gs_gl_device *dev = gs_gles_device(eng);
+        if (!dev->caps.background_compile)
+            cr_log_warn("'%s' compiles nothing ahead (no GL_KHR_parallel_shader_compile): lists unchecked",
+                        dev->renderer);
+        cr_assert(!dev->caps.background_compile || dev->compile_threads_on, "no background compile started");
+        cr_assert_eq(dev->programs_unplanned, 0, "%s: %llu programs were built that no list started", file,
+                     (unsigned long long)dev->programs_unplanned);
+    }
     gs_engine_destroy(eng);
     gs_engine_destroy(cpu);
     gs_multi_pk_free(&pk);
@@ -40,7 +56,15 @@ static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system
 static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                           const glstark_air_trace *traces, const char *file)
 {
-    prove_on_gles_with(airs, nairs, sp, traces, file, 0);
+    prove_on_gles_with(airs, nairs, sp, traces, file, 0, 0);
+}
+
+/* The programs a proof starts ahead cover all it runs: with interactions
+ * (the GKR layers) and without. */
+static void prove_on_gles_precompiled(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                                      const glstark_air_trace *traces, const char *file)
+{
+    prove_on_gles_with(airs, nairs, sp, traces, file, 0, 1);
 }
 
 /* The codeword freed after its tree and encoded again on the GPU for the
@@ -48,7 +72,7 @@ static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_para
 static void prove_on_gles_reencoded(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                                     const glstark_air_trace *traces, const char *file)
 {
-    prove_on_gles_with(airs, nairs, sp, traces, file, 1);
+    prove_on_gles_with(airs, nairs, sp, traces, file, 1, 0);
 }
 
 /* The streamed commit on the GLES engine (8-column groups): the bytes of
@@ -126,6 +150,8 @@ Test(prover_gles, streamed_commit_equals_cpu_kept, .timeout = 300) { streamed_co
 Test(prover_gles, fib_small_n4) { oc_fib_small(4, "fib-small_n4.proof.bin", prove_on_gles); }
 Test(prover_gles, fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles); }
 Test(prover_gles, interactions_small) { oc_interactions_small(prove_on_gles); }
+Test(prover_gles, precompiled_interactions_small) { oc_interactions_small(prove_on_gles_precompiled); }
+Test(prover_gles, precompiled_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_precompiled); }
 Test(prover_gles, fib_app18_n10, .timeout = 300) { oc_fib_app18_n10(prove_on_gles); }
 #else
 /* keccakf-16 at L = 21: minutes on llvmpipe */

@@ -47,19 +47,6 @@ static glstark_status get_prog(gs_engine *eng, int mode, gs_gl_program **out)
     return gs_gl_program_get(gs_gles_device(eng), "gkr.comp", defs, out, &eng->err);
 }
 
-glstark_status gs_gles_gkr_precompile(gs_engine *eng)
-{
-    /* What every proof runs (the zerocheck's eq tables); the GKR layers of
-     * LogUp interactions compile at their first use. */
-    static const int modes[] = {MODE_EQ, MODE_FILL4};
-    glstark_status st = GLSTARK_OK;
-    for (size_t i = 0; !st && i < sizeof modes / sizeof modes[0]; i++) {
-        char defs[32];
-        snprintf(defs, sizeof defs, "GKR_MODE %d\n", modes[i]);
-        st = gs_gl_program_prefetch(gs_gles_device(eng), "gkr.comp", defs, &eng->err);
-    }
-    return st;
-}
 
 static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
 {
@@ -328,11 +315,37 @@ static glstark_status gles_eq_table(gs_engine *eng, const bb4_t *xi, size_t n, g
 enum { IN_GATHER = 1, IN_EVAL = 2, IN_EMIT = 3 };
 enum { OP_VAR = 0, OP_CONST, OP_FIRST, OP_LAST, OP_TRANS, OP_ADD, OP_SUB, OP_NEG, OP_MUL };
 
+static void in_defs(int mode, char *defs, size_t n) { snprintf(defs, n, "GKR_IN_MODE %d\n", mode); }
+
 static glstark_status get_in_prog(gs_engine *eng, int mode, gs_gl_program **out)
 {
     char defs[32];
-    snprintf(defs, sizeof defs, "GKR_IN_MODE %d\n", mode);
+    in_defs(mode, defs, sizeof defs);
     return gs_gl_program_get(gs_gles_device(eng), "gkr_input.comp", defs, out, &eng->err);
+}
+
+glstark_status gs_gles_gkr_precompile(gs_engine *eng, int interactions)
+{
+    /* What every proof runs (the zerocheck's eq tables), and with LogUp
+     * interactions the GKR layers and their input layer. */
+    static const int always[] = {MODE_EQ, MODE_FILL4};
+    static const int layers[] = {MODE_LAYER_UP, MODE_ROUND, MODE_REDUCE, MODE_FOLD};
+    gs_gl_device *dev = gs_gles_device(eng);
+    char defs[32];
+    glstark_status st = GLSTARK_OK;
+    for (size_t i = 0; !st && i < sizeof always / sizeof always[0]; i++) {
+        snprintf(defs, sizeof defs, "GKR_MODE %d\n", always[i]);
+        st = gs_gl_program_prefetch(dev, "gkr.comp", defs, &eng->err);
+    }
+    for (size_t i = 0; !st && interactions && i < sizeof layers / sizeof layers[0]; i++) {
+        snprintf(defs, sizeof defs, "GKR_MODE %d\n", layers[i]);
+        st = gs_gl_program_prefetch(dev, "gkr.comp", defs, &eng->err);
+    }
+    for (int mode = IN_GATHER; !st && interactions && mode <= IN_EMIT; mode++) {
+        in_defs(mode, defs, sizeof defs);
+        st = gs_gl_program_prefetch(dev, "gkr_input.comp", defs, &eng->err);
+    }
+    return st;
 }
 
 /* The used part of one trace's DAG, compiled for gkr_input.comp. */

@@ -464,7 +464,7 @@ static glstark_status gles_finish(gs_engine *eng)
     return gs_gl_check(dev, &eng->err, "finish (glFinish)");
 }
 
-glstark_status gs_gles_precompile(gs_engine *eng, unsigned l_skip)
+glstark_status gs_gles_precompile(gs_engine *eng, const gs_prepare_hint *hint)
 {
     /* The core kernels: strided copies, fills, the trace's conversion. */
     static const char *const core[] = {"gather.comp", "fill.comp", "to_montgomery.comp"};
@@ -479,9 +479,9 @@ glstark_status gs_gles_precompile(gs_engine *eng, unsigned l_skip)
     if (!st)
         st = gs_gles_hash_precompile(eng);
     if (!st)
-        st = gs_gles_gkr_precompile(eng);
+        st = gs_gles_gkr_precompile(eng, hint->interactions);
     if (!st)
-        st = gs_gles_zerocheck_precompile(eng, l_skip);
+        st = gs_gles_zerocheck_precompile(eng, hint->l_skip);
     if (!st)
         st = gs_gles_reduction_precompile(eng);
     if (!st)
@@ -506,7 +506,7 @@ glstark_status gs_gles_precompile(gs_engine *eng, unsigned l_skip)
  * at close for compiles it never uses. Nothing
  * here is fatal: a failure (a shader the driver rejects, host memory, a
  * lost context) shows again, with its cause, when the kernel is used. */
-static glstark_status gles_prepare(gs_engine *eng, unsigned l_skip)
+static glstark_status gles_prepare(gs_engine *eng, const gs_prepare_hint *hint)
 {
     gs_gles_state *s = eng->impl;
     gs_gl_device *dev = s->dev;
@@ -526,7 +526,7 @@ static glstark_status gles_prepare(gs_engine *eng, unsigned l_skip)
         }
     }
     s->precompile_state = 1;
-    if (gs_gles_precompile(eng, l_skip) != GLSTARK_OK) {
+    if (gs_gles_precompile(eng, hint) != GLSTARK_OK) {
         gs_gl_log(dev, GLSTARK_LOG_WARN, "starting background compiles failed: %s", eng->err.msg);
         gs_error_clear(&eng->err);
     }

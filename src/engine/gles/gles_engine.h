@@ -96,15 +96,14 @@ glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_wo
  * (src/engine/gles/families.c). */
 void gs_gles_engine_attach_families(gs_engine *eng);
 
-/* Background compiles (gs_gl_program_prefetch) of the programs every proof
- * runs, family by family, for a proof with this l_skip (0: only those that
- * do not depend on it); the engine starts them when a proof begins (core op
- * `prepare`) and the driver's cache turns out cold. */
-glstark_status gs_gles_precompile(gs_engine *eng, unsigned l_skip);
+/* Background compiles (gs_gl_program_prefetch) of the programs a proof
+ * described by `hint` runs, family by family; the engine starts them when a
+ * proof begins (core op `prepare`) and the driver's cache turns out cold. */
+glstark_status gs_gles_precompile(gs_engine *eng, const gs_prepare_hint *hint);
 glstark_status gs_gles_dft_precompile(gs_engine *eng);
 glstark_status gs_gles_hash_precompile(gs_engine *eng);
 glstark_status gs_gles_whir_precompile(gs_engine *eng);
-glstark_status gs_gles_gkr_precompile(gs_engine *eng);
+glstark_status gs_gles_gkr_precompile(gs_engine *eng, int interactions);
 glstark_status gs_gles_reduction_precompile(gs_engine *eng);
 glstark_status gs_gles_zerocheck_precompile(gs_engine *eng, unsigned l_skip);
 
