@@ -250,6 +250,18 @@ static int has_background_compile(gs_engine *eng)
     return ext;
 }
 
+/* An engine with every program started ahead (GLSTARK_PRECOMPILE_ON), or
+ * NULL where the driver cannot (has_background_compile says so). */
+static gs_engine *engine_compiling_ahead(void)
+{
+    unsetenv("GLSTARK_PRECOMPILE");
+    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_ON);
+    if (has_background_compile(eng))
+        return eng;
+    gs_engine_destroy(eng);
+    return NULL;
+}
+
 Test(gles_program, precompile_choice_follows_the_option_and_the_renderer)
 {
     unsetenv("GLSTARK_PRECOMPILE");
@@ -273,13 +285,10 @@ Test(gles_program, precompile_choice_follows_the_option_and_the_renderer)
 
 Test(gles_program, prefetched_program_is_the_one_get_returns_and_it_runs)
 {
-    unsetenv("GLSTARK_PRECOMPILE");
-    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_ON);
-    gs_gl_device *dev = gs_gles_device(eng);
-    if (!has_background_compile(eng)) {
-        gs_engine_destroy(eng);
+    gs_engine *eng = engine_compiling_ahead();
+    if (!eng)
         return;
-    }
+    gs_gl_device *dev = gs_gles_device(eng);
     TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", NULL, &eng->err));
     TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", NULL, &eng->err)); /* once only */
     gs_gl_program *a = NULL, *b = NULL;
@@ -311,13 +320,10 @@ Test(gles_program, prefetched_program_is_the_one_get_returns_and_it_runs)
  * the next one (the failed entry is dropped, not cached). */
 Test(gles_program, prefetched_program_that_fails_reports_at_use)
 {
-    unsetenv("GLSTARK_PRECOMPILE");
-    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_ON);
-    gs_gl_device *dev = gs_gles_device(eng);
-    if (!has_background_compile(eng)) {
-        gs_engine_destroy(eng);
+    gs_engine *eng = engine_compiling_ahead();
+    if (!eng)
         return;
-    }
+    gs_gl_device *dev = gs_gles_device(eng);
     /* "#define uint gs_no_such_type": a compile error; "#define main
      * gs_not_main": compiles, but has no main to link. */
     static const struct {
@@ -360,12 +366,9 @@ Test(gles_program, prefetch_does_nothing_when_off)
  * the device (ASan in CI checks nothing leaks). */
 Test(gles_program, precompiled_set_transforms_like_the_cpu)
 {
-    unsetenv("GLSTARK_PRECOMPILE");
-    gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_ON);
-    if (!has_background_compile(eng)) {
-        gs_engine_destroy(eng);
+    gs_engine *eng = engine_compiling_ahead();
+    if (!eng)
         return;
-    }
     const gs_prepare_hint h4 = {4, 1}, h3 = {3, 0};
     TU_OK(eng, gs_engine_prepare(eng, &h4));
     TU_OK(eng, gs_engine_prepare(eng, &h3));
