@@ -284,3 +284,50 @@ Test(dft_gles, rs_code_matrix_wide_and_unsupported)
     gs_engine_destroy(g);
     gs_engine_destroy(c);
 }
+
+/* The GPU's twiddle tables against their definition: entry h + t is
+ * w_(2h)^t in Montgomery form, w_(2h) the two-adic generator of order 2h
+ * (its inverse in the inverse table), built here as a running product; a
+ * table grown for a larger transform keeps the smaller one's entries. Both
+ * field-multiply variants (the GPU computes the powers with either). */
+static void check_twiddles(glstark_field_mul fm, uint64_t *s)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.field_mul = fm;
+    gs_engine *g = tu_engine(&o), *c = tu_cpu_engine();
+    const unsigned logn = 13, inv_logn = 9;
+    compare_dft(g, c, 6, 1, 1, 0, 0, OP_DFT_FWD, 0, s, "table fwd small");
+    compare_dft(g, c, logn, 1, 1, 0, 0, OP_DFT_FWD, 0, s, "table fwd grown");
+    compare_dft(g, c, inv_logn, 1, 1, 0, 0, OP_DFT_INV, 0, s, "table inv");
+    gs_gles_state *gs = g->impl;
+    for (int inv = 0; inv < 2; inv++) {
+        unsigned k = inv ? inv_logn : logn;
+        size_t n = (size_t)1 << k;
+        cr_assert_not_null(gs->twiddles[inv]);
+        cr_assert_eq(gs->twiddles_log[inv], k);
+        uint32_t *w = malloc(n * 4);
+        TU_OK(g, gs_buf_read(gs->twiddles[inv], 0, w, n * 4));
+        cr_assert_eq(w[0], bb_one(), "table %d entry 0: %08x", inv, w[0]);
+        for (unsigned lh = 0; lh < k; lh++) {
+            size_t h = (size_t)1 << lh;
+            bb_t root = bb_two_adic_generator(lh + 1);
+            if (inv)
+                root = bb_inv(root);
+            bb_t x = bb_one();
+            for (size_t t = 0; t < h; t++, x = bb_mul(x, root))
+                cr_assert_eq(w[h + t], x, "table %d entry %zu: %08x, want %08x", inv, h + t, w[h + t], x);
+        }
+        free(w);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+Test(dft_gles, twiddle_tables_match_definition)
+{
+    uint64_t seed = 0xDF7004, s = seed;
+    printf("twiddle tables seed %llu\n", (unsigned long long)seed);
+    check_twiddles(GLSTARK_FIELD_MUL_WIDE, &s);
+    check_twiddles(GLSTARK_FIELD_MUL_SHIFT, &s);
+}
