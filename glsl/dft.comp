@@ -16,8 +16,9 @@
 // (vpcs = log blocks, subw = 2^l).
 //
 // Twiddles: tw[h + t] = w_(2h)^t for every half-size h < 2^gs_logn (inverse
-// roots for inverse transforms), the CPU engine's table: one load per
-// butterfly, contiguous in t.
+// roots for inverse transforms), the CPU engine's table: contiguous in t,
+// one load per butterfly in the shared pass (a small table, cached), one per
+// layer and invocation in the register passes.
 // Every mode is validated offline (tests/gles/test_program.c):
 // @variant DFT_MODE 1
 // @variant DFT_MODE 2
@@ -300,16 +301,24 @@ void main()
     uint x[cnt];
     for (uint j = 0u; j < cnt; j++)
         x[j] = a[addr(v, base + (j << l0))];
+    // Layer s (half-size H = h 2^s) pairs points j and j + 2^s, j's low s
+    // bits jj, with twiddle w_(2H)^(jj h + t) = w_(2H)^t * w_(2^(s+1))^jj:
+    // one load per layer for this invocation's w_(2H)^t, times entry
+    // 2^s + jj of the same table (the same word for every invocation, so a
+    // broadcast from cache), instead of 2^s loads per layer from the table's
+    // large rows (on an H100 the radix-8 passes ran 18% faster, a 2^22 x 42
+    // transform 3%: docs/performance.md, session 13).
     for (uint s = 0u; s < m; s++) {
         uint hb = 1u << s;
-        for (uint j = 0u; j < cnt; j++) {
-            if ((j & hb) != 0u)
-                continue;
-            uint pos = ((j & (hb - 1u)) << l0) + t;
-            uint u = x[j];
-            uint w = bb_mul(x[j | hb], twiddle(h << s, pos));
-            x[j] = bb_add(u, w);
-            x[j | hb] = bb_sub(u, w);
+        uint wt = twiddle(h << s, t);
+        for (uint jj = 0u; jj < hb; jj++) {
+            uint w = jj == 0u ? wt : bb_mul(wt, twiddle(hb, jj));
+            for (uint k = jj; k < cnt; k += 2u * hb) {
+                uint u = x[k];
+                uint y = bb_mul(x[k + hb], w);
+                x[k] = bb_add(u, y);
+                x[k + hb] = bb_sub(u, y);
+            }
         }
     }
     for (uint j = 0u; j < cnt; j++)

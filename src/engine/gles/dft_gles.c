@@ -62,7 +62,7 @@ typedef struct dft_ctx {
     unsigned block_log;
     uint64_t dispatch; /* most elements per dispatch */
     gs_gl_program *prog[11];
-    gs_gl_program *radix[5]; /* MODE_RADIX per points-per-invocation log */
+    gs_gl_program *radix[DFT_RADIX_LOG + 1]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
 static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
