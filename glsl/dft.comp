@@ -124,11 +124,13 @@ void main()
         v0 = g << spb_log;
         i0 = 0u;
     }
+    // A block inside one sequence: its words from one address and a step.
+    uint at = addr(v0, i0), ew = gs_ews;
 #if DFT_MODE == MODE_SHARED
     for (uint q = lid; q < bs; q += lsz) {
         uint v = spb_log != 0u ? v0 + (q >> gs_logn) : v0;
         uint i = spb_log != 0u ? (q & nmask) : i0 + q;
-        sh[q] = v < gs_nv ? a[addr(v, i)] : 0u;
+        sh[q] = v < gs_nv ? a[spb_log != 0u ? addr(v, i) : at + (q << ew)] : 0u;
     }
 #else
     // Whole sequences of 2^gs_logn <= DFT_BLOCK words (gs_logn >= 1): the
@@ -197,7 +199,7 @@ void main()
         uint v = spb_log != 0u ? v0 + (q >> gs_logn) : v0;
         uint i = spb_log != 0u ? (q & nmask) : i0 + q;
         if (v < gs_nv)
-            a[addr(v, i)] = sh[q];
+            a[spb_log != 0u ? addr(v, i) : at + (q << ew)] = sh[q];
     }
 #elif DFT_MODE == MODE_BITREV_TILED
     // In-place bit reversal of sequences of 2^gs_logn >= 2^10 elements as
@@ -299,8 +301,11 @@ void main()
     uint t = g & (h - 1u), blk = g >> l0;
     uint base = (blk << (l0 + m)) + t;
     uint x[cnt];
+    // The points' words: one address, then a fixed step (the shifts
+    // distribute over the sum modulo 2^32).
+    uint at = addr(v, base), step = 1u << (l0 + gs_ews);
     for (uint j = 0u; j < cnt; j++)
-        x[j] = a[addr(v, base + (j << l0))];
+        x[j] = a[at + j * step];
     // Layer s (half-size H = h 2^s) pairs points j and j + 2^s, j's low s
     // bits jj, with twiddle w_(2H)^(jj h + t) = w_(2H)^t * w_(2^(s+1))^jj:
     // one load per layer for this invocation's w_(2H)^t, times entry
@@ -322,7 +327,7 @@ void main()
         }
     }
     for (uint j = 0u; j < cnt; j++)
-        a[addr(v, base + (j << l0))] = x[j];
+        a[at + j * step] = x[j];
 #elif DFT_MODE == MODE_ZETA_LOW
     // Subset sums over the low gs_bits (<= 5) index bits, one aligned chunk
     // of 2^gs_bits elements per invocation.
