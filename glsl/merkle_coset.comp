@@ -29,25 +29,12 @@ uniform uint gs_col_words; // words per column (height * deg)
 uniform uint gs_lead;
 uniform uint gs_out_lead;
 
-// The overwrite sponge over row r (all gs_len elements): s[0..7] = leaf.
-void hash_row(uint r, out uint s[16])
-{
-    uint dmask = (1u << gs_deg_shift) - 1u;
-    uint rowpart = r << gs_deg_shift;
-    for (int k = 0; k < 16; k++)
-        s[k] = 0u;
-    for (uint blk = 0u; blk < gs_len; blk += 8u) {
-        for (uint k = 0u; k < 8u; k++) {
-            uint e = blk + k;
-            if (e < gs_len)
-                s[k] = mat[gs_lead + (e >> gs_deg_shift) * gs_col_words + rowpart + (e & dmask)];
-        }
-        p2_permute(s);
-    }
-}
-
 shared uint leaves[GS_LOCAL_SIZE * 8u];
 
+// One call site of the permutation for both the row sponge and the tree
+// above the leaves: the permutation is fully unrolled by most compilers, and
+// a second inlined copy made this the slowest program to compile (440-617 ms
+// on NVIDIA with a cold cache, against 273-338 for the leaf kernel's one).
 void main()
 {
     uint id = gs_linear_id();
@@ -58,24 +45,51 @@ void main()
     uint yg_log = uint(findMSB(GS_LOCAL_SIZE)) - gs_log_k;
     uint ymask = (1u << yg_log) - 1u;
     uint r = gs_y0 + (g << yg_log) + (lid & ymask) + (lid >> yg_log) * gs_stride_s;
+    uint dmask = (1u << gs_deg_shift) - 1u;
+    uint rowpart = r << gs_deg_shift;
+    uint nblk = (gs_len + 7u) >> 3;
     uint s[16];
-    hash_row(r, s);
-    for (uint k = 0u; k < 8u; k++)
-        leaves[8u * lid + k] = s[k];
+    for (int k = 0; k < 16; k++)
+        s[k] = 0u;
+    // Steps 0 .. nblk-1: the overwrite sponge over row r (as
+    // glsl/merkle_leaf.comp, in one window), each block's words overwrite
+    // s[0..8). Then one step per tree level: with m leaves per coset left,
+    // invocation q < (m/2) * Yg compresses leaves 2x and 2x+1 (x = q / Yg)
+    // of coset q % Yg into slot q, (t, t+1) first as the separate passes do.
+    // The step count and every branch on it are the same for the whole
+    // work group, so the barriers are reached by all invocations.
+    uint m = 1u << gs_log_k;
+    if (nblk == 0u) // an empty row: its leaf is the zero digest, as the sponge's
+        for (uint k = 0u; k < 8u; k++)
+            leaves[8u * lid + k] = 0u;
     barrier();
-    // Level with m leaves per coset: invocation q < (m/2) * Yg compresses
-    // leaves 2x and 2x+1 (x = q / Yg) of coset q % Yg into slot q.
-    for (uint m = 1u << gs_log_k; m > 1u; m >>= 1u) {
-        bool busy = lid < ((m >> 1u) << yg_log);
-        if (busy) {
-            uint a = 8u * ((((lid >> yg_log) * 2u) << yg_log) + (lid & ymask));
-            uint b = a + (8u << yg_log);
+    for (uint step = 0u; step < nblk + gs_log_k; step++) {
+        bool busy = true;
+        if (step < nblk) {
+            uint blk = step << 3;
             for (uint k = 0u; k < 8u; k++) {
-                s[k] = leaves[a + k];
-                s[8u + k] = leaves[b + k];
+                uint e = blk + k;
+                if (e < gs_len)
+                    s[k] = mat[gs_lead + (e >> gs_deg_shift) * gs_col_words + rowpart + (e & dmask)];
             }
-            p2_permute(s);
+        } else {
+            busy = lid < ((m >> 1u) << yg_log);
+            if (busy) {
+                uint a = 8u * ((((lid >> yg_log) * 2u) << yg_log) + (lid & ymask));
+                uint b = a + (8u << yg_log);
+                for (uint k = 0u; k < 8u; k++) {
+                    s[k] = leaves[a + k];
+                    s[8u + k] = leaves[b + k];
+                }
+            }
+            m >>= 1u;
         }
+        if (busy)
+            p2_permute(s);
+        if (step + 1u < nblk)
+            continue; // more of the row to absorb: nothing shared yet
+        // The row's leaf, or this level's digests, into the invocation's slot
+        // once every invocation has read the slots it compresses.
         barrier();
         if (busy)
             for (uint k = 0u; k < 8u; k++)
