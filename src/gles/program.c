@@ -431,11 +431,15 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
     *out = p;
     dev->programs_built++;
     dev->program_build_ns += gs_monotonic_ns() - t0;
-    if (dev->prof)
-        gs_gl_profile_end(dev,
-                          waited ? "program build (waited for its background compile)"
-                                 : "program build (compile + link, driver cache or not)",
-                          1);
+    if (dev->prof) {
+        /* One row per program, so a slow first run shows which compiles it
+         * waited for (each row: a compile + link from the driver's cache or
+         * not, or the wait for a background compile). */
+        char label[80], key[96];
+        gs_gl_program_label(p, label, sizeof label);
+        snprintf(key, sizeof key, "%s %s", waited ? "program wait:" : "program build:", label);
+        gs_gl_profile_end(dev, key, 1);
+    }
     return GLSTARK_OK;
 }
 
