@@ -32,9 +32,9 @@ uniform uint gs_out_lead;
 shared uint leaves[GS_LOCAL_SIZE * 8u];
 
 // One call site of the permutation for both the row sponge and the tree
-// above the leaves: the permutation is fully unrolled by most compilers, and
-// a second inlined copy made this the slowest program to compile (440-617 ms
-// on NVIDIA with a cold cache, against 273-338 for the leaf kernel's one).
+// above the leaves: compilers inline and unroll it, and with a second copy
+// this was the slowest program to compile (NVIDIA 580, cold cache: 440-617
+// ms; 309 ms with one; docs/performance.md, session 13).
 void main()
 {
     uint id = gs_linear_id();
