@@ -592,9 +592,11 @@ Test(gles_device, profile_table_on_close)
     unsetenv("GLSTARK_PROFILE");
     cr_log_info("%s", cap.text);
     cr_assert(strstr(cap.text, "GLSTARK_PROFILE:") != NULL, "no profile table in the log:\n%s", cap.text);
-    const char *fill = strstr(cap.text, "fill.comp");
+    /* The kernel's row reads "<ms> ms <pct>% <calls> calls <units> units
+     * fill.comp": at least the 3 fills. Its program's build has a row of
+     * its own, "... units program build: fill.comp", one call. */
+    const char *fill = strstr(cap.text, "units  fill.comp\n");
     cr_assert(fill != NULL, "no fill.comp row:\n%s", cap.text);
-    /* the row reads "<ms> ms <pct>% <calls> calls <units> units fill.comp": at least the 3 fills */
     const char *line = fill;
     while (line > cap.text && line[-1] != '\n')
         line--;
@@ -602,6 +604,13 @@ Test(gles_device, profile_table_on_close)
     unsigned long long calls = 0;
     cr_assert_eq(sscanf(line, " %lf ms %lf%% %llu calls", &ms, &pct, &calls), 3, "row: %.120s", line);
     cr_assert_geq(calls, 3ull, "fill.comp calls %llu", calls);
+    const char *build = strstr(cap.text, "units  program build: fill.comp\n");
+    cr_assert(build != NULL, "no row for fill.comp's program build:\n%s", cap.text);
+    line = build;
+    while (line > cap.text && line[-1] != '\n')
+        line--;
+    cr_assert_eq(sscanf(line, " %lf ms %lf%% %llu calls", &ms, &pct, &calls), 3, "row: %.120s", line);
+    cr_assert_eq(calls, 1ull, "fill.comp built %llu times", calls);
     cr_assert(strstr(cap.text, "buffer read") != NULL, "no buffer read row:\n%s", cap.text);
     cr_assert(strstr(cap.text, "buffer create") != NULL, "no buffer create row:\n%s", cap.text);
     cr_assert(strstr(cap.text, "buffer write") != NULL, "no buffer write row:\n%s", cap.text);
