@@ -188,3 +188,16 @@ glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, 
                             ncols, N, cw_offset, buf_elems(codeword));
     return eng->dft->rs_code_matrix(eng, layout, traces, log_blowup, col_begin, col_end, codeword, cw_offset);
 }
+
+size_t gs_stack_first_slice(const gs_stack_layout *lay, uint32_t col)
+{
+    size_t lo = 0, hi = lay->nslices;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (lay->slices[mid].stacked_col < col)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}

@@ -98,6 +98,10 @@ glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, 
                                  unsigned log_blowup, uint32_t col_begin, uint32_t col_end,
                                  gs_buf *codeword, size_t cw_offset);
 
+/* For the engines' implementations: the first slice of stacked column col
+ * (slices are sorted by stacked_col), nslices if none is. */
+size_t gs_stack_first_slice(const gs_stack_layout *lay, uint32_t col);
+
 /* The CPU implementation (src/engine/cpu/dft_cpu.c). */
 extern const gs_dft_ops gs_cpu_dft_ops;
 

@@ -88,6 +88,9 @@ bb_t bb_two_adic_generator(unsigned k);
 /* In-place batch inversion (Montgomery's trick). Zeros stay zero.
  * scratch must hold n elements. */
 void bb_batch_inv(bb_t *v, size_t n, bb_t *scratch);
+/* Powers of z over `bits` index bits starting at bit `first`:
+ * t[b] = z^(b << first) for b < 2^bits (one product per entry). */
+void bb_pow_table(bb_t z, unsigned first, unsigned bits, bb_t *t);
 
 /* Converts arrays between canonical and Montgomery form, in place allowed. */
 void bb_array_from_canonical(bb_t *dst, const uint32_t *src, size_t n);

@@ -97,6 +97,9 @@ bb4_t bb4_inv(bb4_t a);
 
 /* In-place batch inversion; zeros stay zero. scratch holds n elements. */
 void bb4_batch_inv(bb4_t *v, size_t n, bb4_t *scratch);
+/* The eq table over n coordinates: t[x] = eq(xi, bits(x)) =
+ * Π_k (bit k of x ? xi[k] : 1 - xi[k]) for x < 2^n (one product per entry). */
+void bb4_eq_table(const bb4_t *xi, size_t n, bb4_t *t);
 
 /* Canonical <-> internal, 4 u32 per element. */
 static inline bb4_t bb4_from_canonical(const uint32_t c[4])

@@ -85,3 +85,32 @@ void bb4_batch_inv(bb4_t *v, size_t n, bb4_t *scratch)
         inv = bb4_mul(inv, vi);
     }
 }
+
+void bb_pow_table(bb_t z, unsigned first, unsigned bits, bb_t *t)
+{
+    bb_t p = z;
+    for (unsigned i = 0; i < first; i++)
+        p = bb_square(p);
+    t[0] = bb_one();
+    for (unsigned i = 0; i < bits; i++) {
+        size_t h = (size_t)1 << i;
+        for (size_t b = 0; b < h; b++)
+            t[b + h] = bb_mul(t[b], p);
+        p = bb_square(p);
+    }
+}
+
+void bb4_eq_table(const bb4_t *xi, size_t n, bb4_t *t)
+{
+    /* Coordinate k splits each entry e into e·xi[k] (bit k set) and
+     * e - e·xi[k] (bit k clear): one product per new entry. */
+    t[0] = bb4_one();
+    for (size_t k = 0; k < n; k++) {
+        size_t half = (size_t)1 << k;
+        for (size_t x = 0; x < half; x++) {
+            bb4_t hi = bb4_mul(t[x], xi[k]);
+            t[x + half] = hi;
+            t[x] = bb4_sub(t[x], hi);
+        }
+    }
+}

@@ -18,19 +18,6 @@ bb4_t gs_eq_h(const bb4_t *a, const bb4_t *b, size_t n)
     return r;
 }
 
-void gs_eq_table(const bb4_t *xi, size_t n, bb4_t *t)
-{
-    t[0] = bb4_one();
-    for (size_t k = 0; k < n; k++) {
-        size_t half = (size_t)1 << k;
-        for (size_t x = 0; x < half; x++) {
-            bb4_t hi = bb4_mul(t[x], xi[k]);
-            t[x + half] = hi;
-            t[x] = bb4_sub(t[x], hi);
-        }
-    }
-}
-
 bb4_t gs_eq_uni(uint32_t l, bb4_t x, bb4_t y)
 {
     bb4_t res = bb4_one();
@@ -73,7 +60,7 @@ bb4_t gs_eq_sharp(uint32_t l, const bb4_t *xi, bb4_t z)
 {
     size_t n = (size_t)1 << l;
     bb4_t t[1u << 8], w[1u << 8];
-    gs_eq_table(xi, l, t);
+    bb4_eq_table(xi, l, t);
     gs_lagrange_d(l, z, w);
     bb4_t acc = bb4_zero();
     for (size_t k = 0; k < n; k++)

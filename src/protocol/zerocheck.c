@@ -191,7 +191,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     bb4_t esh_c[256], ezc_c[256];
     {
         bb4_t eqs[256];
-        gs_eq_table(xi, l_skip, eqs);
+        bb4_eq_table(xi, l_skip, eqs);
         bb_t ninv = bb_inv(bb_from_u32(N)), winv = bb_inv(omega);
         for (uint32_t j = 0; j < N; j++) {
             bb4_t acc = bb4_zero();

@@ -272,3 +272,59 @@ Test(field, batch_reference_matches_scalar_ops)
     }
     cr_assert(!gs_field_op_valid(12) && gs_field_op_valid(GS_FOP4_MUL_BASE));
 }
+
+/* bb_pow_table: entry b is z^(b << first), checked with the u64 power, for
+ * z in {0, 1, p - 1} and random z, over windows of index bits that start
+ * at 0 and past 0 (as WHIR's split low/high tables use them). */
+Test(field, pow_table_against_powers)
+{
+    uint64_t seed = 0xF1E1D008;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    bb_t t[1u << 7];
+    const unsigned windows[][2] = {{0, 0}, {0, 1}, {0, 7}, {3, 5}, {7, 6}, {20, 4}};
+    for (int it = 0; it < 8; it++) {
+        uint64_t z = it == 0 ? 0 : it == 1 ? 1 : it == 2 ? P - 1 : rnd(&seed);
+        for (size_t w = 0; w < sizeof windows / sizeof windows[0]; w++) {
+            unsigned first = windows[w][0], bits = windows[w][1];
+            for (size_t b = 0; b < ((size_t)1 << bits); b++)
+                t[b] = 0xDEADBEEFu; /* poison */
+            bb_pow_table(bb_from_canonical((uint32_t)z), first, bits, t);
+            for (size_t b = 0; b < ((size_t)1 << bits); b++)
+                cr_assert_eq(bb_to_canonical(t[b]), ref_pow(z, (uint64_t)b << first),
+                             "z = %llu, first %u, entry %zu", (unsigned long long)z, first, b);
+        }
+    }
+}
+
+/* bb4_eq_table: entry x is the product over coordinates k of xi_k (bit k of
+ * x set) or 1 - xi_k (clear), written out with the schoolbook product. */
+Test(field, eq_table_against_products)
+{
+    uint64_t seed = 0xF1E1D009;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    enum { NMAX = 6 };
+    bb4_t xi[NMAX], t[1u << NMAX];
+    uint64_t x4[NMAX][4], om[NMAX][4];
+    for (size_t n = 0; n <= NMAX; n++) {
+        for (size_t k = 0; k < n; k++) {
+            for (int i = 0; i < 4; i++) /* edges in the first coordinates, then random */
+                x4[k][i] = k < 2 ? edges[(k * 4 + (size_t)i + n) % N_EDGES] : rnd(&seed);
+            for (int i = 0; i < 4; i++)
+                om[k][i] = ref_sub(i == 0 ? 1 : 0, x4[k][i]);
+            xi[k] = from4(x4[k]);
+        }
+        for (size_t x = 0; x < ((size_t)1 << n); x++)
+            t[x].c[0] = t[x].c[1] = t[x].c[2] = t[x].c[3] = 0xDEADBEEFu; /* poison */
+        bb4_eq_table(xi, n, t);
+        for (size_t x = 0; x < ((size_t)1 << n); x++) {
+            uint64_t want[4] = {1, 0, 0, 0}, got[4];
+            for (size_t k = 0; k < n; k++) {
+                uint64_t r[4];
+                ref4_mul(want, (x >> k) & 1 ? x4[k] : om[k], r);
+                memcpy(want, r, sizeof r);
+            }
+            to4(t[x], got);
+            cr_assert_arr_eq(got, want, sizeof want, "n = %zu, entry %zu", n, x);
+        }
+    }
+}

@@ -217,7 +217,7 @@ static bb4_t rand_ext(uint64_t *s)
 static bb4_t mle_at(const bb4_t *v, uint32_t R, const bb4_t *xi)
 {
     bb4_t *t = malloc(((size_t)1 << R) * sizeof(bb4_t));
-    gs_eq_table(xi, R, t);
+    bb4_eq_table(xi, R, t);
     bb4_t acc = bb4_zero();
     for (size_t i = 0; i < ((size_t)1 << R); i++)
         acc = bb4_add(acc, bb4_mul(t[i], v[i]));

@@ -32,7 +32,6 @@
 /* Below this length a single column is not worth splitting across threads. */
 #define GS_DFT_PAR_MIN_LOG 14
 
-
 /* Use the vector butterfly runs (dft_simd.h)? Tests switch them off through
  * gs_cpu_state.simd to check the scalar path on the same machine. */
 static int engine_simd(const gs_engine *eng)
@@ -168,6 +167,32 @@ static void bitrev_range(bb_t *a, unsigned log_n, size_t u0, size_t u1, bb_t sca
         bitrev_plain(a, log_n, u0, u1, scale);
 }
 
+/* The scalar butterflies the passes below share (their vector runs are in
+ * dft_simd.c). One DIT layer of half-size h at offset t: x[t], y[t] =
+ * x[t] ± w[t]·y[t]. */
+static inline void dit2_at(bb_t *x, bb_t *y, const bb_t *w, size_t t)
+{
+    bb_t u = x[t], v = bb_mul(y[t], w[t]);
+    x[t] = bb_add(u, v);
+    y[t] = bb_sub(u, v);
+}
+
+/* Two DIT layers (half-sizes h, 2h) at offset t of four quarters p0..p3,
+ * with w1 = w_(2h)^t, w2 = w_(4h)^t, w3 = w_(4h)^(t+h). */
+static inline void dit4_at(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w1, const bb_t *w2,
+                           const bb_t *w3, size_t t)
+{
+    bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
+    bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
+    bb_t y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
+    bb_t y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
+    bb_t z2 = bb_mul(y2, w2[t]), z3 = bb_mul(y3, w3[t]);
+    p0[t] = bb_add(y0, z2);
+    p2[t] = bb_sub(y0, z2);
+    p1[t] = bb_add(y1, z3);
+    p3[t] = bb_sub(y1, z3);
+}
+
 /* Two DIT layers (half-sizes h and 2h) over an array of n. */
 static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
 {
@@ -189,17 +214,8 @@ static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
     for (size_t s = 0; s < n; s += 4 * h) {
         bb_t *p0 = a + s, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
         size_t t = simd ? gs_dft_run4_simd(p0, p1, p2, p3, w1, w2, w3, 0, h) : 0;
-        for (; t < h; t++) {
-            bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
-            bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
-            bb_t y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
-            bb_t y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
-            bb_t z2 = bb_mul(y2, w2[t]), z3 = bb_mul(y3, w3[t]);
-            p0[t] = bb_add(y0, z2);
-            p2[t] = bb_sub(y0, z2);
-            p1[t] = bb_add(y1, z3);
-            p3[t] = bb_sub(y1, z3);
-        }
+        for (; t < h; t++)
+            dit4_at(p0, p1, p2, p3, w1, w2, w3, t);
     }
 }
 
@@ -216,11 +232,8 @@ static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
             continue;
         }
         size_t t = simd ? gs_dft_run2_simd(x, y, w, 0, h) : 0;
-        for (; t < h; t++) {
-            bb_t u = x[t], v = bb_mul(y[t], w[t]);
-            x[t] = bb_add(u, v);
-            y[t] = bb_sub(u, v);
-        }
+        for (; t < h; t++)
+            dit2_at(x, y, w, t);
     }
 }
 
@@ -249,11 +262,8 @@ static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, 
             k += t2 - t;
             t = t2;
         }
-        for (; t < stop; t++, k++) {
-            bb_t u = x[t], v = bb_mul(y[t], w[t]);
-            x[t] = bb_add(u, v);
-            y[t] = bb_sub(u, v);
-        }
+        for (; t < stop; t++, k++)
+            dit2_at(x, y, w, t);
     }
 }
 
@@ -271,17 +281,8 @@ static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, 
             k += t2 - t;
             t = t2;
         }
-        for (; t < stop; t++, k++) {
-            bb_t x0 = p0[t], x1 = bb_mul(p1[t], w1[t]);
-            bb_t x2 = p2[t], x3 = bb_mul(p3[t], w1[t]);
-            bb_t y0 = bb_add(x0, x1), y1 = bb_sub(x0, x1);
-            bb_t y2 = bb_add(x2, x3), y3 = bb_sub(x2, x3);
-            bb_t z2 = bb_mul(y2, w2[t]), z3 = bb_mul(y3, w3[t]);
-            p0[t] = bb_add(y0, z2);
-            p2[t] = bb_sub(y0, z2);
-            p1[t] = bb_add(y1, z3);
-            p3[t] = bb_sub(y1, z3);
-        }
+        for (; t < stop; t++, k++)
+            dit4_at(p0, p1, p2, p3, w1, w2, w3, t);
     }
 }
 
@@ -517,27 +518,13 @@ static glstark_status cpu_rs_message(gs_engine *eng, const gs_dft_cols *cols, un
 
 /* ---------------------------------------------------------------- stacking */
 
-/* First slice of stacked column c (slices are sorted by stacked_col). */
-static size_t first_slice(const gs_stack_layout *lay, uint32_t c)
-{
-    size_t lo = 0, hi = lay->nslices;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lay->slices[mid].stacked_col < c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Writes stacked column c (2^L entries) into q. */
 static void stack_one_column(const gs_stack_layout *lay, const gs_trace_ref *traces, uint32_t c, bb_t *q)
 {
     unsigned l = lay->l_skip;
     size_t H = (size_t)1 << (l + lay->n_stack);
     memset(q, 0, H * sizeof *q);
-    for (size_t i = first_slice(lay, c); i < lay->nslices && lay->slices[i].stacked_col == c; i++) {
+    for (size_t i = gs_stack_first_slice(lay, c); i < lay->nslices && lay->slices[i].stacked_col == c; i++) {
         const gs_stack_slice *s = &lay->slices[i];
         size_t h = (size_t)1 << s->log_height;
         const bb_t *src = (const bb_t *)traces[s->trace].buf->host + traces[s->trace].offset + s->trace_col * h;

@@ -114,16 +114,7 @@ static glstark_status cpu_eq_table(gs_engine *eng, const bb4_t *xi, size_t n, gs
 {
     if (dst->size < (sizeof(bb4_t) << n))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "gkr eq table: buffer too small for 2^%zu entries", n);
-    bb4_t *t = (bb4_t *)dst->host;
-    t[0] = bb4_one();
-    for (size_t k = 0; k < n; k++) {
-        size_t half = (size_t)1 << k;
-        for (size_t x = 0; x < half; x++) {
-            bb4_t hi = bb4_mul(t[x], xi[k]);
-            t[x + half] = hi;
-            t[x] = bb4_sub(t[x], hi);
-        }
-    }
+    bb4_eq_table(xi, n, (bb4_t *)dst->host);
     return GLSTARK_OK;
 }
 

@@ -96,7 +96,6 @@ static void zeta_ext(bb4_t *a, size_t n, unsigned bits)
                     a[j + step] = bb4_add(a[j + step], a[j]);
 }
 
-
 typedef struct prep_ctx {
     bb4_t *a;
     const bb_t *mat; /* N x N, row-major */
@@ -163,16 +162,7 @@ static glstark_status cpu_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, g
     glstark_status st = need(eng, out, len * sizeof(bb4_t), "eq_table", "out");
     if (st)
         return st;
-    bb4_t *o = out->host;
-    o[0] = bb4_one();
-    for (unsigned i = 0; i < n; i++) {
-        size_t h = (size_t)1 << i;
-        for (size_t b = 0; b < h; b++) {
-            bb4_t x = bb4_mul(o[b], u[i]);
-            o[b + h] = x;
-            o[b] = bb4_sub(o[b], x);
-        }
-    }
+    bb4_eq_table(u, n, out->host);
     return GLSTARK_OK;
 }
 
@@ -353,22 +343,6 @@ static glstark_status cpu_fold_encode(gs_engine *eng, const gs_buf *f, const gs_
     return st;
 }
 
-/* Powers of z over `bits` index bits starting at bit `first`:
- * t[b] = z^(b << first) = Π_i (b_i ? z^(2^(first+i)) : 1). */
-static void pow_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
-{
-    bb_t p = z;
-    for (unsigned i = 0; i < first; i++)
-        p = bb_square(p);
-    t[0] = bb_one();
-    for (unsigned i = 0; i < bits; i++) {
-        size_t h = (size_t)1 << i;
-        for (size_t b = 0; b < h; b++)
-            t[b + h] = bb_mul(t[b], p);
-        p = bb_square(p);
-    }
-}
-
 typedef struct wacc_ctx {
     bb4_t *w;
     const bb4_t *t0;     /* gamma0·z0^b, full length */
@@ -433,8 +407,8 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
         p = bb4_square(p);
     }
     for (size_t q = 0; q < nz; q++) {
-        pow_table_base(zs[q], 0, nlo, lo + q * ((size_t)1 << nlo));
-        pow_table_base(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
+        bb_pow_table(zs[q], 0, nlo, lo + q * ((size_t)1 << nlo));
+        bb_pow_table(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
     }
     wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi, gs_cpu_simd(eng)};
     unsigned threads = gs_cpu_threads(eng);

@@ -52,6 +52,18 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
 #define R0_TILE 4
 #define R0_PREFETCH 2 /* columns ahead (round 0 and the multilinear rounds) */
 
+/* out[i] = the sum over the workers' partials acc[p * n + i] (field addition
+ * is exact, so the split over threads does not change the result). */
+static void add_partials(const bb4_t *acc, unsigned parts, size_t n, bb4_t *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        bb4_t sum = bb4_zero();
+        for (unsigned p = 0; p < parts; p++)
+            sum = bb4_add(sum, acc[n * p + i]);
+        out[i] = sum;
+    }
+}
+
 typedef struct r0_ctx {
     const gs_zc_trace *t;
     uint32_t l_skip;
@@ -201,12 +213,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: scratch allocation failed");
     }
-    for (size_t i = 0; i < 3 * n_pts; i++) {
-        bb4_t sum = bb4_zero();
-        for (unsigned p = 0; p < parts; p++)
-            sum = bb4_add(sum, cx.acc[3 * n_pts * p + i]);
-        out[i] = sum;
-    }
+    add_partials(cx.acc, parts, 3 * n_pts, out);
     free(cx.acc);
     return GLSTARK_OK;
 }
@@ -396,12 +403,7 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");
     }
-    for (size_t i = 0; i < 3 * n_x; i++) {
-        bb4_t sum = bb4_zero();
-        for (unsigned p = 0; p < parts; p++)
-            sum = bb4_add(sum, cx.acc[3 * n_x * p + i]);
-        out[i] = sum;
-    }
+    add_partials(cx.acc, parts, 3 * n_x, out);
     free(cx.acc);
     return GLSTARK_OK;
 }

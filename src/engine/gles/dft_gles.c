@@ -510,20 +510,6 @@ static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, u
     return st;
 }
 
-/* First slice of stacked column col (slices are sorted by stacked_col). */
-static size_t first_slice(const gs_stack_layout *lay, uint32_t col)
-{
-    size_t lo = 0, hi = lay->nslices;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (lay->slices[mid].stacked_col < col)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Writes stacked columns [c0, c1) into q at word q_word (column j at
  * q_word + j * H) with buffer copies. */
 static glstark_status stack_into(gs_engine *eng, const gs_stack_layout *lay, const gs_trace_ref *traces, uint32_t c0,
@@ -535,7 +521,7 @@ static glstark_status stack_into(gs_engine *eng, const gs_stack_layout *lay, con
     /* Zero padding only where slices leave gaps (slices never overlap, so
      * covering every word means their heights add up to the whole). */
     size_t covered = 0;
-    for (size_t i = first_slice(lay, c0); i < lay->nslices && lay->slices[i].stacked_col < c1; i++)
+    for (size_t i = gs_stack_first_slice(lay, c0); i < lay->nslices && lay->slices[i].stacked_col < c1; i++)
         covered += lay->slices[i].log_height >= l ? (size_t)1 << lay->slices[i].log_height : 0;
     glstark_status st = covered == (size_t)(c1 - c0) * H ? GLSTARK_OK
                                                           : gs_buf_fill_u32(q, q_word * 4, (size_t)(c1 - c0) * H, 0);
@@ -545,7 +531,7 @@ static glstark_status stack_into(gs_engine *eng, const gs_stack_layout *lay, con
      * dispatches are separated by barriers. */
     const gs_buf *run_buf = NULL;
     size_t run_src = 0, run_dst = 0, run_len = 0;
-    for (size_t i = first_slice(lay, c0); !st && i < lay->nslices && lay->slices[i].stacked_col < c1; i++) {
+    for (size_t i = gs_stack_first_slice(lay, c0); !st && i < lay->nslices && lay->slices[i].stacked_col < c1; i++) {
         const gs_stack_slice *s = &lay->slices[i];
         size_t h = (size_t)1 << s->log_height;
         size_t src = traces[s->trace].offset + (size_t)s->trace_col * h;

@@ -539,22 +539,6 @@ static glstark_status gles_fold_encode(gs_engine *eng, const gs_buf *f, const gs
     return st;
 }
 
-/* Base-field powers of z over `bits` index bits starting at bit `first`:
- * t[b] = z^(b << first). */
-static void pow_table_base(bb_t z, unsigned first, unsigned bits, bb_t *t)
-{
-    bb_t p = z;
-    for (unsigned i = 0; i < first; i++)
-        p = bb_square(p);
-    t[0] = bb_one();
-    for (unsigned i = 0; i < bits; i++) {
-        size_t h = (size_t)1 << i;
-        for (size_t b = 0; b < h; b++)
-            t[b + h] = bb_mul(t[b], p);
-        p = bb_square(p);
-    }
-}
-
 /* w[b] += gamma0·z0^b + Σ gammas[q]·zs[q]^b, each power a product of a low
  * and a high table entry. Binding-1 layout of MODE_WACC (words): EF powers
  * of z0 over the low bits (2^nlo), EF powers over the high bits times gamma0
@@ -598,8 +582,8 @@ static glstark_status gles_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, b
         hi0[i] = bb4_mul(hi0[i], gamma0);
     memcpy(hi0 + hlen, gammas, nz * sizeof(bb4_t));
     for (size_t q = 0; q < nz; q++) {
-        pow_table_base(zs[q], 0, nlo, t + tab + q * (llen + hlen));
-        pow_table_base(zs[q], nlo, nhi, t + tab + q * (llen + hlen) + llen);
+        bb_pow_table(zs[q], 0, nlo, t + tab + q * (llen + hlen));
+        bb_pow_table(zs[q], nlo, nhi, t + tab + q * (llen + hlen) + llen);
     }
     free(pw);
     gs_buf *tb = NULL;
