@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/dft_ops.h"
 #include "field/canonical.h"
@@ -20,13 +19,7 @@
 #include "protocol/stacking.h"
 #include "protocol/transcript.h"
 #include "protocol/verifier.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err)
 {
@@ -692,7 +685,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     if (!vk->has_pre_hash)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "prove: the key has no vk pre-hash (make it with gs_keygen)");
     const uint32_t l_skip = (uint32_t)sp->l_skip, n_stack = (uint32_t)sp->n_stack, L = l_skip + n_stack;
-    double t0 = now_s(), t1;
+    double t0 = gs_now_s(), t1;
     pstate s;
     memset(&s, 0, sizeof s);
     s.eng[0] = eng;
@@ -721,7 +714,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
             return gs_error_set(err, st, "prove: the traces do not satisfy the AIRs: %s", msg);
         gs_span_end(R, sp_check);
     }
-    t1 = now_s();
+    t1 = gs_now_s();
     tm.check = t1 - t0;
     /* OpenVM's root span: everything after the (debug) constraint check */
     const int sp_root = gs_span_begin(R, "stark_prove_excluding_trace");
@@ -798,8 +791,8 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     if ((st = fill_preamble(vk, traces, &s, out, err)))
         goto fail;
     gs_span_end(R, sp_phase);
-    tm.commit = now_s() - t1;
-    t1 = now_s();
+    tm.commit = gs_now_s() - t1;
+    t1 = gs_now_s();
 
     gs_transcript ts;
     gs_transcript_init(&ts);
@@ -817,8 +810,8 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
         goto fail;
     gs_span_end(R, sk);
     out->gkr.logup_pow_witness = bb_from_canonical(w);
-    tm.logup_pow = now_s() - t1;
-    t1 = now_s();
+    tm.logup_pow = gs_now_s() - t1;
+    t1 = gs_now_s();
 
     /* T4..T13 */
     s.r = calloc(L + 2, sizeof(bb4_t));
@@ -843,8 +836,8 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
         goto fail;
     gs_span_end(R, sp_phase);
     uint32_t n_max = s.lz.batch.n_rounds;
-    tm.logup_zerocheck = now_s() - t1;
-    t1 = now_s();
+    tm.logup_zerocheck = gs_now_s() - t1;
+    t1 = gs_now_s();
 
     /* T14..T17: one commit (the common main), slices in placement order */
     s.slices = calloc(s.lay.nslices ? s.lay.nslices : 1, sizeof(gs_red_slice));
@@ -868,8 +861,8 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
                             s.u, err)))
         goto fail;
     gs_span_end(R, sk);
-    tm.stacked_reduction = now_s() - t1;
-    t1 = now_s();
+    tm.stacked_reduction = gs_now_s() - t1;
+    t1 = gs_now_s();
 
     /* WHIR on u_cube = (u_0, u_0^2, .., u_0^(2^(l-1)), u_1, .., u_{n_stack}) */
     {
@@ -892,8 +885,8 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     gs_span_end(R, sk);
     gs_span_end(R, sp_phase);
     gs_span_end(R, sp_root);
-    tm.whir = now_s() - t1;
-    tm.total = now_s() - t0;
+    tm.whir = gs_now_s() - t1;
+    tm.total = gs_now_s() - t0;
     tm.fallback_phases = s.fallback_phases;
     if (s.fallback_phases) {
         char ph[160] = "";

@@ -1,16 +1,9 @@
 /* The per-call span recorder (see spans.h). */
 #include "protocol/spans.h"
+#include "util/clock.h"
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void gs_span_rec_init(gs_span_rec *r, gs_engine *e0, gs_engine *e1, glstark_progress_fn progress, void *user)
 {
@@ -19,7 +12,7 @@ void gs_span_rec_init(gs_span_rec *r, gs_engine *e0, gs_engine *e1, glstark_prog
     r->eng[1] = e1 != e0 ? e1 : NULL;
     r->progress = progress;
     r->progress_user = user;
-    r->t0 = mono_s();
+    r->t0 = gs_now_s();
 }
 
 static uint64_t syncs_now(const gs_span_rec *r)
@@ -49,7 +42,7 @@ static int begin(gs_span_rec *r, const char *name, const char *engine)
         snprintf(s->name, sizeof s->name, "%s", name);
         s->parent = parent;
         s->depth = parent < 0 ? 0 : r->spans[parent].depth + 1;
-        s->start = mono_s() - r->t0;
+        s->start = gs_now_s() - r->t0;
         s->end = -1.0;
         snprintf(s->engine, sizeof s->engine, "%s", engine ? engine : "");
         r->syncs_at_begin[idx] = syncs_now(r);
@@ -80,7 +73,7 @@ void gs_span_end(gs_span_rec *r, int idx)
     for (int e = 0; e < 2; e++)
         if (r->eng[e])
             (void)r->eng[e]->core->finish(r->eng[e]);
-    double t = mono_s() - r->t0;
+    double t = gs_now_s() - r->t0;
     uint64_t syncs = syncs_now(r);
     /* close idx and whatever was left open inside it */
     while (r->top > 0) {

@@ -1,15 +1,8 @@
 #include "protocol/stacked_commit.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 glstark_status gs_stacked_commit(gs_engine *eng, const gs_commit_trace *traces, size_t ntraces,
                                  const gs_stacked_params *params, gs_stacked_commit_data *out)
@@ -61,19 +54,19 @@ glstark_status gs_stacked_commit(gs_engine *eng, const gs_commit_trace *traces, 
         if ((st = gs_stack_matrix(eng, &out->layout, refs, 0, out->layout.width, out->matrix, 0)))
             goto out;
     }
-    double t0 = now_s();
+    double t0 = gs_now_s();
     if ((st = gs_buf_create(eng, N * out->layout.width * sizeof(bb_t), &out->codeword)))
         goto out;
     if ((st = gs_rs_code_matrix(eng, &out->layout, refs, params->log_blowup, 0, out->layout.width, out->codeword,
                                 0)))
         goto out;
-    double t1 = now_s();
+    double t1 = gs_now_s();
     out->rs_code_matrix_s = t1 - t0;
     if ((st = gs_engine_merkle_commit(eng, out->codeword, 0, N, out->layout.width, 1, params->k_whir, &out->tree)))
         goto out;
     if ((st = gs_engine_merkle_root(eng, &out->tree, out->root)))
         goto out;
-    out->merkle_tree_s = now_s() - t1;
+    out->merkle_tree_s = gs_now_s() - t1;
 out:
     free(shapes);
     free(refs);

@@ -26,15 +26,9 @@
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
 #include "protocol/stacking.h"
+#include "util/clock.h"
 
 #define MAX_REPS 32
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* CPU seconds used by this process, all threads (llvmpipe's included): on a
  * shared machine this is steadier than wall time. */
@@ -105,10 +99,10 @@ static int bench_copy(gs_engine *eng, int reps, double *copy_bps)
     gs_engine_finish(eng);
     double t[MAX_REPS];
     for (int r = 0; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = gs_now_s();
         if (gs_buf_copy(b, 0, a, 0, bytes) || gs_engine_finish(eng))
             return fail(eng, "copy");
-        t[r] = now_s() - t0;
+        t[r] = gs_now_s() - t0;
     }
     double m = median(t, reps);
     printf("copy 256 MiB buffer->buffer: %8.2f ms  %7.2f GB/s (read+write %7.2f GB/s)\n", m * 1e3, bytes / m / 1e9,
@@ -172,26 +166,26 @@ static int bench_first_touch(gs_engine *eng)
             break;
         GLuint b = 0;
         gs_engine_finish(eng);
-        double t0 = now_s();
+        double t0 = gs_now_s();
         glGenBuffers(1, &b);
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
         if (kind >= 2)
             dev->BufferStorage(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, flags[kind]);
         else
             glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
-        double t1 = now_s();
+        double t1 = gs_now_s();
         double fill_host[2], fill_gpu[2];
         for (int pass = 0; pass < 2; pass++) {
-            double a = now_s();
+            double a = gs_now_s();
             if (gs_gl_bind_range(dev, 0, b, 0, bytes, &err) ||
                 gs_gl_dispatch_1d(dev, prog, bytes / 16, &eng->err)) {
                 glDeleteBuffers(1, &b);
                 return fail(eng, "first-touch fill");
             }
-            double m = now_s();
+            double m = gs_now_s();
             glFinish();
             fill_host[pass] = m - a;
-            fill_gpu[pass] = now_s() - m;
+            fill_gpu[pass] = gs_now_s() - m;
         }
         printf("first touch %zu MiB (%s): allocate %.2f ms; first fill: calls %.2f ms + GPU %.2f ms (%.1f GB/s); "
                "second fill: calls %.2f + GPU %.2f ms (%.1f GB/s)\n",
@@ -233,12 +227,12 @@ static int bench_shader_copy(gs_engine *eng, int reps, double *copy_bps)
     gs_buf_fill_u32(b, 0, bytes / 4, 0);
     double t[MAX_REPS];
     for (int r = -1; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = gs_now_s();
         if (gs_gles_bind(eng, 0, a, 0, bytes) || gs_gles_bind(eng, 1, b, 0, bytes) ||
             gs_gl_dispatch_1d(dev, prog, bytes / 16, &eng->err) || gs_engine_finish(eng))
             return fail(eng, "shader copy");
         if (r >= 0)
-            t[r] = now_s() - t0;
+            t[r] = gs_now_s() - t0;
     }
     double m = median(t, reps);
     printf("copy %zu MiB by a compute shader: %8.2f ms  %7.2f GB/s (read+write %7.2f GB/s)\n", bytes >> 20, m * 1e3,
@@ -263,10 +257,10 @@ static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols, int reps, dou
         return fail(eng, "dft");
     double t[MAX_REPS], ct[MAX_REPS];
     for (int r = 0; r < reps; r++) {
-        double t0 = now_s(), c0 = cpu_s();
+        double t0 = gs_now_s(), c0 = cpu_s();
         if (gs_dft(eng, &c, GS_DFT_FORWARD) || gs_engine_finish(eng))
             return fail(eng, "dft");
-        t[r] = now_s() - t0;
+        t[r] = gs_now_s() - t0;
         ct[r] = cpu_s() - c0;
     }
     double m = median(t, reps), cm = median(ct, reps);
@@ -287,11 +281,11 @@ static int bench_poseidon2(gs_engine *eng, unsigned log_h, int reps)
     double t[MAX_REPS], ct[MAX_REPS];
     for (int r = -1; r < reps; r++) {
         gs_merkle_dev tree;
-        double t0 = now_s(), c0 = cpu_s();
+        double t0 = gs_now_s(), c0 = cpu_s();
         if (gs_engine_merkle_commit(eng, m, 0, n, width, 1, 0, &tree) || gs_engine_finish(eng))
             return fail(eng, "merkle (poseidon2)");
         if (r >= 0) {
-            t[r] = now_s() - t0;
+            t[r] = gs_now_s() - t0;
             ct[r] = cpu_s() - c0;
         }
         gs_merkle_dev_release(&tree);
@@ -339,12 +333,12 @@ static int bench_poseidon2_rate(gs_engine *eng, unsigned log_states, unsigned ro
     glProgramUniform1ui(gs_gl_program_name(prog), gs_gl_program_uniform(prog, "gs_rounds"), rounds);
     double t[MAX_REPS];
     for (int r = -1; r < reps; r++) {
-        double t0 = now_s();
+        double t0 = gs_now_s();
         if (gs_gles_bind(eng, 0, st, 0, n * 64) || gs_gl_dispatch_1d(dev, prog, n, &eng->err) ||
             gs_engine_finish(eng))
             return fail(eng, "poseidon2 rate");
         if (r >= 0)
-            t[r] = now_s() - t0;
+            t[r] = gs_now_s() - t0;
     }
     double m = median(t, reps), perms = (double)n * rounds;
     printf("poseidon2 in registers 2^%u states x %u: %9.2f ms  %8.1f M perms/s\n", log_states, rounds, m * 1e3,
@@ -378,15 +372,15 @@ static int bench_keccak_commit(gs_engine *eng, unsigned trace_log, int reps, int
             struct timespec ts = {(time_t)(idle_ms / 1000), (long)(idle_ms % 1000) * 1000000L};
             nanosleep(&ts, NULL);
         }
-        double t0 = now_s(), c0 = cpu_s();
+        double t0 = gs_now_s(), c0 = cpu_s();
         if (gs_rs_code_matrix(eng, &lay, &ref, log_blowup, 0, lay.width, cw, 0) || gs_engine_finish(eng))
             return fail(eng, "rs_code_matrix");
-        double t1 = now_s(), c1 = cpu_s();
+        double t1 = gs_now_s(), c1 = cpu_s();
         gs_merkle_dev tree;
         if (gs_engine_merkle_commit(eng, cw, 0, N, lay.width, 1, log_k, &tree) ||
             gs_engine_merkle_root(eng, &tree, root))
             return fail(eng, "merkle_tree");
-        double t2 = now_s(), c2 = cpu_s();
+        double t2 = gs_now_s(), c2 = cpu_s();
         gs_merkle_dev_release(&tree);
         if (r >= 0) {
             trs[r] = t1 - t0;

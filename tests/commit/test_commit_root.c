@@ -15,42 +15,16 @@
 #include "glstark/airs.h"
 #include "protocol/stacking.h"
 
-static char *slurp(const char *rel)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", GLSTARK_TEST_DATA, rel);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
-static long long next_num(char **p)
-{
-    char *s = *p;
-    while (*s && (*s < '0' || *s > '9'))
-        s++;
-    if (!*s)
-        return -1;
-    long long v = strtoll(s, &s, 10);
-    *p = s;
-    return v;
-}
+#include "../util/test_files.h"
 
 /* The 8 numbers after "key": in a vector file. */
 static void json_digest(const char *rel, const char *key, uint32_t out[8])
 {
-    char *txt = slurp(rel), *p = strstr(txt, key);
+    char *txt = tf_read_text(rel), *p = strstr(txt, key);
     cr_assert(p, "%s has no %s", rel, key);
     p += strlen(key);
     for (int i = 0; i < 8; i++)
-        out[i] = (uint32_t)next_num(&p);
+        out[i] = (uint32_t)tf_next_num(&p);
     free(txt);
 }
 
@@ -119,22 +93,22 @@ static void fib_case(commit_case *cc, unsigned l, unsigned n, unsigned k, unsign
 static void interactions_case(commit_case *cc)
 {
     memset(cc, 0, sizeof *cc);
-    char *txt = slurp("rs/interactions-small.rs.txt"), *p = strstr(txt, "params ");
-    cc->l = (unsigned)next_num(&p);
-    cc->n = (unsigned)next_num(&p);
-    cc->b = (unsigned)next_num(&p);
-    cc->nt = (size_t)next_num(&p);
+    char *txt = tf_read_text("rs/interactions-small.rs.txt"), *p = strstr(txt, "params ");
+    cc->l = (unsigned)tf_next_num(&p);
+    cc->n = (unsigned)tf_next_num(&p);
+    cc->b = (unsigned)tf_next_num(&p);
+    cc->nt = (size_t)tf_next_num(&p);
     cc->k = 3;
     cr_assert(cc->nt <= 4);
     for (size_t t = 0; t < cc->nt; t++) {
-        uint32_t w = (uint32_t)next_num(&p), h = (uint32_t)next_num(&p), lh = 0;
+        uint32_t w = (uint32_t)tf_next_num(&p), h = (uint32_t)tf_next_num(&p), lh = 0;
         while ((1u << lh) < h)
             lh++;
         cc->sh[t].width = w;
         cc->sh[t].log_height = lh;
         cc->vals[t] = malloc(((size_t)w * h + 1) * sizeof(uint32_t));
         for (size_t i = 0; i < (size_t)w * h; i++)
-            cc->vals[t][i] = (uint32_t)next_num(&p);
+            cc->vals[t][i] = (uint32_t)tf_next_num(&p);
     }
     free(txt);
 }

@@ -12,21 +12,7 @@
 #include "hash/merkle.h"
 #include "protocol/stacked_commit.h"
 
-static char *slurp(const char *rel)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", GLSTARK_TEST_DATA, rel);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
+#include "../util/test_files.h"
 
 /* The number after "key": in s (first occurrence at or after s). */
 static long long json_num(const char *s, const char *key)
@@ -85,7 +71,7 @@ static void load_kat(const char *name, kat *k)
 {
     char rel[256];
     snprintf(rel, sizeof rel, "openvm/%s.json", name);
-    char *s = slurp(rel);
+    char *s = tf_read_text(rel);
     memset(k, 0, sizeof *k);
     const char *prm = strstr(s, "\"params\":");
     k->prm.l_skip = (unsigned)json_num(prm, "l_skip");
@@ -223,7 +209,7 @@ Test(stacked_commit, fib_app18_n10) { check_commit("fib-app18_n10", 2); }
  * trace (2633 x 2^9) stacks into one column; the codeword has 2^22 rows. */
 Test(stacked_commit, keccak_app21_p16, .timeout = 300)
 {
-    char *txt = slurp("keccak_inputs_seed42_n16.txt"), *p = txt;
+    char *txt = tf_read_text("keccak_inputs_seed42_n16.txt"), *p = txt;
     uint64_t inputs[16][25];
     size_t n = 0;
     while (n < 16 * 25 && *p) {
@@ -241,7 +227,7 @@ Test(stacked_commit, keccak_app21_p16, .timeout = 300)
     bb_t *trace = malloc(cells * sizeof *trace);
     cr_assert_eq(gs_keccak_trace_mont((const uint64_t(*)[25])inputs, 16, trace), GLSTARK_OK);
 
-    char *js = slurp("openvm/keccak-app21_p16.json");
+    char *js = tf_read_text("openvm/keccak-app21_p16.json");
     uint64_t *v;
     cr_assert_eq(json_ints(strstr(js, "\"common_main_commit\":"), &v, NULL), 8u);
     const char *prm_s = strstr(js, "\"params\":");

@@ -14,13 +14,7 @@
 #include "engine/dft_ops.h"
 #include "protocol/stacking.h"
 #include "engine/hash_ops.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 /* CPU seconds of all threads: with other work on the machine, wall time
  * is noisy but this is not. */
@@ -58,10 +52,10 @@ static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols)
     gs_dft_cols c = {b, 0, n, ncols, log_n, 1};
     double best = 1e30, best_cpu = 1e30;
     for (int rep = 0; rep < 3; rep++) {
-        double t0 = now_s(), c0 = cpu_s();
+        double t0 = gs_now_s(), c0 = cpu_s();
         if (gs_dft(eng, &c, rep & 1 ? GS_DFT_INVERSE : GS_DFT_FORWARD))
             return fail(eng, "dft");
-        double t = now_s() - t0, ct = cpu_s() - c0;
+        double t = gs_now_s() - t0, ct = cpu_s() - c0;
         if (t < best)
             best = t;
         if (ct < best_cpu)
@@ -93,9 +87,9 @@ int main(int argc, char **argv)
         memset(b, 2, bytes);
         double best = 1e30;
         for (int rep = 0; rep < 3; rep++) {
-            double t0 = now_s();
+            double t0 = gs_now_s();
             memcpy(b, a, bytes);
-            double t = now_s() - t0;
+            double t = gs_now_s() - t0;
             best = t < best ? t : best;
         }
         printf("memcpy 64 MiB: %.1f MB/s (one thread)\n", (double)bytes / best / 1e6 + (double)(b[7] - 1));
@@ -128,21 +122,21 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < tn; i++)
         h[i] = (bb_t)(mix(&s) % BB_P);
     gs_trace_ref ref = {tb, 0};
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = gs_now_s(), c0 = cpu_s();
     if (gs_rs_code_matrix(eng, &lay, &ref, log_blowup, 0, lay.width, cw, 0))
         return fail(eng, "rs_code_matrix");
-    double t_rs = now_s() - t0, c_rs = cpu_s() - c0;
+    double t_rs = gs_now_s() - t0, c_rs = cpu_s() - c0;
     printf("stacked commit: trace 2633 x 2^%u -> stacked 2^%u x %u, codeword 2^%u x %u (%.0f MiB)\n", trace_log,
            l_skip + n_stack, lay.width, l_skip + n_stack + log_blowup, lay.width,
            (double)N * lay.width * 4 / 1048576.0);
     printf("  rs_code_matrix: %8.1f ms  (cpu %8.1f ms)\n", t_rs * 1e3, c_rs * 1e3);
     gs_merkle_dev tree;
     memset(&tree, 0, sizeof tree);
-    t0 = now_s();
+    t0 = gs_now_s();
     c0 = cpu_s();
     if (gs_engine_merkle_commit(eng, cw, 0, N, lay.width, 1, log_k, &tree))
         return fail(eng, "merkle_tree");
-    double t_mt = now_s() - t0, c_mt = cpu_s() - c0;
+    double t_mt = gs_now_s() - t0, c_mt = cpu_s() - c0;
     printf("  merkle_tree:    %8.1f ms  (cpu %8.1f ms)\n", t_mt * 1e3, c_mt * 1e3);
     printf("  total:          %8.1f ms\n", (t_rs + t_mt) * 1e3);
     gs_merkle_dev_release(&tree);

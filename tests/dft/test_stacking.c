@@ -8,6 +8,8 @@
 #include "engine/cpu/cpu_engine.h"
 #include "protocol/stacking.h"
 
+#include "../util/test_files.h"
+
 /* threads as given; scalar = 1 switches off the vector butterflies so the
  * scalar code is tested on machines that have them. */
 static gs_engine *mk_engine_s(unsigned threads, int scalar)
@@ -20,35 +22,6 @@ static gs_engine *mk_engine_s(unsigned threads, int scalar)
 }
 
 static gs_engine *mk_engine(unsigned threads) { return mk_engine_s(threads, 0); }
-
-static char *slurp(const char *rel)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", GLSTARK_TEST_DATA, rel);
-    FILE *f = fopen(path, "rb");
-    cr_assert(f, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
-/* Next unsigned integer in *p, skipping anything else; -1 at the end. */
-static long long next_num(char **p)
-{
-    char *s = *p;
-    while (*s && (*s < '0' || *s > '9'))
-        s++;
-    if (!*s)
-        return -1;
-    long long v = strtoll(s, &s, 10);
-    *p = s;
-    return v;
-}
 
 /* ------------------------------------------------------------ layout KATs */
 
@@ -121,33 +94,33 @@ static void check_openvm_layout(const char *name)
 {
     char rel[256];
     snprintf(rel, sizeof rel, "layout/%s.layout.txt", name);
-    char *txt = slurp(rel), *p = txt;
-    long long l = next_num(&p), n = next_num(&p);
+    char *txt = tf_read_text(rel), *p = txt;
+    long long l = tf_next_num(&p), n = tf_next_num(&p);
     gs_stack_trace_shape sh[16];
     uint32_t air[16];
     size_t nt = 0;
     char *line;
     while ((line = strstr(p, "trace[")) && line < strstr(p, "common_main")) {
         p = line + 6;
-        next_num(&p); /* index */
-        air[nt] = (uint32_t)next_num(&p);
-        sh[nt].log_height = (uint32_t)next_num(&p);
-        next_num(&p); /* n */
+        tf_next_num(&p); /* index */
+        air[nt] = (uint32_t)tf_next_num(&p);
+        sh[nt].log_height = (uint32_t)tf_next_num(&p);
+        tf_next_num(&p); /* n */
         p = strstr(p, "common_main width = ");
-        sh[nt].width = (uint32_t)next_num(&p);
+        sh[nt].width = (uint32_t)tf_next_num(&p);
         nt++;
     }
     p = strstr(p, "stacked width = ");
-    uint32_t width = (uint32_t)next_num(&p);
+    uint32_t width = (uint32_t)tf_next_num(&p);
     gs_stack_layout lay;
     layout_of((unsigned)l, (unsigned)n, sh, nt, &lay);
     cr_assert_eq(lay.width, width, "%s: stacked width", name);
     size_t k = 0;
     while ((line = strstr(p, "commit[0] mat["))) {
         p = line + 9; /* past "commit[0]" */
-        uint32_t mat = (uint32_t)next_num(&p), col = (uint32_t)next_num(&p), scol = (uint32_t)next_num(&p);
-        uint32_t r0 = (uint32_t)next_num(&p), r1 = (uint32_t)next_num(&p), lh = (uint32_t)next_num(&p);
-        uint32_t stride = (uint32_t)next_num(&p);
+        uint32_t mat = (uint32_t)tf_next_num(&p), col = (uint32_t)tf_next_num(&p), scol = (uint32_t)tf_next_num(&p);
+        uint32_t r0 = (uint32_t)tf_next_num(&p), r1 = (uint32_t)tf_next_num(&p), lh = (uint32_t)tf_next_num(&p);
+        uint32_t stride = (uint32_t)tf_next_num(&p);
         cr_assert_lt(k, lay.nslices, "%s: more slices printed than built", name);
         const gs_stack_slice *s = &lay.slices[k++];
         cr_assert(s->trace == mat && s->trace_col == col && s->stacked_col == scol && s->row == r0 &&
@@ -181,19 +154,19 @@ Test(stacking, openvm_layouts)
 
 Test(stacking, model_layouts)
 {
-    char *txt = slurp("layout/model-cases.txt"), *p = strstr(txt, "case ");
+    char *txt = tf_read_text("layout/model-cases.txt"), *p = strstr(txt, "case ");
     int cases = 0;
     while (p && (p = strstr(p, "case "))) {
         p += 5;
-        unsigned l = (unsigned)next_num(&p), n = (unsigned)next_num(&p);
-        size_t nt = (size_t)next_num(&p);
+        unsigned l = (unsigned)tf_next_num(&p), n = (unsigned)tf_next_num(&p);
+        size_t nt = (size_t)tf_next_num(&p);
         gs_stack_trace_shape sh[16];
         for (size_t i = 0; i < nt; i++) {
-            sh[i].width = (uint32_t)next_num(&p);
-            sh[i].log_height = (uint32_t)next_num(&p);
+            sh[i].width = (uint32_t)tf_next_num(&p);
+            sh[i].log_height = (uint32_t)tf_next_num(&p);
         }
-        size_t ns = (size_t)next_num(&p);
-        uint32_t width = (uint32_t)next_num(&p);
+        size_t ns = (size_t)tf_next_num(&p);
+        uint32_t width = (uint32_t)tf_next_num(&p);
         gs_stack_layout lay;
         layout_of(l, n, sh, nt, &lay);
         cr_assert_eq(lay.width, width, "model case %d width", cases);
@@ -202,7 +175,7 @@ Test(stacking, model_layouts)
             gs_stack_slice *s = &lay.slices[k];
             uint32_t v[5];
             for (int j = 0; j < 5; j++)
-                v[j] = (uint32_t)next_num(&p);
+                v[j] = (uint32_t)tf_next_num(&p);
             cr_assert(s->trace == v[0] && s->trace_col == v[1] && s->stacked_col == v[2] && s->row == v[3] &&
                           s->log_height == v[4],
                       "model case %d slice %zu", cases, k);
@@ -240,26 +213,26 @@ static void load_rs_case(const char *name, rs_case *c)
 {
     char rel[256];
     snprintf(rel, sizeof rel, "rs/%s.rs.txt", name);
-    char *txt = slurp(rel), *p = strstr(txt, "params ");
-    c->l = (unsigned)next_num(&p);
-    c->n = (unsigned)next_num(&p);
-    c->b = (unsigned)next_num(&p);
-    c->nt = (size_t)next_num(&p);
+    char *txt = tf_read_text(rel), *p = strstr(txt, "params ");
+    c->l = (unsigned)tf_next_num(&p);
+    c->n = (unsigned)tf_next_num(&p);
+    c->b = (unsigned)tf_next_num(&p);
+    c->nt = (size_t)tf_next_num(&p);
     for (size_t t = 0; t < c->nt; t++) {
-        uint32_t w = (uint32_t)next_num(&p), h = (uint32_t)next_num(&p), lh;
+        uint32_t w = (uint32_t)tf_next_num(&p), h = (uint32_t)tf_next_num(&p), lh;
         gs_error err;
         cr_assert_eq(gs_stack_log_height(h, &lh, &err), GLSTARK_OK);
         c->sh[t].width = w;
         c->sh[t].log_height = lh;
         c->vals[t] = malloc((size_t)w * h * sizeof(bb_t));
         for (size_t i = 0; i < (size_t)w * h; i++)
-            c->vals[t][i] = bb_from_canonical((uint32_t)next_num(&p));
+            c->vals[t][i] = bb_from_canonical((uint32_t)tf_next_num(&p));
     }
-    c->width = (uint32_t)next_num(&p);
-    c->N = (size_t)next_num(&p);
+    c->width = (uint32_t)tf_next_num(&p);
+    c->N = (size_t)tf_next_num(&p);
     c->cw = malloc(c->width * c->N * sizeof(bb_t));
     for (size_t i = 0; i < c->width * c->N; i++)
-        c->cw[i] = bb_from_canonical((uint32_t)next_num(&p));
+        c->cw[i] = bb_from_canonical((uint32_t)tf_next_num(&p));
     free(txt);
 }
 

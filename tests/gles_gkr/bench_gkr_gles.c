@@ -7,17 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/gles/gles_engine.h"
 #include "protocol/gkr.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 static uint64_t mix(uint64_t *s)
 {
@@ -48,9 +41,9 @@ static int run(gs_engine *e, const bb4_t *P, const bb4_t *Q, uint32_t R, gs_gkr_
     bb4_t xi[40];
     gs_error err;
     uint64_t s0 = e->host_syncs;
-    double t0 = now_s();
+    double t0 = gs_now_s();
     glstark_status st = gs_gkr_prove(e, &fs, p, q, R, pf, xi, &err);
-    *secs = now_s() - t0;
+    *secs = gs_now_s() - t0;
     *syncs = e->host_syncs - s0;
     gs_buf_destroy(p);
     gs_buf_destroy(q);

@@ -5,18 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/gles/gles_engine.h"
 #include "engine/reduction_ops.h"
 #include "engine/whir_ops.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "util/clock.h"
 
 static uint64_t sm(uint64_t *s)
 {
@@ -55,7 +48,7 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
     CHECK(e, gs_buf_write(b->f, 0, fw, n * 16));
     CHECK(e, gs_buf_write(b->w, 0, fw + 4 * n, n * 16));
     CHECK(e, gs_engine_finish(e));
-    double t0 = now();
+    double t0 = gs_now_s();
     switch (op) {
     case OP_BATCH: {
         const gs_buf *ms[1] = {b->m};
@@ -100,7 +93,7 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
     }
     }
     CHECK(e, gs_engine_finish(e));
-    return now() - t0;
+    return gs_now_s() - t0;
 }
 
 static void mk(gs_engine *e, bufs *b, unsigned L, const uint32_t *mat)

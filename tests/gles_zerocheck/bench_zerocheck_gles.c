@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "air/keygen.h"
 #include "airs/keccak.h"
@@ -22,13 +21,7 @@
 #include "protocol/cdag_vk.h"
 #include "protocol/params.h"
 #include "util/stdrng.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "util/clock.h"
 
 /* Process CPU time (all threads, llvmpipe's included): wall times are
  * meaningless on a shared machine. */
@@ -125,18 +118,18 @@ static void generated_compile_times(gs_engine *g, const gs_cdag *d)
         char name[64];
         snprintf(name, sizeof name, "gen_round0_%u.comp", K);
         gs_gl_program *p;
-        double t0 = now(), c0 = cpu_s();
+        double t0 = gs_now_s(), c0 = cpu_s();
         if (gs_gl_program_build(dev, name, text, NULL, &p, &g->err)) {
             printf("generated GLSL, %u nodes (%zu bytes): compile failed: %.300s\n", K, bytes, g->err.msg);
             free(text);
             continue;
         }
-        double t1 = now(), c1 = cpu_s();
+        double t1 = gs_now_s(), c1 = cpu_s();
         CHECK(g, gs_gles_bind(g, 0, src, 0, src->size));
         CHECK(g, gs_gles_bind(g, 1, out, 0, out->size));
         CHECK(g, gs_gl_dispatch_1d(dev, p, count, &g->err));
         CHECK(g, gs_engine_finish(g));
-        double t2 = now(), c2 = cpu_s();
+        double t2 = gs_now_s(), c2 = cpu_s();
         printf("generated GLSL, %u of %u nodes (%zu bytes): compile+link %.3f s (cpu %.3f s), first dispatch (JIT) "
                "%.3f s (cpu %.3f s)\n",
                K, d->n_nodes, bytes, t1 - t0, c1 - c0, t2 - t1, c2 - c1);
@@ -230,21 +223,21 @@ int main(int argc, char **argv)
         o[k][0] = malloc(3 * n_pts * sizeof(bb4_t));
         o[k][1] = malloc(9 * sizeof(bb4_t));
         CHECK(e, gs_engine_finish(e));
-        double t0 = now(), c0 = cpu_s();
+        double t0 = gs_now_s(), c0 = cpu_s();
         CHECK(e, e->zerocheck->round0(e, &tr, l, n_cos, 1, eb, &w, o[k][0]));
-        double t1 = now(), c1 = cpu_s();
+        double t1 = gs_now_s(), c1 = cpu_s();
         CHECK(e, gs_buf_create(e, ncols * nx * 16, &tb));
         CHECK(e, e->zerocheck->fold_ple(e, &tr, l, lw, tb));
         CHECK(e, gs_engine_finish(e));
-        double t2 = now();
+        double t2 = gs_now_s();
         eqb = up(e, E, nx / 2 * 16);
         CHECK(e, gs_engine_finish(e));
-        double t3 = now(), c3 = cpu_s();
+        double t3 = gs_now_s(), c3 = cpu_s();
         CHECK(e, e->zerocheck->mle_round(e, &tr, tb, nx, nx, eqb, 3, &w, o[k][1]));
-        double t4 = now(), c4 = cpu_s();
+        double t4 = gs_now_s(), c4 = cpu_s();
         CHECK(e, e->zerocheck->fold(e, tb, ncols, nx, nx, r));
         CHECK(e, gs_engine_finish(e));
-        double t5 = now();
+        double t5 = gs_now_s();
         tabs[k] = malloc(ncols * nx * 16);
         CHECK(e, gs_buf_read(tb, 0, tabs[k], ncols * nx * 16));
         printf("%s%s: round0 %.3f s (cpu time %.3f s), fold_ple %.3f s, mle round 1 (%zu pairs x 3) %.3f s (cpu "

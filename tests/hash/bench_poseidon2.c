@@ -5,18 +5,11 @@
  * Usage: bench_poseidon2 [log_height=18] [width=42] [threads=0 (all)] */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "hash/merkle.h"
 #include "hash/poseidon2.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 int main(int argc, char **argv)
 {
@@ -36,10 +29,10 @@ int main(int argc, char **argv)
     const long iters = 200000;
     double best = 1e30, t0, t1;
     for (int rep = 0; rep < 5; rep++) {
-        t0 = now();
+        t0 = gs_now_s();
         for (long i = 0; i < iters; i++)
             gs_poseidon2_permute(st);
-        t1 = now();
+        t1 = gs_now_s();
         if (t1 - t0 < best)
             best = t1 - t0;
     }
@@ -52,10 +45,10 @@ int main(int argc, char **argv)
             bs[i][l] = bb_from_canonical((uint32_t)(i + l));
     best = 1e30;
     for (int rep = 0; rep < 5; rep++) {
-        t0 = now();
+        t0 = gs_now_s();
         for (long i = 0; i < iters; i++)
             gs_poseidon2_permute_batch(bs);
-        t1 = now();
+        t1 = gs_now_s();
         if (t1 - t0 < best)
             best = t1 - t0;
     }
@@ -66,11 +59,11 @@ int main(int argc, char **argv)
     for (int impl = 0; impl < 3; impl++) {
         best = 1e30;
         for (int rep = 0; rep < 3; rep++) {
-            t0 = now();
+            t0 = gs_now_s();
             for (long i = 0; i < iters / 2; i++)
                 if (!gs_poseidon2_permute_batch_with((gs_p2_impl)impl, bs))
                     break;
-            t1 = now();
+            t1 = gs_now_s();
             if (t1 - t0 < best)
                 best = t1 - t0;
         }
@@ -94,12 +87,12 @@ int main(int argc, char **argv)
     for (int r = 0; r < (threads > 1 ? 2 : 1); r++) {
         gs_merkle_tree t;
         gs_error err;
-        t0 = now();
+        t0 = gs_now_s();
         if (gs_merkle_commit(mat, n, width, 1, 4, runs[r], &t, &err) != GLSTARK_OK) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }
-        t1 = now();
+        t1 = gs_now_s();
         printf("merkle commit 2^%u x %zu (k=4), %u thread(s): %.1f ms, %.3f M perms/s, root[0] %u\n", log_h, width,
                runs[r], (t1 - t0) * 1e3, perms / (t1 - t0) / 1e6, bb_to_canonical(gs_merkle_root(&t)[0]));
         gs_merkle_tree_free(&t);

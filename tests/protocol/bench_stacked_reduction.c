@@ -5,10 +5,10 @@
  * Usage: bench_stacked_reduction [width=2633] [log_h=15] [threads=0] */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "engine/engine.h"
 #include "protocol/stacked_reduction.h"
+#include "util/clock.h"
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -30,13 +30,6 @@ static bb_t ch_sample(void *ctx)
 {
     chan *c = ctx;
     return bb_from_canonical((uint32_t)(splitmix(&c->seed) % BB_P));
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 int main(int argc, char **argv)
@@ -82,9 +75,9 @@ int main(int argc, char **argv)
     gs_fs fs = {&ch, ch_observe, ch_sample};
     gs_stacking_proof sp;
     bb4_t u[32];
-    double t0 = now();
+    double t0 = gs_now_s();
     glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){l, n_stack}, &c, 1, r, log_h - l + 1, &sp, u, &err);
-    double t1 = now();
+    double t1 = gs_now_s();
     if (st) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
@@ -93,18 +86,18 @@ int main(int argc, char **argv)
     /* the same steps, timed one by one */
     gs_sred_prover p;
     bb4_t coeffs[64], ev[2];
-    double a = now();
+    double a = gs_now_s();
     st = gs_sred_prover_init(&p, eng, (gs_sred_params){l, n_stack}, &c, 1, r, log_h - l + 1, r[5], &err);
-    double b = now();
+    double b = gs_now_s();
     st = st ? st : gs_sred_prover_round0(&p, coeffs, &err);
-    double d = now();
+    double d = gs_now_s();
     st = st ? st : gs_sred_prover_fold_ple(&p, r[6], &err);
-    double e = now();
+    double e = gs_now_s();
     for (uint32_t j = 0; j < n_stack && !st; j++) {
         st = gs_sred_prover_round(&p, ev, &err);
         st = st ? st : gs_sred_prover_fold(&p, r[7], &err);
     }
-    double f = now();
+    double f = gs_now_s();
     printf("init %.3f s, round 0 %.3f s, PLE fold + weights %.3f s, %u rounds %.3f s\n", b - a, d - b, e - d, n_stack,
            f - e);
     gs_sred_prover_free(&p);

@@ -12,29 +12,7 @@
 #include "protocol/logup_zerocheck.h"
 #include "replay_fs.h"
 #include "../util/test_files.h"
-
-/* ---- a reader of OpenVM proof bytes up to the end of the batch proof ---- */
-typedef struct rd {
-    const uint8_t *b;
-    size_t n, i;
-} rd;
-
-static uint32_t u32at(rd *r)
-{
-    cr_assert(r->i + 4 <= r->n, "proof truncated at %zu", r->i);
-    uint32_t v = (uint32_t)r->b[r->i] | (uint32_t)r->b[r->i + 1] << 8 | (uint32_t)r->b[r->i + 2] << 16 |
-                 (uint32_t)r->b[r->i + 3] << 24;
-    r->i += 4;
-    return v;
-}
-
-static bb4_t efat(rd *r)
-{
-    uint32_t c[4];
-    for (int k = 0; k < 4; k++)
-        c[k] = u32at(r);
-    return bb4_from_canonical(c);
-}
+#include "proof_reader.h"
 
 /* Skips the preamble; returns the offset where GkrProof starts (after the pow witness). */
 static void skip_preamble(rd *r)

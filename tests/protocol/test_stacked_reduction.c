@@ -22,6 +22,7 @@
 #include "protocol/stacking.h"
 #include "glstark/airs.h"
 #include "../util/test_files.h"
+#include "proof_reader.h"
 
 #define MAXC 4096 /* columns per trace in the vector files */
 
@@ -129,17 +130,6 @@ static void free_vec(sred_vec *v)
             free(v->col_vals[i]);
         free(v->col_vals);
     }
-}
-
-static void load_proof(const char *spec, gs_proof *p)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
-    size_t len;
-    uint8_t *bytes = tf_read_path(path, &len);
-    gs_error err;
-    cr_assert_eq(gs_proof_decode(bytes, len, p, &err), GLSTARK_OK, "%s", err.msg);
-    free(bytes);
 }
 
 /* ---- scripted channel: hands out recorded challenges, checks observes ---- */

@@ -20,6 +20,7 @@
 #include "protocol/proof.h"
 #include "protocol/verifier.h"
 #include "../util/test_files.h"
+#include "proof_reader.h"
 
 /* test_verifier_slow.c includes this file with GLSTARK_VERIFIER_SLOW set to
  * run only the slow tests (the default ones are disabled there). */
@@ -46,17 +47,6 @@ static void load_vk(const char *air, gs_multi_vk *vk)
     cr_assert(vk->has_pre_hash && memcmp(want, vk->pre_hash, sizeof want) == 0, "%s: pre-hash", air);
     free(fe);
     free(b);
-}
-
-static void load_proof(const char *spec, gs_proof *p)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/openvm/%s.proof.bin", GLSTARK_TEST_DATA, spec);
-    size_t len;
-    uint8_t *bytes = tf_read_path(path, &len);
-    gs_error err;
-    cr_assert_eq(gs_proof_decode(bytes, len, p, &err), GLSTARK_OK, "%s", err.msg);
-    free(bytes);
 }
 
 /* ---- recorded challenges ---- */

@@ -35,4 +35,26 @@ static inline uint8_t *tf_read(const char *dir, const char *name, size_t *n)
     return tf_read_path(path, n);
 }
 
+/* A text file under GLSTARK_TEST_DATA (rel may name a subfolder) as a
+ * NUL-terminated string. */
+static inline char *tf_read_text(const char *rel)
+{
+    size_t n;
+    return (char *)tf_read("", rel, &n);
+}
+
+/* The next unsigned decimal integer at or after *p, skipping anything else,
+ * with *p moved past it; -1 when none is left. */
+static inline long long tf_next_num(char **p)
+{
+    char *s = *p;
+    while (*s && (*s < '0' || *s > '9'))
+        s++;
+    if (!*s)
+        return -1;
+    long long v = strtoll(s, &s, 10);
+    *p = s;
+    return v;
+}
+
 #endif
