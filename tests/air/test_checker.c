@@ -106,8 +106,8 @@ Test(checker, fib_random_single_cell_corruptions)
     uint64_t seed = 0xF1B0001;
     cr_log_info("seed %llu", (unsigned long long)seed);
     for (int it = 0; it < 200; it++) {
-        size_t cell = tu_splitmix(&seed) % (2 * h);
-        uint32_t delta = 1 + (uint32_t)(tu_splitmix(&seed) % (BB_P - 1));
+        size_t cell = splitmix64(&seed) % (2 * h);
+        uint32_t delta = 1 + (uint32_t)(splitmix64(&seed) % (BB_P - 1));
         uint32_t old = trace[cell];
         trace[cell] = (uint32_t)(((uint64_t)old + delta) % BB_P);
         cr_assert_eq(check1(air, h, trace, pv, 3, NULL, NULL, 0), GLSTARK_ERR_UNSATISFIED,
@@ -335,10 +335,10 @@ Test(checker, keccak_random_single_cell_corruptions)
     for (int it = 0; it < 60; it++) {
         size_t col;
         do /* export may legally be 1 on a final-step row: leave it out */
-            col = tu_splitmix(&seed) % GLSTARK_KECCAK_WIDTH;
+            col = splitmix64(&seed) % GLSTARK_KECCAK_WIDTH;
         while (col == GS_KC_EXPORT);
-        size_t row = tu_splitmix(&seed) % h;
-        uint32_t delta = 1 + (uint32_t)(tu_splitmix(&seed) % (BB_P - 1));
+        size_t row = splitmix64(&seed) % h;
+        uint32_t delta = 1 + (uint32_t)(splitmix64(&seed) % (BB_P - 1));
         uint32_t *cell = &t[col * h + row];
         uint32_t old = *cell;
         *cell = (uint32_t)(((uint64_t)old + delta) % BB_P);

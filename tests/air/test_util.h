@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../util/splitmix.h"
 
 static inline uint8_t *tu_read_file(const char *name, size_t *len)
 {
@@ -61,14 +62,6 @@ static inline size_t tu_json_uints(const char *json, const char *key, uint64_t *
         }
     }
     return n < max ? n : max;
-}
-
-static inline uint64_t tu_splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 #endif

@@ -228,9 +228,9 @@ Test(vk, decode_roundtrip_and_malformed)
     uint64_t seed = 1234;
     cr_log_info("seed %llu", (unsigned long long)seed);
     for (int it = 0; it < 2000; it++) {
-        size_t pos = 12 + tu_splitmix(&seed) % (len - 12);
+        size_t pos = 12 + splitmix64(&seed) % (len - 12);
         uint8_t old = b[pos];
-        b[pos] = (uint8_t)tu_splitmix(&seed);
+        b[pos] = (uint8_t)splitmix64(&seed);
         gs_multi_vk vk;
         gs_error err;
         glstark_status st = gs_vk_from_postcard(b + 12, len - 12, &vk, &err);

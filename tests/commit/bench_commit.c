@@ -27,6 +27,7 @@
 #include "engine/hash_ops.h"
 #include "protocol/stacking.h"
 #include "util/clock.h"
+#include "../util/splitmix.h"
 
 #define MAX_REPS 32
 
@@ -38,14 +39,6 @@ static double cpu_s(void)
     getrusage(RUSAGE_SELF, &ru);
     return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
            1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
-
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 static int cmp_d(const void *a, const void *b)
@@ -78,7 +71,7 @@ static gs_buf *random_buf(gs_engine *eng, size_t words, uint64_t seed)
     for (size_t o = 0; h && o < words; o += slice) {
         size_t n = words - o < slice ? words - o : slice;
         for (size_t i = 0; i < n; i++)
-            h[i] = (bb_t)(mix(&s) % BB_P);
+            h[i] = (bb_t)(splitmix64(&s) % BB_P);
         if (gs_buf_write(b, o * 4, h, n * 4)) {
             free(h);
             gs_buf_destroy(b);

@@ -15,6 +15,7 @@
 #include "protocol/stacking.h"
 #include "engine/hash_ops.h"
 #include "util/clock.h"
+#include "../util/splitmix.h"
 
 /* CPU seconds of all threads: with other work on the machine, wall time
  * is noisy but this is not. */
@@ -23,14 +24,6 @@ static double cpu_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 static int fail(gs_engine *eng, const char *what)
@@ -48,7 +41,7 @@ static int bench_dft(gs_engine *eng, unsigned log_n, size_t ncols)
     bb_t *h = b->host; /* CPU engine: fill in place */
     uint64_t s = 1;
     for (size_t i = 0; i < total; i++)
-        h[i] = (bb_t)(mix(&s) % BB_P);
+        h[i] = (bb_t)(splitmix64(&s) % BB_P);
     gs_dft_cols c = {b, 0, n, ncols, log_n, 1};
     double best = 1e30, best_cpu = 1e30;
     for (int rep = 0; rep < 3; rep++) {
@@ -120,7 +113,7 @@ int main(int argc, char **argv)
     bb_t *h = tb->host;
     uint64_t s = 7;
     for (size_t i = 0; i < tn; i++)
-        h[i] = (bb_t)(mix(&s) % BB_P);
+        h[i] = (bb_t)(splitmix64(&s) % BB_P);
     gs_trace_ref ref = {tb, 0};
     double t0 = gs_now_s(), c0 = cpu_s();
     if (gs_rs_code_matrix(eng, &lay, &ref, log_blowup, 0, lay.width, cw, 0))

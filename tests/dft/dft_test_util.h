@@ -10,19 +10,12 @@
 
 #include "engine/dft_ops.h"
 #include "field/babybear.h"
-
-static inline uint64_t t_splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 /* Uniform field element, with the edge values 0, 1, p-1 mixed in. */
 static inline bb_t t_rand_bb(uint64_t *s)
 {
-    uint64_t r = t_splitmix(s);
+    uint64_t r = splitmix64(s);
     switch (r & 31) {
     case 0: return 0;
     case 1: return bb_one();

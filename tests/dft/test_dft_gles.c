@@ -105,16 +105,16 @@ static void compare_rs(gs_engine *g, uint64_t seed, int iters, unsigned max_l, u
     uint64_t s = seed;
     gs_engine *c = tu_cpu_engine();
     for (int iter = 0; iter < iters; iter++) {
-        unsigned l = (unsigned)(t_splitmix(&s) % (max_l + 1)), n = (unsigned)(t_splitmix(&s) % (max_n + 1));
-        unsigned L = l + n, b = (unsigned)(t_splitmix(&s) % 3);
-        size_t nt = 1 + t_splitmix(&s) % 4;
+        unsigned l = (unsigned)(splitmix64(&s) % (max_l + 1)), n = (unsigned)(splitmix64(&s) % (max_n + 1));
+        unsigned L = l + n, b = (unsigned)(splitmix64(&s) % 3);
+        size_t nt = 1 + splitmix64(&s) % 4;
         gs_stack_trace_shape sh[8];
         bb_t *vals[8];
         unsigned prev = L;
         for (size_t t = 0; t < nt; t++) {
-            sh[t].log_height = (uint32_t)(t_splitmix(&s) % (prev + 1));
+            sh[t].log_height = (uint32_t)(splitmix64(&s) % (prev + 1));
             prev = sh[t].log_height;
-            sh[t].width = (uint32_t)(t_splitmix(&s) % 4) + (t == 0);
+            sh[t].width = (uint32_t)(splitmix64(&s) % 4) + (t == 0);
             size_t cnt = (size_t)sh[t].width << sh[t].log_height;
             vals[t] = malloc((cnt ? cnt : 1) * sizeof(bb_t));
             for (size_t i = 0; i < cnt; i++)
@@ -123,7 +123,7 @@ static void compare_rs(gs_engine *g, uint64_t seed, int iters, unsigned max_l, u
         gs_stack_layout lay;
         gs_error err;
         cr_assert_eq(gs_stack_layout_build(l, n, sh, nt, &lay, &err), GLSTARK_OK, "%s", err.msg);
-        size_t N = (size_t)1 << (L + b), off = (size_t)(t_splitmix(&s) % 3);
+        size_t N = (size_t)1 << (L + b), off = (size_t)(splitmix64(&s) % 3);
         bb_t *out[2], *q[2];
         gs_engine *engs[2] = {g, c};
         for (int e = 0; e < 2; e++) {

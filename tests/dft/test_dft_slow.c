@@ -34,7 +34,7 @@ Test(dft_slow, large_round_trips_and_spot_checks, .timeout = 1200)
         cr_assert_eq(gs_dft(eng, &c, GS_DFT_FORWARD), GLSTARK_OK);
         gs_buf_read(b, 0, y, n * w * sizeof *y);
         bb_t g = bb_two_adic_generator(k);
-        size_t idx[] = {0, 1, n / 2 + 3, n - 1, (size_t)(t_splitmix(&s) % n)};
+        size_t idx[] = {0, 1, n / 2 + 3, n - 1, (size_t)(splitmix64(&s) % n)};
         for (int t = 0; t < 5; t++)
             cr_assert_eq(y[(w - 1) * n + idx[t]], eval_at(x + (w - 1) * n, n, bb_pow(g, idx[t])),
                          "seed %llu k %u: output %zu", (unsigned long long)seed, k, idx[t]);

@@ -304,16 +304,16 @@ Test(rs_code_matrix, random_vs_naive)
     printf("rs_code_matrix random seed %llu\n", (unsigned long long)seed);
     uint64_t s = seed;
     for (int iter = 0; iter < 12; iter++) {
-        unsigned l = (unsigned)(t_splitmix(&s) % 4), n = (unsigned)(t_splitmix(&s) % 4), L = l + n;
-        unsigned b = (unsigned)(t_splitmix(&s) % 3);
-        size_t nt = 1 + t_splitmix(&s) % 4;
+        unsigned l = (unsigned)(splitmix64(&s) % 4), n = (unsigned)(splitmix64(&s) % 4), L = l + n;
+        unsigned b = (unsigned)(splitmix64(&s) % 3);
+        size_t nt = 1 + splitmix64(&s) % 4;
         gs_stack_trace_shape sh[8];
         bb_t *vals[8];
         unsigned prev = L;
         for (size_t t = 0; t < nt; t++) {
-            sh[t].log_height = (uint32_t)(t_splitmix(&s) % (prev + 1));
+            sh[t].log_height = (uint32_t)(splitmix64(&s) % (prev + 1));
             prev = sh[t].log_height;
-            sh[t].width = (uint32_t)(t_splitmix(&s) % 4) + (t == 0);
+            sh[t].width = (uint32_t)(splitmix64(&s) % 4) + (t == 0);
             size_t cnt = (size_t)sh[t].width << sh[t].log_height;
             vals[t] = malloc((cnt ? cnt : 1) * sizeof(bb_t));
             for (size_t i = 0; i < cnt; i++)

@@ -8,14 +8,7 @@
 
 #include "field/babybear.h"
 #include "field/canonical.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 static size_t naive(const uint32_t *v, size_t n)
 {
@@ -37,14 +30,14 @@ Test(canonical, first_bad_index_matches_the_definition)
         uint32_t *v = malloc((n ? n : 1) * sizeof *v);
         cr_assert_not_null(v);
         for (size_t i = 0; i < n; i++)
-            v[i] = (uint32_t)(splitmix(&seed) % BB_P);
+            v[i] = (uint32_t)(splitmix64(&seed) % BB_P);
         v[n ? n - 1 : 0] = n ? BB_P - 1 : 0; /* the largest canonical value passes */
         for (int trial = 0; trial < 6; trial++) {
             /* trial 0: none planted; then 1..5 bad values at random places */
             size_t planted[5];
             for (int k = 0; k < trial && n; k++) {
-                planted[k] = (size_t)(splitmix(&seed) % n);
-                v[planted[k]] = bad_values[splitmix(&seed) % 4];
+                planted[k] = (size_t)(splitmix64(&seed) % n);
+                v[planted[k]] = bad_values[splitmix64(&seed) % 4];
             }
             size_t want = naive(v, n);
             for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++)
@@ -52,7 +45,7 @@ Test(canonical, first_bad_index_matches_the_definition)
                              "n %zu trial %d threads %u: got a different first index than %zu", n, trial,
                              threads[ti], want);
             for (int k = 0; k < trial && n; k++)
-                v[planted[k]] = (uint32_t)(splitmix(&seed) % BB_P);
+                v[planted[k]] = (uint32_t)(splitmix64(&seed) % BB_P);
         }
         free(v);
     }

@@ -12,18 +12,11 @@
 #include "field/babybear.h"
 #include "field/ext4.h"
 #include "field/field_batch.h"
+#include "../util/splitmix.h"
 
 #define P 2013265921ull /* 2^31 - 2^27 + 1, written independently of BB_P */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rnd(uint64_t *s) { return (uint32_t)(rng_next(s) % P); }
+static uint32_t rnd(uint64_t *s) { return (uint32_t)(splitmix64(s) % P); }
 
 /* ---- the independent definition ---- */
 
@@ -104,7 +97,7 @@ Test(field, pow_and_inverse)
     cr_assert_eq(bb_to_canonical(bb_inv(bb_from_canonical((uint32_t)P - 1))), P - 1);
     for (int i = 0; i < 2000; i++) {
         uint32_t x = i < (int)N_EDGES ? edges[i] : rnd(&seed);
-        uint64_t e = rng_next(&seed);
+        uint64_t e = splitmix64(&seed);
         bb_t a = bb_from_canonical(x);
         cr_assert_eq(bb_to_canonical(bb_pow(a, e)), ref_pow(x, e), "pow %u^%llu", x, (unsigned long long)e);
         if (x) {
@@ -210,7 +203,7 @@ Test(field, ext4_inverse_and_pow)
         cr_assert_arr_eq(prod, one, sizeof one, "a * inv(a) = 1 (iteration %d)", it);
         cr_assert(bb4_eq(bb4_inv(bb4_inv(x)), x), "inv(inv(a)) = a");
         /* a^e by repeated schoolbook products. */
-        uint64_t e = rng_next(&seed) & 0xFFFF, want[4] = {1, 0, 0, 0}, base[4], got[4];
+        uint64_t e = splitmix64(&seed) & 0xFFFF, want[4] = {1, 0, 0, 0}, base[4], got[4];
         memcpy(base, a, sizeof base);
         for (uint64_t k = e; k; k >>= 1) {
             if (k & 1)

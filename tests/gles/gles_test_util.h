@@ -13,14 +13,7 @@
 
 #include "engine/gles/gles_engine.h"
 #include "field/babybear.h"
-
-static inline uint64_t tu_splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 /* Opens a GLES engine with opts (NULL = defaults) or fails the test with
  * the library's message: CI has llvmpipe, so no device is a failure. */

@@ -10,7 +10,7 @@
 static void fill_random(uint32_t *v, size_t n, uint64_t seed)
 {
     for (size_t i = 0; i < n; i++)
-        v[i] = (uint32_t)tu_splitmix(&seed);
+        v[i] = (uint32_t)splitmix64(&seed);
 }
 
 /* Opening an engine with var=value fails with a message naming var. */
@@ -228,8 +228,8 @@ Test(gles_buffers, larger_than_binding_limit_in_ranges)
     cr_log_info("seed %llu", (unsigned long long)seed);
     uint32_t *ha = tu_alloc(words * 4), *hb = tu_alloc(words * 4), *want = tu_alloc(words * 4);
     for (size_t i = 0; i < words; i++) {
-        ha[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
-        hb[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+        ha[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
+        hb[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     }
     TU_OK(eng, gs_buf_write(a, 0, ha, words * 4));
     TU_OK(eng, gs_buf_write(b, 0, hb, words * 4));
@@ -272,7 +272,7 @@ Test(gles_buffers, canonical_write_matches_cpu_engine)
     const size_t words = 3 * (64 << 10) / 4 + 1001; /* three bindings and a ragged tail */
     uint32_t *src = tu_alloc(words * 4), *got = tu_alloc(words * 4), *cgot = tu_alloc(words * 4);
     for (size_t i = 0; i < words; i++) {
-        uint64_t r = tu_splitmix(&seed);
+        uint64_t r = splitmix64(&seed);
         src[i] = (r & 7) == 0 ? 0 : (r & 7) == 1 ? 1 : (r & 7) == 2 ? BB_P - 1 : (uint32_t)((r >> 8) % BB_P);
     }
     /* (first word, count): whole, unaligned start, a single word, empty */
@@ -787,9 +787,9 @@ Test(gles_buffers, mixed_element_sizes_with_odd_binding_limit)
                 (unsigned long long)gs_gles_device(eng)->caps.max_binding_bytes);
     uint32_t *ha = tu_alloc(n * 16), *hb = tu_alloc(n * 4), *want = tu_alloc(n * 16), *got = tu_alloc(n * 16);
     for (size_t i = 0; i < 4 * n; i++)
-        ha[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+        ha[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     for (size_t i = 0; i < n; i++)
-        hb[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+        hb[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     gs_buf *a, *b, *out;
     TU_OK(eng, gs_buf_create(eng, n * 16, &a));
     TU_OK(eng, gs_buf_create(eng, n * 4, &b));

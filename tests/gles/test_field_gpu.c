@@ -37,12 +37,12 @@ static void make_inputs(uint32_t *a, uint32_t *b, size_t words_a, size_t words_b
 {
     for (size_t w = 0; w < words_a; w++) {
         size_t e = w / wa;
-        uint32_t v = e < N_EDGES * N_EDGES ? edges[(e / N_EDGES + w % wa) % N_EDGES] : (uint32_t)(tu_splitmix(rng) % BB_P);
+        uint32_t v = e < N_EDGES * N_EDGES ? edges[(e / N_EDGES + w % wa) % N_EDGES] : (uint32_t)(splitmix64(rng) % BB_P);
         a[w] = bb_from_canonical(v);
     }
     for (size_t w = 0; w < words_b; w++) {
         size_t e = w / wb;
-        uint32_t v = e < N_EDGES * N_EDGES ? edges[(e % N_EDGES + w % wb) % N_EDGES] : (uint32_t)(tu_splitmix(rng) % BB_P);
+        uint32_t v = e < N_EDGES * N_EDGES ? edges[(e % N_EDGES + w % wb) % N_EDGES] : (uint32_t)(splitmix64(rng) % BB_P);
         b[w] = bb_from_canonical(v);
     }
 }

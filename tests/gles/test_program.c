@@ -379,7 +379,7 @@ Test(gles_program, precompiled_set_transforms_like_the_cpu)
     const size_t ncols = 3, stride = ((size_t)1 << log_n) + 5, words = stride * ncols;
     bb_t *in = tu_alloc(words * 4), *want = tu_alloc(words * 4), *got = tu_alloc(words * 4);
     for (size_t i = 0; i < words; i++)
-        in[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+        in[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     in[0] = 0;
     in[1] = bb_from_canonical(1);
     in[2] = bb_from_canonical(BB_P - 1);

@@ -11,20 +11,13 @@
 #include "engine/gles/gles_engine.h"
 #include "protocol/gkr.h"
 #include "util/clock.h"
-
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 typedef struct bfs {
     uint64_t s;
 } bfs;
 static void b_observe(void *c, bb_t v) { ((bfs *)c)->s = (((bfs *)c)->s ^ v) * 0x9E3779B97F4A7C15ull; }
-static bb_t b_sample(void *c) { return bb_from_u64(mix(&((bfs *)c)->s)); }
+static bb_t b_sample(void *c) { return bb_from_u64(splitmix64(&((bfs *)c)->s)); }
 
 static int run(gs_engine *e, const bb4_t *P, const bb4_t *Q, uint32_t R, gs_gkr_proof *pf, double *secs,
                uint64_t *syncs)
@@ -73,8 +66,8 @@ int main(int argc, char **argv)
         bb4_t sum = bb4_zero();
         for (size_t i = 0; i < n; i++)
             for (int k = 0; k < 4; k++) {
-                P[i].c[k] = bb_from_u64(mix(&s));
-                Q[i].c[k] = bb_from_u64(mix(&s));
+                P[i].c[k] = bb_from_u64(splitmix64(&s));
+                Q[i].c[k] = bb_from_u64(splitmix64(&s));
             }
         for (size_t i = 0; i + 1 < n; i++)
             sum = bb4_add(sum, bb4_mul(P[i], bb4_inv(Q[i])));

@@ -40,7 +40,7 @@ static bb4_t rnd_ef(uint64_t *s)
 {
     bb4_t e;
     for (int i = 0; i < 4; i++) {
-        uint64_t r = tu_splitmix(s);
+        uint64_t r = splitmix64(s);
         if (r % 7 == 0)
             e.c[i] = (r >> 8) % 3 == 0 ? 0 : (r >> 8) % 3 == 1 ? bb_one() : bb_from_canonical(BB_P - 1);
         else
@@ -268,7 +268,7 @@ static void lf_observe(void *c, bb_t v)
     f->n++;
 }
 
-static bb_t lf_sample(void *c) { return bb_from_u64(tu_splitmix(&((log_fs *)c)->s)); }
+static bb_t lf_sample(void *c) { return bb_from_u64(splitmix64(&((log_fs *)c)->s)); }
 
 static void prove_on(gs_engine *e, const bb4_t *P, const bb4_t *Q, uint32_t R, uint64_t seed, log_fs *lf,
                      gs_gkr_proof *pf, bb4_t *xi, glstark_status want)
@@ -407,12 +407,12 @@ static void make_dag(rnd_dag *r, uint64_t *s, const uint32_t widths[3], uint32_t
     for (; n < 96; n++) {
         gs_cnode *c = &r->nodes[n];
         memset(c, 0, sizeof(*c));
-        uint64_t x = tu_splitmix(s);
+        uint64_t x = splitmix64(s);
         unsigned kind = n < 12 ? (unsigned)(x % 7) : (unsigned)(x % 11);
         if (kind >= GS_CN_ADD && n == 0)
             kind = GS_CN_CONST;
         c->kind = (uint8_t)kind;
-        uint64_t y = tu_splitmix(s);
+        uint64_t y = splitmix64(s);
         switch (kind) {
         case GS_CN_VAR_PREP:
             c->a = (uint32_t)(y % widths[1]);
@@ -438,10 +438,10 @@ static void make_dag(rnd_dag *r, uint64_t *s, const uint32_t widths[3], uint32_t
         }
     }
     for (uint32_t k = 0; k < n_int; k++) {
-        uint64_t y = tu_splitmix(s);
+        uint64_t y = splitmix64(s);
         r->its[k].message_len = (uint32_t)(y % 6);
         for (uint32_t j = 0; j < r->its[k].message_len; j++)
-            r->msg[k][j] = (uint32_t)(tu_splitmix(s) % 96);
+            r->msg[k][j] = (uint32_t)(splitmix64(s) % 96);
         r->its[k].message = r->msg[k];
         r->its[k].count = (uint32_t)((y >> 8) % 96);
         r->its[k].bus_index = (uint16_t)((y >> 24) % 7);
@@ -466,13 +466,13 @@ static void check_input_layer(uint64_t max_binding, uint64_t seed)
     for (uint32_t t = 0; t < n_traces; t++) {
         make_dag(&dags[t], &s, widths[t], 4, n_int[t]);
         for (int i = 0; i < 4; i++)
-            pubs[t][i] = bb_from_u64(tu_splitmix(&s));
+            pubs[t][i] = bb_from_u64(splitmix64(&s));
         size_t h = (size_t)1 << log_h[t];
         for (int pi = 0; pi < 3; pi++) {
             size_t words = h * widths[t][pi];
             bb_t *v = tu_alloc(words * 4);
             for (size_t i = 0; i < words; i++) {
-                uint64_t x = tu_splitmix(&s);
+                uint64_t x = splitmix64(&s);
                 v[i] = x % 5 == 0 ? 0 : x % 5 == 1 ? bb_one() : x % 5 == 2 ? bb_from_canonical(BB_P - 1) : bb_from_u64(x);
             }
             TU_OK(g, gs_buf_create(g, words * 4, &bg[t][pi]));
@@ -488,7 +488,7 @@ static void check_input_layer(uint64_t max_binding, uint64_t seed)
         size_t len = (size_t)1 << (log_h[t] > l_skip ? log_h[t] : l_skip);
         for (uint32_t k = 0; k < n_int[t]; k++) {
             slots[si++] = leaf;
-            leaf += len + (tu_splitmix(&s) % 3);
+            leaf += len + (splitmix64(&s) % 3);
         }
     }
     size_t n_leaves = leaf + 7;

@@ -10,14 +10,7 @@
 #include "engine/reduction_ops.h"
 #include "engine/whir_ops.h"
 #include "util/clock.h"
-
-static uint64_t sm(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 #define CHECK(e, x)                                                                                               \
     do {                                                                                                          \
@@ -42,9 +35,9 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
     uint64_t s = 7;
     bb4_t co[8], z = {{5, 6, 7, 8}}, u[32];
     for (int i = 0; i < 8; i++)
-        co[i] = (bb4_t){{(bb_t)(sm(&s) % BB_P), 1, 2, 3}};
+        co[i] = (bb4_t){{(bb_t)(splitmix64(&s) % BB_P), 1, 2, 3}};
     for (unsigned i = 0; i < L; i++)
-        u[i] = (bb4_t){{(bb_t)(sm(&s) % BB_P), 9, 10, 11}};
+        u[i] = (bb4_t){{(bb_t)(splitmix64(&s) % BB_P), 9, 10, 11}};
     CHECK(e, gs_buf_write(b->f, 0, fw, n * 16));
     CHECK(e, gs_buf_write(b->w, 0, fw + 4 * n, n * 16));
     CHECK(e, gs_engine_finish(e));
@@ -66,7 +59,7 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
         bb_t zs[100];
         bb4_t gm[100];
         for (int q = 0; q < 100; q++) {
-            zs[q] = (bb_t)(sm(&s) % BB_P);
+            zs[q] = (bb_t)(splitmix64(&s) % BB_P);
             gm[q] = co[q % 8];
         }
         CHECK(e, e->whir->w_accumulate(e, b->w, L, z, co[0], zs, gm, 100));
@@ -116,8 +109,8 @@ int main(int argc, char **argv)
     uint64_t s = 1;
     uint32_t *mat = malloc(8 * n * 4), *fw = malloc(8 * n * 4);
     for (size_t i = 0; i < 8 * n; i++) {
-        mat[i] = (uint32_t)(sm(&s) % BB_P);
-        fw[i] = (uint32_t)(sm(&s) % BB_P);
+        mat[i] = (uint32_t)(splitmix64(&s) % BB_P);
+        fw[i] = (uint32_t)(splitmix64(&s) % BB_P);
     }
     gs_error err;
     gs_engine *g, *c;

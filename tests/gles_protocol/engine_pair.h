@@ -47,7 +47,7 @@ static inline void close_pair(pair *p)
 /* A field element: mostly random, sometimes 0, 1 or p-1. */
 static inline bb_t rnd(uint64_t *s)
 {
-    uint64_t r = tu_splitmix(s);
+    uint64_t r = splitmix64(s);
     switch (r & 15) {
     case 0: return 0;
     case 1: return bb_one();

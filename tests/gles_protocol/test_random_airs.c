@@ -32,20 +32,13 @@
 
 #include "glstark/device.h"
 #include "glstark/prove.h"
+#include "../util/splitmix.h"
 
 #define P 2013265921u
 #define MAX_AIRS 4
 #define MAX_REC_COLS 5
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)(splitmix(s) % n); }
+static uint32_t below(uint64_t *s, uint32_t n) { return (uint32_t)(splitmix64(s) % n); }
 
 /* A field element: mostly uniform, sometimes an edge value (0, 1, p-1). */
 static uint32_t rand_fe(uint64_t *s)
@@ -54,7 +47,7 @@ static uint32_t rand_fe(uint64_t *s)
     case 0: return 0;
     case 1: return 1;
     case 2: return P - 1;
-    default: return (uint32_t)(splitmix(s) % P);
+    default: return (uint32_t)(splitmix64(s) % P);
     }
 }
 
@@ -432,7 +425,7 @@ Test(random_airs, cpu_and_gles_proofs_are_identical, .timeout = 600)
         cr_assert_not_null(bad);
         for (int rep = 0; rep < 4; rep++) {
             memcpy(bad, r.proof, r.proof_len);
-            size_t at = (size_t)(splitmix(&s) % r.proof_len);
+            size_t at = (size_t)(splitmix64(&s) % r.proof_len);
             bad[at] ^= (uint8_t)(1u << below(&s, 8));
             glstark_status st = glstark_verify(c.vk, bad, r.proof_len, msg, sizeof msg);
             cr_assert(st == GLSTARK_ERR_REJECTED || st == GLSTARK_ERR_MALFORMED,

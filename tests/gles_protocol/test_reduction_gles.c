@@ -33,19 +33,19 @@ static void check_block_sums(pair *p, unsigned l, unsigned n_stack, uint32_t wid
     for (uint32_t c = 0; c < width; c++) {
         uint32_t row = 0;
         while (row < height) {
-            uint32_t h = (uint32_t)(tu_splitmix(&p->s) % (l + n_stack + 1));
+            uint32_t h = (uint32_t)(splitmix64(&p->s) % (l + n_stack + 1));
             uint32_t slot = 1u << (h > l ? h : l);
             while (row + slot > height) {
                 h = h > l ? h - 1 : h;
                 slot = 1u << (h > l ? h : l);
             }
-            if (tu_splitmix(&p->s) % 5 != 0)
+            if (splitmix64(&p->s) % 5 != 0)
                 sl[ns++] = (gs_red_slice){c, row, h};
             row += slot;
         }
     }
     for (uint32_t i = ns; i > 1; i--) { /* shuffle */
-        uint32_t j = (uint32_t)(tu_splitmix(&p->s) % i);
+        uint32_t j = (uint32_t)(splitmix64(&p->s) % i);
         gs_red_slice t = sl[i - 1];
         sl[i - 1] = sl[j];
         sl[j] = t;
@@ -148,13 +148,13 @@ static void check_scaled_copies(pair *p, unsigned max_log, size_t dst_elems, siz
     gs_red_copy *cp = tu_alloc(dst_elems * sizeof *cp);
     size_t n = 0, at = 0;
     while (at < dst_elems) {
-        unsigned ll = (unsigned)(tu_splitmix(&p->s) % (max_log + 1));
+        unsigned ll = (unsigned)(splitmix64(&p->s) % (max_log + 1));
         while (((size_t)1 << ll) > dst_elems - at || ((size_t)1 << ll) > src_elems)
             ll--;
         size_t len = (size_t)1 << ll;
-        if (tu_splitmix(&p->s) % 4 != 0) { /* leave some gaps untouched */
+        if (splitmix64(&p->s) % 4 != 0) { /* leave some gaps untouched */
             cp[n].dst = at;
-            cp[n].src = tu_splitmix(&p->s) % (src_elems - len + 1);
+            cp[n].src = splitmix64(&p->s) % (src_elems - len + 1);
             cp[n].log_len = ll;
             cp[n].scale = rnd4(&p->s);
             n++;
@@ -162,7 +162,7 @@ static void check_scaled_copies(pair *p, unsigned max_log, size_t dst_elems, siz
         at += len;
     }
     for (size_t i = n; i > 1; i--) { /* shuffle */
-        size_t j = (size_t)(tu_splitmix(&p->s) % i);
+        size_t j = (size_t)(splitmix64(&p->s) % i);
         gs_red_copy t = cp[i - 1];
         cp[i - 1] = cp[j];
         cp[j] = t;

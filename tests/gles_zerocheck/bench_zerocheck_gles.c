@@ -22,24 +22,17 @@
 #include "protocol/params.h"
 #include "util/stdrng.h"
 #include "util/clock.h"
+#include "../util/splitmix.h"
 
 /* Process CPU time (all threads, llvmpipe's included): wall times are
  * meaningless on a shared machine. */
 static double cpu_s(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
-static uint64_t sm(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static bb4_t rnd4(uint64_t *s)
 {
     bb4_t r;
     for (int i = 0; i < 4; i++)
-        r.c[i] = bb_from_u64(sm(s));
+        r.c[i] = bb_from_u64(splitmix64(s));
     return r;
 }
 

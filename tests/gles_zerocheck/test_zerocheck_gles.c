@@ -23,18 +23,11 @@
 #include "glstark/air.h"
 #include "protocol/cdag_vk.h"
 #include "protocol/params.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 static bb_t rand_bb(uint64_t *s)
 {
-    uint64_t r = splitmix(s);
+    uint64_t r = splitmix64(s);
     switch (r & 15) {
     case 0: return 0;
     case 1: return bb_one();
@@ -194,25 +187,25 @@ static void tcase_random(tcase *c, uint64_t *s, uint32_t log_h, uint32_t n_nodes
     memset(c, 0, sizeof *c);
     c->owns_dag = 1;
     c->log_h = log_h;
-    int has_prep = (int)(splitmix(s) & 1);
-    uint32_t n_cached = (uint32_t)(splitmix(s) % 2);
+    int has_prep = (int)(splitmix64(s) & 1);
+    uint32_t n_cached = (uint32_t)(splitmix64(s) % 2);
     c->n_parts = 1 + (uint32_t)has_prep + n_cached;
     for (uint32_t p = 0; p < c->n_parts; p++) {
-        c->widths[p] = 1 + (uint32_t)(splitmix(s) % 4);
+        c->widths[p] = 1 + (uint32_t)(splitmix64(s) % 4);
         size_t words = (size_t)c->widths[p] << log_h;
         c->data[p] = malloc((words ? words : 1) * 4);
-        int edge = (int)(splitmix(s) % 4); /* some parts hold only edge values */
+        int edge = (int)(splitmix64(s) % 4); /* some parts hold only edge values */
         for (size_t i = 0; i < words; i++)
             c->data[p][i] = edge == 0 ? bb_from_canonical(BB_P - 1 - (uint32_t)(i & 1)) : rand_bb(s);
     }
-    c->n_publics = (uint32_t)(splitmix(s) % 4);
+    c->n_publics = (uint32_t)(splitmix64(s) % 4);
     for (uint32_t i = 0; i < c->n_publics; i++)
         c->publics[i] = rand_bb(s);
     c->nodes = calloc(n_nodes, sizeof(gs_cnode));
     uint32_t n_leaves = n_nodes < 8 ? n_nodes : 8 + n_nodes / 8;
     for (uint32_t i = 0; i < n_nodes; i++) {
         gs_cnode *nd = &c->nodes[i];
-        uint64_t r = splitmix(s);
+        uint64_t r = splitmix64(s);
         if (i < n_leaves) {
             switch (r % 7) {
             case 0: case 1: case 2: {
@@ -258,19 +251,19 @@ static void tcase_random(tcase *c, uint64_t *s, uint32_t log_h, uint32_t n_nodes
     /* ascending constraints, about one node in four, always the last node */
     c->cons = malloc(n_nodes * sizeof(uint32_t));
     for (uint32_t i = 0; i < n_nodes; i++)
-        if (i + 1 == n_nodes || splitmix(s) % 4 == 0)
+        if (i + 1 == n_nodes || splitmix64(s) % 4 == 0)
             c->cons[c->dag.n_constraints++] = i;
-    uint32_t ni = (uint32_t)(splitmix(s) % 4);
+    uint32_t ni = (uint32_t)(splitmix64(s) % 4);
     c->inter = calloc(ni + 1, sizeof(gs_cinteraction));
     c->msgs = malloc(4 * (ni + 1) * sizeof(uint32_t));
     for (uint32_t k = 0; k < ni; k++) {
         gs_cinteraction *it = &c->inter[k];
         it->message = c->msgs + 4 * k;
-        it->message_len = (uint32_t)(splitmix(s) % 4);
+        it->message_len = (uint32_t)(splitmix64(s) % 4);
         for (uint32_t j = 0; j < it->message_len; j++)
-            c->msgs[4 * k + j] = (uint32_t)(splitmix(s) % n_nodes);
-        it->count = (uint32_t)(splitmix(s) % n_nodes);
-        it->bus_index = (uint16_t)(splitmix(s) % 5);
+            c->msgs[4 * k + j] = (uint32_t)(splitmix64(s) % n_nodes);
+        it->count = (uint32_t)(splitmix64(s) % n_nodes);
+        it->bus_index = (uint16_t)(splitmix64(s) % 5);
     }
     c->dag.nodes = c->nodes;
     c->dag.n_nodes = n_nodes;
@@ -408,7 +401,7 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
     for (size_t i = 0; i < nx; i++)
         E[i] = rand_bb4(s);
     for (int dp = 0; dp < 2; dp++) {
-        uint32_t n_cos = 1 + (uint32_t)(splitmix(s) % 3);
+        uint32_t n_cos = 1 + (uint32_t)(splitmix64(s) % 3);
         size_t n_pts = (dp ? N : 0) + n_cos * N;
         bb4_t *o[2];
         for (int k = 0; k < 2; k++) {
@@ -447,7 +440,7 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
     bb4_t *eq = malloc(nx * sizeof(bb4_t));
     for (uint32_t j = 1; j <= nt; j++) {
         size_t m = (size_t)1 << (nt - j + 1);
-        size_t n_x = 1 + (size_t)(splitmix(s) % 4);
+        size_t n_x = 1 + (size_t)(splitmix64(s) % 4);
         for (size_t i = 0; i < m / 2; i++)
             eq[i] = rand_bb4(s);
         bb4_t *o[2];
@@ -493,9 +486,9 @@ static int random_cases_opts(uint64_t max_binding, uint64_t seed, int iters, uin
     uint64_t s = seed;
     gs_engine *g = gles_opts(max_binding, notes, slots, groups), *c = cpu();
     for (int it = 0; it < iters; it++) {
-        uint32_t l = 1 + (uint32_t)(splitmix(&s) % max_l);
-        uint32_t log_h = (uint32_t)(splitmix(&s) % (max_log_h + 1));
-        uint32_t nn = 1 + (uint32_t)(splitmix(&s) % max_nodes);
+        uint32_t l = 1 + (uint32_t)(splitmix64(&s) % max_l);
+        uint32_t log_h = (uint32_t)(splitmix64(&s) % (max_log_h + 1));
+        uint32_t nn = 1 + (uint32_t)(splitmix64(&s) % max_nodes);
         tcase tc;
         tcase_random(&tc, &s, log_h, nn);
         char tag[96];
@@ -719,19 +712,19 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
     printf("zerocheck gles builder AIRs seed %llu\n", (unsigned long long)seed);
     gs_engine *g = gles(0, NULL), *c = cpu();
     for (int it = 0; it < 6; it++) {
-        uint32_t w = 2 + (uint32_t)(splitmix(&s) % 3); /* recurrence columns */
+        uint32_t w = 2 + (uint32_t)(splitmix64(&s) % 3); /* recurrence columns */
         uint32_t W = w + 2;                          /* + product column p, boolean column b */
-        uint32_t log_h = 1 + (uint32_t)(splitmix(&s) % 8), l = 1 + (uint32_t)(splitmix(&s) % 4);
+        uint32_t log_h = 1 + (uint32_t)(splitmix64(&s) % 8), l = 1 + (uint32_t)(splitmix64(&s) % 4);
         size_t H = (size_t)1 << log_h;
         rec rs[4];
         for (uint32_t j = 0; j < w; j++) {
-            rs[j].kind = (int)(splitmix(&s) % 3);
-            rs[j].a = (uint32_t)(splitmix(&s) % w);
-            rs[j].b = (uint32_t)(splitmix(&s) % w);
-            rs[j].d = (uint32_t)(splitmix(&s) % w);
+            rs[j].kind = (int)(splitmix64(&s) % 3);
+            rs[j].a = (uint32_t)(splitmix64(&s) % w);
+            rs[j].b = (uint32_t)(splitmix64(&s) % w);
+            rs[j].d = (uint32_t)(splitmix64(&s) % w);
             rs[j].k = rand_bb(&s);
         }
-        uint32_t pa = (uint32_t)(splitmix(&s) % w), pb = (uint32_t)(splitmix(&s) % w);
+        uint32_t pa = (uint32_t)(splitmix64(&s) % w), pb = (uint32_t)(splitmix64(&s) % w);
         /* the trace (column-major), row by row */
         bb_t *tr = malloc((size_t)W * H * sizeof(bb_t));
         bb_t row[8], nxt[8];
@@ -741,7 +734,7 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
             for (uint32_t j = 0; j < w; j++)
                 tr[(size_t)j * H + r] = row[j];
             tr[(size_t)w * H + r] = bb_mul(row[pa], row[pb]);
-            tr[(size_t)(w + 1) * H + r] = splitmix(&s) & 1 ? bb_one() : 0;
+            tr[(size_t)(w + 1) * H + r] = splitmix64(&s) & 1 ? bb_one() : 0;
             for (uint32_t j = 0; j < w; j++)
                 nxt[j] = rec_eval(&rs[j], row);
             memcpy(row, nxt, w * sizeof(bb_t));
@@ -764,7 +757,7 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
                                                                      glstark_air_public_value(air, 1))));
         glstark_expr fields[2] = {glstark_air_main(air, pa, 0),
                                   glstark_air_add(air, glstark_air_main(air, pb, 0), glstark_air_const(air, 7))};
-        glstark_air_push_interaction(air, (uint16_t)(splitmix(&s) % 4), fields, 2, glstark_air_main(air, w + 1, 0), 1);
+        glstark_air_push_interaction(air, (uint16_t)(splitmix64(&s) % 4), fields, 2, glstark_air_main(air, w + 1, 0), 1);
         cr_assert_eq(glstark_air_status(air), GLSTARK_OK, "%s", glstark_air_error_message(air));
         gs_system_params prm;
         gs_default_test_params_small(&prm);

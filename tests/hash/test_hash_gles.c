@@ -15,14 +15,7 @@
 #include "hash/grind.h"
 #include "hash/merkle.h"
 #include "protocol/transcript.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 /* Random Montgomery words with the edge values 0, 1, p-1 mixed in. */
 static bb_t *random_words(size_t n, uint64_t *s)
@@ -30,7 +23,7 @@ static bb_t *random_words(size_t n, uint64_t *s)
     bb_t *m = malloc((n ? n : 1) * sizeof *m);
     cr_assert(m);
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = splitmix(s);
+        uint64_t r = splitmix64(s);
         uint32_t v = (r & 15) == 0 ? 0 : (r & 15) == 1 ? 1 : (r & 15) == 2 ? BB_P - 1 : (uint32_t)((r >> 8) % BB_P);
         m[i] = bb_from_canonical(v);
     }
@@ -72,7 +65,7 @@ static void compare_shapes(uint64_t max_binding, const shape *shapes, size_t cou
     for (size_t i = 0; i < count; i++) {
         const shape *sh = &shapes[i];
         bb_t *mat = random_words(sh->n * sh->width * sh->deg, &s);
-        size_t off = (size_t)(splitmix(&s) % 5); /* unaligned matrix offsets */
+        size_t off = (size_t)(splitmix64(&s) % 5); /* unaligned matrix offsets */
         gs_merkle_dev tg, tc;
         gs_buf *bg, *bc;
         bb_t *dg = tree_on(g, mat, off, sh->n, sh->width, sh->deg, sh->log_k, &tg, &bg);
@@ -83,7 +76,7 @@ static void compare_shapes(uint64_t max_binding, const shape *shapes, size_t cou
                          i, sh->n, sh->width, sh->deg, sh->log_k, off, w);
         /* openings */
         size_t S = sh->n >> sh->log_k, K = (size_t)1 << sh->log_k;
-        uint32_t idx[3] = {0, (uint32_t)(S - 1), (uint32_t)(splitmix(&s) % S)};
+        uint32_t idx[3] = {0, (uint32_t)(S - 1), (uint32_t)(splitmix64(&s) % S)};
         size_t rw = K * sh->width * sh->deg, pw = tg.depth * 8u;
         bb_t *rg = malloc(3 * rw * 4 + 4), *rc = malloc(3 * rw * 4 + 4);
         bb_t *pg = malloc(3 * pw * 4 + 4), *pc = malloc(3 * pw * 4 + 4);
@@ -153,7 +146,7 @@ static bb_t *stream_tree_on(gs_engine *eng, const bb_t *mat, size_t n, size_t wi
     TU_OK(eng, gs_engine_merkle_stream_begin(eng, n, width, log_k, &ms));
     TU_OK(eng, gs_buf_fill_u32(ms.states, 0, ms.states->size / 4, 0xDEADBEEFu)); /* the first group must not read them */
     for (size_t c0 = 0; c0 < width; c0 += group) {
-        size_t g = width - c0 < group ? width - c0 : group, off = (size_t)(splitmix(s) % 5);
+        size_t g = width - c0 < group ? width - c0 : group, off = (size_t)(splitmix64(s) % 5);
         gs_buf *b = NULL;
         TU_OK(eng, gs_buf_create(eng, (off + g * n + 7) * 4, &b));
         TU_OK(eng, gs_buf_fill_u32(b, 0, off + g * n + 7, 0xDEADBEEFu));
@@ -262,8 +255,8 @@ Test(hash_gles, grind_same_witness)
     for (unsigned bits = 1; bits <= 16; bits += (bits < 4 ? 1 : 3)) {
         bb_t st[GS_P2_WIDTH];
         for (int i = 0; i < GS_P2_WIDTH; i++)
-            st[i] = bb_from_canonical((uint32_t)(splitmix(&s) % BB_P));
-        unsigned absorb = (unsigned)(splitmix(&s) % GS_P2_RATE);
+            st[i] = bb_from_canonical((uint32_t)(splitmix64(&s) % BB_P));
+        unsigned absorb = (unsigned)(splitmix64(&s) % GS_P2_RATE);
         uint32_t wg = 0xFFFFFFFFu, wc = 0xFFFFFFFEu;
         TU_OK(g, gs_engine_grind(g, st, absorb, bits, &wg));
         TU_OK(c, gs_engine_grind(c, st, absorb, bits, &wc));

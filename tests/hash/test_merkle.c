@@ -12,21 +12,14 @@
 #include "engine/hash_ops.h"
 #include "hash/merkle.h"
 #include "protocol/transcript.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 static bb_t *random_matrix(size_t words, uint64_t *seed)
 {
     bb_t *m = malloc(words * sizeof *m);
     cr_assert(m);
     for (size_t i = 0; i < words; i++)
-        m[i] = bb_from_canonical((uint32_t)(splitmix(seed) % BB_P));
+        m[i] = bb_from_canonical((uint32_t)(splitmix64(seed) % BB_P));
     return m;
 }
 
@@ -160,7 +153,7 @@ Test(merkle, openings_verify_and_tampering_fails)
         bb_t *rows = malloc(k * len * sizeof *rows);
         bb_t *proof = malloc((t.depth + 1) * 8 * sizeof *proof);
         for (size_t q = 0; q < 6; q++) {
-            size_t idx = q == 0 ? 0 : q == 1 ? s - 1 : (size_t)(splitmix(&seed) % s);
+            size_t idx = q == 0 ? 0 : q == 1 ? s - 1 : (size_t)(splitmix64(&seed) % s);
             cr_assert_eq(gs_merkle_open(mat, sh->n, sh->width, sh->deg, sh->log_k, t.digests, idx, rows, proof, &err),
                          GLSTARK_OK);
             /* opened rows are rows idx + t*S of the matrix */
@@ -171,14 +164,14 @@ Test(merkle, openings_verify_and_tampering_fails)
                          "shape %zu idx %zu: %s", si, idx, err.msg);
             /* a changed sibling */
             if (t.depth > 0) {
-                size_t j = (size_t)(splitmix(&seed) % (t.depth * 8));
+                size_t j = (size_t)(splitmix64(&seed) % (t.depth * 8));
                 proof[j] = bb_add(proof[j], bb_one());
                 cr_expect_eq(gs_merkle_verify(root, idx, rows, sh->log_k, len, proof, t.depth, &err),
                              GLSTARK_ERR_REJECTED, "shape %zu: tampered sibling accepted", si);
                 proof[j] = bb_sub(proof[j], bb_one());
             }
             /* a changed leaf value */
-            size_t e = (size_t)(splitmix(&seed) % (k * len));
+            size_t e = (size_t)(splitmix64(&seed) % (k * len));
             rows[e] = bb_add(rows[e], bb_one());
             cr_expect_eq(gs_merkle_verify(root, idx, rows, sh->log_k, len, proof, t.depth, &err),
                          GLSTARK_ERR_REJECTED, "shape %zu: tampered row accepted", si);
@@ -186,7 +179,7 @@ Test(merkle, openings_verify_and_tampering_fails)
             rows[e] = bb_sub(rows[e], bb_one());
             /* a different index (in range) */
             if (s > 1) {
-                size_t other = idx ^ (1u + (size_t)(splitmix(&seed) % (s - 1)));
+                size_t other = idx ^ (1u + (size_t)(splitmix64(&seed) % (s - 1)));
                 other %= s;
                 if (other != idx)
                     cr_expect_eq(gs_merkle_verify(root, other, rows, sh->log_k, len, proof, t.depth, &err),

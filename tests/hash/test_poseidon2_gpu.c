@@ -12,6 +12,7 @@
 #include "gles/gl_device.h"
 #include "hash/grind.h"
 #include "hash/poseidon2.h"
+#include "../util/splitmix.h"
 
 static const char *kernel =
     "#include \"poseidon2.glsl\"\n"
@@ -42,14 +43,6 @@ static const char *kernel =
     "        o[id] = p2_pow_ok(s, gs_absorb, gs_bits, id) ? 1u : 0u;\n"
     "    }\n"
     "}\n";
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 #define TOK(eng, call)                                                                                  \
     do {                                                                                                \
@@ -91,7 +84,7 @@ Test(poseidon2_gpu, glsl_matches_c, .timeout = 300)
     uint32_t *h = malloc(n * 16 * 4), *got = malloc(n * 16 * 4);
     cr_assert(h && got);
     for (size_t i = 0; i < n * 16; i++) {
-        uint64_t r = splitmix(&seed);
+        uint64_t r = splitmix64(&seed);
         uint32_t v = (i / 16) % 4 == 1 ? edges[r % 6] : (uint32_t)(r % BB_P);
         h[i] = bb_from_canonical(v);
     }

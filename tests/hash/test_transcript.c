@@ -6,6 +6,7 @@
 
 #include "kat_reader.h"
 #include "protocol/transcript.h"
+#include "../util/splitmix.h"
 
 static void expect_val(bb_t got, uint32_t want, const char *what, size_t i)
 {
@@ -152,14 +153,6 @@ Test(transcript, openvm_fib_small_n4_log_replay) { replay_log("fib-small_n4.tran
 /* Production parameters: 18-, 15- and 20-bit proofs of work. */
 Test(transcript, openvm_fib_app18_n10_log_replay) { replay_log("fib-app18_n10.transcript.txt"); }
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Grinding returns the same witness as a brute-force loop over
  * check_witness, for several bit counts, pending-observe counts and thread
  * counts; and the transcript advances exactly as check_witness does. */
@@ -172,10 +165,10 @@ Test(transcript, grind_matches_brute_force)
     for (int trial = 0; trial < 10; trial++) {
         gs_transcript ts;
         gs_transcript_init(&ts);
-        unsigned nobs = (unsigned)(splitmix(&seed) % 20);
+        unsigned nobs = (unsigned)(splitmix64(&seed) % 20);
         for (unsigned i = 0; i < nobs; i++)
-            gs_transcript_observe_u32(&ts, (uint32_t)(splitmix(&seed) % BB_P));
-        if (splitmix(&seed) & 1)
+            gs_transcript_observe_u32(&ts, (uint32_t)(splitmix64(&seed) % BB_P));
+        if (splitmix64(&seed) & 1)
             (void)gs_transcript_sample(&ts);
         unsigned bits = bits_list[trial % 5];
         uint32_t brute = UINT32_MAX;

@@ -30,16 +30,10 @@
 #include "field/field_batch.h"
 #include "glstark/airs.h"
 #include "glstark/prove.h"
+#include "../util/splitmix.h"
 
 #define NTHREADS 4
 
-static inline uint64_t cc_splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 #define LOG_H 12
 #define WIDTH 8
 #define NQ 16
@@ -64,7 +58,7 @@ static bb_t *make_matrix(size_t *words)
         abort();
     uint64_t seed = 0xC0C0A;
     for (size_t i = 0; i < n; i++)
-        m[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
+        m[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     *words = n;
     return m;
 }

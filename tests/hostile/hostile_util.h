@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../util/splitmix.h"
 
 static inline uint8_t *hu_read(const char *rel, size_t *len)
 {
@@ -34,14 +35,6 @@ static inline uint8_t *hu_copy(const uint8_t *src, size_t n)
     cr_assert_not_null(c);
     memcpy(c, src, n);
     return c;
-}
-
-static inline uint64_t hu_splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 static inline void hu_put_u32(uint8_t *b, uint32_t v)

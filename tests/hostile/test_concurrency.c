@@ -61,8 +61,8 @@ Test(concurrency, gles_devices_in_threads_match_serial, .timeout = 300)
     uint64_t seed = 0x7EAD5;
     cr_log_info("seed %llu", (unsigned long long)seed);
     for (size_t i = 0; i < (size_t)GN * 4; i++) {
-        a[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
-        b[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
+        a[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
+        b[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     }
     gpu_job ref = {a, b, tu_alloc((size_t)GN * 16), tu_alloc((size_t)GN * 4), GLSTARK_OK, ""};
     gpu_work(&ref);

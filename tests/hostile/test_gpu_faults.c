@@ -41,8 +41,8 @@ static void run_kernel(gs_engine *eng, uint64_t seed)
     const size_t n = 1000;
     uint32_t *a = tu_alloc(n * 4), *b = tu_alloc(n * 4), *got = tu_alloc(n * 4), *want = tu_alloc(n * 4);
     for (size_t i = 0; i < n; i++) {
-        a[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
-        b[i] = bb_from_canonical((uint32_t)(tu_splitmix(&seed) % BB_P));
+        a[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
+        b[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     }
     gs_buf *ba, *bb, *bo;
     TU_OK(eng, gs_buf_create(eng, n * 4, &ba));

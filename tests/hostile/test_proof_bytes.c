@@ -197,9 +197,9 @@ Test(hostile_proof, sampled_mutations_of_large_proofs, .timeout = 600)
         size_t ok = 0, bad = 0;
         for (int it = 0; it < 300; it++) {
             memcpy(c, b, len);
-            int k = 1 + (int)(hu_splitmix(&seed) % 8);
+            int k = 1 + (int)(splitmix64(&seed) % 8);
             for (int j = 0; j < k; j++)
-                c[hu_splitmix(&seed) % len] = (uint8_t)hu_splitmix(&seed);
+                c[splitmix64(&seed) % len] = (uint8_t)splitmix64(&seed);
             if (decode_checked(c, len, LARGE[s], (size_t)it) == GLSTARK_OK)
                 ok++;
             else

@@ -147,11 +147,11 @@ static void sampled_mutations(const char *spec, const char *air, int n, uint64_t
     cr_log_info("%s: seed %llu", spec, (unsigned long long)seed);
     for (int it = 0; it < n; it++) {
         memcpy(b, orig, len);
-        int k = 1 + (int)(hu_splitmix(&seed) % 4);
+        int k = 1 + (int)(splitmix64(&seed) % 4);
         size_t at = 0;
         for (int j = 0; j < k; j++) {
-            at = hu_splitmix(&seed) % len;
-            b[at] ^= (uint8_t)(1 + hu_splitmix(&seed) % 255);
+            at = splitmix64(&seed) % len;
+            b[at] ^= (uint8_t)(1 + splitmix64(&seed) % 255);
         }
         judge(&vk, &op, orig, b, len, spec, at, b[at], &t);
     }

@@ -73,8 +73,8 @@ static void run_gpu(void)
     uint32_t *a = xalloc((size_t)GN * 16), *b = xalloc((size_t)GN * 16);
     uint64_t seed = 0x7EAD5;
     for (size_t i = 0; i < (size_t)GN * 4; i++) {
-        a[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
-        b[i] = bb_from_canonical((uint32_t)(cc_splitmix(&seed) % BB_P));
+        a[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
+        b[i] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     }
     gpu_job ref = {a, b, xalloc((size_t)GN * 16), xalloc((size_t)GN * 4), GLSTARK_OK, ""};
     gpu_work(&ref);

@@ -18,17 +18,10 @@
 #include "protocol/params.h"
 #include "util/stdrng.h"
 #include "util/clock.h"
-
-static uint64_t sm(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 static void fs_obs(void *c, bb_t v) { (void)c, (void)v; }
-static bb_t fs_smp(void *c) { return bb_from_u64(sm((uint64_t *)c)); }
+static bb_t fs_smp(void *c) { return bb_from_u64(splitmix64((uint64_t *)c)); }
 
 static int keccak(size_t perms, unsigned threads)
 {
@@ -112,7 +105,7 @@ int main(int argc, char **argv)
     for (uint32_t c = nfree; c < W; c++) {
         int deg3 = c % 2;
         for (int k = 0; k < 3; k++)
-            src[c][k] = (uint32_t)(sm(&seed) % c);
+            src[c][k] = (uint32_t)(splitmix64(&seed) % c);
         uint32_t m = nn;
         nodes[nn++] = (gs_cnode){GS_CN_MUL, 0, 0, src[c][0], src[c][1], 0};
         if (deg3) {
@@ -135,7 +128,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < H; i++) {
             bb_t v;
             if (c < nfree)
-                v = bb_from_u64(sm(&seed));
+                v = bb_from_u64(splitmix64(&seed));
             else {
                 v = bb_mul(t[(size_t)src[c][0] * H + i], t[(size_t)src[c][1] * H + i]);
                 if (c % 2)

@@ -9,14 +9,7 @@
 #include "engine/engine.h"
 #include "protocol/stacked_reduction.h"
 #include "util/clock.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "../util/splitmix.h"
 
 typedef struct chan {
     uint64_t seed;
@@ -29,7 +22,7 @@ static void ch_observe(void *ctx, bb_t v)
 static bb_t ch_sample(void *ctx)
 {
     chan *c = ctx;
-    return bb_from_canonical((uint32_t)(splitmix(&c->seed) % BB_P));
+    return bb_from_canonical((uint32_t)(splitmix64(&c->seed) % BB_P));
 }
 
 int main(int argc, char **argv)
@@ -64,13 +57,13 @@ int main(int argc, char **argv)
     bb_t *h = m->host;
     for (size_t i = 0; i < (size_t)swidth * height; i++)
         h[i] = (i / height) * height + (i % height) < (size_t)width << log_h
-                   ? bb_from_canonical((uint32_t)(splitmix(&seed) % BB_P))
+                   ? bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P))
                    : 0;
     gs_sred_commit c = {swidth, width, sl, rot, m};
     bb4_t r[32];
     for (int i = 0; i < 32; i++)
         for (int j = 0; j < 4; j++)
-            r[i].c[j] = bb_from_canonical((uint32_t)(splitmix(&seed) % BB_P));
+            r[i].c[j] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     chan ch = {7};
     gs_fs fs = {&ch, ch_observe, ch_sample};
     gs_stacking_proof sp;

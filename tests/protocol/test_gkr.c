@@ -10,6 +10,7 @@
 #include "protocol/gkr.h"
 #include "protocol/sc_poly.h"
 #include "replay_fs.h"
+#include "../util/splitmix.h"
 
 typedef struct ix_setup {
     gs_engine *eng;
@@ -195,22 +196,14 @@ typedef struct sm_fs {
     uint64_t s;
 } sm_fs;
 
-static uint64_t sm_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static void sm_observe(void *c, bb_t v) { (void)c, (void)v; }
-static bb_t sm_sample(void *c) { return bb_from_u64(sm_next(&((sm_fs *)c)->s)); }
+static bb_t sm_sample(void *c) { return bb_from_u64(splitmix64(&((sm_fs *)c)->s)); }
 
 static bb4_t rand_ext(uint64_t *s)
 {
     bb4_t e;
     for (int i = 0; i < 4; i++)
-        e.c[i] = bb_from_u64(sm_next(s));
+        e.c[i] = bb_from_u64(splitmix64(s));
     return e;
 }
 

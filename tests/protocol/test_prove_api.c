@@ -10,6 +10,7 @@
 
 #include "glstark/glstark.h"
 #include "protocol/proof.h"
+#include "../util/splitmix.h"
 
 /* A changed proof that still verifies is allowed only when the change is
  * confined to a proof-of-work witness: another witness that also passes the
@@ -371,11 +372,7 @@ Test(prove_api, rejects_sampled_changes_app18, .timeout = 120)
     uint64_t seed = 0x5eed0018u, x = seed;
     cr_log_info("seed %llu", (unsigned long long)seed);
     for (int s = 0; s < 64; s++) {
-        x += 0x9E3779B97F4A7C15ull; /* splitmix64 */
-        uint64_t z = x;
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
+        uint64_t z = splitmix64(&x);
         size_t i = (size_t)(z % n);
         uint8_t mask = (uint8_t)(1u << ((z >> 40) & 7));
         b[i] ^= mask;

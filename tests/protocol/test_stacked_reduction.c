@@ -23,6 +23,7 @@
 #include "glstark/airs.h"
 #include "../util/test_files.h"
 #include "proof_reader.h"
+#include "../util/splitmix.h"
 
 #define MAXC 4096 /* columns per trace in the vector files */
 
@@ -426,14 +427,7 @@ Test(stacked_reduction, verifier_accepts_openvm_keccak_app21_p16) { verifier_acc
 
 /* ---- random instance: strided traces, several commits, mixed need_rot ---- */
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-static bb_t rnd_f(uint64_t *s) { return bb_from_canonical((uint32_t)(splitmix(s) % BB_P)); }
+static bb_t rnd_f(uint64_t *s) { return bb_from_canonical((uint32_t)(splitmix64(s) % BB_P)); }
 static bb4_t rnd_ef(uint64_t *s)
 {
     bb4_t r;

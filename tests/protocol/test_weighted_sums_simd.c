@@ -15,8 +15,7 @@
 
 #include "engine/cpu/weighted_sums_simd.h"
 
-/* the seeded generator and edge-value mix of the dft tests */
-#define mix t_splitmix
+/* the edge-value generator of the dft tests */
 #define rnd_bb t_rand_bb
 
 static bb4_t rnd_bb4(uint64_t *s)

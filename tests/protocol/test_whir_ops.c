@@ -7,6 +7,7 @@
 
 #include "engine/engine.h"
 #include "engine/whir_ops.h"
+#include "../util/splitmix.h"
 
 static uint64_t rng_state;
 static void seed(uint64_t s)
@@ -15,12 +16,7 @@ static void seed(uint64_t s)
     cr_log_info("seed %llu", (unsigned long long)s);
 }
 static uint64_t next64(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+{ return splitmix64(&rng_state); }
 static bb_t rbb(void) { return bb_from_canonical((uint32_t)(next64() % BB_P)); }
 static bb4_t rbb4(void)
 {

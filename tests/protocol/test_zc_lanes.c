@@ -15,8 +15,7 @@
 #include "engine/cpu/zc_lanes.h"
 #include "engine/zc_code.h"
 
-/* the seeded generator and edge-value mix of the dft tests */
-#define mix t_splitmix
+/* the edge-value generator of the dft tests */
 #define rnd_bb t_rand_bb
 
 static bb4_t rnd_bb4(uint64_t *s)
@@ -60,7 +59,7 @@ static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
         f->nodes[n++] = (gs_cnode){GS_CN_CONST, 0, 0, 0, 0, bb_from_canonical(cv[i])};
     uint32_t leaves = n;
     for (uint32_t i = 0; i < n_computed && n < MAX_NODES; i++, n++) {
-        uint64_t r = mix(s);
+        uint64_t r = splitmix64(s);
         uint8_t kind = (uint8_t)(GS_CN_ADD + r % 4);
         /* mostly recent operands, as in real DAGs, sometimes any earlier node */
         uint32_t a = (r >> 8) & 1 ? n - 1 - (uint32_t)((r >> 16) % (n < 8 ? n : 8)) : (uint32_t)((r >> 24) % n);
@@ -69,7 +68,7 @@ static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
     }
     uint32_t nc = 0;
     for (uint32_t i = leaves; i < n; i++)
-        if (mix(s) % 3 == 0)
+        if (splitmix64(s) % 3 == 0)
             f->cidx[nc++] = i;
     f->cidx[nc++] = 0; /* a leaf as a constraint too (kept ascending below) */
     for (uint32_t i = nc - 1; i > 0 && f->cidx[i] < f->cidx[i - 1]; i--) {
@@ -78,10 +77,10 @@ static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
         f->cidx[i - 1] = x;
     }
     for (uint32_t k = 0; k < N_INT; k++) {
-        uint32_t len = 1 + (uint32_t)(mix(s) % 6);
+        uint32_t len = 1 + (uint32_t)(splitmix64(s) % 6);
         for (uint32_t j = 0; j < len; j++)
-            f->msg[k][j] = (uint32_t)(mix(s) % n);
-        f->its[k] = (gs_cinteraction){f->msg[k], len, (uint32_t)(mix(s) % n), (uint16_t)(k * 3)};
+            f->msg[k][j] = (uint32_t)(splitmix64(s) % n);
+        f->its[k] = (gs_cinteraction){f->msg[k], len, (uint32_t)(splitmix64(s) % n), (uint16_t)(k * 3)};
     }
     f->dag = (gs_cdag){f->nodes, n, f->cidx, nc, f->its, N_INT, 3, 1, 1, 0};
     f->widths[0] = W_MAIN;

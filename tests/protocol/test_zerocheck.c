@@ -12,6 +12,7 @@
 #include "protocol/gkr.h"
 #include "protocol/zerocheck.h"
 #include "replay_fs.h"
+#include "../util/splitmix.h"
 
 #define MAXT 2
 
@@ -375,11 +376,7 @@ static void toy_observe(void *ctx, bb_t v)
 static bb_t toy_sample(void *ctx)
 {
     toy_fs *t = ctx;
-    uint64_t z = (t->state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return bb_from_u64(z);
+    return bb_from_u64(splitmix64(&t->state));
 }
 
 static void fib_cols(uint32_t log_n, uint32_t *cols)

@@ -16,15 +16,11 @@
 #include "protocol/transcript.h"
 #include "protocol/whir.h"
 #include "protocol/whir_poly.h"
+#include "../util/splitmix.h"
 
 static uint64_t rng_state;
 static uint64_t next64(void)
-{
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+{ return splitmix64(&rng_state); }
 static bb_t rbb(void) { return bb_from_canonical((uint32_t)(next64() % BB_P)); }
 
 typedef struct commit {
