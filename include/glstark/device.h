@@ -213,6 +213,10 @@ GLSTARK_API void glstark_device_release_memory(glstark_device *dev);
 /* What failed last on this device ("" when nothing has). */
 GLSTARK_API const char *glstark_device_last_error(const glstark_device *dev);
 
+/* The getters below accept NULL: strings are then "", the platform
+ * GLSTARK_PLATFORM_NONE, the engine GLSTARK_ENGINE_CPU, is_software 0. A CPU
+ * device's GL strings are "" (its renderer "glstark CPU engine", its
+ * platform path "cpu"), and it counts as software. */
 GLSTARK_API glstark_engine_kind glstark_device_engine(const glstark_device *dev);
 GLSTARK_API glstark_platform glstark_device_platform(const glstark_device *dev);
 /* "gbm /dev/dri/renderD128", "device #0 (EGL_EXT_device_drm ...)", "surfaceless", "cpu" */

@@ -43,7 +43,8 @@ typedef struct glstark_verifying_key glstark_verifying_key;
 
 /* Keygen for a set of AIRs (the proof's AIR order). The proving key borrows
  * the AIRs: they must outlive it. vk may be NULL (take it later with
- * glstark_proving_key_verifying_key). */
+ * glstark_proving_key_verifying_key). On failure *pk and *vk are NULL and
+ * msg (may be NULL) says why. */
 GLSTARK_API glstark_status glstark_keygen(glstark_air *const *airs, size_t num_airs, const glstark_params *params,
                                           glstark_proving_key **pk, glstark_verifying_key **vk, char *msg,
                                           size_t msg_size);
@@ -217,7 +218,8 @@ GLSTARK_API glstark_status glstark_verify(const glstark_verifying_key *vk, const
                                           size_t msg_size);
 
 /* ---- files ---- */
-/* Reads a whole file (*bytes malloc'd, glstark_free) / writes bytes to a file. GLSTARK_ERR_IO with the reason. */
+/* Reads a whole file (*bytes malloc'd, glstark_free; NULL on failure) /
+ * writes bytes to a file. GLSTARK_ERR_IO with the reason in msg. */
 GLSTARK_API glstark_status glstark_read_file(const char *path, uint8_t **bytes, size_t *len, char *msg,
                                              size_t msg_size);
 GLSTARK_API glstark_status glstark_write_file(const char *path, const uint8_t *bytes, size_t len, char *msg,

@@ -89,14 +89,12 @@ glstark_status gs_keygen(const gs_system_params *params, glstark_air *const *air
 void gs_multi_pk_free(gs_multi_pk *pk);
 void gs_multi_vk_free(gs_multi_vk *vk);
 
-/* postcard::to_allocvec(&MultiStarkVerifyingKey0): caller frees *bytes. */
-glstark_status gs_vk_postcard(const gs_multi_vk *vk, uint8_t **bytes, size_t *len, gs_error *err);
-
 /* The pre-hash input: u32-LE 3 || u64-LE len || postcard bytes. */
 glstark_status gs_vk_prevk_bytes(const gs_multi_vk *vk, uint8_t **bytes, size_t *len,
                                  gs_error *err);
 
-/* Decoding (vk_decode.c): the inverse of the two encoders. Fails with
+/* Decoding (vk_decode.c): the inverse of the encoder (gs_vk_from_postcard
+ * reads the bytes after the 12-byte header). Fails with
  * GLSTARK_ERR_MALFORMED on truncated, overlong or inconsistent bytes.
  * The pre-hash is not part of the bytes (has_pre_hash = 0 after decoding;
  * gs_vk_compute_pre_hash fills it). */

@@ -152,16 +152,14 @@ static void put_air_vk(wbuf *w, const gs_air_vk *v)
         put_symvar(w, &v->unused_variables[i]);
 }
 
-static glstark_status encode(const gs_multi_vk *vk, int with_header, uint8_t **bytes, size_t *len,
-                             gs_error *err)
+glstark_status gs_vk_prevk_bytes(const gs_multi_vk *vk, uint8_t **bytes, size_t *len,
+                                 gs_error *err)
 {
     if (!vk || !bytes || !len)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "vk encoding: NULL argument");
     wbuf w = {0};
-    if (with_header) {
-        uint8_t hdr[12] = {0};
-        gs_bytebuf_put(&w, hdr, sizeof hdr); /* filled below once the length is known */
-    }
+    uint8_t hdr[12] = {0};
+    gs_bytebuf_put(&w, hdr, sizeof hdr); /* filled below once the length is known */
     put_params(&w, &vk->params);
     put_varint(&w, vk->num_airs);
     for (size_t a = 0; a < vk->num_airs; a++)
@@ -177,28 +175,15 @@ static glstark_status encode(const gs_multi_vk *vk, int with_header, uint8_t **b
         free(w.p);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "vk encoding: out of memory");
     }
-    if (with_header) {
-        /* CODEC_VERSION = 3 as u32 LE, then the postcard length as u64 LE */
-        uint64_t n = w.len - 12;
-        w.p[0] = 3;
-        w.p[1] = w.p[2] = w.p[3] = 0;
-        for (int i = 0; i < 8; i++)
-            w.p[4 + i] = (uint8_t)(n >> (8 * i));
-    }
+    /* CODEC_VERSION = 3 as u32 LE, then the postcard length as u64 LE */
+    uint64_t n = w.len - 12;
+    w.p[0] = 3;
+    w.p[1] = w.p[2] = w.p[3] = 0;
+    for (int i = 0; i < 8; i++)
+        w.p[4 + i] = (uint8_t)(n >> (8 * i));
     *bytes = w.p;
     *len = w.len;
     return GLSTARK_OK;
-}
-
-glstark_status gs_vk_postcard(const gs_multi_vk *vk, uint8_t **bytes, size_t *len, gs_error *err)
-{
-    return encode(vk, 0, bytes, len, err);
-}
-
-glstark_status gs_vk_prevk_bytes(const gs_multi_vk *vk, uint8_t **bytes, size_t *len,
-                                 gs_error *err)
-{
-    return encode(vk, 1, bytes, len, err);
 }
 
 /* The pre-hash (keygen/mod.rs): the Poseidon2 sponge (hash_slice, the Merkle

@@ -94,22 +94,29 @@ const char *glstark_device_last_error(const glstark_device *dev)
     return dev->eng && dev->eng->err.status ? dev->eng->err.msg : "";
 }
 
-glstark_engine_kind glstark_device_engine(const glstark_device *dev) { return dev->kind; }
+/* The getters take NULL (a failed create leaves *out NULL, and a caller
+ * may print before checking): strings are then "", the platform NONE. */
+glstark_engine_kind glstark_device_engine(const glstark_device *dev) { return dev ? dev->kind : GLSTARK_ENGINE_CPU; }
 
 glstark_platform glstark_device_platform(const glstark_device *dev)
 {
-    return dev->gl ? dev->gl->platform : GLSTARK_PLATFORM_NONE;
+    return dev && dev->gl ? dev->gl->platform : GLSTARK_PLATFORM_NONE;
 }
 
-const char *glstark_device_platform_path(const glstark_device *dev) { return dev->gl ? dev->gl->platform_path : "cpu"; }
-const char *glstark_device_egl_vendor(const glstark_device *dev) { return dev->gl ? dev->gl->egl_vendor : ""; }
-const char *glstark_device_egl_version(const glstark_device *dev) { return dev->gl ? dev->gl->egl_version : ""; }
-const char *glstark_device_gl_vendor(const glstark_device *dev) { return dev->gl ? dev->gl->gl_vendor : ""; }
-const char *glstark_device_renderer(const glstark_device *dev) { return dev->gl ? dev->gl->renderer : "glstark CPU engine"; }
-const char *glstark_device_gl_version(const glstark_device *dev) { return dev->gl ? dev->gl->gl_version : ""; }
-const char *glstark_device_glsl_version(const glstark_device *dev) { return dev->gl ? dev->gl->glsl_version : ""; }
-const char *glstark_device_extensions(const glstark_device *dev) { return dev->gl ? dev->gl->extensions : ""; }
-int glstark_device_is_software(const glstark_device *dev) { return dev->gl ? dev->gl->is_software : 1; }
+/* A GL string of a GLES device; cpu_value for a CPU device, "" for NULL. */
+#define GL_STRING(field, cpu_value) (!dev ? "" : dev->gl ? dev->gl->field : (cpu_value))
+
+const char *glstark_device_platform_path(const glstark_device *dev) { return GL_STRING(platform_path, "cpu"); }
+const char *glstark_device_egl_vendor(const glstark_device *dev) { return GL_STRING(egl_vendor, ""); }
+const char *glstark_device_egl_version(const glstark_device *dev) { return GL_STRING(egl_version, ""); }
+const char *glstark_device_gl_vendor(const glstark_device *dev) { return GL_STRING(gl_vendor, ""); }
+const char *glstark_device_renderer(const glstark_device *dev) { return GL_STRING(renderer, "glstark CPU engine"); }
+const char *glstark_device_gl_version(const glstark_device *dev) { return GL_STRING(gl_version, ""); }
+const char *glstark_device_glsl_version(const glstark_device *dev) { return GL_STRING(glsl_version, ""); }
+const char *glstark_device_extensions(const glstark_device *dev) { return GL_STRING(extensions, ""); }
+int glstark_device_is_software(const glstark_device *dev) { return dev ? (dev->gl ? dev->gl->is_software : 1) : 0; }
+
+#undef GL_STRING
 
 glstark_status glstark_device_limits_get(const glstark_device *dev, glstark_device_limits *out)
 {

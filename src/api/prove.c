@@ -102,16 +102,20 @@ glstark_status glstark_keygen(glstark_air *const *airs, size_t num_airs, const g
                               glstark_proving_key **pk, glstark_verifying_key **vk, char *msg, size_t msg_size)
 {
     put_msg(msg, msg_size, "");
+    /* outputs are NULL on every failure, the argument checks' included */
+    if (pk)
+        *pk = NULL;
+    if (vk)
+        *vk = NULL;
     if (!pk || !params || (!airs && num_airs)) {
         put_msg(msg, msg_size, "glstark_keygen: NULL AIRs, params or output");
         return GLSTARK_ERR_INVALID_ARGUMENT;
     }
-    *pk = NULL;
-    if (vk)
-        *vk = NULL;
     glstark_proving_key *k = calloc(1, sizeof *k);
-    if (!k)
+    if (!k) {
+        put_msg(msg, msg_size, "glstark_keygen: out of host memory");
         return GLSTARK_ERR_OUT_OF_MEMORY;
+    }
     gs_error err;
     gs_error_clear(&err);
     glstark_status st = gs_keygen(&params->p, airs, num_airs, NULL, &k->pk, &err);
@@ -132,6 +136,8 @@ glstark_status glstark_keygen(glstark_air *const *airs, size_t num_airs, const g
 
 glstark_status glstark_proving_key_verifying_key(const glstark_proving_key *pk, glstark_verifying_key **vk)
 {
+    if (vk)
+        *vk = NULL;
     if (!pk || !vk)
         return GLSTARK_ERR_INVALID_ARGUMENT;
     gs_error err;
@@ -354,10 +360,14 @@ glstark_status glstark_verify(const glstark_verifying_key *vk, const uint8_t *pr
 glstark_status glstark_read_file(const char *path, uint8_t **bytes, size_t *len, char *msg, size_t msg_size)
 {
     put_msg(msg, msg_size, "");
-    if (!path || !bytes || !len)
+    if (bytes)
+        *bytes = NULL;
+    if (len)
+        *len = 0;
+    if (!path || !bytes || !len) {
+        put_msg(msg, msg_size, "glstark_read_file: NULL path or output");
         return GLSTARK_ERR_INVALID_ARGUMENT;
-    *bytes = NULL;
-    *len = 0;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         if (msg && msg_size)
@@ -400,8 +410,10 @@ glstark_status glstark_read_file(const char *path, uint8_t **bytes, size_t *len,
 glstark_status glstark_write_file(const char *path, const uint8_t *bytes, size_t len, char *msg, size_t msg_size)
 {
     put_msg(msg, msg_size, "");
-    if (!path || (!bytes && len))
+    if (!path || (!bytes && len)) {
+        put_msg(msg, msg_size, "glstark_write_file: NULL path, or NULL bytes with a length");
         return GLSTARK_ERR_INVALID_ARGUMENT;
+    }
     FILE *f = fopen(path, "wb");
     if (!f) {
         if (msg && msg_size)

@@ -67,20 +67,6 @@ static glstark_status report_f(gs_reader *rd, int code, uint32_t raw, const char
                       raw, BB_P);
 }
 
-glstark_status gs_rd_u8(gs_reader *rd, uint8_t *out, const char *fmt, ...)
-{
-    if (rd->len - rd->pos < 1) {
-        char label[LABEL_MAX];
-        va_list ap;
-        va_start(ap, fmt);
-        format_label(label, sizeof label, fmt, ap);
-        va_end(ap);
-        return fail_truncated(rd, 1, label);
-    }
-    *out = rd->buf[rd->pos++];
-    return GLSTARK_OK;
-}
-
 glstark_status gs_rd_u32(gs_reader *rd, uint32_t *out, const char *fmt, ...)
 {
     if (rd->len - rd->pos < 4) {

@@ -37,7 +37,6 @@ void gs_reader_init(gs_reader *rd, const uint8_t *buf, size_t len, gs_error *err
 
 static inline size_t gs_reader_remaining(const gs_reader *rd) { return rd->len - rd->pos; }
 
-glstark_status gs_rd_u8(gs_reader *rd, uint8_t *out, const char *fmt, ...) GS_PRINTF_LIKE(3, 4);
 glstark_status gs_rd_u32(gs_reader *rd, uint32_t *out, const char *fmt, ...) GS_PRINTF_LIKE(3, 4);
 glstark_status gs_rd_f(gs_reader *rd, bb_t *out, const char *fmt, ...) GS_PRINTF_LIKE(3, 4);
 glstark_status gs_rd_ef(gs_reader *rd, bb4_t *out, const char *fmt, ...) GS_PRINTF_LIKE(3, 4);

@@ -10,14 +10,6 @@ bb4_t gs_eq1(bb4_t a, bb4_t b)
     return bb4_add_base(r, bb_one());
 }
 
-bb4_t gs_eq_h(const bb4_t *a, const bb4_t *b, size_t n)
-{
-    bb4_t r = bb4_one();
-    for (size_t i = 0; i < n; i++)
-        r = bb4_mul(r, gs_eq1(a[i], b[i]));
-    return r;
-}
-
 bb4_t gs_eq_uni(uint32_t l, bb4_t x, bb4_t y)
 {
     bb4_t res = bb4_one();

@@ -12,8 +12,6 @@
 
 /* eq(a, b) = a b + (1 - a)(1 - b) for one coordinate. */
 bb4_t gs_eq1(bb4_t a, bb4_t b);
-/* eq_H(a, b) over n coordinates (1 for n = 0). */
-bb4_t gs_eq_h(const bb4_t *a, const bb4_t *b, size_t n);
 /* eq_D(x, y) for D of order 2^l (OpenVM eval_eq_uni). */
 bb4_t gs_eq_uni(uint32_t l, bb4_t x, bb4_t y);
 /* eq_D(x, 1) (OpenVM eval_eq_uni_at_one). */

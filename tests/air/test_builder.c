@@ -281,3 +281,48 @@ Test(builder, eval_ext_fibonacci)
     }
     glstark_air_destroy(air);
 }
+
+/* The assertion helpers by what they accept: assert_one(c0), assert_bool(c1),
+ * assert_eq(c2, c0 + c1) on 8 rows. The checker passes a trace that keeps
+ * them and names the constraint and row of each single broken cell (values
+ * written canonically: 0, 1, 2 and p - 1 among them). */
+Test(builder, assert_helpers_accept_what_they_say)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_air_create("asserts", 3, 0, &air), GLSTARK_OK);
+    glstark_expr c0 = glstark_air_main(air, 0, 0), c1 = glstark_air_main(air, 1, 0), c2 = glstark_air_main(air, 2, 0);
+    cr_assert_eq(glstark_air_assert_one(air, c0), GLSTARK_OK);
+    cr_assert_eq(glstark_air_assert_bool(air, c1), GLSTARK_OK);
+    cr_assert_eq(glstark_air_assert_eq(air, c2, glstark_air_add(air, c0, c1)), GLSTARK_OK);
+    enum { H = 8 };
+    uint32_t cols[3 * H]; /* column-major */
+    for (size_t r = 0; r < H; r++) {
+        cols[r] = 1;
+        cols[H + r] = (uint32_t)(r & 1);
+        cols[2 * H + r] = 1 + (uint32_t)(r & 1);
+    }
+    glstark_air_trace t;
+    memset(&t, 0, sizeof t);
+    t.height = H;
+    t.common_main.values = cols;
+    t.common_main.width = 3;
+    char msg[512];
+    cr_assert_eq(glstark_check_constraints(&air, 1, &t, NULL, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    const uint32_t p_minus_1 = 2013265920u;
+    /* {column, row, value, the constraint it breaks} */
+    const uint32_t cases[][4] = {{0, 5, 0, 0}, {0, 0, 2, 0}, {0, 7, p_minus_1, 0}, {1, 2, 2, 1},
+                                 {1, 3, p_minus_1, 1}, {2, 4, 2, 2}, {2, 6, 0, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t at = cases[i][0] * H + cases[i][1];
+        uint32_t keep = cols[at];
+        cols[at] = cases[i][2];
+        glstark_check_failure f;
+        memset(&f, 0xAB, sizeof f); /* poison */
+        cr_assert_eq(glstark_check_constraints(&air, 1, &t, &f, msg, sizeof msg), GLSTARK_ERR_UNSATISFIED,
+                     "case %zu passed", i);
+        cr_assert(f.air == 0 && f.constraint == cases[i][3] && f.row == cases[i][1],
+                  "case %zu: air %zu constraint %zu row %zu (%s)", i, f.air, f.constraint, f.row, msg);
+        cols[at] = keep;
+    }
+    glstark_air_destroy(air);
+}

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api/device_internal.h"
 #include "glstark/glstark.h"
 
 /* The floor-mode run sets GLSTARK_LIMITS; tests that force a path must not
@@ -449,6 +450,58 @@ Test(gles_device, info_strings_and_cpu_device)
     cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
     cr_assert_eq(L.max_invocations, 0);
     glstark_device_destroy(dev);
+}
+
+/* The identification getters of a GLES device, what a failure leaves for
+ * glstark_device_last_error, and every getter on NULL (no crash). */
+Test(gles_device, info_getters_last_error_and_null)
+{
+    clear_path_env();
+    glstark_device *dev = NULL;
+    char msg[4096];
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert(strlen(glstark_device_egl_vendor(dev)) > 0);
+    cr_assert(strlen(glstark_device_gl_vendor(dev)) > 0);
+    const char *ev = glstark_device_egl_version(dev);
+    cr_assert(ev[0] == '1' && ev[1] == '.', "EGL version '%s'", ev);
+    cr_assert(strstr(glstark_device_glsl_version(dev), "OpenGL ES GLSL ES 3.") != NULL, "GLSL version '%s'",
+              glstark_device_glsl_version(dev));
+    /* every listed extension is a GL_ or EGL_ name */
+    char ext[4096];
+    snprintf(ext, sizeof ext, "%s", glstark_device_extensions(dev));
+    for (char *save = NULL, *t = strtok_r(ext, " ", &save); t; t = strtok_r(NULL, " ", &save))
+        cr_assert(strncmp(t, "GL_", 3) == 0 || strncmp(t, "EGL_", 4) == 0, "extension token '%s'", t);
+    const char *pn = glstark_platform_name(glstark_device_platform(dev));
+    cr_assert(!strcmp(pn, "gbm") || !strcmp(pn, "device") || !strcmp(pn, "surfaceless"), "platform %s", pn);
+    cr_assert_str_eq(glstark_device_last_error(dev), "");
+    /* a failure stays readable: the self-check on a context the driver reset */
+    gs_gles_device(gs_device_engine_of(dev))->context_lost = 1;
+    cr_assert_eq(glstark_device_self_check(dev, 1, 64), GLSTARK_ERR_CONTEXT_LOST);
+    cr_assert(strstr(glstark_device_last_error(dev), "open a new one") != NULL, "%s", glstark_device_last_error(dev));
+    glstark_device_destroy(dev);
+
+    /* every platform has a name of its own; an unknown value says so */
+    const glstark_platform all[] = {GLSTARK_PLATFORM_AUTO, GLSTARK_PLATFORM_GBM, GLSTARK_PLATFORM_DEVICE,
+                                    GLSTARK_PLATFORM_SURFACELESS, GLSTARK_PLATFORM_NONE};
+    for (size_t i = 0; i < 5; i++)
+        for (size_t j = i + 1; j < 5; j++)
+            cr_assert_str_neq(glstark_platform_name(all[i]), glstark_platform_name(all[j]));
+    cr_assert_str_eq(glstark_platform_name((glstark_platform)77), "unknown");
+
+    /* NULL: documented neutral values, no crash */
+    cr_assert_str_eq(glstark_device_last_error(NULL), "no device");
+    cr_assert_str_eq(glstark_device_renderer(NULL), "");
+    cr_assert_str_eq(glstark_device_platform_path(NULL), "");
+    cr_assert_str_eq(glstark_device_extensions(NULL), "");
+    cr_assert_str_eq(glstark_device_gl_version(NULL), "");
+    cr_assert_eq(glstark_device_platform(NULL), GLSTARK_PLATFORM_NONE);
+    cr_assert_eq(glstark_device_engine(NULL), GLSTARK_ENGINE_CPU);
+    cr_assert_eq(glstark_device_is_software(NULL), 0);
+    glstark_device_limits L;
+    cr_assert_eq(glstark_device_limits_get(NULL, &L), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_device_self_check(NULL, 1, 8), GLSTARK_ERR_INVALID_ARGUMENT);
+    glstark_device_release_memory(NULL);
+    glstark_device_destroy(NULL);
 }
 
 Test(gles_device, self_check_passes)

@@ -303,7 +303,8 @@ Test(whir_gles, small_bindings)
     pair p = open_pair(4096, 109);
     check_batch(&p, 700, 4, 3, 5, 9);    /* columns of 2800 bytes: one or two per window */
     check_batch(&p, 3000, 2, 1, 1, 0);   /* a column longer than a window: row chunks */
-    check_prepare_f(&p, 10, 3);          /* butterfly blocks beyond a window: split halves */
+    check_prepare_f(&p, 10, 3);          /* the block matrix (l_skip <= 4) through windows */
+    check_prepare_f(&p, 12, 10);         /* butterflies: groups beyond a window, then blocks beyond it (split halves) */
     check_eq_table(&p, 10);
     check_round_fold(&p, 1000);
     check_eval(&p, 999);

@@ -360,6 +360,88 @@ Test(prove_api, bad_arguments)
     free_keys(&k);
 }
 
+/* Every entry point of the prove API on NULL or impossible arguments: a
+ * status (INVALID_ARGUMENT or IO), a message where the call takes a buffer,
+ * outputs left NULL, and no crash; the destroy and free calls take NULL. */
+Test(prove_api, null_and_impossible_arguments)
+{
+    char msg[512];
+    glstark_params *p = NULL;
+    cr_assert_eq(glstark_params_test_small(NULL), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_params_app_100_bits(21, NULL, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_params_test_small(&p), GLSTARK_OK);
+    glstark_air *air;
+    cr_assert_eq(glstark_fibonacci_air(&air), GLSTARK_OK);
+    glstark_proving_key *pk = (glstark_proving_key *)&msg; /* must be reset to NULL */
+    glstark_verifying_key *vk = NULL;
+    msg[0] = 0;
+    cr_assert_eq(glstark_keygen(NULL, 1, p, &pk, &vk, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(pk == NULL && vk == NULL && msg[0] != 0, "keygen without AIRs: '%s'", msg);
+    cr_assert_eq(glstark_keygen(&air, 1, NULL, &pk, &vk, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_keygen(&air, 1, p, NULL, &vk, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_keygen(&air, 1, p, &pk, NULL, NULL, 0), GLSTARK_OK); /* vk optional, msg optional */
+    uint8_t *b = NULL;
+    size_t n = 0;
+    cr_assert_eq(glstark_verifying_key_encode(NULL, &b, &n), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_verifying_key_decode(NULL, 10, &vk, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_null(vk);
+    msg[0] = 0;
+    cr_assert_eq(glstark_verify(NULL, (const uint8_t *)"x", 1, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(msg[0] != 0);
+    glstark_prove_result r;
+    memset(&r, 0, sizeof r);
+    cr_assert_eq(glstark_prove(pk, NULL, 1, NULL, &r), GLSTARK_ERR_INVALID_ARGUMENT);
+    glstark_prove_result_free(&r);
+    b = (uint8_t *)msg; /* must be reset to NULL */
+    cr_assert_eq(glstark_read_file(NULL, &b, &n, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(b == NULL && n == 0 && strstr(msg, "NULL") != NULL, "%s", msg);
+    cr_assert_eq(glstark_write_file(NULL, (const uint8_t *)"x", 1, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "NULL") != NULL, "%s", msg);
+    msg[0] = 0;
+    cr_assert_eq(glstark_write_file("/nonexistent/dir/glstark.proof", (const uint8_t *)"x", 1, msg, sizeof msg),
+                 GLSTARK_ERR_IO);
+    cr_assert(strstr(msg, "/nonexistent/dir/glstark.proof") != NULL, "%s", msg);
+    cr_assert_eq(glstark_params_log_stacked_height(NULL), 0);
+    glstark_proving_key_destroy(NULL);
+    glstark_verifying_key_destroy(NULL);
+    glstark_params_destroy(NULL);
+    glstark_prove_result_free(NULL);
+    glstark_free(NULL);
+    glstark_proving_key_destroy(pk);
+    glstark_params_destroy(p);
+    glstark_air_destroy(air);
+}
+
+/* The verifying key taken from a proving key is the keygen's: the same
+ * bytes (OpenVM's prevk file for fib-small), and it verifies OpenVM's proof;
+ * NULL arguments are refused. */
+Test(prove_api, verifying_key_from_proving_key)
+{
+    keys k;
+    make_keys(&k, 0, 0);
+    glstark_verifying_key *vk2 = NULL;
+    vk2 = (glstark_verifying_key *)&k; /* must be reset to NULL */
+    cr_assert_eq(glstark_proving_key_verifying_key(NULL, &vk2), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_null(vk2);
+    cr_assert_eq(glstark_proving_key_verifying_key(k.pk, NULL), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(glstark_proving_key_verifying_key(k.pk, &vk2), GLSTARK_OK);
+    cr_assert_not_null(vk2);
+    uint8_t *a, *b;
+    size_t an, bn;
+    cr_assert_eq(glstark_verifying_key_encode(k.vk, &a, &an), GLSTARK_OK);
+    cr_assert_eq(glstark_verifying_key_encode(vk2, &b, &bn), GLSTARK_OK);
+    cr_assert(an == bn && memcmp(a, b, an) == 0, "the vk from the pk encodes differently (%zu vs %zu bytes)", an, bn);
+    char msg[1024];
+    size_t pn;
+    uint8_t *f4 = data("fib-small_n4.proof.bin", &pn);
+    cr_assert_eq(glstark_verify(vk2, f4, pn, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    free(f4);
+    glstark_free(a);
+    glstark_free(b);
+    glstark_verifying_key_destroy(vk2);
+    free_keys(&k);
+}
+
 /* Sampled single-byte changes of OpenVM's large fib-app18 proof (fixed
  * seed, printed): each is malformed or rejected. */
 Test(prove_api, rejects_sampled_changes_app18, .timeout = 120)
