@@ -19,9 +19,10 @@
  *   core      buffers, copies, syncs (this file)
  *   dft       src/engine/dft_ops.h      batched NTT, RS encoding, stacking
  *   hash      src/engine/hash_ops.h     Poseidon2 row hashing, Merkle, grinding
- *   ...       further families (whir, gkr, zerocheck, reduction) as they land
- * A family pointer may be NULL while an engine does not implement it yet;
- * callers then get GLSTARK_ERR_UNSUPPORTED from the gs_engine_* wrappers. */
+ *   gkr, zerocheck, reduction, whir       src/engine/<family>_ops.h
+ * Both engines implement every family. A family pointer may still be NULL
+ * (an engine without it): callers then get GLSTARK_ERR_UNSUPPORTED from the
+ * gs_engine_* wrappers, and the prover runs that phase on its fallback. */
 #ifndef GS_ENGINE_ENGINE_H
 #define GS_ENGINE_ENGINE_H
 

@@ -82,8 +82,11 @@ typedef struct gs_gl_device {
      * engine's lists (the tests hold it at 0 for whole proofs). */
     uint64_t programs_unplanned;
 
-    /* Host syncs made by the runtime itself (map-for-read, glFinish). The GLES
-     * engine adds these to gs_engine.host_syncs. */
+    /* Host syncs made by the runtime itself: glFinish and timer-query reads
+     * (spans and the kernel profile) and the upload ring's waits. A proof's
+     * count (gs_engine.host_syncs) takes the ring's waits (the GLES engine
+     * adds them after each buffer write) and the engine's own readbacks and
+     * finishes; the timers' syncs only exist when something times. */
     uint64_t host_syncs;
 
     /* Kernel profile (profile.c), NULL unless GLSTARK_PROFILE is set. */

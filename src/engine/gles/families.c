@@ -1,5 +1,4 @@
-/* Wires the GLES implementations of the engine families. Families not
- * implemented on the GPU yet stay NULL (callers get GLSTARK_ERR_UNSUPPORTED). */
+/* Wires the GLES implementations of the engine families (all six). */
 #include "engine/dft_ops.h"
 #include "engine/gkr_ops.h"
 #include "engine/gles/gles_engine.h"

@@ -197,7 +197,10 @@ static glstark_status gles_buf_write(gs_engine *eng, gs_buf *buf, size_t off, co
     if (dev->prof)
         gs_gl_profile_begin(dev);
     gs_gles_state *s = eng->impl;
+    uint64_t waits0 = s->upload.waits;
     glstark_status st = gs_gles_upload_write(&s->upload, dev, buf->gl_name, off, src, n, &eng->err);
+    /* a full upload ring makes the host wait for the GPU: a host sync */
+    eng->host_syncs += s->upload.waits - waits0;
     if (dev->prof)
         gs_gl_profile_end(dev, s->upload.mode == GS_UPLOAD_RING ? "buffer write (ring)" : "buffer write (glBufferSubData)",
                           n);
