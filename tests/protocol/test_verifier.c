@@ -333,6 +333,39 @@ VTEST(verifier, interactions_gkr_tampering_rejected)
     gs_multi_vk_free(&vk);
 }
 
+/* The vk's trace-height constraints (OpenVM's TraceHeightsTooLarge): with
+ * a threshold at the proof's weighted height sum the proof is refused before
+ * any transcript work; one above it, accepted (the check is sum < threshold). */
+VTEST(verifier, trace_heights_over_the_vk_limit_rejected)
+{
+    gs_multi_vk vk;
+    load_vk("interactions-small", &vk);
+    gs_proof p;
+    load_proof("interactions-small", &p);
+    gs_error err;
+    cr_assert_eq(gs_verify(&vk, &p, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_geq(vk.num_trace_height_constraints, 1, "the interactions key has no trace-height constraint");
+    gs_linear_constraint *lc = &vk.trace_height_constraints[0];
+    uint64_t sum = 0;
+    for (size_t a = 0; a < vk.num_airs; a++) {
+        if (!p.trace_vdata[a].present)
+            continue;
+        uint32_t lh = p.trace_vdata[a].log_height, l = vk.params.l_skip;
+        sum += ((uint64_t)1 << (lh > l ? lh : l)) * lc->coefficients[a];
+    }
+    cr_assert(sum > 0 && sum < lc->threshold, "weighted height sum %llu, threshold %u", (unsigned long long)sum,
+              lc->threshold);
+    uint32_t keep = lc->threshold;
+    lc->threshold = (uint32_t)sum;
+    cr_assert_eq(gs_verify(&vk, &p, &err), GLSTARK_ERR_REJECTED);
+    cr_assert(strstr(err.msg, "TraceHeightsTooLarge") != NULL, "%s", err.msg);
+    lc->threshold = (uint32_t)sum + 1;
+    cr_assert_eq(gs_verify(&vk, &p, &err), GLSTARK_OK, "%s", err.msg);
+    lc->threshold = keep;
+    gs_proof_free(&p);
+    gs_multi_vk_free(&vk);
+}
+
 VTEST(verifier, wrong_public_value_rejected)
 {
     gs_multi_vk vk;
