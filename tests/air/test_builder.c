@@ -326,3 +326,38 @@ Test(builder, assert_helpers_accept_what_they_say)
     }
     glstark_air_destroy(air);
 }
+
+/* The LogUp balance over thousands of distinct messages (the checker's
+ * table grows past its first 1024 slots several times): column 0 sends
+ * each value once on bus 5, column 1 receives the same values in another
+ * order. Balanced: accepted. One received value changed: the bus is named. */
+Test(builder, logup_balance_over_many_messages)
+{
+    glstark_air *air;
+    cr_assert_eq(glstark_air_create("permutation", 2, 0, &air), GLSTARK_OK);
+    glstark_expr send = glstark_air_main(air, 0, 0), recv = glstark_air_main(air, 1, 0);
+    cr_assert_eq(glstark_air_push_interaction(air, 5, &send, 1, glstark_air_const(air, 1), 1), GLSTARK_OK);
+    cr_assert_eq(glstark_air_push_interaction(air, 5, &recv, 1, glstark_air_neg(air, glstark_air_const(air, 1)), 1),
+                 GLSTARK_OK);
+    enum { H = 4096 };
+    uint32_t *cols = malloc(2 * H * sizeof *cols); /* column-major */
+    cr_assert_not_null(cols);
+    for (uint32_t r = 0; r < H; r++) {
+        cols[r] = 1000003u * r % 2013265921u;
+        cols[H + r] = 1000003u * ((r * 1237u) % H) % 2013265921u; /* 1237 is odd: a permutation of the rows */
+    }
+    glstark_air_trace t;
+    memset(&t, 0, sizeof t);
+    t.height = H;
+    t.common_main.values = cols;
+    t.common_main.width = 2;
+    char msg[512];
+    cr_assert_eq(glstark_check_constraints(&air, 1, &t, NULL, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cols[H + 77] = 5u; /* not among the sent values (1000003 r mod p for r < H is never 5) */
+    glstark_check_failure f;
+    memset(&f, 0xAB, sizeof f); /* poison */
+    cr_assert_eq(glstark_check_constraints(&air, 1, &t, &f, msg, sizeof msg), GLSTARK_ERR_UNSATISFIED);
+    cr_assert(f.constraint == SIZE_MAX && f.bus == 5, "constraint %zu bus %u (%s)", f.constraint, (unsigned)f.bus, msg);
+    free(cols);
+    glstark_air_destroy(air);
+}
