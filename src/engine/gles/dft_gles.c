@@ -589,7 +589,7 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
         g = cap ? cap : 1;
     if (g > ncols)
         g = ncols;
-    gs_buf *msg = NULL;
+    gs_buf *msg = NULL, *tmp = NULL;
     tw_buf tw = {NULL, 0}, tw_small = {NULL, 0};
     glstark_status st = gs_buf_create(eng, g * H * 4, &msg);
     if (!st)
@@ -615,16 +615,15 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
         mv.logn = L;
         if (!st)
             st = rs_message_view(&c, &mv, l, &tw_small);
-        /* g columns fit one window from any word: a window's lead (the
-         * offset below the binding alignment) is less than the align that
-         * g's size leaves free. */
-        if (!st && cols_per_window(&c, cw_offset + c0 * N, N, N, n) < n)
-            st = gs_error_set(&eng->err, GLSTARK_ERR_INTERNAL,
-                              "gles rs_code_matrix: %" PRIu64 " codeword columns of 2^%u rows do not fit one binding "
-                              "window",
-                              n, logN);
+        /* An unaligned or oversize destination goes through an aligned
+         * temporary, then a buffer copy. */
+        int direct = cols_per_window(&c, cw_offset + c0 * N, N, N, n) >= n;
+        if (!st && !direct && !tmp)
+            st = gs_buf_create(eng, g * N * 4, &tmp);
+        gs_buf *dst = direct ? codeword : tmp;
+        uint64_t dst_word = direct ? cw_offset + c0 * N : 0;
         vview cv;
-        make_view(&c, &cv, codeword, cw_offset + c0 * N, N, n, N);
+        make_view(&c, &cv, dst, dst_word, N, n, N);
         cv.vpcs = 0;
         cv.subw = 1;
         cv.ews = 0;
@@ -649,8 +648,11 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
             st = bind_tw(&c, &tw);
         if (!st)
             st = dit_layers(&c, &cv, log_blowup);
+        if (!st && !direct)
+            st = gs_buf_copy(codeword, (cw_offset + c0 * N) * 4, tmp, 0, n * N * 4);
     }
     gs_buf_destroy(msg);
+    gs_buf_destroy(tmp);
     return st;
 }
 
