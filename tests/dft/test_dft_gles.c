@@ -331,3 +331,49 @@ Test(dft_gles, twiddle_tables_match_definition)
     check_twiddles(GLSTARK_FIELD_MUL_WIDE, &s);
     check_twiddles(GLSTARK_FIELD_MUL_SHIFT, &s);
 }
+
+/* A codeword column as large as a binding (2^12 words = 16 KiB bindings)
+ * written from an unaligned word: no window holds it from there, so the
+ * engine encodes into an aligned temporary and copies it into place. The
+ * words around the destination stay poisoned; the codeword is the CPU's. */
+Test(dft_gles, rs_code_matrix_column_filling_a_binding_unaligned)
+{
+    gs_engine *engs[2] = {tu_engine_binding(16384), tu_cpu_engine()};
+    uint64_t seed = 0xC0DE03;
+    printf("rs_code_matrix, one 2^12-word codeword column at word 1 of 16 KiB bindings, seed %llu\n",
+           (unsigned long long)seed);
+    gs_stack_trace_shape sh = {2, 11}; /* two columns of 2^11 rows: Q is 2^11 x 2 */
+    gs_stack_layout lay;
+    gs_error err;
+    cr_assert_eq(gs_stack_layout_build(2, 9, &sh, 1, &lay, &err), GLSTARK_OK, "%s", err.msg);
+    const size_t rows = (size_t)1 << 11, N = (size_t)1 << 12, off = 1, total = off + N * lay.width + 5;
+    bb_t *vals = malloc(2 * rows * sizeof(bb_t)), *out[2];
+    uint64_t s = seed;
+    for (size_t i = 0; i < 2 * rows; i++)
+        vals[i] = t_rand_bb(&s);
+    for (int e = 0; e < 2; e++) {
+        gs_engine *eng = engs[e];
+        gs_trace_ref ref = {NULL, 0};
+        TU_OK(eng, gs_buf_create(eng, 2 * rows * 4, &ref.buf));
+        TU_OK(eng, gs_buf_write(ref.buf, 0, vals, 2 * rows * 4));
+        gs_buf *cw = NULL;
+        TU_OK(eng, gs_buf_create(eng, total * 4, &cw));
+        TU_OK(eng, gs_buf_fill_u32(cw, 0, total, 0xDEADBEEFu));
+        TU_OK(eng, gs_rs_code_matrix(eng, &lay, &ref, 1, 0, lay.width, cw, off));
+        out[e] = malloc(total * 4);
+        TU_OK(eng, gs_buf_read(cw, 0, out[e], total * 4));
+        gs_buf_destroy(cw);
+        gs_buf_destroy(ref.buf);
+    }
+    cr_assert_eq(out[0][0], 0xDEADBEEFu, "the word before the codeword changed");
+    for (size_t i = off + N * lay.width; i < total; i++)
+        cr_assert_eq(out[0][i], 0xDEADBEEFu, "word %zu after the codeword changed", i);
+    for (size_t i = 0; i < total; i++)
+        cr_assert_eq(out[0][i], out[1][i], "seed %llu: word %zu", (unsigned long long)seed, i);
+    free(out[0]);
+    free(out[1]);
+    free(vals);
+    gs_stack_layout_free(&lay);
+    gs_engine_destroy(engs[0]);
+    gs_engine_destroy(engs[1]);
+}
