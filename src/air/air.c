@@ -103,6 +103,11 @@ glstark_status glstark_air_set_preprocessed_trace(glstark_air *air, size_t heigh
                     "set_preprocessed_trace: height %zu is not a power of two (or rows is NULL)",
                     height);
     size_t n = height * air->preprocessed_width;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i] >= BB_P)
+            return fail(air, GLSTARK_ERR_INVALID_ARGUMENT,
+                        "set_preprocessed_trace: value %u (row %zu, column %zu) is not below p = %u", rows[i],
+                        i / air->preprocessed_width, i % air->preprocessed_width, (unsigned)BB_P);
     bb_t *t = malloc(n * sizeof(bb_t));
     if (!t)
         return fail(air, GLSTARK_ERR_OUT_OF_MEMORY, "set_preprocessed_trace: out of memory");

@@ -10,6 +10,7 @@
 #include "air/keygen.h"
 #include "api/device_internal.h"
 #include "protocol/params.h"
+#include "protocol/prep_commit.h"
 #include "protocol/proof.h"
 #include "protocol/prover.h"
 #include "protocol/spans.h"
@@ -118,7 +119,9 @@ glstark_status glstark_keygen(glstark_air *const *airs, size_t num_airs, const g
     }
     gs_error err;
     gs_error_clear(&err);
-    glstark_status st = gs_keygen(&params->p, airs, num_airs, NULL, &k->pk, &err);
+    /* a preprocessed trace is committed here, on a CPU engine of its own */
+    const gs_keygen_options kopt = {NULL, gs_prep_commit_cpu, NULL};
+    glstark_status st = gs_keygen(&params->p, airs, num_airs, &kopt, &k->pk, &err);
     if (st) {
         put_msg(msg, msg_size, err.msg);
         free(k);

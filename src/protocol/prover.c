@@ -13,12 +13,15 @@
 #include "engine/zc_trace.h"
 #include "protocol/air_cdag.h"
 #include "protocol/logup_zerocheck.h"
+#include "protocol/prep_commit.h"
 #include "protocol/proof_bridge.h"
 #include "protocol/spans.h"
 #include "protocol/stacked_reduction.h"
+#include "protocol/stacked_commit.h"
 #include "protocol/stacking.h"
 #include "protocol/transcript.h"
 #include "protocol/verifier.h"
+#include "air/air_internal.h"
 #include "util/clock.h"
 
 glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err)
@@ -46,6 +49,31 @@ typedef struct mbuf {
     gs_buf *b[2];
 } mbuf;
 
+/* A commitment besides the common main's: one AIR's preprocessed trace or
+ * one of its cached mains, a single trace stacked on its own (OpenVM
+ * commits each of these separately). The proof lists them after the common
+ * main, per sorted trace: [preprocessed?, cached_0, cached_1, ..]. */
+typedef struct side {
+    uint32_t t;        /* the sorted trace it belongs to */
+    uint32_t air;
+    int is_prep;       /* 1: preprocessed, 0: cached main number `cached` */
+    uint32_t cached;
+    uint32_t width;
+    /* the trace, column-major with 2^logh rows, as the constraint phases
+     * read it: its own buffer, or (in_q) the stacked matrix itself, where a
+     * trace of at least 2^l_skip rows lies whole from element 0 */
+    mbuf trace;
+    int in_q;
+    gs_stack_layout lay;
+    int have_lay;
+    mbuf q, cw;
+    gs_merkle_dev tree[2];
+    int have_tree[2];
+    bb_t root[GS_DIGEST_LEN];
+    gs_red_slice *slices; /* the stacked reduction's view of lay */
+    uint8_t *need_rot;
+} side;
+
 /* Everything the prover allocates, released in one place. */
 typedef struct pstate {
     gs_engine *eng[2];
@@ -57,8 +85,14 @@ typedef struct pstate {
     gs_cdag_owned *dags;
     bb_t **publics;
     uint32_t *widths;
+    /* every trace's parts in opening order, trace t's from part_base[t]:
+     * [common main, then its sides]; buffer, offset of column 0, width */
     const gs_buf **part_ptrs;
-    size_t *part_off;           /* per sorted trace: element offset of column 0 in part_ptrs[t] */
+    size_t *part_off;
+    uint32_t *part_base;
+    side *sides;                /* per sorted trace in order, each trace's in part order */
+    uint32_t n_sides;
+    uint32_t *side_first;       /* per sorted trace: index of its first side */
     gs_zc_trace *zc;
     /* 1: every trace was uploaded straight into the stacked matrix Q (each
      * one is a contiguous column-major block there, at element q_off[t]),
@@ -86,6 +120,21 @@ static void mbuf_free(mbuf *m)
     m->b[0] = m->b[1] = NULL;
 }
 
+static void side_free(side *d)
+{
+    mbuf_free(&d->trace);
+    mbuf_free(&d->q);
+    mbuf_free(&d->cw);
+    for (int e = 0; e < 2; e++)
+        if (d->have_tree[e])
+            gs_merkle_dev_release(&d->tree[e]);
+    if (d->have_lay)
+        gs_stack_layout_free(&d->lay);
+    free(d->slices);
+    free(d->need_rot);
+    memset(d, 0, sizeof *d);
+}
+
 static void pstate_free(pstate *s)
 {
     for (uint32_t t = 0; t < s->M; t++) {
@@ -105,6 +154,11 @@ static void pstate_free(pstate *s)
     free(s->widths);
     free(s->part_ptrs);
     free(s->part_off);
+    free(s->part_base);
+    for (uint32_t i = 0; s->sides && i < s->n_sides; i++)
+        side_free(&s->sides[i]);
+    free(s->sides);
+    free(s->side_first);
     free(s->q_off);
     free(s->zc);
     if (s->have_lay)
@@ -162,16 +216,34 @@ static glstark_status mbuf_on(pstate *s, mbuf *m, int e, gs_error *err)
     return move_buf(s->eng[e], m->b[1 - e], &m->b[e], err);
 }
 
-static glstark_status tree_on(pstate *s, int e, gs_error *err)
+static glstark_status tree_on(pstate *s, gs_merkle_dev tree[2], int have_tree[2], int e, gs_error *err)
 {
-    if (s->have_tree[e])
+    if (have_tree[e])
         return GLSTARK_OK;
-    s->tree[e] = s->tree[1 - e];
-    s->tree[e].digests = NULL;
-    glstark_status st = move_buf(s->eng[e], s->tree[1 - e].digests, &s->tree[e].digests, err);
+    tree[e] = tree[1 - e];
+    tree[e].digests = NULL;
+    glstark_status st = move_buf(s->eng[e], tree[1 - e].digests, &tree[e].digests, err);
     if (st)
         return st;
-    s->have_tree[e] = 1;
+    have_tree[e] = 1;
+    return GLSTARK_OK;
+}
+
+/* Everything of the side commits a phase on engine e reads: the stacked
+ * matrices, and for WHIR (whir = 1) the codewords (unless re-encoded) and
+ * trees. The traces themselves: traces_on. */
+static glstark_status sides_on(pstate *s, int e, int whir, int keep_cw, gs_error *err)
+{
+    for (uint32_t i = 0; i < s->n_sides; i++) {
+        side *d = &s->sides[i];
+        glstark_status st = mbuf_on(s, &d->q, e, err);
+        if (!st && whir && keep_cw)
+            st = mbuf_on(s, &d->cw, e, err);
+        if (!st && whir)
+            st = tree_on(s, d->tree, d->have_tree, e, err);
+        if (st)
+            return st;
+    }
     return GLSTARK_OK;
 }
 
@@ -209,9 +281,56 @@ static glstark_status pick(pstate *s, unsigned phase, int *e, gs_error *err)
     return GLSTARK_OK;
 }
 
-static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trace *traces, size_t num_traces,
+/* An AIR's preprocessed trace and cached mains against its key: the
+ * preprocessed trace comes from the AIR the proving key was made from. */
+static glstark_status check_side_inputs(const gs_multi_pk *pk, size_t a, const glstark_air_trace *tr,
+                                        gs_error *err)
+{
+    const gs_multi_vk *vk = &pk->vk;
+    const gs_air_vk *av = &vk->per_air[a];
+    if (av->has_preprocessed_width != av->has_preprocessed_data)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "prove: AIR %zu's key has preprocessed %s but no %s (make the key with keygen)", a,
+                            av->has_preprocessed_width ? "columns" : "data",
+                            av->has_preprocessed_width ? "commitment" : "columns");
+    if (av->has_preprocessed_data) {
+        const glstark_air *air = pk->airs && pk->num_airs == vk->num_airs ? pk->airs[a] : NULL;
+        const int64_t lh = (int64_t)vk->params.l_skip + av->preprocessed_data.hypercube_dim;
+        if (!air || !air->preprocessed_trace || air->preprocessed_width != av->preprocessed_width)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu has a preprocessed trace, but the proving key holds no AIR with "
+                                "that trace (%zu columns); prove with the key keygen made from the AIRs",
+                                a, av->preprocessed_width);
+        if (lh < 0 || lh > 62 || tr->height != ((size_t)1 << lh) || air->preprocessed_height != tr->height)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu has %zu rows, its preprocessed trace %zu (the key says 2^%lld); "
+                                "every part of a trace has the preprocessed trace's height",
+                                a, tr->height, air->preprocessed_height, (long long)lh);
+    }
+    if (av->num_cached_mains && !tr->cached_mains)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "prove: AIR %zu has %zu cached mains but the trace gives none (set cached_mains)", a,
+                            av->num_cached_mains);
+    for (size_t c = 0; c < av->num_cached_mains; c++) {
+        const glstark_trace_part *cp = &tr->cached_mains[c];
+        if (cp->width != av->cached_main_widths[c] || !cp->values)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu cached main %zu has %zu columns%s, the AIR has %zu (cached mains "
+                                "are passed whole; trace_rows streams only the common main)",
+                                a, c, cp->width, cp->values ? "" : " and no values", av->cached_main_widths[c]);
+        size_t n = cp->width * tr->height, bad = gs_first_non_canonical(cp->values, n, 0);
+        if (bad < n)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %zu cached main %zu value %u (column %zu, row %zu) is not below p = %u",
+                                a, c, cp->values[bad], bad / tr->height, bad % tr->height, (unsigned)BB_P);
+    }
+    return GLSTARK_OK;
+}
+
+static glstark_status check_inputs(const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
                                    int have_rows_fn, uint32_t *present_out, gs_error *err)
 {
+    const gs_multi_vk *vk = &pk->vk;
     const size_t L = vk->params.l_skip + vk->params.n_stack;
     if (num_traces != vk->num_airs)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
@@ -221,11 +340,6 @@ static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trac
     for (size_t a = 0; a < vk->num_airs; a++) {
         const gs_air_vk *av = &vk->per_air[a];
         const glstark_air_trace *tr = &traces[a];
-        if (av->num_cached_mains || av->has_preprocessed_width || av->has_preprocessed_data)
-            return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
-                                "prove: AIR %zu has cached main or preprocessed traces, which this prover does not "
-                                "support yet (only common main traces)",
-                                a);
         if (tr->height == 0) {
             if (av->is_required)
                 return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
@@ -260,6 +374,9 @@ static glstark_status check_inputs(const gs_multi_vk *vk, const glstark_air_trac
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "prove: AIR %zu has %zu public values, the AIR has %zu", a, tr->num_public_values,
                                 av->num_public_values);
+        glstark_status st = check_side_inputs(pk, a, tr, err);
+        if (st)
+            return st;
         present++;
     }
     if (!present)
@@ -382,18 +499,40 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
 {
     const uint32_t M = s->M;
     gs_engine *eng = s->eng[e];
+    /* the side commits, per sorted trace in part order */
+    s->side_first = calloc(M + 1, sizeof(uint32_t));
+    s->part_base = calloc(M, sizeof(uint32_t));
+    if (!s->side_first || !s->part_base)
+        return oom(err);
+    for (uint32_t t = 0; t < M; t++) {
+        const gs_air_vk *av = &vk->per_air[s->trace_air[t]];
+        s->side_first[t + 1] = s->side_first[t] + (av->has_preprocessed_data ? 1u : 0u) +
+                               (uint32_t)av->num_cached_mains;
+        s->part_base[t] = t + s->side_first[t];
+    }
+    s->n_sides = s->side_first[M];
+    const uint32_t P = M + s->n_sides;
+    s->sides = calloc(s->n_sides ? s->n_sides : 1, sizeof(side));
     s->main = calloc(M, sizeof(mbuf));
     s->refs = calloc(M, sizeof(gs_trace_ref));
     s->dags = calloc(M, sizeof(gs_cdag_owned));
     s->publics = calloc(M, sizeof(bb_t *));
-    s->widths = calloc(M, sizeof(uint32_t));
-    s->part_ptrs = calloc(M, sizeof(gs_buf *));
-    s->part_off = calloc(M, sizeof(size_t));
+    s->widths = calloc(P, sizeof(uint32_t));
+    s->part_ptrs = calloc(P, sizeof(gs_buf *));
+    s->part_off = calloc(P, sizeof(size_t));
     s->q_off = calloc(M, sizeof(size_t));
     s->zc = calloc(M, sizeof(gs_zc_trace));
-    if (!s->main || !s->refs || !s->dags || !s->publics || !s->widths || !s->part_ptrs || !s->part_off ||
-        !s->q_off || !s->zc)
+    if (!s->sides || !s->main || !s->refs || !s->dags || !s->publics || !s->widths || !s->part_ptrs ||
+        !s->part_off || !s->q_off || !s->zc)
         return oom(err);
+    for (uint32_t t = 0; t < M; t++) {
+        uint32_t a = s->trace_air[t], i = s->side_first[t];
+        const gs_air_vk *av = &vk->per_air[a];
+        if (av->has_preprocessed_data)
+            s->sides[i++] = (side){.t = t, .air = a, .is_prep = 1, .width = (uint32_t)av->preprocessed_width};
+        for (size_t c = 0; c < av->num_cached_mains; c++)
+            s->sides[i++] = (side){.t = t, .air = a, .cached = (uint32_t)c, .width = (uint32_t)av->cached_main_widths[c]};
+    }
     glstark_status st = build_layout(sp, traces, s, err);
     if (st)
         return st;
@@ -467,9 +606,12 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
                                     "prove: AIR %u public value %zu = %u is not below p", a, i, tr->public_values[i]);
             s->publics[t][i] = bb_from_canonical(tr->public_values[i]);
         }
-        s->widths[t] = (uint32_t)tr->common_main.width;
-        s->zc[t] = (gs_zc_trace){&s->dags[t].dag, s->logh[t], 1, &s->part_ptrs[t], &s->widths[t], s->publics[t],
-                                 (uint32_t)tr->num_public_values, &s->part_off[t]};
+        const uint32_t b = s->part_base[t], ns = s->side_first[t + 1] - s->side_first[t];
+        s->widths[b] = (uint32_t)tr->common_main.width;
+        for (uint32_t j = 0; j < ns; j++)
+            s->widths[b + 1 + j] = s->sides[s->side_first[t] + j].width;
+        s->zc[t] = (gs_zc_trace){&s->dags[t].dag, s->logh[t], 1 + ns, &s->part_ptrs[b], &s->widths[b], s->publics[t],
+                                 (uint32_t)tr->num_public_values, &s->part_off[b]};
     }
     gs_span_eng_end(eng, sn);
     return GLSTARK_OK;
@@ -496,8 +638,20 @@ static glstark_status traces_on(pstate *s, int e, gs_error *err)
             b = s->main[t].b[e];
         }
         s->refs[t] = (gs_trace_ref){b, off};
-        s->part_ptrs[t] = b; /* s->zc[t].parts points here */
-        s->part_off[t] = off;
+        s->part_ptrs[s->part_base[t]] = b; /* s->zc[t].parts points here */
+        s->part_off[s->part_base[t]] = off;
+    }
+    for (uint32_t i = 0; i < s->n_sides; i++) {
+        side *d = &s->sides[i];
+        mbuf *m = d->in_q ? &d->q : &d->trace;
+        if (!m->b[0] && !m->b[1])
+            continue; /* not committed yet (traces_on runs before the commits too) */
+        glstark_status st = mbuf_on(s, m, e, err);
+        if (st)
+            return st;
+        uint32_t p = s->part_base[d->t] + 1 + (i - s->side_first[d->t]);
+        s->part_ptrs[p] = m->b[e];
+        s->part_off[p] = 0;
     }
     return GLSTARK_OK;
 }
@@ -611,6 +765,74 @@ static glstark_status commit_main(const gs_system_params *sp, const gs_prove_opt
     return GLSTARK_OK;
 }
 
+/* The side commits on engine e (OpenVM: the preprocessed commit of the
+ * proving key and the caller's cached-main commits), each the stacked
+ * commit of its one trace. A preprocessed root must equal the key's. */
+static glstark_status commit_sides(const gs_multi_pk *pk, const glstark_air_trace *traces,
+                                   const gs_prove_options *opt, pstate *s, int e, gs_error *err)
+{
+    gs_engine *eng = s->eng[e];
+    const gs_system_params *sp = &pk->vk.params;
+    const size_t H = (size_t)1 << (sp->l_skip + sp->n_stack);
+    size_t total_width = s->lay.width;
+    for (uint32_t i = 0; i < s->n_sides; i++) {
+        side *d = &s->sides[i];
+        const size_t h = (size_t)1 << s->logh[d->t];
+        glstark_status st;
+        if (d->is_prep) {
+            const glstark_air *air = pk->airs[d->air];
+            st = gs_prep_upload(eng, air->preprocessed_trace, h, d->width, &d->trace.b[e], err);
+        } else {
+            const glstark_trace_part *cp = &traces[d->air].cached_mains[d->cached];
+            if ((st = gs_buf_create(eng, h * d->width * sizeof(bb_t), &d->trace.b[e])) ||
+                (st = gs_buf_write_canonical(d->trace.b[e], 0, cp->values, h * d->width)))
+                st = eng_fail(eng, st, "uploading a cached main trace", err);
+        }
+        if (st)
+            return st;
+        gs_stacked_params prm = gs_stacked_params_from_system(sp);
+        const gs_commit_trace ct = {d->trace.b[e], 0, d->width, h};
+        gs_stacked_commit_data cd;
+        memset(&cd, 0, sizeof cd);
+        if ((st = gs_stacked_commit(eng, &ct, 1, &prm, &cd)))
+            return gs_error_set(err, st, "prove: AIR %u's %s commitment failed on the %s engine: %s", d->air,
+                                d->is_prep ? "preprocessed" : "cached main", eng->core->name, eng->err.msg);
+        /* the side takes over what the commit made */
+        d->lay = cd.layout;
+        d->have_lay = 1;
+        d->q.b[e] = cd.matrix;
+        d->cw.b[e] = cd.codeword;
+        d->tree[e] = cd.tree;
+        d->have_tree[e] = 1;
+        memcpy(d->root, cd.root, sizeof d->root);
+        total_width += d->lay.width;
+        if (total_width > sp->w_stack)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: the stacked matrices are %zu columns wide in all, more than w_stack = %zu "
+                                "(OpenVM: TotalStackedWidthOutOfBounds); use a larger l_skip + n_stack",
+                                total_width, sp->w_stack);
+        if (d->is_prep && memcmp(d->root, pk->vk.per_air[d->air].preprocessed_data.commit, sizeof d->root))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %u's preprocessed trace does not match the commitment in the key (was "
+                                "the trace set again after keygen?); make the key again from the AIRs as they are",
+                                d->air);
+        /* a trace of at least 2^l_skip rows lies whole at the start of its
+         * stacked matrix: the constraint phases read it there */
+        size_t off = 0;
+        if (layout_is_in_place(&d->lay, H, &off) && off == 0) {
+            mbuf_free(&d->trace);
+            d->in_q = 1;
+        }
+        uint8_t rot = (uint8_t)(pk->vk.per_air[d->air].need_rot != 0);
+        gs_sred_commit sc;
+        if ((st = gs_sred_commit_from_layout(&d->lay, &rot, NULL, &sc, &d->slices, &d->need_rot, err)))
+            return st;
+        if (opt->reencode_codeword)
+            mbuf_free(&d->cw);
+    }
+    return GLSTARK_OK;
+}
+
 static glstark_status fill_preamble(const gs_multi_vk *vk, const glstark_air_trace *traces, const pstate *s,
                                     gs_proof *p, gs_error *err)
 {
@@ -625,6 +847,16 @@ static glstark_status fill_preamble(const gs_multi_vk *vk, const glstark_air_tra
         uint32_t a = s->trace_air[t];
         p->trace_vdata[a].present = 1;
         p->trace_vdata[a].log_height = s->logh[t];
+        uint32_t nc = (uint32_t)vk->per_air[a].num_cached_mains;
+        if (nc) {
+            p->trace_vdata[a].cached_commitments = calloc(nc, sizeof(gs_digest));
+            if (!p->trace_vdata[a].cached_commitments)
+                return oom(err);
+            p->trace_vdata[a].num_cached = nc;
+            for (uint32_t i = s->side_first[t], c = 0; i < s->side_first[t + 1]; i++)
+                if (!s->sides[i].is_prep)
+                    memcpy(p->trace_vdata[a].cached_commitments[c++].v, s->sides[i].root, sizeof s->sides[i].root);
+        }
         size_t n = traces[a].num_public_values;
         p->public_values[a].len = (uint32_t)n;
         p->public_values[a].v = malloc((n ? n : 1) * sizeof(bb_t));
@@ -644,8 +876,16 @@ static void observe_preamble(gs_transcript *ts, const gs_multi_vk *vk, const gs_
         const gs_trace_vdata *tv = &p->trace_vdata[a];
         if (!vk->per_air[a].is_required)
             gs_transcript_observe_u32(ts, tv->present ? 1 : 0);
-        if (tv->present)
-            gs_transcript_observe_u32(ts, tv->log_height); /* no preprocessed or cached commits here */
+        if (tv->present) {
+            /* an AIR with a preprocessed trace has its height fixed by the
+             * key: the commitment stands for it */
+            if (vk->per_air[a].has_preprocessed_data)
+                gs_transcript_observe_commit(ts, vk->per_air[a].preprocessed_data.commit);
+            else
+                gs_transcript_observe_u32(ts, tv->log_height);
+            for (uint32_t c = 0; c < tv->num_cached; c++)
+                gs_transcript_observe_commit(ts, tv->cached_commitments[c].v);
+        }
         for (uint32_t i = 0; i < p->public_values[a].len; i++)
             gs_transcript_observe(ts, p->public_values[a].v[i]);
     }
@@ -690,7 +930,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     memset(&s, 0, sizeof s);
     s.eng[0] = eng;
     s.eng[1] = opt->fallback != eng ? opt->fallback : NULL;
-    glstark_status st = check_inputs(vk, traces, num_traces, opt->trace_rows != NULL, &s.M, err);
+    glstark_status st = check_inputs(pk, traces, num_traces, opt->trace_rows != NULL, &s.M, err);
     if (st)
         return st;
     gs_whir_params wpar;
@@ -788,6 +1028,13 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
         goto fail;
     if (opt->reencode_codeword)
         mbuf_free(&s.cw);
+    if (s.n_sides) {
+        sk = gs_span_begin(R, "preprocessed_and_cached_commits");
+        span_on(R, sk, &s, e);
+        if ((st = commit_sides(pk, traces, opt, &s, e, err)))
+            goto fail;
+        gs_span_end(R, sk);
+    }
     if ((st = fill_preamble(vk, traces, &s, out, err)))
         goto fail;
     gs_span_end(R, sp_phase);
@@ -853,12 +1100,25 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     }
     sp_phase = gs_span_begin(R, "prover.openings");
     sk = gs_span_begin(R, "stacked_reduction");
-    if ((st = pick(&s, GS_PHASE_STACKED_REDUCTION, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)))
+    if ((st = pick(&s, GS_PHASE_STACKED_REDUCTION, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)) ||
+        (st = sides_on(&s, e, 0, 0, err)))
         goto fail;
     span_on(R, sk, &s, e);
-    gs_sred_commit sc = {s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot, s.q.b[e]};
-    if ((st = gs_sred_prove(s.eng[e], &fs, (gs_sred_params){l_skip, n_stack}, &sc, 1, s.r, n_max + 1, &out->stacking,
-                            s.u, err)))
+    /* the commits in the proof's order: the common main, then the sides */
+    gs_sred_commit *sc = calloc(1 + s.n_sides, sizeof *sc);
+    if (!sc) {
+        st = oom(err);
+        goto fail;
+    }
+    sc[0] = (gs_sred_commit){s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot, s.q.b[e]};
+    for (uint32_t i = 0; i < s.n_sides; i++) {
+        const side *d = &s.sides[i];
+        sc[1 + i] = (gs_sred_commit){d->lay.width, (uint32_t)d->lay.nslices, d->slices, d->need_rot, d->q.b[e]};
+    }
+    st = gs_sred_prove(s.eng[e], &fs, (gs_sred_params){l_skip, n_stack}, sc, 1 + s.n_sides, s.r, n_max + 1,
+                       &out->stacking, s.u, err);
+    free(sc);
+    if (st)
         goto fail;
     gs_span_end(R, sk);
     tm.stacked_reduction = gs_now_s() - t1;
@@ -876,11 +1136,24 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     }
     sk = gs_span_begin(R, "whir");
     if ((st = pick(&s, GS_PHASE_WHIR, &e, err)) || (st = mbuf_on(&s, &s.q, e, err)) ||
-        (!opt->reencode_codeword && (st = mbuf_on(&s, &s.cw, e, err))) || (st = tree_on(&s, e, err)))
+        (!opt->reencode_codeword && (st = mbuf_on(&s, &s.cw, e, err))) ||
+        (st = tree_on(&s, s.tree, s.have_tree, e, err)) || (st = sides_on(&s, e, 1, !opt->reencode_codeword, err)))
         goto fail;
     span_on(R, sk, &s, e);
-    gs_whir_commit_data cd = {s.q.b[e], 0, opt->reencode_codeword ? NULL : s.cw.b[e], 0, &s.tree[e], s.lay.width};
-    if ((st = gs_whir_prove(s.eng[e], &ts, &wpar, &cd, 1, s.ucube, L, &out->whir, err)))
+    gs_whir_commit_data *cd = calloc(1 + s.n_sides, sizeof *cd);
+    if (!cd) {
+        st = oom(err);
+        goto fail;
+    }
+    cd[0] = (gs_whir_commit_data){s.q.b[e], 0, opt->reencode_codeword ? NULL : s.cw.b[e], 0, &s.tree[e], s.lay.width};
+    for (uint32_t i = 0; i < s.n_sides; i++) {
+        side *d = &s.sides[i];
+        cd[1 + i] = (gs_whir_commit_data){d->q.b[e], 0, opt->reencode_codeword ? NULL : d->cw.b[e], 0, &d->tree[e],
+                                          d->lay.width};
+    }
+    st = gs_whir_prove(s.eng[e], &ts, &wpar, cd, 1 + s.n_sides, s.ucube, L, &out->whir, err);
+    free(cd);
+    if (st)
         goto fail;
     gs_span_end(R, sk);
     gs_span_end(R, sp_phase);

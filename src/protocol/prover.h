@@ -11,8 +11,11 @@
  *   T14-17 stacked opening reduction                     (gs_sred_prove)
  *   WHIR on u_cube                                       (gs_whir_prove)
  *
- * Scope: AIRs with a common main trace only (no cached mains, no
- * preprocessed trace); others are refused with GLSTARK_ERR_UNSUPPORTED. */
+ * Preprocessed traces come from the AIRs of the proving key and are
+ * committed again on the proving engine (their root must equal the key's);
+ * cached mains come with the traces and are committed one by one. Both are
+ * opened next to the common main (commit order: common main, then per
+ * sorted trace [preprocessed?, cached_0, ..]). */
 #ifndef GS_PROTOCOL_PROVER_H
 #define GS_PROTOCOL_PROVER_H
 
