@@ -256,3 +256,52 @@ Test(prove_sides, fallback_engine_gets_the_side_commits, .timeout = 120)
         sides_case_free(&c);
     }
 }
+
+/* The verifier's checks of the side data, each reached by a proof changed
+ * in that one place (decoded, changed, encoded again, so the bytes are a
+ * well-formed proof): the height of an AIR with a preprocessed trace, a
+ * cached commitment, and the number of cached commitments. */
+static glstark_status verify_changed(const sides_case *c, const glstark_prove_result *r, int what, char *msg,
+                                     size_t msg_len)
+{
+    gs_proof p;
+    gs_error err;
+    cr_assert_eq(gs_proof_decode(r->proof, r->proof_len, &p, &err), GLSTARK_OK, "%s", err.msg);
+    gs_trace_vdata *table = &p.trace_vdata[0], *user = &p.trace_vdata[1];
+    cr_assert(table->present && user->present && user->num_cached == 2);
+    switch (what) {
+    case 0: table->log_height -= 1; break;
+    case 1: user->cached_commitments[1].v[3] ^= 1; break;
+    default: user->num_cached = 1; break; /* the second digest is still freed with the proof */
+    }
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(gs_proof_encode(&p, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
+    if (what == 2)
+        user->num_cached = 2;
+    gs_proof_free(&p);
+    glstark_status st = glstark_verify(c->vk, b, n, msg, msg_len);
+    free(b);
+    return st;
+}
+
+Test(prove_sides, verifier_checks_preprocessed_height_and_cached_commitments, .timeout = 120)
+{
+    sides_case c;
+    sides_case_from_spec(&c, &sides_specs[0]);
+    glstark_air_trace t[3];
+    sides_case_traces(&c, t);
+    glstark_prove_result r;
+    cr_assert_eq(prove_case(&c, t, 0, GLSTARK_CODEWORD_AUTO, &r), GLSTARK_OK, "%s", r.message);
+    const char *want[3] = {"PreprocessedTraceHeightMismatch", NULL, "InvalidCachedCommitments"};
+    for (int what = 0; what < 3; what++) {
+        char msg[1024];
+        glstark_status st = verify_changed(&c, &r, what, msg, sizeof msg);
+        cr_assert_eq(st, GLSTARK_ERR_REJECTED, "change %d: status %s (%s)", what, glstark_status_name(st), msg);
+        if (want[what])
+            cr_assert(strstr(msg, want[what]), "change %d: %s", what, msg);
+        cr_log_info("change %d: %s", what, msg);
+    }
+    glstark_prove_result_free(&r);
+    sides_case_free(&c);
+}
