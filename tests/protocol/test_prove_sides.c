@@ -3,10 +3,12 @@
  * publishes no proof of such an AIR to hold these byte for byte, so the
  * checks are: the verifier (held to OpenVM's proofs of common-main AIRs by
  * test_verifier) accepts them, the GLES engine gives the same bytes
- * (test_sides_gles), and everything that should fail does: tampered bytes,
- * another case's key, unsatisfied cached or preprocessed data (refused
- * before proving, and rejected by the verifier when proven anyway), a
- * preprocessed trace changed after keygen, and traces of the wrong shape. */
+ * (test_sides_gles), a fallback engine gives the same bytes, and everything
+ * that should fail does: a change at every byte of a proof, another case's
+ * key, unsatisfied cached or preprocessed data (refused before proving, and
+ * rejected by the verifier when proven anyway), the verifier's
+ * side-specific checks, a preprocessed trace changed after keygen, and
+ * traces of the wrong shape. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
@@ -302,6 +304,66 @@ Test(prove_sides, verifier_checks_preprocessed_height_and_cached_commitments, .t
             cr_assert(strstr(msg, want[what]), "change %d: %s", what, msg);
         cr_log_info("change %d: %s", what, msg);
     }
+    glstark_prove_result_free(&r);
+    sides_case_free(&c);
+}
+
+/* A single-byte change at every byte of a proof with side commits (^0x01 at
+ * even bytes, ^0x80 at odd ones: the low and the high bit of every word
+ * position): each is MALFORMED or REJECTED, except a changed proof-of-work
+ * witness that still passes (then the proof differs from the original in
+ * its witnesses only, checked by restoring them). */
+Test(prove_sides, single_byte_mutations_are_refused, .timeout = 600)
+{
+    sides_case c;
+    sides_case_from_spec(&c, &sides_specs[1]);
+    glstark_air_trace t[3];
+    sides_case_traces(&c, t);
+    glstark_prove_result r;
+    cr_assert_eq(prove_case(&c, t, 0, GLSTARK_CODEWORD_AUTO, &r), GLSTARK_OK, "%s", r.message);
+    gs_proof op;
+    gs_error err;
+    cr_assert_eq(gs_proof_decode(r.proof, r.proof_len, &op, &err), GLSTARK_OK, "%s", err.msg);
+    uint8_t *b = malloc(r.proof_len);
+    cr_assert_not_null(b);
+    memcpy(b, r.proof, r.proof_len);
+    size_t malformed = 0, rejected = 0, witness_only = 0;
+    for (size_t at = 0; at < r.proof_len; at++) {
+        const unsigned flip = at & 1 ? 0x80u : 0x01u;
+        b[at] = (uint8_t)(r.proof[at] ^ flip);
+        char msg[512];
+        glstark_status st = glstark_verify(c.vk, b, r.proof_len, msg, sizeof msg);
+        if (st == GLSTARK_ERR_MALFORMED) {
+            malformed++;
+        } else if (st == GLSTARK_ERR_REJECTED) {
+            rejected++;
+        } else {
+            cr_assert_eq(st, GLSTARK_OK, "byte %zu: status %s", at, glstark_status_name(st));
+            gs_proof p;
+            cr_assert_eq(gs_proof_decode(b, r.proof_len, &p, &err), GLSTARK_OK);
+            p.gkr.logup_pow_witness = op.gkr.logup_pow_witness;
+            p.whir.mu_pow_witness = op.whir.mu_pow_witness;
+            memcpy(p.whir.folding_pow_witnesses, op.whir.folding_pow_witnesses,
+                   (size_t)op.whir.num_rounds * op.whir.k * sizeof(bb_t));
+            memcpy(p.whir.query_pow_witnesses, op.whir.query_pow_witnesses, op.whir.num_rounds * sizeof(bb_t));
+            uint8_t *re = NULL;
+            size_t relen = 0;
+            cr_assert_eq(gs_proof_encode(&p, &re, &relen, &err), GLSTARK_OK);
+            cr_assert(relen == r.proof_len && !memcmp(re, r.proof, relen),
+                      "byte %zu ^ 0x%02x: a changed proof was ACCEPTED and the change is not a PoW witness", at,
+                      flip);
+            free(re);
+            gs_proof_free(&p);
+            witness_only++;
+        }
+        b[at] = r.proof[at];
+    }
+    cr_log_info("%s: %zu bytes changed one at a time: %zu MALFORMED, %zu REJECTED, %zu accepted (PoW witness only)",
+                c.desc, r.proof_len, malformed, rejected, witness_only);
+    cr_assert_eq(malformed + rejected + witness_only, r.proof_len);
+    cr_assert(witness_only * 100 < r.proof_len, "too many accepted witness changes");
+    free(b);
+    gs_proof_free(&op);
     glstark_prove_result_free(&r);
     sides_case_free(&c);
 }
