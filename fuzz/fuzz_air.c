@@ -159,10 +159,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t lh = next8(&g) % 4;
         size_t h = (size_t)1 << lh;
         uint32_t rows[8 * 2];
+        /* reduced below p unless the first value is odd: then values of
+         * p and above reach the builder, which must refuse them */
         for (size_t i = 0; i < h * shape.preprocessed_width; i++)
             rows[i] = next32(&g);
+        if (!(rows[0] & 1))
+            for (size_t i = 0; i < h * shape.preprocessed_width; i++)
+                rows[i] %= 2013265921u;
         (void)glstark_air_set_preprocessed_trace(air, h, rows);
     }
+    (void)glstark_air_set_required(air, next8(&g) & 1);
 
     glstark_expr pool[POOL];
     size_t npool = 0, ops = 0;

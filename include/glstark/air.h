@@ -73,6 +73,13 @@ GLSTARK_API void glstark_air_destroy(glstark_air *air);
 GLSTARK_API glstark_status glstark_air_set_preprocessed_trace(glstark_air *air, size_t height,
                                                               const uint32_t *rows);
 
+/* Whether every proof must contain this AIR (OpenVM's add_required_air;
+ * default 0, add_air: a proof may leave it out with a trace of height 0).
+ * Part of the verifying key. A required AIR's presence is not observed in
+ * the transcript, so the proofs differ from those of the same AIR added as
+ * optional. */
+GLSTARK_API glstark_status glstark_air_set_required(glstark_air *air, int required);
+
 /* Variables. `next` = 0 for the current row, 1 for the next row (wrapping
  * to row 0 after the last row). */
 GLSTARK_API glstark_expr glstark_air_main(glstark_air *air, size_t column, int next);

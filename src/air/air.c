@@ -119,6 +119,16 @@ glstark_status glstark_air_set_preprocessed_trace(glstark_air *air, size_t heigh
     return GLSTARK_OK;
 }
 
+glstark_status glstark_air_set_required(glstark_air *air, int required)
+{
+    if (!air)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    if (air->err.status)
+        return air->err.status;
+    air->is_required = required != 0;
+    return GLSTARK_OK;
+}
+
 static glstark_expr push_expr(glstark_air *air, const gs_expr_node *n)
 {
     if (air->num_exprs == air->cap_exprs) {

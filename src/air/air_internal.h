@@ -39,6 +39,7 @@ struct glstark_air {
 
     bb_t *preprocessed_trace; /* row-major, Montgomery; NULL if not set */
     size_t preprocessed_height;
+    int is_required; /* glstark_air_set_required */
 
     gs_expr_node *exprs; /* exprs[id - 1] */
     size_t num_exprs, cap_exprs;

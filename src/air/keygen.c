@@ -191,7 +191,8 @@ static glstark_status air_keygen(const gs_system_params *params, glstark_air *ai
         return st;
     v->need_rot = gs_dag_max_rotation(&v->dag) == 1;
     v->max_constraint_degree = (uint8_t)degree;
-    v->is_required = opts && opts->is_required ? opts->is_required[air_idx] != 0 : 0;
+    /* the options' list, where given, else the AIR's own flag */
+    v->is_required = opts && opts->is_required ? opts->is_required[air_idx] != 0 : air->is_required;
     return find_unused(air, v, err);
 }
 

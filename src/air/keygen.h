@@ -64,7 +64,7 @@ typedef glstark_status (*gs_prep_commit_fn)(void *ctx, const gs_system_params *p
                                            gs_prep_vdata *out, gs_error *err);
 
 typedef struct gs_keygen_options {
-    const int *is_required;    /* per AIR, NULL = all false (OpenVM's add_air) */
+    const int *is_required;    /* per AIR, NULL = each AIR's own flag (glstark_air_set_required; default add_air) */
     gs_prep_commit_fn prep_commit; /* needed only if an AIR has a preprocessed trace */
     void *prep_commit_ctx;
 } gs_keygen_options;

@@ -208,6 +208,7 @@ Test(builder, keygen_rejects_bad_airs)
     uint32_t rows[3] = {1, 2, 3};
     cr_assert_eq(glstark_air_set_preprocessed_trace(air, 3, rows), GLSTARK_ERR_INVALID_ARGUMENT);
     glstark_air_destroy(air);
+    cr_assert_eq(glstark_air_set_required(NULL, 1), GLSTARK_ERR_INVALID_ARGUMENT);
     /* a value that is not below p */
     cr_assert_eq(glstark_air_create_shaped("prep", &s, &air), GLSTARK_OK);
     uint32_t big[2] = {5, 2013265921u};

@@ -367,3 +367,79 @@ Test(prove_sides, single_byte_mutations_are_refused, .timeout = 600)
     glstark_prove_result_free(&r);
     sides_case_free(&c);
 }
+
+/* Required AIRs (glstark_air_set_required, OpenVM's add_required_air): in the
+ * key, proven without the presence flag in the transcript (so other bytes
+ * than the same AIRs added as optional), refused by the prover when absent,
+ * and a proof that leaves one out is rejected by the verifier. */
+Test(prove_sides, required_airs, .timeout = 120)
+{
+    sides_case c;
+    sides_case_from_spec(&c, &sides_specs[0]);
+    glstark_air_trace t[3];
+    sides_case_traces(&c, t);
+    glstark_prove_result opt_proof, req_proof;
+    cr_assert_eq(prove_case(&c, t, 0, GLSTARK_CODEWORD_AUTO, &opt_proof), GLSTARK_OK, "%s", opt_proof.message);
+    /* the same traces without the user AIR (the table then looks nothing up) */
+    uint32_t *zeros = calloc(c.h_t, sizeof *zeros);
+    cr_assert_not_null(zeros);
+    glstark_trace_part zero_cached[1] = {{zeros, 1}};
+    glstark_air_trace t_absent[3];
+    memcpy(t_absent, t, sizeof t_absent);
+    t_absent[0].common_main.values = zeros;
+    t_absent[0].cached_mains = zero_cached;
+    t_absent[1] = (glstark_air_trace){0, {NULL, 2}, NULL, NULL, 0};
+    glstark_prove_result absent_proof;
+    cr_assert_eq(prove_case(&c, t_absent, 0, GLSTARK_CODEWORD_AUTO, &absent_proof), GLSTARK_OK, "%s",
+                 absent_proof.message);
+    char msg[1024];
+    cr_assert_eq(glstark_verify(c.vk, absent_proof.proof, absent_proof.proof_len, msg, sizeof msg), GLSTARK_OK, "%s",
+                 msg);
+
+    /* the table and the user AIR required */
+    cr_assert_eq(glstark_air_set_required(c.airs[0], 1), GLSTARK_OK);
+    cr_assert_eq(glstark_air_set_required(c.airs[1], 1), GLSTARK_OK);
+    glstark_proving_key *pk = NULL;
+    glstark_verifying_key *vk = NULL;
+    cr_assert_eq(glstark_keygen(c.airs, 3, c.params, &pk, &vk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_proving_key *keep_pk = c.pk;
+    c.pk = pk;
+    cr_assert_eq(prove_case(&c, t, 0, GLSTARK_CODEWORD_AUTO, &req_proof), GLSTARK_OK, "%s", req_proof.message);
+    cr_assert_eq(glstark_verify(vk, req_proof.proof, req_proof.proof_len, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert(req_proof.proof_len != opt_proof.proof_len || memcmp(req_proof.proof, opt_proof.proof, opt_proof.proof_len),
+              "a required AIR gave the same proof as an optional one");
+    /* the flag is in the key's encoding */
+    uint8_t *vkb = NULL;
+    size_t vkl = 0;
+    glstark_verifying_key *vk_back = NULL;
+    cr_assert_eq(glstark_verifying_key_encode(vk, &vkb, &vkl), GLSTARK_OK);
+    cr_assert_eq(glstark_verifying_key_decode(vkb, vkl, &vk_back, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_verify(vk_back, req_proof.proof, req_proof.proof_len, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    /* the optional key's proof does not verify under the required key, nor
+     * the other way round */
+    glstark_status st = glstark_verify(vk, opt_proof.proof, opt_proof.proof_len, msg, sizeof msg);
+    cr_assert_eq(st, GLSTARK_ERR_REJECTED, "%s", glstark_status_name(st));
+    st = glstark_verify(c.vk, req_proof.proof, req_proof.proof_len, msg, sizeof msg);
+    cr_assert_eq(st, GLSTARK_ERR_REJECTED, "%s", glstark_status_name(st));
+    /* a proof that leaves a required AIR out */
+    st = glstark_verify(vk, absent_proof.proof, absent_proof.proof_len, msg, sizeof msg);
+    cr_assert_eq(st, GLSTARK_ERR_REJECTED, "%s", glstark_status_name(st));
+    cr_assert(strstr(msg, "RequiredAirNoVData"), "%s", msg);
+    /* and the prover refuses to make one */
+    glstark_prove_result r;
+    st = prove_case(&c, t_absent, 0, GLSTARK_CODEWORD_AUTO, &r);
+    cr_assert_eq(st, GLSTARK_ERR_INVALID_ARGUMENT, "%s", glstark_status_name(st));
+    cr_assert(strstr(r.message, "required"), "%s", r.message);
+    glstark_prove_result_free(&r);
+
+    glstark_free(vkb);
+    glstark_verifying_key_destroy(vk_back);
+    glstark_prove_result_free(&opt_proof);
+    glstark_prove_result_free(&req_proof);
+    glstark_prove_result_free(&absent_proof);
+    glstark_proving_key_destroy(pk);
+    glstark_verifying_key_destroy(vk);
+    c.pk = keep_pk;
+    free(zeros);
+    sides_case_free(&c);
+}
