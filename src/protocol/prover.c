@@ -492,11 +492,13 @@ static glstark_status stream_trace(gs_engine *eng, const gs_prove_options *opt, 
 /* Uploads the present common mains (sorted order) to engine e: straight
  * into the stacked matrix Q when every trace is a contiguous block of it
  * (one copy of the trace on the engine instead of two: 345 MB less for
- * keccakf-1024), else into a buffer per trace. */
-static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_vk *vk,
+ * keccakf-1024), else into a buffer per trace; and the side traces
+ * (preprocessed, cached mains) into a buffer each. */
+static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_pk *pk,
                                     const glstark_air_trace *traces, const gs_prove_options *opt, pstate *s, int e,
                                     gs_error *err)
 {
+    const gs_multi_vk *vk = &pk->vk;
     const uint32_t M = s->M;
     gs_engine *eng = s->eng[e];
     /* the side commits, per sorted trace in part order */
@@ -589,6 +591,23 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_v
             return eng_fail(eng, st, "uploading a trace", err);
         }
     }
+    /* the preprocessed traces (from the key's AIRs) and the cached mains,
+     * each into a buffer of its own: from here on the caller's arrays are
+     * not read (traces_released) */
+    for (uint32_t i = 0; i < s->n_sides; i++) {
+        side *d = &s->sides[i];
+        const size_t h = (size_t)1 << s->logh[d->t];
+        if (d->is_prep) {
+            const glstark_air *air = pk->airs[d->air];
+            if ((st = gs_prep_upload(eng, air->preprocessed_trace, h, d->width, &d->trace.b[e], err)))
+                return st;
+        } else {
+            const glstark_trace_part *cp = &traces[d->air].cached_mains[d->cached];
+            if ((st = gs_buf_create(eng, h * d->width * sizeof(bb_t), &d->trace.b[e])) ||
+                (st = gs_buf_write_canonical(d->trace.b[e], 0, cp->values, h * d->width)))
+                return eng_fail(eng, st, "uploading a cached main trace", err);
+        }
+    }
     gs_span_eng_end(eng, sn);
     sn = gs_span_eng_begin(eng, "constraint_dags");
     for (uint32_t t = 0; t < M; t++) {
@@ -644,8 +663,6 @@ static glstark_status traces_on(pstate *s, int e, gs_error *err)
     for (uint32_t i = 0; i < s->n_sides; i++) {
         side *d = &s->sides[i];
         mbuf *m = d->in_q ? &d->q : &d->trace;
-        if (!m->b[0] && !m->b[1])
-            continue; /* not committed yet (traces_on runs before the commits too) */
         glstark_status st = mbuf_on(s, m, e, err);
         if (st)
             return st;
@@ -768,8 +785,8 @@ static glstark_status commit_main(const gs_system_params *sp, const gs_prove_opt
 /* The side commits on engine e (OpenVM: the preprocessed commit of the
  * proving key and the caller's cached-main commits), each the stacked
  * commit of its one trace. A preprocessed root must equal the key's. */
-static glstark_status commit_sides(const gs_multi_pk *pk, const glstark_air_trace *traces,
-                                   const gs_prove_options *opt, pstate *s, int e, gs_error *err)
+static glstark_status commit_sides(const gs_multi_pk *pk, const gs_prove_options *opt, pstate *s, int e,
+                                   gs_error *err)
 {
     gs_engine *eng = s->eng[e];
     const gs_system_params *sp = &pk->vk.params;
@@ -779,17 +796,6 @@ static glstark_status commit_sides(const gs_multi_pk *pk, const glstark_air_trac
         side *d = &s->sides[i];
         const size_t h = (size_t)1 << s->logh[d->t];
         glstark_status st;
-        if (d->is_prep) {
-            const glstark_air *air = pk->airs[d->air];
-            st = gs_prep_upload(eng, air->preprocessed_trace, h, d->width, &d->trace.b[e], err);
-        } else {
-            const glstark_trace_part *cp = &traces[d->air].cached_mains[d->cached];
-            if ((st = gs_buf_create(eng, h * d->width * sizeof(bb_t), &d->trace.b[e])) ||
-                (st = gs_buf_write_canonical(d->trace.b[e], 0, cp->values, h * d->width)))
-                st = eng_fail(eng, st, "uploading a cached main trace", err);
-        }
-        if (st)
-            return st;
         gs_stacked_params prm = gs_stacked_params_from_system(sp);
         const gs_commit_trace ct = {d->trace.b[e], 0, d->width, h};
         gs_stacked_commit_data cd;
@@ -1010,7 +1016,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     span_on(R, sp_phase, &s, e);
     sk = gs_span_begin(R, "trace_upload");
     span_on(R, sk, &s, e);
-    if ((st = upload_traces(sp, vk, traces, opt, &s, e, err)))
+    if ((st = upload_traces(sp, pk, traces, opt, &s, e, err)))
         goto fail;
     gs_span_end(R, sk);
     /* the engine's writes copy the values before returning and the public
@@ -1031,7 +1037,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     if (s.n_sides) {
         sk = gs_span_begin(R, "preprocessed_and_cached_commits");
         span_on(R, sk, &s, e);
-        if ((st = commit_sides(pk, traces, opt, &s, e, err)))
+        if ((st = commit_sides(pk, opt, &s, e, err)))
             goto fail;
         gs_span_end(R, sk);
     }
