@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "air/air_internal.h"
 #include "engine/dft_ops.h"
 #include "field/canonical.h"
 #include "engine/hash_ops.h"
@@ -16,12 +17,11 @@
 #include "protocol/prep_commit.h"
 #include "protocol/proof_bridge.h"
 #include "protocol/spans.h"
-#include "protocol/stacked_reduction.h"
 #include "protocol/stacked_commit.h"
+#include "protocol/stacked_reduction.h"
 #include "protocol/stacking.h"
 #include "protocol/transcript.h"
 #include "protocol/verifier.h"
-#include "air/air_internal.h"
 #include "util/clock.h"
 
 glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err)
@@ -533,7 +533,8 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_p
         if (av->has_preprocessed_data)
             s->sides[i++] = (side){.t = t, .air = a, .is_prep = 1, .width = (uint32_t)av->preprocessed_width};
         for (size_t c = 0; c < av->num_cached_mains; c++)
-            s->sides[i++] = (side){.t = t, .air = a, .cached = (uint32_t)c, .width = (uint32_t)av->cached_main_widths[c]};
+            s->sides[i++] =
+                (side){.t = t, .air = a, .cached = (uint32_t)c, .width = (uint32_t)av->cached_main_widths[c]};
     }
     glstark_status st = build_layout(sp, traces, s, err);
     if (st)

@@ -83,8 +83,8 @@ static glstark_air *sf_user_air(void)
     glstark_expr u = glstark_air_cached_main(air, 0, 0, 0);
     glstark_expr a = glstark_air_cached_main(air, 1, 0, 0), a_next = glstark_air_cached_main(air, 1, 0, 1);
     glstark_expr b = glstark_air_cached_main(air, 1, 1, 0);
-    cr_assert_eq(glstark_air_assert_eq(air, w, glstark_air_add(air, glstark_air_mul(air, v, v), glstark_air_const(air, 3))),
-                 GLSTARK_OK);
+    glstark_expr v2_3 = glstark_air_add(air, glstark_air_mul(air, v, v), glstark_air_const(air, 3));
+    cr_assert_eq(glstark_air_assert_eq(air, w, v2_3), GLSTARK_OK);
     cr_assert_eq(glstark_air_assert_eq(air, u, glstark_air_add(air, v, glstark_air_const(air, 5))), GLSTARK_OK);
     cr_assert_eq(glstark_air_assert_eq(air, b, glstark_air_mul(air, a, v)), GLSTARK_OK);
     glstark_expr step = glstark_air_sub(air, a_next, glstark_air_add(air, a, u));
@@ -105,7 +105,8 @@ static glstark_air *sf_consts_air(size_t h_c, const uint32_t *q)
     cr_assert_eq(glstark_air_create_shaped("consts", &sh, &air), GLSTARK_OK);
     cr_assert_eq(glstark_air_set_preprocessed_trace(air, h_c, q), GLSTARK_OK);
     glstark_expr y = glstark_air_main(air, 0, 0), qe = glstark_air_preprocessed(air, 0, 0);
-    glstark_expr want = glstark_air_add(air, glstark_air_mul(air, glstark_air_const(air, 2), qe), glstark_air_const(air, 1));
+    glstark_expr twice = glstark_air_mul(air, glstark_air_const(air, 2), qe);
+    glstark_expr want = glstark_air_add(air, twice, glstark_air_const(air, 1));
     cr_assert_eq(glstark_air_assert_eq(air, y, want), GLSTARK_OK);
     cr_assert_eq(glstark_air_status(air), GLSTARK_OK, "%s", glstark_air_error_message(air));
     return air;

@@ -406,7 +406,8 @@ Test(prove_sides, required_airs, .timeout = 120)
     c.pk = pk;
     cr_assert_eq(prove_case(&c, t, 0, GLSTARK_CODEWORD_AUTO, &req_proof), GLSTARK_OK, "%s", req_proof.message);
     cr_assert_eq(glstark_verify(vk, req_proof.proof, req_proof.proof_len, msg, sizeof msg), GLSTARK_OK, "%s", msg);
-    cr_assert(req_proof.proof_len != opt_proof.proof_len || memcmp(req_proof.proof, opt_proof.proof, opt_proof.proof_len),
+    cr_assert(req_proof.proof_len != opt_proof.proof_len ||
+                  memcmp(req_proof.proof, opt_proof.proof, opt_proof.proof_len),
               "a required AIR gave the same proof as an optional one");
     /* the flag is in the key's encoding */
     uint8_t *vkb = NULL;
