@@ -171,8 +171,10 @@ static glstark_status air_keygen(const gs_system_params *params, glstark_air *ai
         glstark_status st = opts->prep_commit(opts->prep_commit_ctx, params, air->preprocessed_trace,
                                               air->preprocessed_height, air->preprocessed_width,
                                               &v->preprocessed_data, err);
-        if (st)
+        if (st) {
+            gs_error_prefix(err, "keygen: AIR %zu '%s'", air_idx, air->name);
             return st;
+        }
         v->has_preprocessed_data = 1;
         v->has_preprocessed_width = 1;
         v->preprocessed_width = air->preprocessed_width;

@@ -482,3 +482,23 @@ Test(prove_sides, side_traces_are_not_read_after_traces_released, .timeout = 120
         sides_case_free(&c);
     }
 }
+
+/* keygen of a preprocessed trace taller than the stacked height: refused
+ * with a message, no key. */
+Test(prove_sides, keygen_refuses_a_preprocessed_trace_over_the_stacked_height)
+{
+    glstark_params *params = NULL;
+    cr_assert_eq(glstark_params_test_small(&params), GLSTARK_OK);
+    const size_t L = glstark_params_log_stacked_height(params);
+    glstark_air *air = sf_table_air((size_t)1 << (L + 1));
+    glstark_proving_key *pk = (glstark_proving_key *)&pk;
+    glstark_verifying_key *vk = (glstark_verifying_key *)&vk;
+    char msg[1024];
+    glstark_status st = glstark_keygen(&air, 1, params, &pk, &vk, msg, sizeof msg);
+    cr_assert_eq(st, GLSTARK_ERR_INVALID_ARGUMENT, "%s", glstark_status_name(st));
+    cr_assert(pk == NULL && vk == NULL);
+    cr_assert(strstr(msg, "stacked height"), "%s", msg);
+    cr_log_info("%s", msg);
+    glstark_air_destroy(air);
+    glstark_params_destroy(params);
+}
