@@ -16,7 +16,7 @@ static glstark_status check_matrix(gs_engine *eng, const gs_buf *mat, size_t mat
 {
     glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, depth, &eng->err);
     if (st) {
-        gs_error_prefix(&eng->err, "%s: ", what);
+        gs_error_prefix(&eng->err, "%s", what);
         return st;
     }
     if (!mat || mat->engine != eng)

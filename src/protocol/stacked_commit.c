@@ -32,7 +32,7 @@ glstark_status gs_stacked_commit(gs_engine *eng, const gs_commit_trace *traces, 
     }
     for (size_t i = 0; i < ntraces; i++) {
         if ((st = gs_stack_log_height(traces[i].height, &shapes[i].log_height, &eng->err))) {
-            gs_error_prefix(&eng->err, "stacked commit, trace %zu: ", i);
+            gs_error_prefix(&eng->err, "stacked commit, trace %zu", i);
             goto out;
         }
         shapes[i].width = traces[i].width;
@@ -71,7 +71,7 @@ out:
     free(shapes);
     free(refs);
     if (st) {
-        gs_error_prefix(&eng->err, "stacked commit: ");
+        gs_error_prefix(&eng->err, "stacked commit");
         gs_stacked_commit_release(out);
     }
     return st;

@@ -3,10 +3,12 @@
  * the same bytes, no phase on the CPU fallback, accepted by the verifier;
  * with the codewords kept and re-encoded, and a second proof on the same
  * device (the buffer pool then hands out used buffers, poisoned in the
- * tests). */
+ * tests); and under device memory caps, clean failures. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
+#include "api/device_internal.h"
+#include "engine/gles/gles_engine.h"
 #include "glstark/device.h"
 #include "../protocol/sides_fixture.h"
 
@@ -58,4 +60,73 @@ Test(sides_gles, cpu_and_gles_proofs_are_identical, .timeout = 600)
         sides_case_free(&c);
     }
     glstark_device_destroy(dev);
+}
+
+/* Device bytes the GLES engine keeps between proofs on purpose: its
+ * twiddle tables. */
+static size_t cached_bytes(gs_engine *eng)
+{
+    const gs_gles_state *gs = eng->impl;
+    size_t n = 0;
+    for (int i = 0; i < 2; i++)
+        if (gs->twiddles[i])
+            n += gs->twiddles[i]->capacity ? gs->twiddles[i]->capacity : gs->twiddles[i]->size;
+    return n;
+}
+
+/* Device memory caps from 1/24 of a proof's peak up to the peak: each proof
+ * either succeeds with the same bytes or fails with DEVICE_MEMORY and a
+ * message, and leaves no device buffer live but the engine's cache (the
+ * fault paths of the side commits included, wherever the cap falls). */
+Test(sides_gles, memory_caps_fail_cleanly, .timeout = 600)
+{
+    sides_case c;
+    sides_case_from_spec(&c, &sides_specs[0]);
+    glstark_air_trace t[3];
+    sides_case_traces(&c, t);
+    char msg[2048];
+    glstark_device_options dopt;
+    glstark_device_options_init(&dopt);
+    glstark_device *dev = NULL;
+    cr_assert_eq(glstark_device_create(&dopt, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    o.device = dev;
+    glstark_prove_stats stats;
+    glstark_prove_stats_init(&stats);
+    o.stats = &stats;
+    o.no_spans = 1;
+    glstark_prove_result ref;
+    cr_assert_eq(glstark_prove(c.pk, t, 3, &o, &ref), GLSTARK_OK, "%s", ref.message);
+    const size_t peak = stats.device_bytes_peak;
+    glstark_device_destroy(dev);
+    cr_assert_gt(peak, 0);
+    size_t failed = 0;
+    for (size_t k = 1; k <= 24; k++) {
+        glstark_device_options_init(&dopt);
+        dopt.device_memory_cap = peak * k / 24;
+        cr_assert_eq(glstark_device_create(&dopt, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+        glstark_prove_options_init(&o);
+        o.device = dev;
+        glstark_prove_result r;
+        glstark_status st = glstark_prove(c.pk, t, 3, &o, &r);
+        if (st == GLSTARK_OK) {
+            cr_assert(r.proof_len == ref.proof_len && !memcmp(r.proof, ref.proof, r.proof_len),
+                      "cap %zu: another proof", (size_t)dopt.device_memory_cap);
+        } else {
+            cr_assert_eq(st, GLSTARK_ERR_DEVICE_MEMORY, "cap %zu: %s (%s)", (size_t)dopt.device_memory_cap,
+                         glstark_status_name(st), r.message);
+            cr_assert(strstr(r.message, "cap"), "cap %zu: %s", (size_t)dopt.device_memory_cap, r.message);
+            failed++;
+        }
+        const size_t live = gs_device_engine_of(dev)->bytes_live, kept = cached_bytes(gs_device_engine_of(dev));
+        cr_assert_eq(live, kept, "cap %zu: %zu device bytes still live after the proof, %zu of them the engine's cache",
+                     (size_t)dopt.device_memory_cap, live, kept);
+        glstark_prove_result_free(&r);
+        glstark_device_destroy(dev);
+    }
+    cr_log_info("peak %zu bytes; %zu of 24 capped proofs failed cleanly", peak, failed);
+    cr_assert_gt(failed, 0);
+    glstark_prove_result_free(&ref);
+    sides_case_free(&c);
 }
