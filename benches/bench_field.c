@@ -1,12 +1,17 @@
-/* Field multiplication throughput, GPU (GLES) vs CPU, base field and
- * degree-4 extension, and the cost of one dispatch + sync. Prints medians.
+/* Field arithmetic throughput, GPU (GLES) vs CPU: base-field and degree-4
+ * extension products, the DFT's butterfly, and the cost of one dispatch +
+ * sync. Prints medians.
  *
  *   bench_field [--n LOG2_ELEMENTS] [--reps R] [--floor]
  *
- * GPU throughput is measured with a chain of dependent multiplies per
- * element (x = x * y, K times); the rate is the slope between a short and a
- * long chain, so loads, stores, dispatch and sync cancel out. The CPU number is the C reference
- * (src/field) on one thread. The GLSTARK_* environment variables apply. */
+ * GPU throughput is measured with chains of dependent operations per element
+ * (x = x * y, K times; for the butterfly four independent chains, so the
+ * figure is the issue rate rather than one chain's latency); the rate is the
+ * slope between a short and a long chain, so loads, stores, dispatch and sync
+ * cancel out. From the butterfly rate it prints the least time a 2^22 x 42
+ * DFT's butterflies take with this arithmetic (issue 8's DFT target is
+ * measured against that size). The CPU number is the C reference (src/field)
+ * on one thread. The GLSTARK_* environment variables apply. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,11 +112,15 @@ int main(int argc, char **argv)
     CHECK(gs_buf_write(a, 0, ha, n * 16));
     CHECK(gs_buf_write(b, 0, hb, n * 16));
 
-    static const struct { int op; const char *name; double base_muls; } cases[] = {
-        {GS_FOP_MUL_CHAIN, "base mul", 1.0},
-        {GS_FOP4_MUL_CHAIN, "ext4 mul", 19.0}, /* 16 products + 3 by W */
+    /* per_step: operations per element and chain step (the butterfly op runs
+     * four independent chains). base_muls: base-field products per operation. */
+    static const struct { int op; const char *name, *unit; double per_step, base_muls; } cases[] = {
+        {GS_FOP_MUL_CHAIN, "base mul", "mul", 1.0, 1.0},
+        {GS_FOP4_MUL_CHAIN, "ext4 mul", "mul", 1.0, 19.0}, /* 16 products + 3 by W */
+        {GS_FOP_BUTTERFLY_CHAIN, "butterfly", "bfly", 4.0, 1.0}, /* a product, an add, a subtract */
     };
-    for (size_t c = 0; c < 2; c++) {
+    double butterfly_rate = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         int op = cases[c].op;
         /* Rate from the slope between a short chain K1 and a long one K2,
          * so loads, stores, dispatch and sync cancel out. K2 grows until it
@@ -142,7 +151,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_field: GPU %s result differs from the CPU reference\n", cases[c].name);
             return 1;
         }
-        double gpu_rate = (double)n * (k - k1) / ((double)gpu_ns * 1e-9);
+        double gpu_rate = (double)n * (k - k1) * cases[c].per_step / ((double)gpu_ns * 1e-9);
         /* CPU: same chain on a slice sized to take ~100 ms, one thread. */
         size_t cn = n;
         uint32_t ck = 1;
@@ -159,11 +168,26 @@ int main(int argc, char **argv)
             t[r] = gs_monotonic_ns() - t0;
         }
         uint64_t cpu_ns = median(t, reps);
-        double cpu_rate = (double)cn * ck / ((double)cpu_ns * 1e-9);
-        printf("%-9s GPU: %10.3f G mul/s (%8.3f G base mul/s; chains %u/%u: %.2f/%.2f ms)   CPU 1 thread: %8.3f G "
-               "mul/s   GPU/CPU %.1fx\n",
-               cases[c].name, gpu_rate * 1e-9, gpu_rate * cases[c].base_muls * 1e-9, k1, k,
-               (double)gpu_k * 1e-6, (double)gpu_2k * 1e-6, cpu_rate * 1e-9, gpu_rate / cpu_rate);
+        double cpu_rate = (double)cn * ck * cases[c].per_step / ((double)cpu_ns * 1e-9);
+        if (op == GS_FOP_BUTTERFLY_CHAIN)
+            butterfly_rate = gpu_rate;
+        printf("%-9s GPU: %10.3f G %s/s (%8.3f G base mul/s; chains %u/%u: %.2f/%.2f ms)   CPU 1 thread: %8.3f G "
+               "%s/s   GPU/CPU %.1fx\n",
+               cases[c].name, gpu_rate * 1e-9, cases[c].unit, gpu_rate * cases[c].base_muls * 1e-9, k1, k,
+               (double)gpu_k * 1e-6, (double)gpu_2k * 1e-6, cpu_rate * 1e-9, cases[c].unit, gpu_rate / cpu_rate);
+    }
+
+    /* What the butterflies alone cost a transform: a 2^L-point DFT is L
+     * layers of 2^(L-1) butterflies per column. At the rate above, with no
+     * load, store, address or barrier, this is the least time any DFT
+     * written with this field arithmetic can take on this device (issue 8
+     * measures the DFT against the copy rate: docs/performance.md). */
+    {
+        const unsigned dl = 22, dcols = 42;
+        double bflies = (double)dl * (double)(1u << (dl - 1)) * dcols;
+        printf("DFT arithmetic floor: 2^%u x %u (%.2f G butterflies) >= %.3f ms at the butterfly rate; "
+               "data %.1f MB each way\n",
+               dl, dcols, bflies * 1e-9, bflies / butterfly_rate * 1e3, (double)(1u << dl) * dcols * 4 * 1e-6);
     }
 
     /* One tiny dispatch + glFinish, and a dispatch without a sync. */

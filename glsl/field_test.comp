@@ -17,6 +17,7 @@
 // @variant GS_OP 7
 // @variant GS_OP 8
 // @variant GS_OP 9
+// @variant GS_OP 10
 // @variant GS_OP 16
 // @variant GS_OP 17
 // @variant GS_OP 18
@@ -77,6 +78,25 @@ void main()
     o[i] = bb_to_canonical(a[i]);
 #elif GS_OP == 9
     o[i] = bb_from_canonical(a[i]);
+#elif GS_OP == 10
+    // The DFT's butterfly without its loads and stores (bench_field's floor
+    // for the transform's arithmetic): four independent chains, so the rate
+    // is the issue rate and not one chain's latency.
+    uint x0 = a[i], x1 = a[i], x2 = a[i], x3 = a[i];
+    uint y0 = b[i], y1 = b[i], y2 = b[i], y3 = b[i];
+    uint w0 = b[i], w1 = bb_add(b[i], a[i]), w2 = bb_sub(b[i], a[i]), w3 = a[i];
+    for (uint k = 0u; k < gs_param; k++) {
+        uint t0 = bb_mul(y0, w0), t1 = bb_mul(y1, w1), t2 = bb_mul(y2, w2), t3 = bb_mul(y3, w3);
+        y0 = bb_sub(x0, t0);
+        x0 = bb_add(x0, t0);
+        y1 = bb_sub(x1, t1);
+        x1 = bb_add(x1, t1);
+        y2 = bb_sub(x2, t2);
+        x2 = bb_add(x2, t2);
+        y3 = bb_sub(x3, t3);
+        x3 = bb_add(x3, t3);
+    }
+    o[i] = bb_add(bb_add(x0, x1), bb_add(x2, x3));
 #elif GS_OP == 16
     st4(i, bb4_add(ld4a(i), ld4b(i)));
 #elif GS_OP == 17

@@ -162,7 +162,13 @@ if [ -f "$logs/bench_commit.txt" ]; then
     shader_rw=$(sed -n 's/^copy .* by a compute shader:.*read+write *\([0-9.]*\) GB\/s.*/\1/p' "$logs/bench_commit.txt" | head -1)
     copy_rw=$(sed -n 's/.*read+write *\([0-9.]*\) GB\/s.*/\1/p' "$logs/bench_commit.txt" | head -1)
 fi
-[ -f "$logs/bench_field.txt" ] && fmul=$(awk '/^base mul/ {for (i = 1; i < NF; i++) if ($i == "GPU:") {print $(i + 1); exit}}' "$logs/bench_field.txt")
+bfly=""; floor_ms=""; floor_mb=""
+if [ -f "$logs/bench_field.txt" ]; then
+    fmul=$(awk '/^base mul/ {for (i = 1; i < NF; i++) if ($i == "GPU:") {print $(i + 1); exit}}' "$logs/bench_field.txt")
+    bfly=$(awk '/^butterfly/ {for (i = 1; i < NF; i++) if ($i == "GPU:") {print $(i + 1); exit}}' "$logs/bench_field.txt")
+    floor_ms=$(sed -n 's/^DFT arithmetic floor: .* >= \([0-9.]*\) ms .*/\1/p' "$logs/bench_field.txt" | head -1)
+    floor_mb=$(sed -n 's/^DFT arithmetic floor: .*; data \([0-9.]*\) MB each way.*/\1/p' "$logs/bench_field.txt" | head -1)
+fi
 p2_cpu=$(sed -n 's/^merkle commit .*ms, \([0-9.]*\) M perms\/s.*/\1/p' "$logs/bench_poseidon2.txt" 2>/dev/null | sort -g | tail -1)
 
 fmt() { # VALUE SCALE DECIMALS [UNIT]: value*scale with its unit, or n/a
@@ -174,6 +180,10 @@ fmt() { # VALUE SCALE DECIMALS [UNIT]: value*scale with its unit, or n/a
 pct() { awk -v d="$1" -v c="$2" 'BEGIN {if (d != "" && c > 0) printf "%.1f%%", 100 * d / 1000 / (c / 2); else print "n/a"}'; }
 dft_pct=$(pct "$dft_best" "$copy_rw")
 dft_pct_sh=$(pct "$dft_best" "$shader_rw")
+# The fastest the DFT could be with this arithmetic (butterflies only, no
+# memory): its data rate (MB/s) as a share of the shader copy
+floor_rate=$(awk -v m="$floor_mb" -v t="$floor_ms" 'BEGIN {if (m != "" && t > 0) printf "%.1f", m / t * 1000}')
+floor_pct_sh=$(pct "$floor_rate" "$shader_rw")
 if [ "$engine" = gles ]; then prove_target="<= 0.5 s (H100/H200)"; else prove_target="<= 11 s (2-core CPU)"; fi
 
 echo
@@ -200,6 +210,7 @@ printf '| %-48s | %-22s | %-26s |\n' "Poseidon2 perms/s via $engine (Merkle 2^22
 printf '| %-48s | %-22s | %-26s |\n' "Poseidon2 perms/s, $engine, in registers" "$(fmt "$p2_reg" 1 1 "M/s")" ">= 1000 M/s (H100 via GLES)"
 printf '| %-48s | %-22s | %-26s |\n' "DFT best data rate ($engine) / buffer copy" "$(fmt "$dft_best" 1e-3 1 "GB/s") = $dft_pct" ">= 50% of copy bandwidth"
 printf '| %-48s | %-22s | %-26s |\n' "  same / shader copy" "$dft_pct_sh" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "  DFT arithmetic floor (2^22 x 42) / shader copy" "$(fmt "$floor_ms" 1 3 "ms") = $floor_pct_sh" "(the most any DFT can reach)"
 printf '| %-48s | %-22s | %-26s |\n' "host syncs per keccakf proof" "$(fmt "$syncs" 1 0)" "<= 64"
 echo
 printf '| %-48s | %-22s |\n' "other figures" "measured"
@@ -211,6 +222,7 @@ printf '| %-48s | %-22s |\n' "  the 5th proof in one process" "$(fmt "$repeat_al
 printf '| %-48s | %-22s |\n' "copy bandwidth read+write ($engine buffer copy)" "$(fmt "$copy_rw" 1 1 "GB/s")"
 printf '| %-48s | %-22s |\n' "copy bandwidth read+write (compute shader)" "$(fmt "$shader_rw" 1 1 "GB/s")"
 printf '| %-48s | %-22s |\n' "base-field mul, GLES (bench_field 2^22)" "$(fmt "$fmul" 1 1 "G mul/s")"
+printf '| %-48s | %-22s |\n' "DFT butterfly, GLES (bench_field 2^22)" "$(fmt "$bfly" 1 1 "G bfly/s")"
 printf '| %-48s | %-22s |\n' "Poseidon2 CPU, Merkle 2^16 x 42, best threads" "$(fmt "$p2_cpu" 1 1 "M perms/s")"
 echo
 echo "anchors: OpenVM CPU prover keccakf-1024: 11.2 s on the 2-core dev machine, 3.3 s on the GPU machine's 16 cores;"

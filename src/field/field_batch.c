@@ -2,12 +2,12 @@
 
 #include <string.h>
 
-int gs_field_op_valid(int op) { return (op >= 0 && op <= 9) || (op >= 16 && op <= 24); }
+int gs_field_op_valid(int op) { return (op >= 0 && op <= 10) || (op >= 16 && op <= 24); }
 
 int gs_field_op_uses_b(int op)
 {
     switch (op) {
-    case GS_FOP_ADD: case GS_FOP_SUB: case GS_FOP_MUL: case GS_FOP_MUL_CHAIN:
+    case GS_FOP_ADD: case GS_FOP_SUB: case GS_FOP_MUL: case GS_FOP_MUL_CHAIN: case GS_FOP_BUTTERFLY_CHAIN:
     case GS_FOP4_ADD: case GS_FOP4_SUB: case GS_FOP4_MUL: case GS_FOP4_MUL_CHAIN: case GS_FOP4_MUL_BASE:
         return 1;
     default:
@@ -32,6 +32,7 @@ const char *gs_field_op_name(int op)
     case GS_FOP_MUL_CHAIN: return "mul_chain";
     case GS_FOP_TO_CANONICAL: return "to_canonical";
     case GS_FOP_FROM_CANONICAL: return "from_canonical";
+    case GS_FOP_BUTTERFLY_CHAIN: return "butterfly_chain";
     case GS_FOP4_ADD: return "ext4_add";
     case GS_FOP4_SUB: return "ext4_sub";
     case GS_FOP4_MUL: return "ext4_mul";
@@ -70,6 +71,21 @@ void gs_field_batch_cpu(int op, const uint32_t *a, const uint32_t *b, uint32_t *
             for (uint32_t k = 0; k < param; k++)
                 x = bb_mul(x, b[i]);
             out[i] = x;
+            break;
+        }
+        case GS_FOP_BUTTERFLY_CHAIN: {
+            bb_t w[4] = {b[i], bb_add(b[i], a[i]), bb_sub(b[i], a[i]), a[i]};
+            bb_t sum = 0;
+            for (int j = 0; j < 4; j++) {
+                bb_t x = a[i], y = b[i];
+                for (uint32_t k = 0; k < param; k++) {
+                    bb_t t = bb_mul(y, w[j]);
+                    y = bb_sub(x, t);
+                    x = bb_add(x, t);
+                }
+                sum = bb_add(sum, x);
+            }
+            out[i] = sum;
             break;
         }
         case GS_FOP_TO_CANONICAL: out[i] = bb_to_canonical(a[i]); break;

@@ -22,6 +22,9 @@ typedef enum gs_field_op {
     GS_FOP_MUL_CHAIN = 7, /* a * b^param, by param sequential multiplies */
     GS_FOP_TO_CANONICAL = 8,
     GS_FOP_FROM_CANONICAL = 9,
+    GS_FOP_BUTTERFLY_CHAIN = 10, /* the DFT's arithmetic without its memory: four chains j of param DIT
+                                  * butterflies (x, y) <- (x + w_j y, x - w_j y) from (a, b), with
+                                  * w = (b, b + a, b - a, a); out = the sum of the four x */
     GS_FOP4_ADD = 16,
     GS_FOP4_SUB = 17,
     GS_FOP4_MUL = 18,

@@ -256,6 +256,23 @@ Test(field, batch_reference_matches_scalar_ops)
     gs_field_batch_cpu(GS_FOP_MUL_CHAIN, a, b, out, N, 3);
     for (int i = 0; i < N; i++)
         cr_assert_eq(out[i], bb_mul(bb_mul(bb_mul(a[i], b[i]), b[i]), b[i]));
+    /* The butterfly chains against their definition in canonical integers:
+     * (x, y) <- (x + w y, x - w y) mod p from (a, b), w in (b, b + a, b - a, a). */
+    gs_field_batch_cpu(GS_FOP_BUTTERFLY_CHAIN, a, b, out, N, 5);
+    for (int i = 0; i < N; i++) {
+        uint64_t ca = bb_to_canonical(a[i]), cb = bb_to_canonical(b[i]);
+        uint64_t w[4] = {cb, (cb + ca) % BB_P, (cb + BB_P - ca) % BB_P, ca}, sum = 0;
+        for (int j = 0; j < 4; j++) {
+            uint64_t x = ca, y = cb;
+            for (int k = 0; k < 5; k++) {
+                uint64_t t = w[j] * y % BB_P;
+                y = (x + BB_P - t) % BB_P;
+                x = (x + t) % BB_P;
+            }
+            sum = (sum + x) % BB_P;
+        }
+        cr_assert_eq(bb_to_canonical(out[i]), (uint32_t)sum, "element %d", i);
+    }
     gs_field_batch_cpu(GS_FOP4_INV, a, b, out, N, 0);
     for (int i = 0; i < N; i++) {
         bb4_t x, y;

@@ -107,7 +107,7 @@ static void run_ops(const int *ops, size_t nops, size_t n)
         uint64_t s = seed + k;
         cr_log_info("%s: seed %llu, %zu elements", gs_field_op_name(ops[k]), (unsigned long long)s, n);
         uint32_t param = ops[k] == GS_FOP_POW || ops[k] == GS_FOP4_POW ? (uint32_t)(s % 0xFFFFFFFFu) | 1u
-                         : ops[k] == GS_FOP_MUL_CHAIN || ops[k] == GS_FOP4_MUL_CHAIN ? 3u
+                         : ops[k] == GS_FOP_MUL_CHAIN || ops[k] == GS_FOP4_MUL_CHAIN || ops[k] == GS_FOP_BUTTERFLY_CHAIN ? 3u
                                                                                       : 0u;
         check_op(&f, ops[k], n, param, s);
     }
@@ -117,7 +117,7 @@ static void run_ops(const int *ops, size_t nops, size_t n)
 Test(gles_field, base_ops_match_cpu, .timeout = 300)
 {
     const int ops[] = {GS_FOP_ADD, GS_FOP_SUB, GS_FOP_MUL, GS_FOP_NEG, GS_FOP_SQUARE, GS_FOP_TO_CANONICAL,
-                       GS_FOP_FROM_CANONICAL, GS_FOP_MUL_CHAIN};
+                       GS_FOP_FROM_CANONICAL, GS_FOP_MUL_CHAIN, GS_FOP_BUTTERFLY_CHAIN};
     run_ops(ops, sizeof ops / sizeof ops[0], N_RANDOM);
 }
 
