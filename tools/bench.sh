@@ -153,12 +153,18 @@ proof_b=$(col jn proof_bytes)
 renderer=$(sed -n 's/^device: //p' "$logs/keccakf_1.txt" 2>/dev/null | head -1)
 fallback=$(sed -n 's/^note: CPU fallback: //p' "$logs/keccakf_1.txt" 2>/dev/null | head -1)
 
-bc_total=""; p2_gles=""; p2_reg=""; dft_best=""; copy_rw=""; shader_rw=""; fmul=""
+bc_total=""; p2_gles=""; p2_reg=""; dft_best=""; dft_best_shape=""; dft_big=""; copy_rw=""; shader_rw=""; fmul=""
 if [ -f "$logs/bench_commit.txt" ]; then
     bc_total=$(awk '/^  total:/ {print $2; exit}' "$logs/bench_commit.txt")
     p2_gles=$(awk '/^poseidon2 via merkle 2\^22/ {for (i = 1; i < NF; i++) if ($(i + 1) == "M") {print $i; exit}}' "$logs/bench_commit.txt")
     p2_reg=$(awk '/^poseidon2 in registers/ {for (i = 1; i < NF; i++) if ($(i + 1) == "M") {print $i; exit}}' "$logs/bench_commit.txt")
-    dft_best=$(awk '/^dft fwd/ {for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") print $i}' "$logs/bench_commit.txt" | sort -g | tail -1)
+    # every size's data rate with its shape; the best, and 2^22 x 42 (the
+    # keccakf codeword's shape, where the most layers per byte are)
+    rates=$(awk '/^dft fwd/ {for (i = 1; i < NF; i++) if ($(i + 1) == "MB/s") print $i, $3 "x" $5}' \
+        "$logs/bench_commit.txt" | sort -g)
+    dft_best=$(echo "$rates" | tail -1 | cut -d' ' -f1)
+    dft_best_shape=$(echo "$rates" | tail -1 | cut -d' ' -f2)
+    dft_big=$(echo "$rates" | awk '$2 == "2^22x42" {print $1}')
     shader_rw=$(sed -n 's/^copy .* by a compute shader:.*read+write *\([0-9.]*\) GB\/s.*/\1/p' "$logs/bench_commit.txt" | head -1)
     copy_rw=$(sed -n 's/.*read+write *\([0-9.]*\) GB\/s.*/\1/p' "$logs/bench_commit.txt" | head -1)
 fi
@@ -180,6 +186,8 @@ fmt() { # VALUE SCALE DECIMALS [UNIT]: value*scale with its unit, or n/a
 pct() { awk -v d="$1" -v c="$2" 'BEGIN {if (d != "" && c > 0) printf "%.1f%%", 100 * d / 1000 / (c / 2); else print "n/a"}'; }
 dft_pct=$(pct "$dft_best" "$copy_rw")
 dft_pct_sh=$(pct "$dft_best" "$shader_rw")
+big_pct=$(pct "$dft_big" "$copy_rw")
+big_pct_sh=$(pct "$dft_big" "$shader_rw")
 # The fastest the DFT could be with this arithmetic (butterflies only, no
 # memory): its data rate (MB/s) as a share of the shader copy
 floor_rate=$(awk -v m="$floor_mb" -v t="$floor_ms" 'BEGIN {if (m != "" && t > 0) printf "%.1f", m / t * 1000}')
@@ -208,9 +216,11 @@ printf '| %-48s | %-22s | %-26s |\n' "main-trace commit 2^21 x 42, bench_commit"
 printf '| %-48s | %-22s | %-26s |\n' "main-trace commit, span stacked_commit in proof" "$(fmt "$commit_span" 1e3 1 "ms")" "<= 60 ms (H100)"
 printf '| %-48s | %-22s | %-26s |\n' "Poseidon2 perms/s via $engine (Merkle 2^22 x 8)" "$(fmt "$p2_gles" 1 1 "M/s")" ">= 1000 M/s (H100 via GLES)"
 printf '| %-48s | %-22s | %-26s |\n' "Poseidon2 perms/s, $engine, in registers" "$(fmt "$p2_reg" 1 1 "M/s")" ">= 1000 M/s (H100 via GLES)"
-printf '| %-48s | %-22s | %-26s |\n' "DFT best data rate ($engine) / buffer copy" "$(fmt "$dft_best" 1e-3 1 "GB/s") = $dft_pct" ">= 50% of copy bandwidth"
-printf '| %-48s | %-22s | %-26s |\n' "  same / shader copy" "$dft_pct_sh" ">= 50% of copy bandwidth"
-printf '| %-48s | %-22s | %-26s |\n' "  DFT arithmetic floor (2^22 x 42) / shader copy" "$(fmt "$floor_ms" 1 3 "ms") = $floor_pct_sh" "(the most any DFT can reach)"
+printf '| %-48s | %-22s | %-26s |\n' "DFT 2^22 x 42 data rate ($engine) / shader copy" "$(fmt "$dft_big" 1e-3 1 "GB/s") = $big_pct_sh" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "  same / buffer copy" "$big_pct" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "DFT best size ${dft_best_shape:-?} / shader copy" "$(fmt "$dft_best" 1e-3 1 "GB/s") = $dft_pct_sh" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "  same / buffer copy" "$dft_pct" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "  DFT arithmetic floor (2^22 x 42) / shader copy" "$(fmt "$floor_ms" 1 3 "ms") = $floor_pct_sh" "(butterflies alone, no memory)"
 printf '| %-48s | %-22s | %-26s |\n' "host syncs per keccakf proof" "$(fmt "$syncs" 1 0)" "<= 64"
 echo
 printf '| %-48s | %-22s |\n' "other figures" "measured"
