@@ -182,7 +182,9 @@ fmt() { # VALUE SCALE DECIMALS [UNIT]: value*scale with its unit, or n/a
         awk -v v="$1" -v s="$2" -v d="$3" -v u="${4:-}" 'BEGIN {printf "%.*f%s%s", d, v * s, u == "" ? "" : " ", u}'; fi
 }
 # DFT data rate (column bytes / time) against the copy rates (bytes copied /
-# time, i.e. half the read+write figure): glCopyBufferSubData and a shader
+# time, i.e. half the read+write figure): the engine's gs_buf_copy (its copy
+# kernel on hardware GPUs, glCopyBufferSubData on software renderers) and the
+# benchmark's 16-bytes-per-invocation copy shader
 pct() { awk -v d="$1" -v c="$2" 'BEGIN {if (d != "" && c > 0) printf "%.1f%%", 100 * d / 1000 / (c / 2); else print "n/a"}'; }
 dft_pct=$(pct "$dft_best" "$copy_rw")
 dft_pct_sh=$(pct "$dft_best" "$shader_rw")
@@ -217,9 +219,9 @@ printf '| %-48s | %-22s | %-26s |\n' "main-trace commit, span stacked_commit in 
 printf '| %-48s | %-22s | %-26s |\n' "Poseidon2 perms/s via $engine (Merkle 2^22 x 8)" "$(fmt "$p2_gles" 1 1 "M/s")" ">= 1000 M/s (H100 via GLES)"
 printf '| %-48s | %-22s | %-26s |\n' "Poseidon2 perms/s, $engine, in registers" "$(fmt "$p2_reg" 1 1 "M/s")" ">= 1000 M/s (H100 via GLES)"
 printf '| %-48s | %-22s | %-26s |\n' "DFT 2^22 x 42 data rate ($engine) / shader copy" "$(fmt "$dft_big" 1e-3 1 "GB/s") = $big_pct_sh" ">= 50% of copy bandwidth"
-printf '| %-48s | %-22s | %-26s |\n' "  same / buffer copy" "$big_pct" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "  same / engine copy (gs_buf_copy)" "$big_pct" ">= 50% of copy bandwidth"
 printf '| %-48s | %-22s | %-26s |\n' "DFT best size ${dft_best_shape:-?} / shader copy" "$(fmt "$dft_best" 1e-3 1 "GB/s") = $dft_pct_sh" ">= 50% of copy bandwidth"
-printf '| %-48s | %-22s | %-26s |\n' "  same / buffer copy" "$dft_pct" ">= 50% of copy bandwidth"
+printf '| %-48s | %-22s | %-26s |\n' "  same / engine copy (gs_buf_copy)" "$dft_pct" ">= 50% of copy bandwidth"
 printf '| %-48s | %-22s | %-26s |\n' "  DFT arithmetic floor (2^22 x 42) / shader copy" "$(fmt "$floor_ms" 1 3 "ms") = $floor_pct_sh" "(butterflies alone, no memory)"
 printf '| %-48s | %-22s | %-26s |\n' "host syncs per keccakf proof" "$(fmt "$syncs" 1 0)" "<= 64"
 echo
@@ -229,7 +231,7 @@ printf '| %-48s | %-22s |\n' "proof size" "$(fmt "$proof_b" 1 0 "bytes")"
 printf '| %-48s | %-22s |\n' "verify time" "$(fmt "$verify_s" 1e3 1 "ms")"
 printf '| %-48s | %-22s |\n' "buffers allocated anew: a process's first proof" "$(fmt "$first_alloc" 1e-6 0 "MB")"
 printf '| %-48s | %-22s |\n' "  the 5th proof in one process" "$(fmt "$repeat_alloc" 1e-6 1 "MB")"
-printf '| %-48s | %-22s |\n' "copy bandwidth read+write ($engine buffer copy)" "$(fmt "$copy_rw" 1 1 "GB/s")"
+printf '| %-48s | %-22s |\n' "copy bandwidth read+write ($engine gs_buf_copy)" "$(fmt "$copy_rw" 1 1 "GB/s")"
 printf '| %-48s | %-22s |\n' "copy bandwidth read+write (compute shader)" "$(fmt "$shader_rw" 1 1 "GB/s")"
 printf '| %-48s | %-22s |\n' "base-field mul, GLES (bench_field 2^22)" "$(fmt "$fmul" 1 1 "G mul/s")"
 printf '| %-48s | %-22s |\n' "DFT butterfly, GLES (bench_field 2^22)" "$(fmt "$bfly" 1 1 "G bfly/s")"
