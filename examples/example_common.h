@@ -1,6 +1,8 @@
 /* Shared by the fibonacci and keccakf examples: engine choice, prove →
  * write → verify, and --verify of an existing proof file. Public API only.
  *
+ * --key-out FILE writes the verifying key for glstark-verify.
+ *
  * Exit codes: proving: 0 when the proof was made, written and verifies,
  * non-zero otherwise. --verify: 0 accepted, 1 rejected, 2 unreadable or
  * malformed input. */
@@ -71,6 +73,28 @@ static inline int ex_verify_file(const glstark_verifying_key *vk, const char *pa
     int rc = ex_verify_bytes(vk, b, n, path);
     glstark_free(b);
     return rc;
+}
+
+/* Writes vk to path in OpenVM's pre-hash encoding (what glstark-verify and
+ * glstark_verifying_key_decode read); returns the exit code. */
+static inline int ex_write_key(const glstark_verifying_key *vk, const char *path)
+{
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    char msg[1024];
+    glstark_status st = glstark_verifying_key_encode(vk, &bytes, &len);
+    if (st) {
+        fprintf(stderr, "error: cannot encode the verifying key: %s\n", glstark_status_name(st));
+        return 1;
+    }
+    st = glstark_write_file(path, bytes, len, msg, sizeof msg);
+    glstark_free(bytes);
+    if (st) {
+        fprintf(stderr, "error: %s\n", msg);
+        return 1;
+    }
+    printf("wrote the verifying key to %s (%zu bytes)\n", path, len);
+    return 0;
 }
 
 /* Proves, writes out (if not NULL), verifies; returns the exit code. */

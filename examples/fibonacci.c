@@ -10,14 +10,14 @@
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: fibonacci --log-rows N [--params small|app:L] [--engine cpu|gles] [--out FILE]\n"
+    fprintf(stderr, "usage: fibonacci --log-rows N [--params small|app:L] [--engine cpu|gles] [--out FILE] [--key-out FILE]\n"
                     "       fibonacci --log-rows N [--params small|app:L] --verify FILE\n");
 }
 
 int main(int argc, char **argv)
 {
     long log_rows = -1;
-    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL;
+    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL, *key_out = NULL;
     for (int i = 1; i < argc; i += 2) { /* --option value pairs */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
@@ -34,6 +34,8 @@ int main(int argc, char **argv)
             out = v;
         else if (strcmp(a, "--verify") == 0)
             verify = v;
+        else if (strcmp(a, "--key-out") == 0)
+            key_out = v;
         else {
             usage();
             return 2;
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
     if (st) {
         fprintf(stderr, "keygen failed (%s): %s\n", glstark_status_name(st), msg);
         rc = 2;
+    } else if (key_out && (rc = ex_write_key(vk, key_out)) != 0) {
+        /* the message is out */
     } else if (verify) {
         rc = ex_verify_file(vk, verify);
     } else {

@@ -4,7 +4,7 @@
  * proof and reports where the time and memory went.
  *
  *   keccakf [--perms N] [--seed S] [--log-stacked-height L] [--engine gles|cpu] [--jobs J]
- *           [--out FILE] [--json FILE] [--quiet] [--check] [--threads T]
+ *           [--out FILE] [--key-out FILE] [--json FILE] [--quiet] [--check] [--threads T]
  *           [--platform auto|gbm|device|surfaceless] [--drm-node PATH] [--require-hw] [--limits-floor]
  *   keccakf [--perms N] [--seed S] [--log-stacked-height L] --verify FILE
  *
@@ -36,7 +36,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
-            "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--json FILE] [--quiet] [--check]\n"
+            "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--key-out FILE] [--json FILE]\n"
+            "               [--quiet] [--check]\n"
             "               [--keep-trace | --stream-trace] [--codeword auto|keep|reencode]\n"
             "               [--threads T]\n"
             "               [--platform auto|gbm|device|surfaceless] [--drm-node /dev/dri/renderDN] [--require-hw]\n"
@@ -47,7 +48,7 @@ static void usage(void)
 typedef struct demo_cfg {
     long perms, L, jobs, repeat;
     unsigned long long seed;
-    const char *engine, *out, *json, *verify;
+    const char *engine, *out, *json, *verify, *key_out;
     int quiet, check, no_spans, keep_trace, stream_trace;
     glstark_codeword_policy codeword;
     glstark_device_options dev;
@@ -465,6 +466,8 @@ static int parse(int argc, char **argv, demo_cfg *c)
             c->json = v;
         else if (!strcmp(a, "--verify"))
             c->verify = v;
+        else if (!strcmp(a, "--key-out"))
+            c->key_out = v;
         else if (!strcmp(a, "--drm-node"))
             c->dev.drm_node = v;
         else if (!strcmp(a, "--codeword")) {
@@ -740,6 +743,8 @@ int main(int argc, char **argv)
     if (st) {
         fprintf(stderr, "keygen failed (%s): %s\n", glstark_status_name(st), msg);
         rc = 2;
+    } else if (c.key_out && (rc = ex_write_key(vk, c.key_out)) != 0) {
+        /* the message is out */
     } else if (c.verify) {
         rc = ex_verify_file(vk, c.verify);
     } else {

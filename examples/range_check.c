@@ -2,7 +2,7 @@
  * fixed table: how to build your own AIRs with a preprocessed trace and
  * LogUp interactions through the public API.
  *
- *   range_check --bits B --count N [--seed S] [--params small|app:L] [--engine cpu|gles] [--out FILE] [--bad]
+ *   range_check --bits B --count N [--seed S] [--params small|app:L] [--engine cpu|gles] [--out FILE] [--key-out FILE] [--bad]
  *   range_check --bits B [--params small|app:L] --verify FILE
  *
  * Two AIRs:
@@ -25,7 +25,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: range_check --bits B --count N [--seed S] [--params small|app:L] [--engine cpu|gles] [--out FILE] "
-            "[--bad]\n"
+            "[--key-out FILE] [--bad]\n"
             "       range_check --bits B [--params small|app:L] --verify FILE\n");
 }
 
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     long bits = -1, count = -1;
     unsigned long long seed = 42;
     int bad = 0;
-    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL;
+    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL, *key_out = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--bad") == 0) {
@@ -107,6 +107,8 @@ int main(int argc, char **argv)
             out = v;
         else if (strcmp(a, "--verify") == 0)
             verify = v;
+        else if (strcmp(a, "--key-out") == 0)
+            key_out = v;
         else {
             usage();
             return 2;
@@ -147,6 +149,8 @@ int main(int argc, char **argv)
     if (st) {
         fprintf(stderr, "keygen failed (%s): %s\n", glstark_status_name(st), msg);
         rc = 2;
+    } else if (key_out && (rc = ex_write_key(vk, key_out)) != 0) {
+        /* the message is out */
     } else if (verify) {
         rc = ex_verify_file(vk, verify);
     } else {
