@@ -1,6 +1,9 @@
 /* libFuzzer target: OpenVM proof bytes (codec version 3) -> gs_proof_decode
- * -> gs_verify against a fixed verifying key (fib-small, the key of the
- * seed proofs, loaded once from tests/data).
+ * -> gs_verify against a fixed verifying key, loaded once: the file named by
+ * FUZZ_PROOF_KEY, else tests/data/fib-small.prevk.bin (the key of the seed
+ * proofs). fuzz/run.sh runs it twice: "fuzz_proof" with the Fibonacci key,
+ * "fuzz_proof_prep" with the key of examples/range_check (a preprocessed
+ * table, so the verifier's preprocessed-commitment branches are reached).
  *
  * Properties checked beyond "no crash, leak or UB" (the sanitizers' job):
  *  - the only failure statuses are MALFORMED (and OUT_OF_MEMORY, which the
@@ -34,7 +37,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *path = GLSTARK_TEST_DATA "/fib-small.prevk.bin";
+    const char *path = getenv("FUZZ_PROOF_KEY");
+    if (!path || !*path)
+        path = GLSTARK_TEST_DATA "/fib-small.prevk.bin";
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "fuzz_proof: cannot open %s\n", path);

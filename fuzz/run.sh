@@ -19,7 +19,7 @@ build="$1"
 secs="$2"
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_proof fuzz_vk fuzz_air)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_proof fuzz_proof_prep fuzz_vk fuzz_air)
 
 # Sanitizer settings: halt on the first report, leaks included.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}"
@@ -28,13 +28,27 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 seed_files() {
     case "$1" in
     fuzz_proof) ls "$data"/openvm/fib-small_n*.proof.bin "$data"/fuzz/proof-*.bin ;;
+    fuzz_proof_prep) ls "$data"/fuzz/range_check_*.proof.bin ;;
     fuzz_vk) ls "$data"/fib-small.prevk.bin "$data"/interactions-small.prevk.bin "$data"/fib-app18.prevk.bin ;;
     fuzz_air) ;;
     esac
 }
+# The executable of a target, and the key fuzz_proof verifies against.
+binary() {
+    case "$1" in
+    fuzz_proof_prep) echo fuzz_proof ;;
+    *) echo "$1" ;;
+    esac
+}
+proof_key() {
+    case "$1" in
+    fuzz_proof_prep) echo "$data/fuzz/range_check_b6.prevk.bin" ;;
+    *) echo "" ;;
+    esac
+}
 max_len() {
     case "$1" in
-    fuzz_proof) echo 16384 ;;
+    fuzz_proof | fuzz_proof_prep) echo 16384 ;;
     fuzz_vk) echo 4096 ;;
     *) echo 2048 ;;
     esac
@@ -46,7 +60,7 @@ for t in "${targets[@]}"; do
     for f in $(seed_files "$t"); do cp "$f" "$corpus/"; done
     log="$(mktemp)"
     echo "== $t: ${secs}s, $(ls "$corpus" | wc -l) seeds"
-    if "$build/fuzz/$t" "$corpus" -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:--1}" \
+    if FUZZ_PROOF_KEY="$(proof_key "$t")" "$build/fuzz/$(binary "$t")" "$corpus" -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:--1}" \
         -timeout=10 -rss_limit_mb=2048 \
         -max_len="$(max_len "$t")" -print_final_stats=1 >"$log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
