@@ -11,8 +11,10 @@
  * It prints the device, a line per phase as it finishes, the span tree
  * (OpenVM's span names), host syncs, peak memory (host RSS, engine buffer
  * high-water mark), proof size and verify time; --json writes the same
- * figures. --jobs J proves the same statement J times at once, one thread
- * and one device (GL context) each, and checks the proofs are identical.
+ * figures. --jobs J proves J independent statements at once (job j: the
+ * permutations of seed S + j), one thread and one device (GL context) each,
+ * and verifies every proof; with --same-statement all J prove seed S and the
+ * proofs must be identical.
  * The debug constraint check runs only with --check. The trace is
  * generated before the proof, as OpenVM's "excluding trace" times assume; a
  * single proof (no --jobs or --repeat) frees it as soon as the prover has
@@ -38,7 +40,7 @@ static void usage(void)
             "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
             "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--key-out FILE] [--json FILE]\n"
             "               [--quiet] [--check]\n"
-            "               [--keep-trace | --stream-trace] [--codeword auto|keep|reencode]\n"
+            "               [--same-statement] [--keep-trace | --stream-trace] [--codeword auto|keep|reencode]\n"
             "               [--threads T]\n"
             "               [--platform auto|gbm|device|surfaceless] [--drm-node /dev/dri/renderDN] [--require-hw]\n"
             "               [--limits-floor]\n"
@@ -49,7 +51,7 @@ typedef struct demo_cfg {
     long perms, L, jobs, repeat;
     unsigned long long seed;
     const char *engine, *out, *json, *verify, *key_out;
-    int quiet, check, no_spans, keep_trace, stream_trace;
+    int quiet, check, no_spans, keep_trace, stream_trace, same_statement;
     glstark_codeword_policy codeword;
     glstark_device_options dev;
 } demo_cfg;
@@ -316,7 +318,9 @@ typedef struct summary {
     long peak_rss_kb;
     int trace_released; /* the trace array was freed during the proof */
     int trace_streamed; /* no trace array: rows went to the prover in blocks */
+    int independent;    /* --jobs J > 1 without --same-statement: job j proved seed S + j */
     int identical, verified;
+    long jobs_verified; /* proofs accepted by the verifier (each independent job's, else job 0's) */
 } summary;
 
 static int write_json(const char *path, const demo_cfg *c, const job *jobs, const summary *sm)
@@ -386,7 +390,10 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     fprintf(f, "  \"codeword_reencoded\": %s,\n", st->codeword_reencoded ? "true" : "false");
     fprintf(f, "  \"proof_bytes\": %zu,\n  \"verified\": %s,\n  \"verify_seconds\": %.6f,\n", j->proof_len,
             sm->verified ? "true" : "false", sm->verify_s);
-    fprintf(f, "  \"jobs_identical\": %s\n}\n", sm->identical ? "true" : "false");
+    fprintf(f, "  \"jobs_independent\": %s,\n  \"jobs_verified\": %ld,\n", sm->independent ? "true" : "false",
+            sm->jobs_verified);
+    /* null for independent statements, whose proofs differ by design */
+    fprintf(f, "  \"jobs_identical\": %s\n}\n", sm->independent ? "null" : sm->identical ? "true" : "false");
     int bad = ferror(f);
     if (fclose(f) || bad) {
         fprintf(stderr, "error: writing %s failed\n", path);
@@ -417,6 +424,10 @@ static int parse(int argc, char **argv, demo_cfg *c)
         }
         if (!strcmp(a, "--no-spans")) {
             c->no_spans = 1;
+            continue;
+        }
+        if (!strcmp(a, "--same-statement")) {
+            c->same_statement = 1;
             continue;
         }
         if (!strcmp(a, "--keep-trace")) {
@@ -540,50 +551,74 @@ static int parse(int argc, char **argv, demo_cfg *c)
 static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const glstark_verifying_key *vk, size_t h)
 {
     double t_origin = ex_now();
-    uint64_t(*in)[25] = malloc((size_t)c->perms * sizeof *in);
+    /* --jobs J proves J independent statements (job j: seed S + j, its own
+     * inputs and trace); with --same-statement, or one job, one trace is
+     * shared */
+    const int independent = c->jobs > 1 && !c->same_statement;
+    const long ntr = independent ? c->jobs : 1;
+    uint64_t(*in)[25] = malloc((size_t)ntr * (size_t)c->perms * sizeof *in);
     /* --stream-trace: the prover asks for the rows block by block and no
      * whole trace is ever held (parse() allows it for one proof without the
      * constraint check only) */
     int stream = c->stream_trace;
-    trace_mem tm = {NULL, (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0, stream, (const uint64_t(*)[25])in, (size_t)c->perms};
-    if (!stream)
-        tm.values = malloc(tm.bytes);
-    uint32_t *trace = tm.values;
+    trace_mem *tm = calloc((size_t)ntr, sizeof *tm);
+    glstark_air_trace *t = calloc((size_t)ntr, sizeof *t);
     job *jobs = calloc((size_t)c->jobs, sizeof *jobs);
     pthread_t *th = calloc((size_t)c->jobs, sizeof *th);
     int rc = 0;
     summary sm;
     memset(&sm, 0, sizeof sm);
     sm.rows = (long)h;
-    if (!in || (!trace && !stream) || !jobs || !th) {
-        fprintf(stderr, "error: out of host memory for %zu trace rows\n", h);
+    if (!in || !tm || !t || !jobs || !th) {
+        fprintf(stderr, "error: out of host memory for %ld statements' inputs\n", ntr);
         rc = 1;
         goto out;
     }
-    glstark_keccak_inputs_from_seed(c->seed, (size_t)c->perms, in);
-    glstark_status st = stream ? GLSTARK_OK : glstark_keccak_trace((const uint64_t(*)[25])in, (size_t)c->perms, trace);
-    if (st) {
-        fprintf(stderr, "error: trace generation failed (%s)\n", glstark_status_name(st));
-        rc = 1;
-        goto out;
+    for (long k = 0; k < ntr; k++) {
+        uint64_t(*ink)[25] = in + (size_t)k * (size_t)c->perms;
+        tm[k] = (trace_mem){NULL, (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0, stream, (const uint64_t(*)[25])ink,
+                            (size_t)c->perms};
+        if (!stream && !(tm[k].values = malloc(tm[k].bytes))) {
+            fprintf(stderr, "error: out of host memory for %zu trace rows (statement %ld of %ld)\n", h, k + 1, ntr);
+            rc = 1;
+            goto out;
+        }
+        glstark_keccak_inputs_from_seed(c->seed + (unsigned long long)k, (size_t)c->perms, ink);
+        glstark_status st =
+            stream ? GLSTARK_OK : glstark_keccak_trace((const uint64_t(*)[25])ink, (size_t)c->perms, tm[k].values);
+        if (st) {
+            fprintf(stderr, "error: trace generation failed (%s)\n", glstark_status_name(st));
+            rc = 1;
+            goto out;
+        }
+        t[k] = (glstark_air_trace){h, {tm[k].values, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
     }
     sm.trace_s = ex_now() - t_origin;
-    if (!c->quiet)
-        printf("keccakf: %ld permutations (seed %llu), %zu rows x %d columns, L = %ld, engine %s, %ld job%s, "
-               "constraint check %s; trace %s%.3f s\n",
-               c->perms, c->seed, h, GLSTARK_KECCAK_WIDTH, c->L, c->engine, c->jobs, c->jobs > 1 ? "s" : "",
-               c->check ? "on" : "off (--check turns it on)",
+    if (!c->quiet) {
+        char seeds[96];
+        if (independent)
+            snprintf(seeds, sizeof seeds, "seeds %llu..%llu, one per job", c->seed, c->seed + (unsigned long long)ntr - 1);
+        else
+            snprintf(seeds, sizeof seeds, "seed %llu", c->seed);
+        printf("keccakf: %ld permutations (%s), %zu rows x %d columns, L = %ld, engine %s, %ld job%s, "
+               "constraint check %s; trace%s %s%.3f s\n",
+               c->perms, seeds, h, GLSTARK_KECCAK_WIDTH, c->L, c->engine, c->jobs, c->jobs > 1 ? "s" : "",
+               c->check ? "on" : "off (--check turns it on)", independent ? "s" : "",
                stream ? "streamed to the prover in row blocks (generated inside trace_upload), inputs " : "",
                sm.trace_s);
-    glstark_air_trace t = {h, {trace, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+    }
     pthread_mutex_t lock;
     pthread_mutex_init(&lock, NULL);
     double w0 = ex_now();
     long started = 0;
+    /* a trace no other job reads is freed (or streamed) as soon as its
+     * prover holds its own copy, unless --repeat or --keep-trace */
+    const int release = c->repeat == 1 && !c->keep_trace && (independent || c->jobs == 1);
     for (long i = 0; i < c->jobs; i++) {
-        jobs[i] = (job){.id = (int)i, .cfg = c, .pk = pk, .trace = &t, .print_lock = &lock, .t_origin = t_origin};
-        if (c->jobs == 1 && c->repeat == 1 && !c->keep_trace)
-            jobs[i].trace_mem = &tm; /* streamed, or released after the upload */
+        long k = independent ? i : 0;
+        jobs[i] = (job){.id = (int)i, .cfg = c, .pk = pk, .trace = &t[k], .print_lock = &lock, .t_origin = t_origin};
+        if (release)
+            jobs[i].trace_mem = &tm[k];
         if (pthread_create(&th[i], NULL, run_job, &jobs[i])) {
             fprintf(stderr, "error: cannot start proving thread %ld\n", i);
             rc = 1;
@@ -594,8 +629,10 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     for (long i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     sm.wall_s = ex_now() - w0;
-    sm.trace_released = tm.released;
-    sm.trace_streamed = tm.streamed;
+    sm.trace_released = 1;
+    for (long k = 0; k < ntr; k++)
+        sm.trace_released &= tm[k].released;
+    sm.trace_streamed = tm[0].streamed;
     pthread_mutex_destroy(&lock);
     if (rc)
         goto out;
@@ -607,31 +644,42 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     if (rc)
         goto out;
     const job *j0 = &jobs[0];
-    sm.identical = 1;
-    for (long i = 1; i < c->jobs; i++)
+    sm.independent = independent;
+    sm.identical = !independent;
+    for (long i = 1; !independent && i < c->jobs; i++)
         if (jobs[i].proof_len != j0->proof_len || memcmp(jobs[i].proof, j0->proof, j0->proof_len)) {
             fprintf(stderr, "error: job %ld's proof differs from job 0's (%zu vs %zu bytes) for the same inputs\n", i,
                     jobs[i].proof_len, j0->proof_len);
             sm.identical = 0;
             rc = 1;
         }
-    if (c->out) {
-        char msg[1024];
-        if (glstark_write_file(c->out, j0->proof, j0->proof_len, msg, sizeof msg)) {
+    /* --out FILE: job 0's proof; independent jobs' others as FILE.1, FILE.2, ... */
+    for (long i = 0; c->out && i < (independent ? c->jobs : 1); i++) {
+        char path[4096], msg[1024];
+        if (i == 0)
+            snprintf(path, sizeof path, "%s", c->out);
+        else
+            snprintf(path, sizeof path, "%s.%ld", c->out, i);
+        if (glstark_write_file(path, jobs[i].proof, jobs[i].proof_len, msg, sizeof msg)) {
             fprintf(stderr, "error: %s\n", msg);
             rc = 1;
         } else if (!c->quiet) {
-            printf("wrote %s\n", c->out);
+            printf("wrote %s\n", path);
         }
     }
-    {
+    /* every independent proof is verified; identical ones once */
+    sm.verified = 1;
+    for (long i = 0; i < (independent ? c->jobs : 1); i++) {
         char msg[2048];
         double v0 = ex_now();
-        st = glstark_verify(vk, j0->proof, j0->proof_len, msg, sizeof msg);
-        sm.verify_s = ex_now() - v0;
-        sm.verified = st == GLSTARK_OK;
-        if (!sm.verified) {
-            fprintf(stderr, "verify: the new proof NOT accepted (%s): %s\n", glstark_status_name(st), msg);
+        glstark_status st = glstark_verify(vk, jobs[i].proof, jobs[i].proof_len, msg, sizeof msg);
+        if (i == 0)
+            sm.verify_s = ex_now() - v0;
+        if (st == GLSTARK_OK) {
+            sm.jobs_verified++;
+        } else {
+            fprintf(stderr, "verify: job %ld's proof NOT accepted (%s): %s\n", i, glstark_status_name(st), msg);
+            sm.verified = 0;
             rc = 1;
         }
     }
@@ -646,7 +694,7 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s\n",
                c->perms, j0->engine, j0->prove_s, reps, j0->proof_len, sm.verified ? "ok" : "FAILED", sm.verify_s,
                (unsigned long long)ps->host_syncs, sm.peak_rss_kb / 1024.0,
-               c->jobs > 1 ? (sm.identical ? ", jobs identical" : ", jobs DIFFER") : "");
+               c->jobs == 1 ? "" : sm.independent ? ", independent jobs all verified" : sm.identical ? ", jobs identical" : ", jobs DIFFER");
     } else {
         printf("glstark %s\n", glstark_version());
         printf("device: %s engine", j0->engine);
@@ -674,7 +722,11 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                    (double)c->jobs / sm.wall_s);
             for (long i = 0; i < c->jobs; i++)
                 printf(" %.3f", jobs[i].prove_s);
-            printf(" s; %s\n", sm.identical ? "all proofs identical" : "proofs DIFFER");
+            if (sm.independent)
+                printf(" s; %ld independent statements (seeds %llu..%llu), %ld of %ld proofs verified\n", c->jobs,
+                       c->seed, c->seed + (unsigned long long)c->jobs - 1, sm.jobs_verified, c->jobs);
+            else
+                printf(" s; the same statement, %s\n", sm.identical ? "all proofs identical" : "proofs DIFFER");
         }
         printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
                j0->engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
@@ -694,12 +746,13 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                                                              "where that is smaller, encoded again for the queries; "
                                                              "--codeword keep keeps it)"
                                                            : "kept for the queries");
-        printf("; the %.1f MB trace %s\n", tm.bytes / 1048576.0,
-               tm.streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
-               : tm.released ? "freed once the prover had its copy (--keep-trace keeps it)"
-                             : "held for the whole proof");
+        printf("; %s %.1f MB trace %s\n", sm.independent ? "each job's" : "the", tm[0].bytes / 1048576.0,
+               sm.trace_streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
+               : sm.trace_released ? "freed once the prover had its copy (--keep-trace keeps it)"
+                                   : "held for the whole proof");
         printf("proof: %zu bytes\n", j0->proof_len);
-        printf("verify: %s in %.3f s\n", sm.verified ? "accepted" : "NOT accepted", sm.verify_s);
+        printf("verify: %s in %.3f s%s\n", sm.verified ? "accepted" : "NOT accepted", sm.verify_s,
+               sm.independent ? " (job 0's; every job's proof was verified)" : "");
     }
     if (c->json && write_json(c->json, c, jobs, &sm))
         rc = 1;
@@ -710,7 +763,11 @@ out:
     free(jobs);
     free(th);
     free(in);
-    free(tm.values);
+    if (tm)
+        for (long k = 0; k < ntr; k++)
+            free(tm[k].values);
+    free(tm);
+    free(t);
     return rc;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The keccakf demo end to end on a small case (2 permutations, stacked height
-# 2^12): exit codes, the --json figures (parsed with python3), --jobs 2 giving
-# identical bytes, --check, --out + --verify (0 accepted, 1/2 for a corrupted
+# 2^12): exit codes, the --json figures (parsed with python3), --jobs 2 proving
+# two independent statements (each job's proof equal to a single run of its
+# seed), --jobs 2 --same-statement giving identical bytes, --check, --out + --verify (0 accepted, 1/2 for a corrupted
 # copy), --repeat 2 --no-spans, --keep-trace, --stream-trace, --codeword, and bad
 # arguments (2).
 # usage: keccakf_demo.sh KECCAKF_BINARY ENGINE [PYTHON3]
@@ -25,11 +26,12 @@ for want in "^glstark [0-9]*\.[0-9]*\.[0-9]* (.*)$" "^device: $engine engine" "s
 done
 
 # The JSON: valid, with the figures and OpenVM's span tree (names and parents).
-check_json() { # FILE JOBS CHECK
+check_json() { # FILE JOBS CHECK [INDEPENDENT]
     if [ -n "$py" ]; then
-        "$py" - "$1" "$2" "$3" "$engine" <<'PYEOF' || fail "JSON check of $1"
+        "$py" - "$1" "$2" "$3" "$engine" "${4:-0}" <<'PYEOF' || fail "JSON check of $1"
 import json, sys
 path, jobs, check, engine = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+independent = sys.argv[5] == "1"
 d = json.load(open(path))
 def need(cond, what):
     if not cond:
@@ -46,13 +48,15 @@ need(d["host_syncs"] > 0 and d["host_syncs"] == d["device_host_syncs"] + d["fall
 need(d["peak_rss_bytes"] > 1 << 20 and d["device_bytes_peak"] > 0, "memory")
 # a process's first proof allocates at least its peak (nothing to reuse yet)
 need(d["device_bytes_allocated"] >= d["device_bytes_peak"] and d["fallback_bytes_allocated"] >= 0, "bytes allocated")
-need(d["jobs_identical"] is True, "jobs identical")
+need(d["jobs_independent"] is independent, "jobs_independent")
+need(d["jobs_identical"] is (None if independent else True), "jobs identical")
+need(d["jobs_verified"] == (jobs if independent else 1), "jobs verified")
 # a GLES process builds its GPU programs in its first proof; the CPU engine has none
 gpu = d["device"]["engine"] == "gles"
 need((d["programs_built"] > 0 and d["program_build_seconds"] > 0) if gpu
      else (d["programs_built"] == 0 and d["program_build_seconds"] == 0), "programs built")
-# one job, one proof: the demo frees its trace once the prover has its copy
-need(d["trace_released"] is (jobs == 1), "trace_released")
+# a trace no other job reads is freed once its prover has its copy
+need(d["trace_released"] is (jobs == 1 or independent), "trace_released")
 spans = d["spans"]
 names = [s["name"] for s in spans]
 def parent_of(n):
@@ -86,9 +90,14 @@ print("json ok:", path)
 PYEOF
     else
         for k in '"proof_bytes": [1-9]' '"host_syncs": [1-9]' '"peak_rss_bytes": [1-9]' '"device_bytes_peak": [1-9]' \
-            '"device_bytes_allocated": [1-9]' '"verified": true' '"jobs_identical": true' '"name": "mle_rounds"'; do
+            '"device_bytes_allocated": [1-9]' '"verified": true' '"name": "mle_rounds"'; do
             grep -q "$k" "$1" || fail "$1 lacks $k"
         done
+        if [ "${4:-0}" = 1 ]; then
+            grep -q '"jobs_identical": null' "$1" || fail "$1: jobs_identical is not null"
+        else
+            grep -q '"jobs_identical": true' "$1" || fail "$1: jobs_identical is not true"
+        fi
     fi
 }
 check_json "$tmp/k.json" 1 0
@@ -102,14 +111,31 @@ cmp -s "$tmp/bad.bin" "$tmp/p.bin" && fail "the copy was not changed"
 rc=$?
 [ $rc -eq 1 ] || [ $rc -eq 2 ] || fail "corrupted proof: exit $rc, expected 1 or 2"
 
-# two concurrent jobs, one device each: identical bytes, equal to the single run's
+# two concurrent jobs, one device each, the same statement: identical bytes,
+# equal to the single run's
 # shellcheck disable=SC2086
-"$bin" $small --jobs 2 --check --quiet --json "$tmp/j.json" --out "$tmp/p2.bin" > "$tmp/out2.txt" 2>&1 || {
-    cat "$tmp/out2.txt"; fail "--jobs 2 exited non-zero"; }
+"$bin" $small --jobs 2 --same-statement --check --quiet --json "$tmp/j.json" --out "$tmp/p2.bin" > "$tmp/out2.txt" 2>&1 || {
+    cat "$tmp/out2.txt"; fail "--jobs 2 --same-statement exited non-zero"; }
 cat "$tmp/out2.txt"
-grep -q "jobs identical" "$tmp/out2.txt" || fail "--jobs 2 did not report identical proofs"
-cmp "$tmp/p.bin" "$tmp/p2.bin" || fail "--jobs 2 proof differs from the single-job proof"
+grep -q "jobs identical" "$tmp/out2.txt" || fail "--jobs 2 --same-statement did not report identical proofs"
+cmp "$tmp/p.bin" "$tmp/p2.bin" || fail "--jobs 2 --same-statement proof differs from the single-job proof"
 check_json "$tmp/j.json" 2 1
+
+# two concurrent jobs proving independent statements (seeds 42 and 43): job
+# 0's proof is the single run's, job 1's the single run of seed 43's, and
+# they differ
+# shellcheck disable=SC2086
+"$bin" $small --jobs 2 --quiet --json "$tmp/ji.json" --out "$tmp/pi.bin" > "$tmp/outi.txt" 2>&1 || {
+    cat "$tmp/outi.txt"; fail "--jobs 2 exited non-zero"; }
+cat "$tmp/outi.txt"
+grep -q "independent jobs all verified" "$tmp/outi.txt" || fail "--jobs 2 did not report its independent proofs"
+check_json "$tmp/ji.json" 2 0 1
+cmp "$tmp/p.bin" "$tmp/pi.bin" || fail "--jobs 2: job 0's proof differs from the single run of seed 42"
+# shellcheck disable=SC2086
+"$bin" $(echo "$small" | sed 's/--seed 42/--seed 43/') --quiet --out "$tmp/p43.bin" > "$tmp/out43.txt" 2>&1 || {
+    cat "$tmp/out43.txt"; fail "the seed-43 run exited non-zero"; }
+cmp "$tmp/p43.bin" "$tmp/pi.bin.1" || fail "--jobs 2: job 1's proof differs from the single run of seed 43"
+cmp -s "$tmp/pi.bin" "$tmp/pi.bin.1" && fail "--jobs 2: the two statements gave the same proof"
 
 # --repeat 2 --no-spans: two proofs on one device, equal to the first run's; no spans recorded
 # shellcheck disable=SC2086
