@@ -17,9 +17,9 @@
  * proofs must be identical.
  * The debug constraint check runs only with --check. The trace is
  * generated before the proof, as OpenVM's "excluding trace" times assume; a
- * single proof (no --jobs or --repeat) frees it as soon as the prover has
- * its own copy (glstark_prove_options.traces_released), --keep-trace keeps
- * it. --stream-trace instead lets the prover ask for the rows block by
+ * trace that one proof reads (no --repeat, no --same-statement) is freed as
+ * soon as its prover has its own copy (glstark_prove_options.traces_released),
+ * --keep-trace keeps it. --stream-trace instead lets the prover ask for the rows block by
  * block (trace_rows), so no whole trace is ever held on the host (its
  * generation then runs inside the proof's trace_upload span).
  *
