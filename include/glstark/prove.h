@@ -219,7 +219,12 @@ GLSTARK_API glstark_status glstark_verify(const glstark_verifying_key *vk, const
 
 /* ---- files ---- */
 /* Reads a whole file (*bytes malloc'd, glstark_free; NULL on failure) /
- * writes bytes to a file. GLSTARK_ERR_IO with the reason in msg. */
+ * writes bytes to a file. GLSTARK_ERR_IO with the reason in msg. A file of
+ * more than GLSTARK_READ_FILE_MAX bytes is refused (GLSTARK_ERR_IO) once that
+ * many have been read: far more than any proof or key (keccakf-1024's proof
+ * is 0.9 MB, its key 0.3 MB), and a wrong path such as /dev/zero or an
+ * endless pipe fails instead of taking all the memory. */
+#define GLSTARK_READ_FILE_MAX ((size_t)1 << 30)
 GLSTARK_API glstark_status glstark_read_file(const char *path, uint8_t **bytes, size_t *len, char *msg,
                                              size_t msg_size);
 GLSTARK_API glstark_status glstark_write_file(const char *path, const uint8_t *bytes, size_t len, char *msg,

@@ -15,6 +15,7 @@
 #include "protocol/prover.h"
 #include "protocol/spans.h"
 #include "protocol/verifier.h"
+#include "util/read_file.h"
 
 struct glstark_params {
     gs_system_params p;
@@ -371,43 +372,7 @@ glstark_status glstark_read_file(const char *path, uint8_t **bytes, size_t *len,
         put_msg(msg, msg_size, "glstark_read_file: NULL path or output");
         return GLSTARK_ERR_INVALID_ARGUMENT;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (msg && msg_size)
-            snprintf(msg, msg_size, "cannot open %s: %s", path, strerror(errno));
-        return GLSTARK_ERR_IO;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        uint8_t *nb = realloc(b, cap * 2);
-        if (!nb) {
-            free(b);
-            b = NULL;
-            break;
-        }
-        b = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!b) {
-        put_msg(msg, msg_size, "out of host memory reading the file");
-        return GLSTARK_ERR_OUT_OF_MEMORY;
-    }
-    if (bad) {
-        free(b);
-        if (msg && msg_size)
-            snprintf(msg, msg_size, "error reading %s", path);
-        return GLSTARK_ERR_IO;
-    }
-    *bytes = b;
-    *len = n;
-    return GLSTARK_OK;
+    return gs_read_file(path, GLSTARK_READ_FILE_MAX, bytes, len, msg, msg_size);
 }
 
 glstark_status glstark_write_file(const char *path, const uint8_t *bytes, size_t len, char *msg, size_t msg_size)
