@@ -55,6 +55,8 @@ expect 2 "truncated key" "$tmp/short.key" "$data/openvm/fib-small_n1.proof.bin"
 expect 2 "a proof given as the key" "$data/openvm/fib-small_n1.proof.bin" "$data/openvm/fib-small_n1.proof.bin"
 expect 2 "missing proof" "$data/fib-small.prevk.bin" "$tmp/does-not-exist.bin"
 expect 2 "missing key" "$tmp/does-not-exist.key" "$data/openvm/fib-small_n1.proof.bin"
+expect 2 "an endless file as the proof" "$data/fib-small.prevk.bin" /dev/zero
+grep -q 'more than' "$tmp/out.txt" || fail "/dev/zero: the message does not name the size limit"
 expect 2 "no proof named" "$data/fib-small.prevk.bin"
 expect 2 "no arguments"
 
