@@ -3,7 +3,8 @@
 # (accepted), the keys the examples write with --key-out (equal to OpenVM's,
 # and accepting the examples' proofs), and every refusal with its exit code:
 # a changed byte, another statement's key, truncated proof and key files, a
-# file that is not a key, a missing file, bad usage.
+# file that is not a key, an endless file (/dev/zero), a missing file, bad
+# usage.
 # usage: verify_cli.sh GLSTARK_VERIFY FIBONACCI RANGE_CHECK KECCAKF TEST_DATA_DIR
 set -u
 verify=$1
