@@ -1,11 +1,12 @@
-/* Shared by the fibonacci and keccakf examples: engine choice, prove →
- * write → verify, and --verify of an existing proof file. Public API only.
+/* Shared by the examples (fibonacci, keccakf, range_check, glstark-verify):
+ * engine choice, prove → write → verify, and verifying a proof file. Public
+ * API only.
  *
  * --key-out FILE writes the verifying key for glstark-verify.
  *
  * Exit codes: proving: 0 when the proof was made, written and verifies,
  * non-zero otherwise. --verify: 0 accepted, 1 rejected, 2 unreadable or
- * malformed input. */
+ * malformed input, or any other failure to verify. */
 #ifndef GLSTARK_EXAMPLE_COMMON_H
 #define GLSTARK_EXAMPLE_COMMON_H
 
@@ -45,22 +46,31 @@ static inline int ex_open_engine(const char *engine, glstark_device **dev)
     return 0;
 }
 
-/* Verifies `bytes` against vk and prints the outcome; returns the exit code. */
-static inline int ex_verify_bytes(const glstark_verifying_key *vk, const uint8_t *bytes, size_t len, const char *what)
+/* Verifies `bytes` against vk and prints the outcome (an acceptance not
+ * when quiet); returns the exit code: 0 accepted, 1 rejected, 2 malformed or
+ * not verifiable (out of memory, say). */
+static inline int ex_verify_bytes(const glstark_verifying_key *vk, const uint8_t *bytes, size_t len, const char *what,
+                                  int quiet)
 {
     char msg[2048];
     double t0 = ex_now();
     glstark_status st = glstark_verify(vk, bytes, len, msg, sizeof msg);
     double dt = ex_now() - t0;
     if (st == GLSTARK_OK) {
-        printf("verify: %s accepted (%zu bytes) in %.3f s\n", what, len, dt);
+        if (!quiet)
+            printf("verify: %s accepted (%zu bytes) in %.3f s\n", what, len, dt);
         return 0;
     }
-    fprintf(stderr, "verify: %s NOT accepted (%s): %s\n", what, glstark_status_name(st), msg);
-    return st == GLSTARK_ERR_MALFORMED || st == GLSTARK_ERR_IO ? 2 : 1;
+    const char *how = st == GLSTARK_ERR_REJECTED    ? "REJECTED"
+                      : st == GLSTARK_ERR_MALFORMED ? "malformed (not a proof, or not one for this key)"
+                                                    : "could not be verified";
+    fprintf(stderr, "verify: %s %s (%s): %s\n", what, how, glstark_status_name(st), msg);
+    return st == GLSTARK_ERR_REJECTED ? 1 : 2;
 }
 
-static inline int ex_verify_file(const glstark_verifying_key *vk, const char *path)
+/* Reads and verifies a proof file; the exit code as ex_verify_bytes, 2 when
+ * the file cannot be read. */
+static inline int ex_verify_file(const glstark_verifying_key *vk, const char *path, int quiet)
 {
     uint8_t *b = NULL;
     size_t n = 0;
@@ -70,7 +80,7 @@ static inline int ex_verify_file(const glstark_verifying_key *vk, const char *pa
         fprintf(stderr, "error: %s\n", msg);
         return 2;
     }
-    int rc = ex_verify_bytes(vk, b, n, path);
+    int rc = ex_verify_bytes(vk, b, n, path, quiet);
     glstark_free(b);
     return rc;
 }
@@ -128,7 +138,7 @@ static inline int ex_prove(const glstark_proving_key *pk, const glstark_verifyin
         }
     }
     if (!rc)
-        rc = ex_verify_bytes(vk, r.proof, r.proof_len, "the new proof") ? 1 : 0;
+        rc = ex_verify_bytes(vk, r.proof, r.proof_len, "the new proof", 0) ? 1 : 0;
     glstark_prove_result_free(&r);
     return rc;
 }

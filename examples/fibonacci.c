@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     } else if (key_out && (rc = ex_write_key(vk, key_out)) != 0) {
         /* the message is out */
     } else if (verify) {
-        rc = ex_verify_file(vk, verify);
+        rc = ex_verify_file(vk, verify, 0);
     } else {
         glstark_device *dev = NULL;
         rc = ex_open_engine(engine, &dev);

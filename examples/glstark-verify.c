@@ -9,18 +9,7 @@
  * Exit codes: 0 every proof accepted; 1 some proof rejected (the message says
  * which check failed); 2 a file unreadable, a key or proof malformed, any
  * other failure, or bad usage. With several proofs the worst outcome wins. */
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
-
-#include <glstark/glstark.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "example_common.h"
 
 static void usage(void)
 {
@@ -28,33 +17,6 @@ static void usage(void)
                     "  KEY    a verifying key in OpenVM's pre-hash encoding (.prevk.bin; the examples' --key-out)\n"
                     "  PROOF  an OpenVM proof (Proof::encode bytes; the examples' --out)\n"
                     "exit: 0 all accepted, 1 a proof rejected, 2 unreadable or malformed input\n");
-}
-
-/* 0 accepted, 1 rejected, 2 unreadable or malformed. */
-static int verify_one(const glstark_verifying_key *vk, const char *path, int quiet)
-{
-    uint8_t *bytes = NULL;
-    size_t len = 0;
-    char msg[2048];
-    glstark_status st = glstark_read_file(path, &bytes, &len, msg, sizeof msg);
-    if (st) {
-        fprintf(stderr, "%s: cannot read: %s\n", path, msg);
-        return 2;
-    }
-    double t0 = now_s();
-    st = glstark_verify(vk, bytes, len, msg, sizeof msg);
-    double dt = now_s() - t0;
-    glstark_free(bytes);
-    if (st == GLSTARK_OK) {
-        if (!quiet)
-            printf("%s: accepted (%zu bytes, %.3f s)\n", path, len, dt);
-        return 0;
-    }
-    const char *what = st == GLSTARK_ERR_REJECTED    ? "REJECTED"
-                       : st == GLSTARK_ERR_MALFORMED ? "malformed (not a proof, or not one for this key)"
-                                                     : "could not be verified";
-    fprintf(stderr, "%s: %s (%s): %s\n", path, what, glstark_status_name(st), msg);
-    return st == GLSTARK_ERR_REJECTED ? 1 : 2;
 }
 
 int main(int argc, char **argv)
@@ -86,7 +48,7 @@ int main(int argc, char **argv)
     }
     int worst = 0;
     for (int i = first + 1; i < argc; i++) {
-        int rc = verify_one(vk, argv[i], quiet);
+        int rc = ex_verify_file(vk, argv[i], quiet);
         if (rc > worst)
             worst = rc;
     }

@@ -803,7 +803,7 @@ int main(int argc, char **argv)
     } else if (c.key_out && (rc = ex_write_key(vk, c.key_out)) != 0) {
         /* the message is out */
     } else if (c.verify) {
-        rc = ex_verify_file(vk, c.verify);
+        rc = ex_verify_file(vk, c.verify, 0);
     } else {
         rc = prove_demo(&c, pk, vk, h);
     }
