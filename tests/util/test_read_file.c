@@ -10,8 +10,8 @@
 #include "glstark/prove.h"
 #include "util/read_file.h"
 
-/* A temporary file of n bytes, byte i = i * 7 + 3; returns its path (a
- * static buffer per call site is not needed: the caller copies it). */
+/* A temporary file of n bytes, byte i = i * 7 + 3, its name written to path
+ * (at least 32 bytes). */
 static void make_file(char *path, size_t n)
 {
     strcpy(path, "/tmp/glstark-read-file-XXXXXX");
