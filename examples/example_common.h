@@ -2,7 +2,8 @@
  * engine choice, prove → write → verify, and verifying a proof file. Public
  * API only.
  *
- * --key-out FILE writes the verifying key for glstark-verify.
+ * --key-out FILE writes the verifying key for glstark-verify and
+ * glstark-prove; --ctx-out FILE the proving context for glstark-prove.
  *
  * Exit codes: proving: 0 when the proof was made, written and verifies,
  * non-zero otherwise. --verify: 0 accepted, 1 rejected, 2 unreadable or
@@ -104,6 +105,21 @@ static inline int ex_write_key(const glstark_verifying_key *vk, const char *path
         return 1;
     }
     printf("wrote the verifying key to %s (%zu bytes)\n", path, len);
+    return 0;
+}
+
+/* Writes the traces as a proving context (glstark-prove's input, with the
+ * key from --key-out); returns the exit code. */
+static inline int ex_write_context(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t n,
+                                   const char *path)
+{
+    char msg[1024];
+    glstark_status st = glstark_context_write(path, pk, traces, n, msg, sizeof msg);
+    if (st) {
+        fprintf(stderr, "error: cannot write the proving context (%s): %s\n", glstark_status_name(st), msg);
+        return 1;
+    }
+    printf("wrote the proving context to %s\n", path);
     return 0;
 }
 

@@ -11,13 +11,14 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: fibonacci --log-rows N [--params small|app:L] [--engine cpu|gles] [--out FILE] [--key-out FILE]\n"
+                    "                 [--ctx-out FILE]\n"
                     "       fibonacci --log-rows N [--params small|app:L] --verify FILE\n");
 }
 
 int main(int argc, char **argv)
 {
     long log_rows = -1;
-    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL, *key_out = NULL;
+    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL, *key_out = NULL, *ctx_out = NULL;
     for (int i = 1; i < argc; i += 2) { /* --option value pairs */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
             verify = v;
         else if (strcmp(a, "--key-out") == 0)
             key_out = v;
+        else if (strcmp(a, "--ctx-out") == 0)
+            ctx_out = v;
         else {
             usage();
             return 2;
@@ -81,7 +84,10 @@ int main(int argc, char **argv)
             } else {
                 printf("fibonacci: 2^%ld rows, params %s, engine %s\n", log_rows, params, engine);
                 glstark_air_trace t = {h, {trace, 2}, NULL, pv, 3};
-                rc = ex_prove(pk, vk, &t, 1, dev, out);
+                if (ctx_out)
+                    rc = ex_write_context(pk, &t, 1, ctx_out);
+                if (!rc)
+                    rc = ex_prove(pk, vk, &t, 1, dev, out);
             }
             free(trace);
             glstark_device_destroy(dev);

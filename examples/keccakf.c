@@ -4,7 +4,7 @@
  * proof and reports where the time and memory went.
  *
  *   keccakf [--perms N] [--seed S] [--log-stacked-height L] [--engine gles|cpu] [--jobs J]
- *           [--out FILE] [--key-out FILE] [--json FILE] [--quiet] [--check] [--threads T]
+ *           [--out FILE] [--key-out FILE] [--ctx-out FILE] [--json FILE] [--quiet] [--check] [--threads T]
  *           [--platform auto|gbm|device|surfaceless] [--drm-node PATH] [--require-hw] [--limits-floor]
  *   keccakf [--perms N] [--seed S] [--log-stacked-height L] --verify FILE
  *
@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "example_common.h"
+#include "prove_report.h"
 
 #define MAX_JOBS 64
 #define MAX_REPEAT 32
@@ -38,7 +39,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
-            "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--key-out FILE] [--json FILE]\n"
+            "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--key-out FILE] [--ctx-out FILE]\n"
+            "               [--json FILE]\n"
             "               [--quiet] [--check]\n"
             "               [--same-statement] [--keep-trace | --stream-trace] [--codeword auto|keep|reencode]\n"
             "               [--threads T]\n"
@@ -50,7 +52,7 @@ static void usage(void)
 typedef struct demo_cfg {
     long perms, L, jobs, repeat;
     unsigned long long seed;
-    const char *engine, *out, *json, *verify, *key_out;
+    const char *engine, *out, *json, *verify, *key_out, *ctx_out;
     int quiet, check, no_spans, keep_trace, stream_trace, same_statement;
     glstark_codeword_policy codeword;
     glstark_device_options dev;
@@ -147,10 +149,7 @@ typedef struct job {
     /* results */
     int ok;
     char msg[2304]; /* why it failed: a 2048-byte library message and a prefix */
-    char engine[8], renderer[256], platform[256], gl_version[256];
-    int software;
-    const char *readback; /* how the GLES engine reads results back */
-    char kernels[256];    /* the kernel variants chosen for this device */
+    ex_device_info dev; /* the device this job proved on */
     uint8_t *proof;
     size_t proof_len;
     double prove_s, phase_s[6];
@@ -189,29 +188,7 @@ static void *run_job(void *arg)
                  dmsg);
         return NULL;
     }
-    snprintf(j->engine, sizeof j->engine, "%s",
-             glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "cpu" : "gles");
-    snprintf(j->renderer, sizeof j->renderer, "%s", glstark_device_renderer(dev));
-    snprintf(j->platform, sizeof j->platform, "%s", glstark_device_platform_path(dev));
-    snprintf(j->gl_version, sizeof j->gl_version, "%s", glstark_device_gl_version(dev));
-    j->software = glstark_device_is_software(dev);
-    glstark_device_limits lim;
-    glstark_device_limits_get(dev, &lim);
-    j->readback = glstark_device_engine(dev) == GLSTARK_ENGINE_CPU  ? "none"
-                  : lim.readback == GLSTARK_READBACK_PERSISTENT ? "persistent"
-                  : lim.readback == GLSTARK_READBACK_STAGING  ? "staging"
-                                                              : "map";
-    snprintf(j->kernels, sizeof j->kernels,
-             "field mul %s, interpreter slots %s, groups up to %u, upload %s, copy %s, pool %s, DFT blocks 2^%u, "
-             "group sums %s, programs %s",
-             lim.field_mul == GLSTARK_FIELD_MUL_SHIFT ? "shift" : "wide",
-             lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1,
-             lim.upload_ring ? "ring" : "subdata", lim.shader_copy ? "shader" : "gl",
-             lim.buffer_pool == GLSTARK_BUFFER_POOL_REUSE     ? "reuse"
-             : lim.buffer_pool == GLSTARK_BUFFER_POOL_BOUNDED ? "bounded"
-                                                              : "off",
-             lim.dft_block_log, lim.subgroup_reduce ? "subgroup" : "shared",
-             lim.background_compile ? "ahead if cold" : "at first use");
+    ex_device_describe(dev, &j->dev);
     glstark_prove_options po;
     glstark_prove_options_init(&po);
     po.device = dev;
@@ -263,8 +240,6 @@ static void *run_job(void *arg)
     return NULL;
 }
 
-static double span_s(const glstark_span *s) { return s->end >= s->start ? s->end - s->start : 0.0; }
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -278,38 +253,6 @@ static double repeat_median(const job *j, long n)
     memcpy(v, j->repeat_s, (size_t)n * sizeof v[0]);
     qsort(v, (size_t)n, sizeof v[0], cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void print_tree(const glstark_prove_stats *st)
-{
-    if (st->num_spans == 0) {
-        printf("spans: not recorded (--no-spans: no engine finishes to time them)\n");
-        return;
-    }
-    printf("spans (wall clock, each ended after the engines finished; OpenVM's names):\n");
-    for (size_t i = 0; i < st->num_spans; i++) {
-        const glstark_span *s = &st->spans[i];
-        printf("  %*s%-*s %10.3f ms %5llu syncs%s%s\n", (int)s->depth * 2, "", 36 - (int)s->depth * 2, s->name,
-               span_s(s) * 1e3, (unsigned long long)s->host_syncs, s->engine[0] ? "  " : "", s->engine);
-    }
-    if (st->spans_dropped)
-        printf("  (%zu more spans not recorded)\n", st->spans_dropped);
-}
-
-/* A JSON string (quotes, backslashes and control characters escaped). */
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
 }
 
 typedef struct summary {
@@ -333,24 +276,14 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     const job *j = &jobs[0];
     const glstark_prove_stats *st = &j->stats;
     fprintf(f, "{\n  \"program\": \"keccakf\",\n  \"glstark_version\": ");
-    json_str(f, glstark_version());
+    ex_json_str(f, glstark_version());
     fprintf(f, ",\n  \"perms\": %ld,\n  \"seed\": %llu,\n  \"log_stacked_height\": %ld,\n",
             c->perms, c->seed, c->L);
     fprintf(f, "  \"trace_rows\": %ld,\n  \"jobs\": %ld,\n  \"constraint_check\": %s,\n", sm->rows, c->jobs,
             c->check ? "true" : "false");
-    fprintf(f, "  \"device\": {\"engine\": ");
-    json_str(f, j->engine);
-    fprintf(f, ", \"renderer\": ");
-    json_str(f, j->renderer);
-    fprintf(f, ", \"platform\": ");
-    json_str(f, j->platform);
-    fprintf(f, ", \"readback\": ");
-    json_str(f, j->readback);
-    fprintf(f, ", \"gl_version\": ");
-    json_str(f, j->gl_version);
-    fprintf(f, ", \"software\": %s, \"cpu_vector_set\": ", j->software ? "true" : "false");
-    json_str(f, glstark_cpu_vector_set());
-    fprintf(f, "},\n");
+    fprintf(f, "  \"device\": ");
+    ex_json_device(f, &j->dev);
+    fprintf(f, ",\n");
     fprintf(f, "  \"trace_seconds\": %.6f,\n  \"prove_seconds\": %.6f,\n  \"prove_seconds_per_job\": [", sm->trace_s,
             j->prove_s);
     for (long i = 0; i < c->jobs; i++)
@@ -367,18 +300,10 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     for (int i = 0; i < 6; i++)
         fprintf(f, "%s\"%s\": %.6f", i ? ", " : "", ph[i], j->phase_s[i]);
     fprintf(f, "},\n  \"fallback_note\": ");
-    json_str(f, j->fallback_note);
-    fprintf(f, ",\n  \"spans\": [\n");
-    for (size_t i = 0; i < st->num_spans; i++) {
-        const glstark_span *s = &st->spans[i];
-        fprintf(f, "    {\"name\": ");
-        json_str(f, s->name);
-        fprintf(f, ", \"parent\": %d, \"depth\": %u, \"start\": %.6f, \"seconds\": %.6f, \"host_syncs\": %llu, \"engine\": ",
-                s->parent, s->depth, s->start, span_s(s), (unsigned long long)s->host_syncs);
-        json_str(f, s->engine);
-        fprintf(f, "}%s\n", i + 1 < st->num_spans ? "," : "");
-    }
-    fprintf(f, "  ],\n  \"host_syncs\": %llu,\n  \"device_host_syncs\": %llu,\n  \"fallback_host_syncs\": %llu,\n",
+    ex_json_str(f, j->fallback_note);
+    fprintf(f, ",\n  \"spans\": ");
+    ex_json_spans(f, st, 2);
+    fprintf(f, ",\n  \"host_syncs\": %llu,\n  \"device_host_syncs\": %llu,\n  \"fallback_host_syncs\": %llu,\n",
             (unsigned long long)st->host_syncs, (unsigned long long)st->device_host_syncs,
             (unsigned long long)st->fallback_host_syncs);
     fprintf(f, "  \"peak_rss_bytes\": %lld,\n  \"device_bytes_peak\": %zu,\n  \"fallback_bytes_peak\": %zu,\n",
@@ -438,14 +363,8 @@ static int parse(int argc, char **argv, demo_cfg *c)
             c->stream_trace = 1;
             continue;
         }
-        if (!strcmp(a, "--require-hw")) {
-            c->dev.require_hw = 1;
+        if (ex_device_switch(a, &c->dev))
             continue;
-        }
-        if (!strcmp(a, "--limits-floor")) {
-            c->dev.limits_floor = 1;
-            continue;
-        }
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
             return 2;
@@ -457,7 +376,12 @@ static int parse(int argc, char **argv, demo_cfg *c)
             return 2;
         }
         char *end = NULL;
-        if (!strcmp(a, "--perms"))
+        int dev_opt = strcmp(a, "--engine") ? ex_device_option(a, v, &c->dev) : 0;
+        if (dev_opt < 0)
+            return 2;
+        if (dev_opt > 0) {
+            /* --platform, --drm-node, --threads: taken */
+        } else if (!strcmp(a, "--perms"))
             c->perms = strtol(v, &end, 10);
         else if (!strcmp(a, "--seed"))
             c->seed = strtoull(v, &end, 10);
@@ -467,8 +391,6 @@ static int parse(int argc, char **argv, demo_cfg *c)
             c->jobs = strtol(v, &end, 10);
         else if (!strcmp(a, "--repeat"))
             c->repeat = strtol(v, &end, 10);
-        else if (!strcmp(a, "--threads"))
-            c->dev.cpu_threads = (unsigned)strtoul(v, &end, 10);
         else if (!strcmp(a, "--engine"))
             c->engine = v;
         else if (!strcmp(a, "--out"))
@@ -479,8 +401,8 @@ static int parse(int argc, char **argv, demo_cfg *c)
             c->verify = v;
         else if (!strcmp(a, "--key-out"))
             c->key_out = v;
-        else if (!strcmp(a, "--drm-node"))
-            c->dev.drm_node = v;
+        else if (!strcmp(a, "--ctx-out"))
+            c->ctx_out = v;
         else if (!strcmp(a, "--codeword")) {
             if (!strcmp(v, "auto"))
                 c->codeword = GLSTARK_CODEWORD_AUTO;
@@ -493,23 +415,7 @@ static int parse(int argc, char **argv, demo_cfg *c)
                 return 2;
             }
         }
-        else if (!strcmp(a, "--platform")) {
-            static const struct {
-                const char *n;
-                glstark_platform p;
-            } pl[] = {{"auto", GLSTARK_PLATFORM_AUTO},
-                      {"gbm", GLSTARK_PLATFORM_GBM},
-                      {"device", GLSTARK_PLATFORM_DEVICE},
-                      {"surfaceless", GLSTARK_PLATFORM_SURFACELESS}};
-            size_t k = 0;
-            while (k < 4 && strcmp(pl[k].n, v))
-                k++;
-            if (k == 4) {
-                fprintf(stderr, "error: --platform must be auto, gbm, device or surfaceless, not '%s'\n", v);
-                return 2;
-            }
-            c->dev.platform = pl[k].p;
-        } else {
+        else {
             fprintf(stderr, "error: unknown option '%s'\n", a);
             usage();
             return 2;
@@ -522,6 +428,10 @@ static int parse(int argc, char **argv, demo_cfg *c)
     }
     if (c->perms < 1 || c->perms > (1l << 20) || c->L < 1 || c->L > 30) {
         fprintf(stderr, "error: need 1 <= --perms <= 2^20 and 1 <= --log-stacked-height <= 30\n");
+        return 2;
+    }
+    if (c->stream_trace && c->ctx_out) {
+        fprintf(stderr, "error: --ctx-out writes the whole trace; it cannot be used with --stream-trace\n");
         return 2;
     }
     if (c->stream_trace && (c->jobs != 1 || c->repeat != 1 || c->check || c->keep_trace)) {
@@ -594,6 +504,10 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         t[k] = (glstark_air_trace){h, {tm[k].values, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
     }
     sm.trace_s = ex_now() - t_origin;
+    /* --ctx-out: statement 0's trace as a proving context, before the
+     * prover may free it */
+    if (c->ctx_out && (rc = ex_write_context(pk, &t[0], 1, c->ctx_out)) != 0)
+        goto out;
     if (!c->quiet) {
         char seeds[96];
         if (independent)
@@ -692,21 +606,15 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
         if (c->repeat > 1)
             snprintf(reps, sizeof reps, ", median of %ld repeats %.3f s", c->repeat, repeat_median(j0, c->repeat));
         printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s\n",
-               c->perms, j0->engine, j0->prove_s, reps, j0->proof_len, sm.verified ? "ok" : "FAILED", sm.verify_s,
+               c->perms, j0->dev.engine, j0->prove_s, reps, j0->proof_len, sm.verified ? "ok" : "FAILED", sm.verify_s,
                (unsigned long long)ps->host_syncs, sm.peak_rss_kb / 1024.0,
                c->jobs == 1 ? "" : sm.independent ? ", independent jobs all verified" : sm.identical ? ", jobs identical" : ", jobs DIFFER");
     } else {
         printf("glstark %s\n", glstark_version());
-        printf("device: %s engine", j0->engine);
-        if (!strcmp(j0->engine, "gles"))
-            printf(" on %s (%s, %s, %s, readback: %s, %s)", j0->renderer, j0->platform, j0->gl_version,
-                   j0->software ? "SOFTWARE renderer: runs on the CPU" : "hardware", j0->readback, j0->kernels);
-        else
-            printf(" (no GPU; vector set %s)", glstark_cpu_vector_set());
-        printf("\n");
+        ex_print_device(&j0->dev);
         if (j0->fallback_phases)
             printf("note: CPU fallback: %s\n", j0->fallback_note);
-        print_tree(ps);
+        ex_print_span_tree(ps);
         printf("prove: %.3f s (check %.3f, commit %.3f, LogUp PoW %.3f, LogUp/zerocheck %.3f, stacked reduction "
                "%.3f, WHIR %.3f)\n",
                j0->prove_s, j0->phase_s[0], j0->phase_s[1], j0->phase_s[2], j0->phase_s[3], j0->phase_s[4],
@@ -729,7 +637,7 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                 printf(" s; the same statement, %s\n", sm.identical ? "all proofs identical" : "proofs DIFFER");
         }
         printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
-               j0->engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
+               j0->dev.engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
         if (j0->programs_built)
             printf("GPU programs: %llu made ready in %.3f s of the proving%s\n", (unsigned long long)j0->programs_built,
                    j0->program_build_s,
@@ -738,8 +646,8 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
                          "them for the next runs)"
                        : " (the driver had them cached)");
         printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s, %.1f MB allocated anew",
-               sm.peak_rss_kb / 1024.0, j0->engine, ps->device_bytes_peak / 1048576.0,
-               !strcmp(j0->engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
+               sm.peak_rss_kb / 1024.0, j0->dev.engine, ps->device_bytes_peak / 1048576.0,
+               !strcmp(j0->dev.engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
         if (ps->fallback_bytes_peak)
             printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
         printf("; the codeword %s", ps->codeword_reencoded ? "not kept whole (committed a column group at a time "

@@ -2,7 +2,7 @@
  * fixed table: how to build your own AIRs with a preprocessed trace and
  * LogUp interactions through the public API.
  *
- *   range_check --bits B --count N [--seed S] [--params small|app:L] [--engine cpu|gles] [--out FILE] [--key-out FILE] [--bad]
+ *   range_check --bits B --count N [--seed S] [--params small|app:L] [--engine cpu|gles] [--out FILE] [--key-out FILE] [--ctx-out FILE] [--bad]
  *   range_check --bits B [--params small|app:L] --verify FILE
  *
  * Two AIRs:
@@ -25,7 +25,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: range_check --bits B --count N [--seed S] [--params small|app:L] [--engine cpu|gles] [--out FILE] "
-            "[--key-out FILE] [--bad]\n"
+            "[--key-out FILE] [--ctx-out FILE] [--bad]\n"
             "       range_check --bits B [--params small|app:L] --verify FILE\n");
 }
 
@@ -81,7 +81,7 @@ int main(int argc, char **argv)
     long bits = -1, count = -1;
     unsigned long long seed = 42;
     int bad = 0;
-    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL, *key_out = NULL;
+    const char *params = "small", *engine = "cpu", *out = NULL, *verify = NULL, *key_out = NULL, *ctx_out = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--bad") == 0) {
@@ -109,6 +109,8 @@ int main(int argc, char **argv)
             verify = v;
         else if (strcmp(a, "--key-out") == 0)
             key_out = v;
+        else if (strcmp(a, "--ctx-out") == 0)
+            ctx_out = v;
         else {
             usage();
             return 2;
@@ -176,7 +178,10 @@ int main(int argc, char **argv)
                 {n, {values, 1}, NULL, NULL, 0},
                 {h, {mult, 1}, NULL, NULL, 0},
             };
-            rc = ex_prove(pk, vk, traces, 2, dev, out);
+            if (ctx_out)
+                rc = ex_write_context(pk, traces, 2, ctx_out);
+            if (!rc)
+                rc = ex_prove(pk, vk, traces, 2, dev, out);
         }
         free(values);
         free(mult);

@@ -10,5 +10,6 @@
 #include "glstark/airs.h"
 #include "glstark/hash.h"
 #include "glstark/prove.h"
+#include "glstark/context.h"
 
 #endif

@@ -63,6 +63,11 @@ size_t gs_air_max_degree(const glstark_air *air);
 size_t gs_air_num_main_parts(const glstark_air *air);
 size_t gs_air_main_part_width(const glstark_air *air, size_t part);
 
+/* An AIR with the shape and the DAG of a verifying key's AIR entry (no
+ * expression trees: its DAG is the key's). air_from_vk.c. */
+struct gs_air_vk;
+glstark_status gs_air_from_vk(const struct gs_air_vk *av, size_t index, glstark_air **out, gs_error *err);
+
 /* Builds the DAG from expression trees (dag_build.c). */
 glstark_status gs_dag_build(const glstark_air *air, gs_dag *out, gs_error *err);
 

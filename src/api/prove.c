@@ -9,6 +9,7 @@
 
 #include "air/keygen.h"
 #include "api/device_internal.h"
+#include "api/keys_internal.h"
 #include "protocol/params.h"
 #include "protocol/prep_commit.h"
 #include "protocol/proof.h"
@@ -19,12 +20,6 @@
 
 struct glstark_params {
     gs_system_params p;
-};
-struct glstark_proving_key {
-    gs_multi_pk pk;
-};
-struct glstark_verifying_key {
-    gs_multi_vk vk;
 };
 
 static void put_msg(char *msg, size_t size, const char *text)
@@ -75,7 +70,7 @@ size_t glstark_params_log_stacked_height(const glstark_params *p)
 
 /* A standalone verifying key: through OpenVM's vk bytes, so it owns
  * everything and carries its pre-hash. */
-static glstark_status vk_copy(const gs_multi_vk *src, glstark_verifying_key **out, gs_error *err)
+glstark_status gs_vk_copy_to_handle(const gs_multi_vk *src, glstark_verifying_key **out, gs_error *err)
 {
     uint8_t *b = NULL;
     size_t n = 0;
@@ -128,7 +123,7 @@ glstark_status glstark_keygen(glstark_air *const *airs, size_t num_airs, const g
         free(k);
         return st;
     }
-    if (vk && (st = vk_copy(&k->pk.vk, vk, &err))) {
+    if (vk && (st = gs_vk_copy_to_handle(&k->pk.vk, vk, &err))) {
         put_msg(msg, msg_size, err.msg);
         gs_multi_pk_free(&k->pk);
         free(k);
@@ -145,7 +140,7 @@ glstark_status glstark_proving_key_verifying_key(const glstark_proving_key *pk, 
     if (!pk || !vk)
         return GLSTARK_ERR_INVALID_ARGUMENT;
     gs_error err;
-    return vk_copy(&pk->pk.vk, vk, &err);
+    return gs_vk_copy_to_handle(&pk->pk.vk, vk, &err);
 }
 
 void glstark_proving_key_destroy(glstark_proving_key *pk)
@@ -153,6 +148,9 @@ void glstark_proving_key_destroy(glstark_proving_key *pk)
     if (!pk)
         return;
     gs_multi_pk_free(&pk->pk);
+    for (size_t i = 0; i < pk->num_owned_airs; i++)
+        glstark_air_destroy(pk->owned_airs[i]);
+    free(pk->owned_airs);
     free(pk);
 }
 

@@ -12,6 +12,16 @@ void gs_reader_init(gs_reader *rd, const uint8_t *buf, size_t len, gs_error *err
     rd->len = len;
     rd->pos = 0;
     rd->err = err;
+    rd->what = "proof bytes";
+    rd->format = "a valid OpenVM v2.0.1 proof encoding, codec version 3";
+}
+
+void gs_reader_init_format(gs_reader *rd, const uint8_t *buf, size_t len, const char *what, const char *format,
+                           gs_error *err)
+{
+    gs_reader_init(rd, buf, len, err);
+    rd->what = what;
+    rd->format = format;
 }
 
 static void format_label(char *out, size_t cap, const char *fmt, va_list ap)
@@ -27,9 +37,8 @@ glstark_status gs_rd_fail(gs_reader *rd, size_t at, const char *label, const cha
     vsnprintf(why, sizeof why, why_fmt, ap);
     va_end(ap);
     return gs_error_set(rd->err, GLSTARK_ERR_MALFORMED,
-                        "malformed proof bytes: %s at byte %zu: %s (the input has %zu bytes; it is not "
-                        "a valid OpenVM v2.0.1 proof encoding, codec version 3)",
-                        label, at, why, rd->len);
+                        "malformed %s: %s at byte %zu: %s (the input has %zu bytes; it is not %s)", rd->what,
+                        label, at, why, rd->len, rd->format);
 }
 
 /* Reports a truncation: `need` bytes for the named item at the current position. */

@@ -31,9 +31,17 @@ typedef struct gs_reader {
     size_t len;
     size_t pos;
     gs_error *err; /* where failures are reported (may be NULL) */
+    /* What the bytes should be, for messages: "proof bytes" and "a valid
+     * OpenVM v2.0.1 proof encoding, codec version 3" unless set otherwise. */
+    const char *what;
+    const char *format;
 } gs_reader;
 
+/* A reader of proof bytes. */
 void gs_reader_init(gs_reader *rd, const uint8_t *buf, size_t len, gs_error *err);
+/* A reader of another format: failures say "malformed <what>: ... (it is not <format>)". */
+void gs_reader_init_format(gs_reader *rd, const uint8_t *buf, size_t len, const char *what, const char *format,
+                           gs_error *err);
 
 static inline size_t gs_reader_remaining(const gs_reader *rd) { return rd->len - rd->pos; }
 

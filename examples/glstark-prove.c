@@ -1,0 +1,368 @@
+/* Proves OpenVM circuits from files: a verifying key in OpenVM's pre-hash
+ * encoding (.prevk.bin) and proving-context files (.ctx.bin, format version
+ * 1, docs/openvm.md). The proofs are OpenVM's `Proof::encode` bytes, equal
+ * to OpenVM v2.0.1's for the same key and context. Public API only.
+ *
+ *   glstark-prove [--engine gles|cpu] [--out FILE | --out-dir DIR] [--json FILE] [--quiet] [--no-check]
+ *                 [--no-spans] [--platform P] [--drm-node PATH] [--require-hw] [--limits-floor] [--threads T]
+ *                 KEY CTX [CTX ...]
+ *
+ * For each context it checks the traces against the key's constraints
+ * (unless --no-check), proves, verifies its own proof, writes it (--out
+ * FILE for one context; --out-dir DIR writes DIR/NAME.proof.bin for
+ * NAME.ctx.bin) and prints the keccakf demo's report: the device, a line
+ * per phase, the span tree with OpenVM's names, host syncs, memory, proof
+ * size and verify time. Reading the context is timed apart from proving.
+ *
+ * Exit codes: 0 proved and verified; 1 a trace that does not satisfy its
+ * AIR, or the proof rejected by the verifier; 2 anything else (unreadable or
+ * malformed input, a context that does not match its key, a preprocessed
+ * commitment mismatch, device or memory failure, bad usage). With several
+ * contexts the worst code wins. */
+#include <sys/resource.h>
+
+#include "example_common.h"
+#include "prove_report.h"
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: glstark-prove [--engine gles|cpu (gles)] [--out FILE | --out-dir DIR] [--json FILE] [--quiet]\n"
+            "                     [--no-check] [--no-spans] [--platform auto|gbm|device|surfaceless]\n"
+            "                     [--drm-node PATH] [--require-hw] [--limits-floor] [--threads T] KEY CTX [CTX ...]\n"
+            "  KEY  an OpenVM verifying key in its pre-hash encoding (.prevk.bin; the examples' --key-out)\n"
+            "  CTX  a proving-context file for that key (.ctx.bin; the examples' --ctx-out; docs/openvm.md)\n"
+            "exit: 0 proved and verified, 1 unsatisfied trace or proof rejected, 2 bad input or other failure\n");
+}
+
+typedef struct prove_cfg {
+    glstark_device_options dev;
+    const char *out, *out_dir, *json, *key;
+    int quiet, no_check, no_spans;
+    char **ctxs;
+    int num_ctxs;
+} prove_cfg;
+
+/* What happened to one context. */
+typedef struct ctx_record {
+    const char *path;
+    char proof_path[4096];
+    int rc;
+    char msg[2400];
+    size_t ctx_bytes, num_traces, proof_len;
+    double read_s, key_s, prove_s, verify_s, phase_s[6];
+    int verified;
+    glstark_prove_stats stats;
+    char fallback_note[512];
+} ctx_record;
+
+static int parse(int argc, char **argv, prove_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    glstark_device_options_init(&c->dev);
+    c->dev.engine = GLSTARK_ENGINE_GLES;
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(a, "--quiet")) {
+            c->quiet = 1;
+        } else if (!strcmp(a, "--no-check")) {
+            c->no_check = 1;
+        } else if (!strcmp(a, "--no-spans")) {
+            c->no_spans = 1;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage();
+            return 2;
+        } else if (!ex_device_switch(a, &c->dev)) {
+            const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+            if (!v) {
+                fprintf(stderr, "error: %s needs a value\n", a);
+                usage();
+                return 2;
+            }
+            int d = ex_device_option(a, v, &c->dev);
+            if (d < 0)
+                return 2;
+            if (d == 0 && !strcmp(a, "--out"))
+                c->out = v;
+            else if (d == 0 && !strcmp(a, "--out-dir"))
+                c->out_dir = v;
+            else if (d == 0 && !strcmp(a, "--json"))
+                c->json = v;
+            else if (d == 0) {
+                fprintf(stderr, "error: unknown option '%s'\n", a);
+                usage();
+                return 2;
+            }
+            i++;
+        }
+    }
+    if (argc - i < 2) {
+        usage();
+        return 2;
+    }
+    c->key = argv[i];
+    c->ctxs = argv + i + 1;
+    c->num_ctxs = argc - i - 1;
+    if (c->out && c->out_dir) {
+        fprintf(stderr, "error: --out and --out-dir exclude each other\n");
+        return 2;
+    }
+    if (c->out && c->num_ctxs > 1) {
+        fprintf(stderr, "error: --out names one proof file; with %d contexts use --out-dir DIR\n", c->num_ctxs);
+        return 2;
+    }
+    return 0;
+}
+
+/* DIR/NAME.proof.bin for .../NAME.ctx.bin (or .../NAME for any other name). */
+static void proof_path_in(const char *dir, const char *ctx_path, char *out, size_t size)
+{
+    const char *base = strrchr(ctx_path, '/');
+    base = base ? base + 1 : ctx_path;
+    size_t n = strlen(base);
+    const char *suffix = ".ctx.bin";
+    if (n > strlen(suffix) && !strcmp(base + n - strlen(suffix), suffix))
+        n -= strlen(suffix);
+    snprintf(out, size, "%s/%.*s.proof.bin", dir, (int)n, base);
+}
+
+typedef struct progress {
+    const prove_cfg *cfg;
+    double t0;
+} progress;
+
+static void on_span(void *user, const glstark_span *s, int finished)
+{
+    const progress *p = user;
+    if (p->cfg->quiet || !finished || s->depth > 1)
+        return;
+    printf("  [%8.3f s] %*s%-*s %9.3f s%s%s%s\n", ex_now() - p->t0, (int)s->depth * 2, "", 34 - (int)s->depth * 2,
+           s->name, s->end - s->start, s->engine[0] ? " (" : "", s->engine, s->engine[0] ? ")" : "");
+    fflush(stdout);
+}
+
+/* Exit code of a failed proof: 1 for a trace that does not satisfy its AIR. */
+static int prove_failure_code(glstark_status st) { return st == GLSTARK_ERR_UNSATISFIED ? 1 : 2; }
+
+/* Reads, proves, verifies and writes one context. */
+static void prove_one(const prove_cfg *c, const glstark_verifying_key *vk, glstark_device *dev, ctx_record *r)
+{
+    char msg[2048];
+    glstark_context *ctx = NULL;
+    glstark_proving_key *pk = NULL;
+    double t = ex_now();
+    glstark_status st = glstark_context_open(r->path, vk, &ctx, msg, sizeof msg);
+    r->read_s = ex_now() - t;
+    if (st) {
+        snprintf(r->msg, sizeof r->msg, "%s: cannot use the context (%s): %s", r->path, glstark_status_name(st), msg);
+        r->rc = 2;
+        return;
+    }
+    r->ctx_bytes = glstark_context_size(ctx);
+    r->num_traces = glstark_context_num_traces(ctx);
+    t = ex_now();
+    st = glstark_proving_key_from_context(vk, ctx, &pk, msg, sizeof msg);
+    r->key_s = ex_now() - t;
+    if (st) {
+        snprintf(r->msg, sizeof r->msg, "%s: cannot make the proving key (%s): %s", r->path, glstark_status_name(st),
+                 msg);
+        r->rc = 2;
+        glstark_context_destroy(ctx);
+        return;
+    }
+    if (!c->quiet)
+        printf("glstark-prove: %s: %zu traces, %.1f MB, read and checked against the key in %.3f s, proving key in "
+               "%.3f s; constraint check %s\n",
+               r->path, r->num_traces, r->ctx_bytes / 1048576.0, r->read_s, r->key_s,
+               c->no_check ? "off (--no-check)" : "on");
+    progress pg = {c, ex_now()};
+    glstark_prove_options po;
+    glstark_prove_options_init(&po);
+    po.device = dev;
+    po.cpu_threads = c->dev.cpu_threads;
+    po.skip_constraint_check = c->no_check;
+    glstark_prove_stats_init(&r->stats);
+    po.stats = &r->stats;
+    po.no_spans = c->no_spans;
+    po.progress = c->no_spans ? NULL : on_span;
+    po.progress_user = &pg;
+    glstark_prove_result res;
+    st = glstark_prove_context(pk, ctx, &po, &res);
+    glstark_proving_key_destroy(pk);
+    glstark_context_destroy(ctx);
+    if (st) {
+        snprintf(r->msg, sizeof r->msg, "%s: prove failed (%s): %s", r->path, glstark_status_name(st), res.message);
+        r->rc = prove_failure_code(st);
+        return;
+    }
+    r->prove_s = res.seconds;
+    memcpy(r->phase_s, res.phase_seconds, sizeof r->phase_s);
+    snprintf(r->fallback_note, sizeof r->fallback_note, "%s", res.fallback_note);
+    r->proof_len = res.proof_len;
+    t = ex_now();
+    st = glstark_verify(vk, res.proof, res.proof_len, msg, sizeof msg);
+    r->verify_s = ex_now() - t;
+    r->verified = st == GLSTARK_OK;
+    if (st) {
+        snprintf(r->msg, sizeof r->msg, "%s: the new proof was NOT accepted by the verifier (%s): %s", r->path,
+                 glstark_status_name(st), msg);
+        r->rc = st == GLSTARK_ERR_REJECTED ? 1 : 2;
+    } else if (r->proof_path[0] &&
+               (st = glstark_write_file(r->proof_path, res.proof, res.proof_len, msg, sizeof msg))) {
+        snprintf(r->msg, sizeof r->msg, "%s: %s", r->path, msg);
+        r->rc = 2;
+    }
+    glstark_prove_result_free(&res);
+}
+
+static void print_report(const prove_cfg *c, const ex_device_info *d, const ctx_record *r, long peak_rss_kb)
+{
+    const glstark_prove_stats *ps = &r->stats;
+    if (c->quiet) {
+        printf("%s %s: prove %.3f s (context read %.3f s), %zu bytes, verify ok in %.3f s, %llu host syncs, peak RSS "
+               "%.0f MB\n",
+               r->path, d->engine, r->prove_s, r->read_s, r->proof_len, r->verify_s,
+               (unsigned long long)ps->host_syncs, peak_rss_kb / 1024.0);
+        return;
+    }
+    if (r->fallback_note[0])
+        printf("note: CPU fallback: %s\n", r->fallback_note);
+    ex_print_span_tree(ps);
+    printf("prove: %.3f s (check %.3f, commit %.3f, LogUp PoW %.3f, LogUp/zerocheck %.3f, stacked reduction %.3f, "
+           "WHIR %.3f); the context's reading %.3f s beside it\n",
+           r->prove_s, r->phase_s[0], r->phase_s[1], r->phase_s[2], r->phase_s[3], r->phase_s[4], r->phase_s[5],
+           r->read_s);
+    printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs, d->engine,
+           (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
+    if (ps->programs_built)
+        printf("GPU programs: %llu made ready in %.3f s of the proving\n", (unsigned long long)ps->programs_built,
+               ps->program_build_seconds);
+    printf("memory: peak host RSS %.1f MB (whole process, the mapped context's pages included); %s engine buffers "
+           "peak %.1f MB%s, %.1f MB allocated anew",
+           peak_rss_kb / 1024.0, d->engine, ps->device_bytes_peak / 1048576.0,
+           !strcmp(d->engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
+    if (ps->fallback_bytes_peak)
+        printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
+    printf("; context %.1f MB mapped\n", r->ctx_bytes / 1048576.0);
+    printf("proof: %zu bytes%s%s\n", r->proof_len, r->proof_path[0] ? ", wrote " : "", r->proof_path);
+    printf("verify: accepted in %.3f s\n", r->verify_s);
+}
+
+static int write_json(const char *path, const ex_device_info *d, const ctx_record *recs, int n, long peak_rss_kb)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        return 2;
+    }
+    static const char *ph[6] = {"check", "commit", "logup_pow", "logup_zerocheck", "stacked_reduction", "whir"};
+    fprintf(f, "{\n  \"program\": \"glstark-prove\",\n  \"glstark_version\": ");
+    ex_json_str(f, glstark_version());
+    fprintf(f, ",\n  \"device\": ");
+    ex_json_device(f, d);
+    fprintf(f, ",\n  \"peak_rss_bytes\": %lld,\n  \"contexts\": [\n", (long long)peak_rss_kb * 1024);
+    for (int i = 0; i < n; i++) {
+        const ctx_record *r = &recs[i];
+        const glstark_prove_stats *st = &r->stats;
+        fprintf(f, "    {\"context\": ");
+        ex_json_str(f, r->path);
+        fprintf(f, ", \"exit\": %d, \"message\": ", r->rc);
+        ex_json_str(f, r->msg);
+        fprintf(f, ", \"proof_file\": ");
+        ex_json_str(f, r->rc ? "" : r->proof_path);
+        fprintf(f, ",\n     \"context_bytes\": %zu, \"traces\": %zu, \"read_seconds\": %.6f, \"key_seconds\": %.6f,\n",
+                r->ctx_bytes, r->num_traces, r->read_s, r->key_s);
+        fprintf(f, "     \"prove_seconds\": %.6f, \"phase_seconds\": {", r->prove_s);
+        for (int k = 0; k < 6; k++)
+            fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", ph[k], r->phase_s[k]);
+        fprintf(f, "},\n     \"host_syncs\": %llu, \"device_bytes_peak\": %zu, \"device_bytes_allocated\": %llu,\n",
+                (unsigned long long)st->host_syncs, st->device_bytes_peak,
+                (unsigned long long)st->device_bytes_allocated);
+        fprintf(f, "     \"proof_bytes\": %zu, \"verified\": %s, \"verify_seconds\": %.6f,\n     \"spans\": ", r->proof_len,
+                r->verified ? "true" : "false", r->verify_s);
+        ex_json_spans(f, st, 5);
+        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        fprintf(stderr, "error: writing %s failed\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    prove_cfg c;
+    int rc = parse(argc, argv, &c);
+    if (rc)
+        return rc;
+    uint8_t *key = NULL;
+    size_t key_len = 0;
+    char msg[2048];
+    glstark_status st = glstark_read_file(c.key, &key, &key_len, msg, sizeof msg);
+    if (st) {
+        fprintf(stderr, "%s: cannot read the key: %s\n", c.key, msg);
+        return 2;
+    }
+    glstark_verifying_key *vk = NULL;
+    st = glstark_verifying_key_decode(key, key_len, &vk, msg, sizeof msg);
+    glstark_free(key);
+    if (st) {
+        fprintf(stderr, "%s: not a verifying key (%s): %s\n", c.key, glstark_status_name(st), msg);
+        return 2;
+    }
+    glstark_device *dev = NULL;
+    st = glstark_device_create(&c.dev, &dev, msg, sizeof msg);
+    if (st) {
+        fprintf(stderr, "error: cannot open the %s device (%s): %s\n",
+                c.dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : "gles", glstark_status_name(st), msg);
+        glstark_verifying_key_destroy(vk);
+        return 2;
+    }
+    ex_device_info d;
+    ex_device_describe(dev, &d);
+    if (!c.quiet) {
+        printf("glstark %s\n", glstark_version());
+        ex_print_device(&d);
+    }
+    ctx_record *recs = calloc((size_t)c.num_ctxs, sizeof *recs);
+    if (!recs) {
+        fprintf(stderr, "error: out of host memory\n");
+        rc = 2;
+    }
+    for (int i = 0; recs && i < c.num_ctxs; i++) {
+        ctx_record *r = &recs[i];
+        r->path = c.ctxs[i];
+        if (c.out)
+            snprintf(r->proof_path, sizeof r->proof_path, "%s", c.out);
+        else if (c.out_dir)
+            proof_path_in(c.out_dir, r->path, r->proof_path, sizeof r->proof_path);
+        prove_one(&c, vk, dev, r);
+        struct rusage ru;
+        long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+        if (r->rc)
+            fprintf(stderr, "%s\n", r->msg);
+        else
+            print_report(&c, &d, r, peak_kb);
+        if (r->rc > rc)
+            rc = r->rc;
+    }
+    if (recs && c.json) {
+        struct rusage ru;
+        long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+        int jr = write_json(c.json, &d, recs, c.num_ctxs, peak_kb);
+        if (jr > rc)
+            rc = jr;
+    }
+    free(recs);
+    glstark_device_destroy(dev);
+    glstark_verifying_key_destroy(vk);
+    return rc;
+}
