@@ -183,7 +183,7 @@ int main(int argc, char **argv)
      * does every butterfly with this field arithmetic can take on this
      * device; leaving out the products by 1 (about a tenth) is the only
      * saving the count ignores. Issue 8 measures the DFT against the copy
-     * rate: docs/performance.md, session 16. */
+     * rate: docs/performance.md, 'DFT and buffer copies' (2026-11-27). */
     {
         const unsigned dl = 22, dcols = 42;
         double bflies = (double)dl * (double)(1u << (dl - 1)) * dcols;

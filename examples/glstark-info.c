@@ -5,7 +5,7 @@
  *   glstark-info [--cpu] [--require-hw] [--floor] [--platform gbm|device|surfaceless]
  *                [--node /dev/dri/renderDx] [--seed N] [--n N]
  *
- * The GLSTARK_* environment variables apply as well (see the README). */
+ * The GLSTARK_* environment variables apply as well (docs/tuning.md). */
 #include <glstark/glstark.h>
 
 #include <inttypes.h>

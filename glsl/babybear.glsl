@@ -8,7 +8,7 @@ const uint BB_R2 = 0x45DDDDE3u;   // R^2 mod p
 
 // p^-1 mod 2^32 (0x88000001), set by the runtime when the program is linked.
 // It is a uniform on purpose: with both constants visible, Mesa 22.3's LLVM 15
-// JIT crashes while constant folding the reduction (gles-targets.md §3).
+// JIT crashes while constant folding the reduction (docs/design.md, 'Pitfalls we met on GLES compute').
 uniform uint gs_bb_mu;
 
 uint bb_add(uint a, uint b)
@@ -43,7 +43,8 @@ uint bb_double(uint a) { return bb_add(a, a); }
 //     t = (lo << 31) + (lo << 27) + lo; t*p = t*2^31 - t*2^27 + t, whose
 //     high word is (t >> 1) - (t >> 5) less the borrow and plus the carry
 //     of the low words. For GPUs where multiplies are scarce or the high
-//     half is emulated (V3D, Xe-LP, Adreno: gles-targets.md §2).
+//     half is emulated (V3D, Xe-LP, Adreno: docs/design.md,
+//     'Pitfalls we met on GLES compute').
 uint bb_mont_hi(uint lo)
 {
 #if GS_FIELD_MUL == 1

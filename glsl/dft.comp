@@ -312,7 +312,7 @@ void main()
     // 2^s + jj of the same table (the same word for every invocation, so a
     // broadcast from cache), instead of 2^s loads per layer from the table's
     // large rows (on an H100 the radix-8 passes ran 18% faster, a 2^22 x 42
-    // transform 3%: docs/performance.md, session 13).
+    // transform 3%: docs/performance.md, 'DFT and buffer copies', 2026-11-26).
     for (uint s = 0u; s < m; s++) {
         uint hb = 1u << s;
         uint wt = twiddle(h << s, t);

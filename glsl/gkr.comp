@@ -1,4 +1,4 @@
-// LogUp GKR kernels (src/engine/gkr_ops.h, constraint-layer.md §5), one
+// LogUp GKR kernels (src/engine/gkr_ops.h, docs/protocol.md, 'LogUp GKR'), one
 // program per GKR_MODE. Extension elements are uvec4 (bb4_t layout). Every
 // index below is relative to the bound windows: the host binds aligned
 // ranges and passes the element lead of the first element in gs_lead*.

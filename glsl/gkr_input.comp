@@ -1,5 +1,5 @@
-// The LogUp GKR input layer (gkr_ops.h input_layer, constraint-layer.md
-// §5.2): the interaction DAG of one trace evaluated over a chunk of leaf rows
+// The LogUp GKR input layer (gkr_ops.h input_layer, docs/protocol.md,
+// 'LogUp GKR'): the interaction DAG of one trace evaluated over a chunk of leaf rows
 // with node values kept in a global slot-major buffer inter[slot * rows + r]
 // (base field, Montgomery), in three passes so no pass needs more than the
 // ES 3.1 floor's 4 storage bindings:

@@ -1,4 +1,4 @@
-// Proof-of-work search (commitment-layer.md 4 and 9): candidate w = gs_w0 + id
+// Proof-of-work search (docs/protocol.md, 'Transcript and proof of work'): candidate w = gs_w0 + id
 // passes when writing it into cell gs_absorb of the sponge state and
 // permuting leaves canonical(cell 7) with gs_bits low zero bits. The smallest
 // passing candidate of the batch lands in res[0] (atomicMin; the host sets it

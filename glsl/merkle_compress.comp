@@ -1,4 +1,4 @@
-// One layer of 2-to-1 Poseidon2 compressions (commitment-layer.md 3.4):
+// One layer of 2-to-1 Poseidon2 compressions (docs/protocol.md, 'Poseidon2 and the sponge'):
 //   out[i] = C(in[2x * gs_ystride + y], in[(2x + 1) * gs_ystride + y]),
 //   x = (gs_i0 + i) / gs_ystride, y = (gs_i0 + i) % gs_ystride,
 // which is the coset tree of the bottom K levels (ystride = number of cosets

@@ -34,7 +34,8 @@ shared uint leaves[GS_LOCAL_SIZE * 8u];
 // One call site of the permutation for both the row sponge and the tree
 // above the leaves: compilers inline and unroll it, and with a second copy
 // this was the slowest program to compile (NVIDIA 580, cold cache: 440-617
-// ms; 309 ms with one; docs/performance.md, session 13).
+// ms; 309 ms with one; docs/performance.md, 'Shader compiles and the first
+// run', 2026-11-26).
 void main()
 {
     uint id = gs_linear_id();

@@ -9,7 +9,7 @@
 //   r = gs_y0 + (i % gs_ytile) + (i / gs_ytile) * gs_stride_s,
 // i.e. the rows of the query cosets y0 .. y0+ytile-1 in t-major order. The
 // overwrite sponge writes st[e & 7] = v and permutes after every 8th element
-// and after the last one (commitment-layer.md 3.3), so resuming only needs
+// and after the last one (docs/protocol.md, 'Poseidon2 and the sponge'), so resuming only needs
 // the 16-word state, kept in St between dispatches.
 #include "babybear.glsl"
 #include "poseidon2_constants.glsl"

@@ -1,5 +1,5 @@
 // Poseidon2-16 over BabyBear, the permutation of src/hash/poseidon2.c
-// (commitment-layer.md section 3), for compute kernels. Uses babybear.glsl
+// (docs/protocol.md, 'Poseidon2 and the sponge'), for compute kernels. Uses babybear.glsl
 // (bb_add, bb_sub, bb_mul, bb_double, bb_from_canonical, bb_to_canonical;
 // Montgomery form, same words as the C) and the generated round constants.
 // Tested against the C permutation by tests/hash/test_poseidon2_gpu.c.

@@ -16,7 +16,7 @@
 #   --threads  CPU engine threads (0 = one per core)
 #   --report DIR  only print the table again from an earlier run's logs
 # Needs only sh, awk, sort and the built programs. The GLSTARK_* environment
-# variables (README) choose the device as usual.
+# variables (docs/tuning.md) choose the device as usual.
 set -u
 engine=gles
 perms=1024

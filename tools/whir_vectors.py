@@ -17,7 +17,7 @@ The stacked-column claims are not written here: the tests decode them from proof
 openings_offset, so they come from the proof itself. This script locates that block by
 encoding the openings the transcript observed at the end of the stacking section and
 searching for those bytes; it asserts the match is unique and that the WHIR part follows.
-Usage: tools/whir_vectors.py /path/to/shared/data/openvm tests/data/whir spec..."""
+Usage: tools/whir_vectors.py OPENVM_DATA_DIR tests/data/whir spec..."""
 import json, re, shutil, struct, sys, os
 
 def parse_transcript(path):

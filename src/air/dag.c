@@ -1,5 +1,5 @@
 /* Building the constraint DAG from the builder's expression trees, exactly
- * as stark-backend's SymbolicDagBuilder does (constraint-layer.md §1.4):
+ * as stark-backend's SymbolicDagBuilder does (docs/protocol.md, 'Constraint DAG'):
  * post-order (left before right), structural interning of every node (the
  * key includes degree_multiple), and these simplifications, applied after
  * both children are interned:

@@ -6,7 +6,7 @@
  * topological order (children first). The order is not free: it fixes the
  * vk bytes and the constraint order used for lambda-batching, so the DAG is
  * built by the exact bottom-up interning and simplification of the
- * reference (constraint-layer.md §1.4). */
+ * reference (docs/protocol.md, 'Constraint DAG'). */
 #ifndef GS_AIR_DAG_H
 #define GS_AIR_DAG_H
 

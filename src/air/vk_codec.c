@@ -1,5 +1,6 @@
 /* The verifying key in postcard (serde) bytes, as postcard 1.x writes
- * MultiStarkVerifyingKey0 (constraint-layer.md §2.3): integers as LEB128
+ * MultiStarkVerifyingKey0 (docs/protocol.md, 'Codecs and the
+ * verifying key'): integers as LEB128
  * varints (isize zigzag first), u8/bool as one raw byte, Option as a 0/1 tag,
  * Vec as varint length then elements, enums as varint variant index then
  * fields. BabyBear is written as p3 0.4.3 serializes it: the varint of its

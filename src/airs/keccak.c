@@ -1,6 +1,6 @@
 /* Plonky3 0.4.3 KeccakAir (p3-keccak-air): constraints built in the order and
- * tree shape of its eval (spec/keccak-air.md §4), and trace generation as
- * its generate_trace_rows (§3). */
+ * tree shape of its eval (docs/protocol.md, 'The Keccak-f AIR'), and trace generation as
+ * its generate_trace_rows. */
 #include "airs/keccak.h"
 
 #include <stdlib.h>

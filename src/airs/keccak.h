@@ -1,5 +1,5 @@
 /* Internal parts of the Keccak-f[1600] AIR (see include/glstark/airs.h and
- * spec/keccak-air.md). */
+ * docs/protocol.md, 'The Keccak-f AIR'). */
 #ifndef GS_AIRS_KECCAK_H
 #define GS_AIRS_KECCAK_H
 

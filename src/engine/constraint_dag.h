@@ -1,6 +1,6 @@
 /* The minimal constraint-DAG form the constraint-layer kernels evaluate.
  *
- * Mirrors OpenVM's SymbolicExpressionDag (spec/constraint-layer.md §1.4):
+ * Mirrors OpenVM's SymbolicExpressionDag (docs/protocol.md, 'Constraint DAG'):
  * nodes in topological order, constraints as node indices in ascending
  * order (= λ-batching order), interactions as node indices. The AIR layer
  * (src/air/) converts its DAG into this form; keeping it this small lets
@@ -8,7 +8,7 @@
  *
  * Columns are addressed by the trace's opening-order parts
  * [common main, preprocessed (if any), cached_0, cached_1, ...]
- * (spec §6.5); gs_cdag_part_of() maps OpenVM's entries onto them. */
+ * (the order of the openings); gs_cdag_part_of() maps OpenVM's entries onto them. */
 #ifndef GS_ENGINE_CONSTRAINT_DAG_H
 #define GS_ENGINE_CONSTRAINT_DAG_H
 

@@ -1,5 +1,5 @@
 /* The dft family: batched DFTs over BabyBear, the stacked matrix and its
- * Reed–Solomon encoding (commitment-layer.md §6.2–6.3).
+ * Reed–Solomon encoding (docs/protocol.md, 'Stacked PCS').
  *
  * Conventions (those of Plonky3 0.4.3 / OpenVM stark-backend v2.0.1):
  *  - Forward DFT of length n = 2^k, natural order in and out, no coset:

@@ -1,5 +1,5 @@
 /* Engine family "gkr": the kernels of the LogUp fractional-sum GKR
- * (spec/constraint-layer.md §5). All arrays are EF (bb4_t) buffers.
+ * (docs/protocol.md, 'LogUp GKR'). All arrays are EF (bb4_t) buffers.
  *
  * The protocol (src/protocol/gkr.c) keeps every layer of the fraction tree
  * resident and reads back only the three round values per sumcheck round and
@@ -10,7 +10,7 @@
 #include "engine/zc_trace.h"
 
 typedef struct gs_gkr_ops {
-    /* Input layer (§5.2): writes n_leaves fractions into p, q (EF). Trace t's
+    /* Input layer: writes n_leaves fractions into p, q (EF). Trace t's
      * interaction k occupies leaves [slot[t][k], slot[t][k] + 2^(l_skip+ñ_t)),
      * slot given flattened in trace order; leaf S + i gets
      * p = count(row i mod H) * norm_t, q = alpha + h(row i mod H); all

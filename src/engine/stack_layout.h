@@ -1,6 +1,6 @@
 /* The stacked-matrix layout as the engines see it: plain data, no logic.
  *
- * The stacked PCS (commitment-layer.md §6.2) packs the columns of several
+ * The stacked PCS (docs/protocol.md, 'Stacked PCS') packs the columns of several
  * traces, each of height 2^e, into columns of one matrix Q of height
  * 2^(l_skip + n_stack). Which trace column lands where is decided on the host
  * by src/protocol/stacking.c (shared by prover and verifier); the engines only

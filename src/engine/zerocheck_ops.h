@@ -1,5 +1,5 @@
 /* Engine family "zerocheck": the kernels of the batch constraint sumcheck
- * with univariate skip (spec/constraint-layer.md §6).
+ * with univariate skip (docs/protocol.md, 'Batch constraint sumcheck with univariate skip').
  *
  * Per trace the protocol needs three weighted sums of DAG outputs:
  *   zc = sum_i lambda^i C_i             (constraints, λ-batched)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The OpenGL ES 3.1 minimums (spec table 20.45ff). Floor mode uses these
+/* The OpenGL ES 3.1 minimums (OpenGL ES 3.1 specification, table 20.45ff). Floor mode uses these
  * so CI proves that every kernel fits the smallest conformant GPU. */
 #define ES31_MIN_INVOCATIONS 128u
 #define ES31_MIN_GROUP_SIZE_XY 128u
@@ -52,7 +52,8 @@ static glstark_field_mul auto_field_mul(const gs_gl_device *dev)
      * 621 M perms/s: NVIDIA's wide multiply is one instruction, the shift
      * form about fourteen) and on llvmpipe (10-40%). SHIFT on V3D (Raspberry
      * Pi 4 and 5), whose Mesa driver lowers 32-bit multiplies and their high
-     * half to 24-bit pieces (gles-targets.md §2): there it saves two of the
+     * half to 24-bit pieces (docs/design.md, 'Pitfalls we met on GLES
+     * compute'): there it saves two of the
      * three emulated multiplies for a dozen simple operations (not measured
      * here: no Pi on hand). */
     return strstr(dev->renderer, "V3D") ? GLSTARK_FIELD_MUL_SHIFT : GLSTARK_FIELD_MUL_WIDE;
@@ -141,7 +142,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * 311 ms (docs/performance.md); no other GPU was measured. */
     c.slots = dev->opts.slots == GLSTARK_SLOTS_SHARED ? GLSTARK_SLOTS_SHARED : GLSTARK_SLOTS_GLOBAL;
     /* llvmpipe advertises timer queries but returns ~1 ns for real work
-     * (gles-targets.md §1), so software renderers never use them. */
+     * (docs/design.md, 'Pitfalls we met on GLES compute'), so software renderers never use them. */
     if (dev->GenQueries && dev->GetQueryObjectui64v && !dev->is_software) {
         PFNGLGETQUERYIVEXTPROC get_queryiv = (PFNGLGETQUERYIVEXTPROC)eglGetProcAddress("glGetQueryivEXT");
         GLint bits = 0;

@@ -393,7 +393,7 @@ static glstark_status program_finish(gs_gl_device *dev, gs_gl_program *p, gs_err
     p->sh = 0;
     /* The Montgomery constant arrives as a uniform so that drivers cannot
      * constant-fold the reduction (Mesa 22.3 / LLVM 15 crashes when they do,
-     * gles-targets.md §3). Uniform values live in the program object. */
+     * docs/design.md, 'Pitfalls we met on GLES compute'). Uniform values live in the program object. */
     GLint loc = glGetUniformLocation(p->prog, "gs_bb_mu");
     if (loc >= 0)
         glProgramUniform1ui(p->prog, loc, BB_MU);

@@ -1,4 +1,4 @@
-/* Proof-of-work grinding on the sponge state (commitment-layer.md 4 and 9),
+/* Proof-of-work grinding on the sponge state (docs/protocol.md, 'Transcript and proof of work'),
  * CPU reference. The transcript (src/protocol/transcript.h) calls a grinder
  * through gs_grind_fn; engines provide theirs through the hash family
  * (src/engine/hash_ops.h, gs_engine_grind_fn). */

@@ -1,4 +1,4 @@
-/* SWIRL Merkle tree on the CPU (commitment-layer.md 6.4; layout in merkle.h).
+/* SWIRL Merkle tree on the CPU (layout in merkle.h).
  *
  * Work is done GS_P2_LANES (16) nodes at a time with the batched permutation:
  * leaves of 16 consecutive rows (consecutive in every column, so the reads

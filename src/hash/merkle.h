@@ -1,4 +1,5 @@
-/* The SWIRL Merkle tree of stark-backend's stacked PCS (commitment-layer.md 6.4),
+/* The SWIRL Merkle tree of stark-backend's stacked PCS (docs/protocol.md,
+ * 'Stacked PCS'),
  * CPU reference.
  *
  * The committed matrix is column-major with N = height rows (a power of two)

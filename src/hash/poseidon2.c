@@ -1,4 +1,4 @@
-/* Poseidon2-16 over BabyBear (spec: commitment-layer.md section 3).
+/* Poseidon2-16 over BabyBear (docs/protocol.md, 'Poseidon2 and the sponge').
  *
  * permute(s): ME; 4 x {add RC, x^7 on all cells, ME};
  *             13 x {add RC to cell 0, x^7 on cell 0, MI};

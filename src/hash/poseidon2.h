@@ -1,7 +1,7 @@
 /* Poseidon2-16 over BabyBear as configured by OpenVM stark-sdk
  * (Plonky3 0.4.3 default_babybear_poseidon2_16): x^7 S-box, an initial
  * external linear layer, 4 full + 13 partial + 4 full rounds.
- * Spec: commitment-layer.md section 3.
+ * Notes: docs/protocol.md, 'Poseidon2 and the sponge'.
  *
  * All state is bb_t in Montgomery form (src/field/babybear.h); callers
  * convert canonical values at their boundaries. No global mutable state:

@@ -5,7 +5,7 @@
  * duplex-sponge transcript, or a test double that replays OpenVM's recorded
  * operation log and checks every observed value against it. Values are bb_t
  * in Montgomery form; an extension element is 4 base operations, coefficient
- * 0 first (spec/constraint-layer.md §0). */
+ * 0 first (docs/protocol.md, 'Conventions'). */
 #ifndef GS_PROTOCOL_FS_H
 #define GS_PROTOCOL_FS_H
 

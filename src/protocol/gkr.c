@@ -1,4 +1,4 @@
-/* LogUp GKR prover (spec/constraint-layer.md §5.3). */
+/* LogUp GKR prover (docs/protocol.md, 'LogUp GKR'). */
 #include "protocol/gkr.h"
 
 #include <stdlib.h>

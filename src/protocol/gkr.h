@@ -1,4 +1,4 @@
-/* LogUp fractional-sum GKR (spec/constraint-layer.md §5.3): prover over the
+/* LogUp fractional-sum GKR (docs/protocol.md, 'LogUp GKR'): prover over the
  * engine's gkr family, verifier on the host. */
 #ifndef GS_PROTOCOL_GKR_H
 #define GS_PROTOCOL_GKR_H
@@ -23,7 +23,7 @@ typedef struct gs_gkr_proof {
 glstark_status gs_gkr_proof_alloc(gs_gkr_proof *pf, uint32_t n_layers, gs_error *err);
 void gs_gkr_proof_free(gs_gkr_proof *pf);
 
-/* n_logup of §5.2: 0 without interactions, else bitlen(total) - l_skip
+/* n_logup of the input layer: 0 without interactions, else bitlen(total) - l_skip
  * (clamped at 0). */
 uint32_t gs_gkr_n_logup(uint64_t total_interactions, uint32_t l_skip);
 

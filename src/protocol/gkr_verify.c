@@ -1,4 +1,4 @@
-/* LogUp GKR verifier (spec/constraint-layer.md §5.3, OpenVM verify_gkr). */
+/* LogUp GKR verifier (docs/protocol.md, 'LogUp GKR'; OpenVM verify_gkr). */
 #include "protocol/gkr.h"
 #include "protocol/sc_poly.h"
 

@@ -1,4 +1,5 @@
-/* LogUp GKR followed by the batch constraint sumcheck (spec §3.2 T4..T13). */
+/* LogUp GKR followed by the batch constraint sumcheck (docs/protocol.md, 'Transcript order of a proof',
+ * T4..T13). */
 #include "protocol/logup_zerocheck.h"
 #include "protocol/spans.h"
 
@@ -24,7 +25,7 @@ void gs_lz_shape_of(const gs_zc_trace *traces, uint32_t M, uint32_t l_skip, gs_l
     out->xi_len = l_skip + (out->n_max > out->n_logup ? out->n_max : out->n_logup);
 }
 
-/* Leaf slot of every (trace, interaction): consecutive, in order (§5.2). */
+/* Leaf slot of every (trace, interaction): consecutive, in order (LogUp GKR input layer). */
 static uint64_t *slots_of(const gs_zc_trace *traces, uint32_t M, uint32_t l_skip)
 {
     size_t n = gs_batch_total_interactions(traces, M);

@@ -1,6 +1,6 @@
 /* LogUp + zerocheck stage of the SWIRL prover and verifier (OpenVM
  * prove_zerocheck_and_logup / verify_zerocheck_and_logup): transcript steps
- * T4..T13 of spec/constraint-layer.md §3.2, i.e. everything after the LogUp
+ * T4..T13 of docs/protocol.md, 'Transcript order of a proof', i.e. everything after the LogUp
  * proof-of-work (T3, done by the caller) up to and including the column
  * openings. The stacked opening reduction continues from r. */
 #ifndef GS_PROTOCOL_LOGUP_ZEROCHECK_H

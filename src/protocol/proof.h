@@ -1,5 +1,6 @@
 /* The OpenVM SWIRL proof (stark-backend v2.0.1 `Proof`, proof.rs) in C, and
- * its byte codec (codec version 3; spec/constraint-layer.md §8.3).
+ * its byte codec (codec version 3; docs/protocol.md,
+ * 'Codecs and the verifying key').
  *
  * Field values are held in Montgomery form (bb_t / bb4_t), as everywhere in
  * glstark; the codec converts at the byte boundary. Every array is owned by

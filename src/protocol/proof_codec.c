@@ -1,6 +1,7 @@
 /* OpenVM proof codec, version 3 (stark-backend v2.0.1 proof.rs Encode/Decode
  * for Proof, TraceVData, GkrProof, BatchConstraintProof, StackingProof; the
- * WHIR part is whir.h / whir_codec.c). Layout: spec/constraint-layer.md §8.3.
+ * WHIR part is whir.h / whir_codec.c). Notes: docs/protocol.md,
+ * 'Codecs and the verifying key'.
  *
  * Decoding follows OpenVM's decoder read for read; where OpenVM leaves a
  * length implicit it is derived the same way, so decode-then-encode gives

@@ -1,6 +1,6 @@
 /* The whole SWIRL prover (OpenVM stark-backend v2.0.1 Coordinator::prove)
  * over the engine interface, in OpenVM's exact transcript order
- * (spec/constraint-layer.md §3.2):
+ * (docs/protocol.md, 'Transcript order of a proof'):
  *
  *   T0   vk pre-hash
  *   T1   main-trace commitment (all present common mains stacked, sorted)

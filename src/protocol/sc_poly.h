@@ -1,5 +1,5 @@
 /* Small polynomial helpers shared by the GKR and batch-constraint sumchecks
- * (spec/constraint-layer.md §0, §4): eq kernels on the hypercube and on the
+ * (docs/protocol.md, 'Conventions'): eq kernels on the hypercube and on the
  * univariate-skip domain D, Lagrange weights on D, and interpolation. */
 #ifndef GS_PROTOCOL_SC_POLY_H
 #define GS_PROTOCOL_SC_POLY_H

@@ -1,8 +1,7 @@
-/* The stacked-PCS commitment (commitment-layer.md §6.5, stark-backend
- * stacked_commit): stack the traces (§6.2), Reed–Solomon encode every
- * stacked column (§6.3), build the SWIRL Merkle tree over the codeword rows
- * (§6.4). The root is what OpenVM calls a commitment (e.g.
- * common_main_commit). The layout, the codeword and all digest layers stay
+/* The stacked-PCS commitment (docs/protocol.md, 'Stacked PCS'; stark-backend
+ * stacked_commit): stack the traces, Reed–Solomon encode every stacked
+ * column, build the SWIRL Merkle tree over the codeword rows. The root
+ * is what OpenVM calls a commitment (e.g. common_main_commit). The layout, the codeword and all digest layers stay
  * with the caller (engine buffers) because the openings need them. */
 #ifndef GS_PROTOCOL_STACKED_COMMIT_H
 #define GS_PROTOCOL_STACKED_COMMIT_H

@@ -1,4 +1,4 @@
-/* The stacked opening reduction (constraint-layer.md §7; OpenVM v2.0.1
+/* The stacked opening reduction (docs/protocol.md, 'Stacked reduction'; OpenVM v2.0.1
  * prover/stacked_reduction.rs and verifier/stacked_reduction.rs).
  *
  * It reduces the batch-constraint column claims T̂_c(r), T̂_c^rot(r) (one

@@ -1,4 +1,4 @@
-/* Stacked-matrix layout (commitment-layer.md §6.1–6.2), shared by the prover
+/* Stacked-matrix layout (docs/protocol.md, 'Stacked PCS'), shared by the prover
  * (to build the stacked matrix and its codeword) and the verifier (to map
  * stacked openings back to trace columns). Pure host logic. */
 #ifndef GS_PROTOCOL_STACKING_H

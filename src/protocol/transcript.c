@@ -1,4 +1,4 @@
-/* Duplex-sponge transcript and proof-of-work grinding (commitment-layer.md section 4). */
+/* Duplex-sponge transcript and proof-of-work grinding (docs/protocol.md, 'Transcript and proof of work'). */
 #include "protocol/transcript.h"
 
 #include <stdlib.h>

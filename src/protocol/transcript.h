@@ -1,6 +1,7 @@
 /* stark-backend's Fiat-Shamir transcript: DuplexSponge<BabyBear, Poseidon2-16,
  * WIDTH 16, RATE 8> in overwrite mode (Plonky3 0.4.3 semantics, NOT the 0.6.0
- * DuplexChallenger). Spec: commitment-layer.md section 4.
+ * DuplexChallenger). Notes: docs/protocol.md,
+ * 'Transcript and proof of work'.
  *
  * Values passed in and out are bb_t (Montgomery form) except where a
  * function says canonical. An optional op log reports every primitive

@@ -468,7 +468,7 @@ static void batch_replay(walk *w, gs_fs *fs)
     w->ch->batch_mu = mu;
 }
 
-/* Batch constraint sumcheck (T7..T13 and §6.6): zerocheck.h's verifier on
+/* Batch constraint sumcheck (T7..T13 and the final check): zerocheck.h's verifier on
  * the vk's DAGs, the public values and the proof's batch part. Writes r. */
 static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t beta, bb4_t p_claim, bb4_t q_claim,
                                   bb4_t *r)
@@ -584,7 +584,7 @@ static bb4_t *stacking_claims(walk *w)
     return cl;
 }
 
-/* WHIR's transcript operations (§7.3) without its algebra, to report its
+/* WHIR's transcript operations (docs/protocol.md, 'WHIR') without its algebra, to report its
  * challenges: run on a copy of the walk. */
 static glstark_status whir_replay(walk *w)
 {

@@ -1,7 +1,7 @@
 /* The SWIRL verifier (OpenVM stark-backend v2.0.1 verifier/mod.rs::verify):
  * proof-shape checks (verifier/proof_shape.rs), trace-height constraints,
- * then the transcript in mirror order of the prover (constraint-layer.md
- * §3.2 T0..T17, then WHIR):
+ * then the transcript in mirror order of the prover (docs/protocol.md,
+ * 'Transcript order of a proof': T0..T17, then WHIR):
  *
  *   preamble (vk pre-hash, common main commit, per-AIR presence, heights or
  *   preprocessed commits, cached commits, public values)

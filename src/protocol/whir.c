@@ -1,5 +1,5 @@
-/* The WHIR opening prover (SB/prover/whir.rs `prove_whir_opening`), spec
- * commitment-layer.md §7.2. The transcript stays on the host; the large
+/* The WHIR opening prover (SB/prover/whir.rs `prove_whir_opening`), notes in
+ * docs/protocol.md, 'WHIR'. The transcript stays on the host; the large
  * vectors (f, w, the round codewords and their trees) stay on the engine and
  * only round messages, roots, openings and the final polynomial come back. */
 #include <stdlib.h>

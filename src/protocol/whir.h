@@ -1,6 +1,6 @@
 /* WHIR opening of stacked commitments (OpenVM stark-backend v2.0.1,
- * SB/prover/whir.rs, SB/verifier/whir.rs, SB/proof.rs; spec
- * commitment-layer.md §7–8).
+ * SB/prover/whir.rs, SB/verifier/whir.rs, SB/proof.rs; notes in
+ * docs/protocol.md, 'WHIR').
  *
  * WHIR is exposed with explicit inputs so it can be driven (and tested) on
  * its own: the commitments and their stacked matrices, the point u_cube, the

@@ -1,5 +1,5 @@
 /* Byte codec of the WHIR proof, exactly as OpenVM's `Encode/Decode for
- * WhirProof` (SB/proof.rs) lays it out; spec commitment-layer.md §8.
+ * WhirProof` (SB/proof.rs) lays it out; notes in docs/protocol.md, 'WHIR'.
  * Little-endian u32 everywhere; field elements canonical; lengths that the
  * layout implies are not written. */
 #include "protocol/whir.h"

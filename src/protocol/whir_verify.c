@@ -1,5 +1,5 @@
 /* The WHIR verifier (SB/verifier/whir.rs `verify_whir`), with every
- * transcript operation in OpenVM's order; spec commitment-layer.md §7.3. */
+ * transcript operation in OpenVM's order; notes in docs/protocol.md, 'WHIR'. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Batch constraint sumcheck prover (spec/constraint-layer.md §6). */
+/* Batch constraint sumcheck prover (docs/protocol.md, 'Batch constraint sumcheck with univariate skip'). */
 #include "protocol/zerocheck.h"
 #include "engine/gkr_ops.h"
 #include "protocol/sc_poly.h"
@@ -80,7 +80,7 @@ size_t gs_batch_total_interactions(const gs_zc_trace *traces, uint32_t n_traces)
 void gs_batch_eq3b(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
                    bb4_t *out)
 {
-    /* greedy slot walk over one column of height 2^(l + n_logup) (§5.2) */
+    /* greedy slot walk over one column of height 2^(l + n_logup) (LogUp GKR input layer) */
     uint64_t cur = 0;
     size_t k = 0;
     for (uint32_t t = 0; t < n_traces; t++) {
@@ -137,7 +137,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
         if (traces[t].dag->n_constraints > max_cons)
             max_cons = traces[t].dag->n_constraints;
 
-    /* Round 0 per trace t of degree d (spec §6.3): the constraint sum
+    /* Round 0 per trace t of degree d (univariate skip): the constraint sum
      * sp_zc = q (Z^N - 1) with q interpolated from d-1 cosets g^i D, and the
      * LogUp sums sp_p, sp_q interpolated from d cosets (i = 1..), g = 31. */
     const uint32_t max_cos = D;
@@ -359,7 +359,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                             bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
     }
 
-    /* Rounds j >= 1 (§6.4): s_j(X) = eq(ξ, X) h(X) + X tail, where h (degree
+    /* Rounds j >= 1 (multilinear rounds): s_j(X) = eq(ξ, X) h(X) + X tail, where h (degree
      * <= D) sums the traces still having variables and tail the finished
      * ones. h is evaluated at X = 1..D only; h(0) follows from
      * s_j(0) + s_j(1) = cur, h(D+1) by interpolation (as OpenVM does). */

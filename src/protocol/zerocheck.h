@@ -1,5 +1,6 @@
 /* Batch constraint sumcheck with univariate skip (zerocheck + LogUp input
- * layer), spec/constraint-layer.md §6, transcript steps T7..T13 of §3.2. */
+ * layer), docs/protocol.md, 'Batch constraint sumcheck with univariate skip';
+ * transcript steps T7..T13 (docs/protocol.md, 'Transcript order of a proof'). */
 #ifndef GS_PROTOCOL_ZEROCHECK_H
 #define GS_PROTOCOL_ZEROCHECK_H
 
@@ -48,7 +49,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                               uint32_t max_degree, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
                               gs_batch_proof *out, bb4_t *r_out, gs_error *err);
 
-/* Verifier, T7..T13 and the final check of §6.6. traces need dag,
+/* Verifier, T7..T13 and the final check. traces need dag,
  * log_height, n_parts, part_widths and publics (parts may be NULL).
  * p_claim, q_claim are GKR's p̂(xi), q̂(xi) (0 and alpha without GKR). */
 glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip,
@@ -56,7 +57,7 @@ glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t n_
                                bb4_t p_claim, bb4_t q_claim, const gs_batch_proof *pf, bb4_t *r_out, gs_error *err);
 
 /* Internal helpers shared by prover and verifier. */
-/* eq3b per interaction of every trace, flattened in trace order (§6.1). */
+/* eq3b per interaction of every trace, flattened in trace order (LogUp terms of the batch sumcheck). */
 void gs_batch_eq3b(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
                    bb4_t *out);
 size_t gs_batch_total_interactions(const gs_zc_trace *traces, uint32_t n_traces);

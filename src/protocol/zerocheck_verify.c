@@ -1,4 +1,5 @@
-/* Batch constraint sumcheck verifier (spec/constraint-layer.md §6.3-§6.6,
+/* Batch constraint sumcheck verifier (docs/protocol.md,
+ * 'Batch constraint sumcheck with univariate skip';
  * OpenVM verifier/batch_constraints.rs). */
 #include "protocol/sc_poly.h"
 #include "protocol/zerocheck.h"
@@ -6,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Selectors at the point (§4.2). */
+/* Selectors at the point (docs/protocol.md, 'Batch constraint sumcheck with univariate skip'). */
 static void selectors_at(uint32_t l_skip, uint32_t h, const bb4_t *r, bb4_t sel[3])
 {
     if (h >= l_skip) {
@@ -141,7 +142,7 @@ glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t M,
             }
         free(toff);
     }
-    /* §6.6 final check */
+    /* final check */
     gs_batch_eq3b(traces, M, l_skip, n_logup, xi, eq3b);
     eq_ns[0] = gs_eq_uni(l_skip, xi[0], r[0]);
     eqs_ns[0] = gs_eq_sharp(l_skip, xi, r[0]);

@@ -1,8 +1,8 @@
 /* Rust rand 0.9 `StdRng::seed_from_u64` (ChaCha12, PCG32 seed expansion),
  * reproduced exactly so glstark's keccakf demo draws the same inputs as
  * OpenVM's example for the same seed. Not a cryptographic API: it exists
- * for compatibility of test inputs. See docs in spec/stdrng.md terms:
- * 64-word buffer refilled with 4 ChaCha blocks at a time. */
+ * for compatibility of test inputs. It keeps a 64-word buffer, refilled
+ * with 4 ChaCha blocks at a time. */
 #ifndef GS_UTIL_STDRNG_H
 #define GS_UTIL_STDRNG_H
 

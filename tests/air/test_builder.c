@@ -1,6 +1,6 @@
 /* The builder API: the DAG simplification and interning rules on small
  * hand-made expressions (expected nodes worked out from the rules of
- * constraint-layer.md §1.4), and statuses with messages on misuse. */
+ * docs/protocol.md, 'Constraint DAG'), and statuses with messages on misuse. */
 #include <criterion/criterion.h>
 
 #include "air/air_internal.h"

@@ -295,7 +295,7 @@ Test(checker, keccak_names_failures)
     cr_assert_eq(glstark_keccak_trace(inputs, 1, t), GLSTARK_OK);
     glstark_check_failure f;
     char msg[512];
-    /* constraint numbers from spec/keccak-air.md §4 */
+    /* constraint numbers of Plonky3's KeccakAir eval order (docs/protocol.md, 'The Keccak-f AIR') */
     struct { size_t col, row; uint32_t value; size_t constraint, fail_row; } cases[] = {
         {GS_KC_STEP + 0, 0, 0, 0, 0},          /* step_flags[0] on row 0 */
         {GS_KC_EXPORT, 5, 1, 249, 5},          /* export on a non-final row */
@@ -354,7 +354,7 @@ Test(checker, keccak_random_single_cell_corruptions)
 }
 
 /* Row-major canonical LE bytes of the trace against the digests of the
- * independent model (spec/keccak-air.md §3, keccak_air_model.py). */
+ * independent model (docs/protocol.md, 'Test vectors'). */
 #include "sha256_test.h"
 
 static void trace_digest(const uint64_t (*in)[25], size_t n, size_t rows, char hex[65])

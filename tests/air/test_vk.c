@@ -50,7 +50,7 @@ Test(vk, params_small)
 
 Test(vk, params_app)
 {
-    /* commitment-layer.md §5: 14 -> [193]; 15-18 -> [193, 88]; 19-22 -> [193, 88, 81];
+    /* docs/protocol.md, 'Parameters': 14 -> [193]; 15-18 -> [193, 88]; 19-22 -> [193, 88, 81];
      * 23-24 -> four rounds */
     static const size_t rounds[25] = {[14] = 1, [15] = 2, [18] = 2, [19] = 3, [21] = 3, [22] = 3, [23] = 4, [24] = 4};
     static const size_t q[4] = {193, 88, 81, 81};
@@ -129,7 +129,7 @@ Test(vk, keccak_dag_shape)
     gs_error_clear(&err);
     const gs_dag *d = gs_air_dag(air, &err);
     cr_assert_not_null(d, "%s", err.msg);
-    /* spec/keccak-air.md §6 */
+    /* docs/protocol.md, 'The Keccak-f AIR' */
     cr_assert_eq(d->num_nodes, 39273);
     cr_assert_eq(d->num_constraints, 3182);
     cr_assert_eq(gs_air_max_degree(air), 3);

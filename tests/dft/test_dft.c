@@ -74,8 +74,9 @@ Test(dft, naive_threads_1_and_3)
     }
 }
 
-/* Plonky3's NaiveDft test (kat-commitment.md R6): columns 5+4x, 2+3x, 0 on
- * {1, -1} give [9, 1], [5, -1], [0, 0]; and the model's D4 vectors. */
+/* Plonky3's NaiveDft test: columns 5+4x, 2+3x, 0 on
+ * {1, -1} give [9, 1], [5, -1], [0, 0]; and the model's D4 vectors (model-derived:
+ * docs/protocol.md, 'Test vectors'). */
 Test(dft, known_vectors)
 {
     gs_engine *eng = mk_engine(1);

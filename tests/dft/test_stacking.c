@@ -58,7 +58,7 @@ static void stack_and_read(gs_engine *eng, const gs_stack_layout *lay, uint32_t 
 }
 
 /* stark-backend's test_stacked_matrix_manual_0 / _strided_0 / _strided_1
- * (kat-commitment.md R4): columns [1,2,3,4], [5,6], [7]. */
+ * (docs/protocol.md, 'Test vectors'): columns [1,2,3,4], [5,6], [7]. */
 Test(stacking, repository_kats)
 {
     uint32_t c0[] = {1, 2, 3, 4}, c1[] = {5, 6}, c2[] = {7};

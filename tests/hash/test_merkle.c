@@ -1,7 +1,7 @@
 /* The SWIRL Merkle tree (src/hash/merkle.h) and the CPU engine's hash family:
  * against an independent straightforward implementation written here from the
- * Rust formulation of MerkleTree::new (commitment-layer.md 6.4), against the
- * model's toy opening (kat-commitment.md D6), openings that verify and fail
+ * Rust formulation of MerkleTree::new (docs/protocol.md, 'Stacked PCS'), against the
+ * model's toy opening (model-derived: docs/protocol.md, 'Test vectors'), openings that verify and fail
  * when tampered with, and statuses for bad input. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -197,7 +197,7 @@ Test(merkle, openings_verify_and_tampering_fails)
     }
 }
 
-/* kat-commitment.md D6 (model-derived): the toy stacked commitment's opening
+/* Model-derived (docs/protocol.md, 'Test vectors'): the toy stacked commitment's opening
  * at index 3 (K = 4, S = 8, three base columns) verifies against its root;
  * the same rows at another index do not. */
 Test(merkle, model_toy_opening_d6)

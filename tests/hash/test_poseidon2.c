@@ -174,7 +174,7 @@ Test(poseidon2, openvm_kat_file)
     cr_expect_eq(others, 2);
 }
 
-/* Model-derived vectors of kat-commitment.md D1 that are not in the OpenVM file. */
+/* Model-derived vectors (docs/protocol.md, 'Test vectors') that are not in the OpenVM file. */
 Test(poseidon2, hash_partial_block_keeps_rate)
 {
     /* H([1..5]) is the first 8 cells of perm([1,2,3,4,5,0,0,0, 0 x 8]): a

@@ -229,7 +229,7 @@ Test(transcript, zero_bits_and_bad_inputs)
     cr_expect(strlen(err.msg) > 0);
 }
 
-/* Model-derived vector (kat-commitment.md D2): 10 samples from a fresh
+/* Model-derived vector (docs/protocol.md, 'Test vectors'): 10 samples from a fresh
  * transcript; the first 8 are perm(0^16)[7..0]. */
 Test(transcript, fresh_samples)
 {

@@ -1,6 +1,6 @@
 /* OpenVM fixtures for the constraint-layer tests: the DAGs of the Fibonacci
  * AIR and of InteractionsFixture11 (transcribed from OpenVM's verifying keys,
- * /work/shared/data/openvm/{fib-small,interactions-small}.vk.debug.txt) and
+ * the debug dumps of the fib-small and interactions-small keys) and
  * their traces (Fibonacci generated from its definition; the interaction
  * traces copied from interactions-small.json). Canonical values. */
 #ifndef TEST_CL_FIXTURES_H

@@ -149,7 +149,7 @@ Test(gkr, verifier_accepts_openvm_and_rejects_tampering)
     cr_assert(r.first_bad < 0, "%s", r.bad_what);
     cr_assert(bb4_eq(xi[2], replay_ext(&r, "gkr.layer[3].sumcheck[1].r")));
     /* GKR's leaf claims are explained by the batch sumcheck's per-AIR terms:
-     * p̂(xi) = sum_p, q̂(xi) = alpha + sum_q (spec §6.1) */
+     * p̂(xi) = sum_p, q̂(xi) = alpha + sum_q (docs/protocol.md, 'LogUp GKR') */
     bb4_t alpha = replay_ext(&r, "gkr.alpha_logup");
     bb4_t sum_p = bb4_zero(), sum_q = bb4_zero();
     for (size_t i = 0; i < r.n_notes; i++) {

@@ -1,7 +1,8 @@
 /* The whole LogUp + zerocheck stage (T4..T13) against OpenVM: with the
  * challenges replayed from OpenVM's transcript log, the prover's GKR and
- * batch-constraint proof objects, encoded as OpenVM's codec does (spec
- * §8.3), must equal the corresponding bytes of OpenVM's .proof.bin; the
+ * batch-constraint proof objects, encoded as OpenVM's codec does
+ * (docs/protocol.md, 'Codecs and the verifying key'), must equal the
+ * corresponding bytes of OpenVM's .proof.bin; the
  * verifier must accept them and the transcript must end where OpenVM's
  * stacking stage begins. */
 #include <criterion/criterion.h>

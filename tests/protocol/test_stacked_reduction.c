@@ -457,7 +457,7 @@ static bb_t rc_sample(void *ctx)
     return rnd_f(&c->seed);
 }
 
-/* T̂(r) or T̂^rot(r) by definition (spec §4.1, §4.3): lifted for h < l. */
+/* T̂(r) or T̂^rot(r) by definition (docs/protocol.md, 'Stacked PCS'): lifted for h < l. */
 static bb4_t opening_def(uint32_t l, uint32_t h, const bb_t *vals, int rot, const bb4_t *r)
 {
     size_t H = (size_t)1 << h;

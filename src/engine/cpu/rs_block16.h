@@ -2,7 +2,7 @@
  * parameters) with one block in a 16-lane vector: the CPU engine turns every
  * 16 stacked values into c[a] = 2^-4 sum_z v[z] w^-az (the block's
  * polynomial coefficients) and then msg[t] = sum over a subset of t of c[a]
- * (commitment-layer.md 6.3), 2^17 blocks per stacked column for keccakf.
+ * (docs/protocol.md, 'Stacked PCS'), 2^17 blocks per stacked column for keccakf.
  * Done one element at a time this was a bit reversal, four butterfly layers
  * and four subset-sum layers per block through memory.
  *

@@ -15,7 +15,9 @@ int gs_cpu_rowbuf_init(gs_cpu_rowbuf *rb, const gs_zc_trace *t);
 void gs_cpu_rowbuf_free(gs_cpu_rowbuf *rb);
 
 /* Evaluates the DAG on row i (taken mod the trace height, i.e. lifted), with
- * the next row cyclic and the selectors of §4.2. Node values land in rb->nodes. */
+ * the next row cyclic and the selectors (docs/protocol.md, 'Batch
+ * constraint sumcheck with univariate skip'). Node values land in
+ * rb->nodes. */
 void gs_cpu_eval_row(const gs_zc_trace *t, gs_cpu_rowbuf *rb, size_t i);
 
 /* h = sum_j beta^j m_j + beta^L (bus + 1) for interaction k on rb->nodes. */

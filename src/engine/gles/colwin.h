@@ -98,7 +98,7 @@ enum {
 };
 
 /* Elements per dispatch for light element-wise kernels: well under 500 ms
- * even on a slow GPU (a Raspberry Pi 5 resets longer jobs; gles-targets.md). */
+ * even on a slow GPU (a Raspberry Pi 5 resets longer jobs; docs/design.md, 'Pitfalls we met on GLES compute'). */
 #define GS_CW_BUDGET (1u << 20)
 
 #endif

@@ -33,7 +33,7 @@
 
 /* Elements per dispatch by kernel weight (EF products per element): ~2^20
  * EF products per dispatch, a few ms on llvmpipe; a Raspberry Pi 5 resets
- * jobs longer than about 500 ms (gles-targets.md); not measured on a Pi. */
+ * jobs longer than about 500 ms (docs/design.md, 'Pitfalls we met on GLES compute'); not measured on a Pi. */
 #define GS_GKR_MULS_PER_DISPATCH (1u << 20)
 /* Triples one reduce workgroup sums per invocation. */
 #define GS_GKR_REDUCE_PER_INV 8u

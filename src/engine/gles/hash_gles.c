@@ -1,5 +1,5 @@
 /* The GLES engine's hash family: Poseidon2 leaf hashing, the SWIRL Merkle
- * tree (commitment-layer.md 6.4, the layout of src/hash/merkle.h) and
+ * tree (the layout of src/hash/merkle.h) and
  * proof-of-work grinding, bit-identical to the CPU engine.
  *
  * Merkle commit. The N rows are processed in tiles of Y query cosets:
@@ -31,7 +31,7 @@
 
 /* Permutations per dispatch: well under a second on llvmpipe with two cores;
  * a Raspberry Pi 5 resets GPU jobs that run longer than about 500 ms
- * (gles-targets.md), so dispatches stay small (not measured on a Pi).
+ * (docs/design.md, 'Pitfalls we met on GLES compute'), so dispatches stay small (not measured on a Pi).
  * Desktop-class GPUs get 16x (as the interpreter's budget): 2^17 permutations
  * is under one wave of an H200, and the keccakf leaves then took 192
  * dispatches of one rate block each, their sponge states saved in between. */

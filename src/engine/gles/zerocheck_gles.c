@@ -44,13 +44,13 @@
  * dispatch's lanes: with 64 MiB Keccak gets 99 rows of blocks per tile and
  * ~3k lanes, which leaves most of a big GPU idle. Desktop-class devices (as
  * for the budget above) get 256 MiB for round 0 and the multilinear rounds.
- * Session 5 had measured 96-128 MiB as fast as 256 (H200, 16 groups), but
+ * Measurements of 2026-11-22 had found 96-128 MiB as fast as 256 (H200, 16 groups), but
  * then every proof allocated these buffers afresh (the bounded pool); with
  * the reuse pool keccakf-1024 on the H100 runs round 0 in 31 against 43 ms
  * and mle_rounds in 55 against 60 ms (warm proofs 0.174-0.182 against
  * 0.191-0.207 s, single proofs 0.300-0.308 against 0.306-0.360 s), for 1314
  * against 1186 MiB of GPU buffers; 384 and 512 MiB gained nothing more,
- * 1 GiB lost (docs/performance.md, session 10). */
+ * 1 GiB lost (docs/performance.md, 'Constraint rounds on GLES', 2026-11-26). */
 #define ZC_SCRATCH_BYTES ((uint64_t)64 << 20)
 #define ZC_SCRATCH_BYTES_DESKTOP ((uint64_t)256 << 20)
 /* Ids per dispatch for the data movers. */
@@ -235,7 +235,7 @@ static void plan_free(eval_plan *e)
  * take 47 / 36 / 22 / 15 / 11 / 10-11 ms with 16 / 32 / 64 / 96 / 128 / 256
  * groups; round 0 (~10^6 items, bound by throughput, where each group
  * recomputes the nodes it shares) 31 ms with 8 or 16 and 34-35 ms with 32
- * (docs/performance.md, session 10). */
+ * (docs/performance.md, 'Constraint rounds on GLES', 2026-11-26). */
 #define ZC_ROUND0_GROUPS 16u
 static uint32_t groups_for(const zc_ctx *c, int ext)
 {
