@@ -2,6 +2,7 @@
  * may ask about it. */
 #include "glstark/device.h"
 #include "api/device_internal.h"
+#include "api/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ glstark_status glstark_device_create(const glstark_device_options *opts, glstark
         return GLSTARK_ERR_OUT_OF_MEMORY;
     }
     glstark_device_options o;
-    glstark_status st = gs_gl_options_resolve(opts, &o, &d->err);
+    glstark_status st = gs_device_options_resolve(opts, &o, &d->err);
     if (!st) {
         d->kind = o.engine;
         if (o.engine == GLSTARK_ENGINE_CPU) {
