@@ -219,7 +219,6 @@ glstark_status glstark_device_self_check(glstark_device *dev, uint64_t seed, siz
     gs_error_clear(&dev->err);
     if (!dev->gl)
         return GLSTARK_OK;
-
     if (n < 8)
         n = 8;
     static const int ops[] = {GS_FOP_ADD,  GS_FOP_SUB,  GS_FOP_MUL,    GS_FOP_NEG,    GS_FOP_SQUARE,
