@@ -198,7 +198,9 @@ GLSTARK_API void glstark_device_options_init(glstark_device_options *opts);
 
 /* Opens a device. opts may be NULL for defaults. On failure *out is NULL
  * and, if msg is not NULL, up to msg_size bytes of the explanation are
- * copied there (the device does not exist yet to ask). */
+ * copied there (the device does not exist yet to ask). A library built
+ * without the GLES engine (meson -Dgles=disabled) has CPU devices only: a
+ * GLES device (the default) is refused with GLSTARK_ERR_UNSUPPORTED. */
 GLSTARK_API glstark_status glstark_device_create(const glstark_device_options *opts, glstark_device **out,
                                                  char *msg, size_t msg_size);
 GLSTARK_API void glstark_device_destroy(glstark_device *dev);

@@ -2,6 +2,7 @@
  * may ask about it. */
 #include "glstark/device.h"
 #include "api/device_internal.h"
+#include "api/options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,23 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/engine.h"
-#include "engine/gles/gles_engine.h"
 #include "field/field_batch.h"
+
+/* GLSTARK_HAVE_GLES (meson option gles): 0 in a build without EGL/GLES,
+ * which has the CPU engine and the verifier only. */
+#if GLSTARK_HAVE_GLES
+#include "engine/gles/gles_engine.h"
+#else
+/* What the getters below read of a GLES device; never made here (every
+ * device's gl stays NULL), so they answer as for a CPU device. */
+typedef struct gs_gl_device {
+    glstark_platform platform;
+    char platform_path[1], egl_vendor[1], egl_version[1], gl_vendor[1], renderer[1], gl_version[1],
+        glsl_version[1], extensions[1];
+    int is_software;
+    glstark_device_limits caps;
+} gs_gl_device;
+#endif
 
 struct glstark_device {
     glstark_engine_kind kind;
@@ -44,7 +60,7 @@ glstark_status glstark_device_create(const glstark_device_options *opts, glstark
         return GLSTARK_ERR_OUT_OF_MEMORY;
     }
     glstark_device_options o;
-    glstark_status st = gs_gl_options_resolve(opts, &o, &d->err);
+    glstark_status st = gs_device_options_resolve(opts, &o, &d->err);
     if (!st) {
         d->kind = o.engine;
         if (o.engine == GLSTARK_ENGINE_CPU) {
@@ -52,9 +68,16 @@ glstark_status glstark_device_create(const glstark_device_options *opts, glstark
             if (!st)
                 d->eng->bytes_cap = (size_t)o.device_memory_cap;
         } else if (o.engine == GLSTARK_ENGINE_GLES) {
+#if GLSTARK_HAVE_GLES
             st = gs_gles_engine_create(&o, &d->eng, &d->err);
             if (!st)
                 d->gl = gs_gles_device(d->eng);
+#else
+            st = gs_error_set(&d->err, GLSTARK_ERR_UNSUPPORTED,
+                              "glstark_device_create: this build of glstark has no GLES engine (configured with "
+                              "-Dgles=disabled, or EGL/GLES/GBM were not found); use GLSTARK_ENGINE_CPU, or rebuild "
+                              "with -Dgles=enabled on a system with libegl-dev, libgles-dev and libgbm-dev");
+#endif
         } else {
             st = gs_error_set(&d->err, GLSTARK_ERR_INVALID_ARGUMENT,
                               "glstark_device_create: engine %d is neither GLSTARK_ENGINE_GLES nor GLSTARK_ENGINE_CPU",
@@ -81,8 +104,12 @@ void glstark_device_destroy(glstark_device *dev)
 
 void glstark_device_release_memory(glstark_device *dev)
 {
+#if GLSTARK_HAVE_GLES
     if (dev && dev->kind == GLSTARK_ENGINE_GLES && dev->eng)
         gs_gles_pool_release(dev->eng);
+#else
+    (void)dev; /* CPU engines hold no pool */
+#endif
 }
 
 const char *glstark_device_last_error(const glstark_device *dev)
@@ -129,6 +156,7 @@ glstark_status glstark_device_limits_get(const glstark_device *dev, glstark_devi
 }
 
 /* ---- self-check: GPU field kernels against the C reference ---- */
+#if GLSTARK_HAVE_GLES
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -223,6 +251,18 @@ glstark_status glstark_device_self_check(glstark_device *dev, uint64_t seed, siz
         gs_error_set(&dev->err, st, "%s", dev->eng->err.msg);
     return st;
 }
+#else
+/* Nothing to check: a build without GLES has CPU devices only. */
+glstark_status glstark_device_self_check(glstark_device *dev, uint64_t seed, size_t n)
+{
+    (void)seed;
+    (void)n;
+    if (!dev)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    gs_error_clear(&dev->err);
+    return GLSTARK_OK;
+}
+#endif
 
 gs_engine *gs_device_engine_of(glstark_device *dev) { return dev ? dev->eng : NULL; }
 

@@ -93,12 +93,8 @@ typedef struct gs_gl_device {
     struct gs_gl_profile *prof;
 } gs_gl_device;
 
-/* Applies environment overrides to opts (GLSTARK_PLATFORM, ...). Bad values
- * are errors, not silently ignored. */
-glstark_status gs_gl_options_resolve(const glstark_device_options *in, glstark_device_options *out, gs_error *err);
-
 /* Opens a headless device per opts (already resolved or not; env is applied
- * here). On failure the message lists every path tried. */
+ * here, by api/options.h). On failure the message lists every path tried. */
 glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_device **out, gs_error *err);
 void gs_gl_device_close(gs_gl_device *dev);
 glstark_status gs_gl_device_make_current(gs_gl_device *dev, gs_error *err);

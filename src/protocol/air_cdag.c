@@ -1,6 +1,7 @@
 /* vk DAG -> kernel DAG (see air_cdag.h). */
 #include "protocol/air_cdag.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,10 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *av, gs_cdag_owned *out, gs_error
 {
     memset(out, 0, sizeof *out);
     const gs_dag *d = &av->dag;
+    if (d->num_nodes > UINT32_MAX || d->num_constraints > UINT32_MAX || d->num_interactions > UINT32_MAX)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "constraint DAG: %zu nodes, %zu constraints, %zu interactions; at most 2^32 - 1 each",
+                            d->num_nodes, d->num_constraints, d->num_interactions);
     size_t nmsg = 0;
     for (size_t i = 0; i < d->num_interactions; i++)
         nmsg += d->interactions[i].message_len;
@@ -38,6 +43,12 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *av, gs_cdag_owned *out, gs_error
             switch (n->var.entry) {
             case GS_ENTRY_PREPROCESSED: c->kind = GS_CN_VAR_PREP; break;
             case GS_ENTRY_MAIN:
+                if (n->var.part_index > UINT16_MAX) { /* gs_cnode keeps 16 bits */
+                    gs_cdag_owned_free(out);
+                    return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                        "constraint DAG: node %zu has main part %u (no such part)", i,
+                                        (unsigned)n->var.part_index);
+                }
                 c->kind = GS_CN_VAR_MAIN;
                 c->part = (uint16_t)n->var.part_index;
                 break;
@@ -48,6 +59,11 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *av, gs_cdag_owned *out, gs_error
                                     "constraint DAG: node %zu is a Challenge variable, which SWIRL does not support "
                                     "(OpenVM: ChallengeNotSupported)",
                                     i);
+            }
+            if (n->var.offset > 1) { /* the kernels read rows r and r + 1 only */
+                gs_cdag_owned_free(out);
+                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                    "constraint DAG: node %zu has row offset %u (> 1)", i, (unsigned)n->var.offset);
             }
             c->offset = (uint8_t)n->var.offset;
             c->a = n->var.index;
@@ -93,5 +109,29 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *av, gs_cdag_owned *out, gs_error
                          av->need_rot != 0,
                          av->has_preprocessed_data != 0,
                          (uint32_t)av->num_cached_mains};
+    /* The kernels index columns, public values and earlier nodes without
+     * bounds checks: check every reference against the key once, here.
+     * Parts: common main, the preprocessed trace (when present), then the
+     * cached mains (engine/constraint_dag.h, gs_cdag_part_of). */
+    size_t n_parts = 1 + (av->has_preprocessed_data ? 1 : 0) + av->num_cached_mains;
+    uint32_t *widths = n_parts <= UINT32_MAX ? malloc(n_parts * sizeof(uint32_t)) : NULL;
+    if (!widths) {
+        gs_cdag_owned_free(out);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint DAG: out of host memory (%zu trace parts)",
+                            n_parts);
+    }
+    size_t p = 0;
+    widths[p++] = (uint32_t)av->common_main_width;
+    if (av->has_preprocessed_data)
+        widths[p++] = av->has_preprocessed_width ? (uint32_t)av->preprocessed_width : 0;
+    for (size_t c = 0; c < av->num_cached_mains; c++)
+        widths[p++] = (uint32_t)av->cached_main_widths[c];
+    int bad = gs_cdag_check(&out->dag, widths, (uint32_t)n_parts, (uint32_t)av->num_public_values);
+    free(widths);
+    if (bad) {
+        gs_cdag_owned_free(out);
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "constraint DAG: a node references a missing column, public value or later node");
+    }
     return GLSTARK_OK;
 }

@@ -19,7 +19,10 @@ typedef struct gs_cdag_owned {
 } gs_cdag_owned;
 
 /* Converts av's DAG. GLSTARK_ERR_UNSUPPORTED for Challenge variables
- * (OpenVM refuses them too: ChallengeNotSupported). */
+ * (OpenVM refuses them too: ChallengeNotSupported);
+ * GLSTARK_ERR_INVALID_ARGUMENT for a malformed DAG: a row offset above 1, a
+ * node, column, part or public value out of range of the key, or a child
+ * not before its parent (the kernels index without bounds checks). */
 glstark_status gs_cdag_from_vk(const gs_air_vk *av, gs_cdag_owned *out, gs_error *err);
 void gs_cdag_owned_free(gs_cdag_owned *o);
 

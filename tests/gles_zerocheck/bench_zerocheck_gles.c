@@ -18,7 +18,7 @@
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
 #include "glstark/airs.h"
-#include "protocol/cdag_vk.h"
+#include "protocol/air_cdag.h"
 #include "protocol/params.h"
 #include "util/stdrng.h"
 #include "util/clock.h"
@@ -149,9 +149,9 @@ int main(int argc, char **argv)
     gs_system_params params;
     glstark_air *air;
     gs_multi_pk pk;
-    gs_cdag_vk dag;
+    gs_cdag_owned dag;
     if (gs_app_params_with_100_bits_security(21, &params, &err) || glstark_keccak_air(&air) ||
-        gs_keygen(&params, &air, 1, NULL, &pk, &err) || gs_cdag_from_air_vk(&pk.vk.per_air[0], &dag, &err)) {
+        gs_keygen(&params, &air, 1, NULL, &pk, &err) || gs_cdag_from_vk(&pk.vk.per_air[0], &dag, &err)) {
         fprintf(stderr, "keygen failed: %s\n", err.msg);
         return 1;
     }
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
         gs_engine_destroy(engs[k]);
     }
     free(lp), free(E), free(trace);
-    gs_cdag_vk_free(&dag);
+    gs_cdag_owned_free(&dag);
     gs_multi_pk_free(&pk);
     glstark_air_destroy(air);
     return same0 && same1 && same2 ? 0 : 1;

@@ -21,7 +21,7 @@
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
 #include "glstark/air.h"
-#include "protocol/cdag_vk.h"
+#include "protocol/air_cdag.h"
 #include "protocol/params.h"
 #include "../util/splitmix.h"
 
@@ -762,10 +762,10 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
         gs_system_params prm;
         gs_default_test_params_small(&prm);
         gs_multi_pk pk;
-        gs_cdag_vk dag;
+        gs_cdag_owned dag;
         gs_error err;
         cr_assert_eq(gs_keygen(&prm, &air, 1, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
-        cr_assert_eq(gs_cdag_from_air_vk(&pk.vk.per_air[0], &dag, &err), GLSTARK_OK, "%s", err.msg);
+        cr_assert_eq(gs_cdag_from_vk(&pk.vk.per_air[0], &dag, &err), GLSTARK_OK, "%s", err.msg);
         tcase tc;
         memset(&tc, 0, sizeof tc);
         tc.dag = dag.dag;
@@ -800,7 +800,7 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
             inst_free(&in, 1);
         }
         tcase_free(&tc);
-        gs_cdag_vk_free(&dag);
+        gs_cdag_owned_free(&dag);
         gs_multi_pk_free(&pk);
         glstark_air_destroy(air);
     }

@@ -13,7 +13,7 @@
 #include "airs/keccak.h"
 #include "engine/cpu/cpu_engine.h"
 #include "glstark/airs.h"
-#include "protocol/cdag_vk.h"
+#include "protocol/air_cdag.h"
 #include "protocol/logup_zerocheck.h"
 #include "protocol/params.h"
 #include "util/stdrng.h"
@@ -29,9 +29,9 @@ static int keccak(size_t perms, unsigned threads)
     gs_system_params params;
     glstark_air *air;
     gs_multi_pk pk;
-    gs_cdag_vk dag;
+    gs_cdag_owned dag;
     if (gs_app_params_with_100_bits_security(21, &params, &err) || glstark_keccak_air(&air) ||
-        gs_keygen(&params, &air, 1, NULL, &pk, &err) || gs_cdag_from_air_vk(&pk.vk.per_air[0], &dag, &err)) {
+        gs_keygen(&params, &air, 1, NULL, &pk, &err) || gs_cdag_from_vk(&pk.vk.per_air[0], &dag, &err)) {
         fprintf(stderr, "keygen failed: %s\n", err.msg);
         return 1;
     }
@@ -73,7 +73,7 @@ static int keccak(size_t perms, unsigned threads)
     }
     gs_buf_destroy(m);
     gs_engine_destroy(eng);
-    gs_cdag_vk_free(&dag);
+    gs_cdag_owned_free(&dag);
     gs_multi_pk_free(&pk);
     glstark_air_destroy(air);
     return 0;

@@ -1,5 +1,5 @@
 /* The LogUp + zerocheck stage with DAGs made by keygen (src/air, converted by
- * gs_cdag_from_air_vk) and traces from the built-in AIRs, on the real transcript
+ * gs_cdag_from_vk) and traces from the built-in AIRs, on the real transcript
  * from T0: the GKR and batch-constraint proof objects must equal OpenVM's
  * proof bytes for fib-small n4, interactions-small and Keccak-f with 16
  * permutations (app params, L = 21: l_skip 4, 61 round-0 coefficients,
@@ -13,7 +13,7 @@
 #include "airs/keccak.h"
 #include "engine/cpu/cpu_engine.h"
 #include "glstark/airs.h"
-#include "protocol/cdag_vk.h"
+#include "protocol/air_cdag.h"
 #include "protocol/fs_transcript.h"
 #include "protocol/logup_zerocheck.h"
 #include "protocol/params.h"
@@ -137,8 +137,8 @@ Test(cl_keygen, fib_small_n4)
     cr_assert_eq(glstark_fibonacci_air(&air), GLSTARK_OK);
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(&params, &air, 1, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
-    gs_cdag_vk dag;
-    cr_assert_eq(gs_cdag_from_air_vk(&pk.vk.per_air[0], &dag, &err), GLSTARK_OK, "%s", err.msg);
+    gs_cdag_owned dag;
+    cr_assert_eq(gs_cdag_from_vk(&pk.vk.per_air[0], &dag, &err), GLSTARK_OK, "%s", err.msg);
     gs_engine *eng;
     cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
     uint32_t trace[32], pv[3];
@@ -151,7 +151,7 @@ Test(cl_keygen, fib_small_n4)
     prove_compare_verify(eng, pk.vk.pre_hash, "openvm/fib-small_n4.proof.bin", &tr, 1, &tr, 2, 2);
     gs_buf_destroy(m);
     gs_engine_destroy(eng);
-    gs_cdag_vk_free(&dag);
+    gs_cdag_owned_free(&dag);
     gs_multi_pk_free(&pk);
     glstark_air_destroy(air);
 }
@@ -165,9 +165,9 @@ Test(cl_keygen, interactions_small)
     cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(&params, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
-    gs_cdag_vk d0, d1;
-    cr_assert_eq(gs_cdag_from_air_vk(&pk.vk.per_air[0], &d0, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(gs_cdag_from_air_vk(&pk.vk.per_air[1], &d1, &err), GLSTARK_OK, "%s", err.msg);
+    gs_cdag_owned d0, d1;
+    cr_assert_eq(gs_cdag_from_vk(&pk.vk.per_air[0], &d0, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_cdag_from_vk(&pk.vk.per_air[1], &d1, &err), GLSTARK_OK, "%s", err.msg);
     gs_engine *eng;
     cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
     uint32_t snd[8], rcv[16];
@@ -181,8 +181,8 @@ Test(cl_keygen, interactions_small)
     gs_buf_destroy(m0);
     gs_buf_destroy(m1);
     gs_engine_destroy(eng);
-    gs_cdag_vk_free(&d0);
-    gs_cdag_vk_free(&d1);
+    gs_cdag_owned_free(&d0);
+    gs_cdag_owned_free(&d1);
     gs_multi_pk_free(&pk);
     glstark_air_destroy(airs[0]);
     glstark_air_destroy(airs[1]);
@@ -197,8 +197,8 @@ Test(cl_keygen, keccak_app21_p16, .timeout = 600)
     cr_assert_eq(glstark_keccak_air(&air), GLSTARK_OK);
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(&params, &air, 1, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
-    gs_cdag_vk dag;
-    cr_assert_eq(gs_cdag_from_air_vk(&pk.vk.per_air[0], &dag, &err), GLSTARK_OK, "%s", err.msg);
+    gs_cdag_owned dag;
+    cr_assert_eq(gs_cdag_from_vk(&pk.vk.per_air[0], &dag, &err), GLSTARK_OK, "%s", err.msg);
     cr_log_info("keccak DAG: %u nodes, %u constraints", dag.dag.n_nodes, dag.dag.n_constraints);
     uint64_t (*inputs)[25] = malloc(16 * sizeof(*inputs));
     gs_stdrng rng;
@@ -222,7 +222,7 @@ Test(cl_keygen, keccak_app21_p16, .timeout = 600)
     prove_compare_verify(eng, pk.vk.pre_hash, "openvm/keccak-app21_p16.proof.bin", &tr, 1, &tr, 4, 18);
     gs_buf_destroy(m);
     gs_engine_destroy(eng);
-    gs_cdag_vk_free(&dag);
+    gs_cdag_owned_free(&dag);
     gs_multi_pk_free(&pk);
     glstark_air_destroy(air);
 }
