@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,64 +236,14 @@ fail:
 
 /* ---- proving ---- */
 
-/* The prover's trace_rows: each block of rows goes from the file's
- * row-major words to the prover's column-major block, split over threads
- * for large blocks (a single core transposes a 330 MB trace in a good
- * fraction of a GPU proof). */
-typedef struct rows_job {
-    const gs_ctx_matrix *m;
-    size_t row_begin, num_rows; /* the block */
-    size_t part_begin, part_rows; /* this thread's rows of it */
-    uint32_t *dst;
-} rows_job;
-
-static void rows_job_run(const rows_job *j)
-{
-    gs_ctx_rows_to_columns_part(j->m, j->row_begin, j->num_rows, j->part_begin, j->part_rows, j->dst);
-}
-
-static void *rows_job_thread(void *p)
-{
-    rows_job_run(p);
-    return NULL;
-}
-
+/* What glstark_prove_context lends the prover: the checker's column-major
+ * copies (constraint check on) and the cached mains' copies. */
 typedef struct ctx_prove {
     const glstark_context *ctx;
-    unsigned threads;
-    uint32_t **column_copies; /* per AIR, the checker's column-major common mains (or NULL) */
-    uint32_t **cached_copies; /* all cached mains' column-major copies */
+    uint32_t **column_copies; /* per AIR, or NULL */
+    uint32_t **cached_copies;
     size_t num_cached_copies;
 } ctx_prove;
-
-static int ctx_trace_rows(void *user, size_t air, size_t row_begin, size_t num_rows, uint32_t *dst)
-{
-    const ctx_prove *cp = user;
-    const gs_ctx_matrix *m = &cp->ctx->traces[air].common_main;
-    enum { MAX_THREADS = 16, MIN_ROWS_PER_THREAD = 256 };
-    size_t parts = cp->threads < MAX_THREADS ? cp->threads : MAX_THREADS;
-    if (parts > num_rows / MIN_ROWS_PER_THREAD)
-        parts = num_rows / MIN_ROWS_PER_THREAD;
-    if (parts <= 1 || (size_t)num_rows * m->width < ((size_t)1 << 18)) {
-        gs_ctx_rows_to_columns(m, row_begin, num_rows, dst);
-        return 0;
-    }
-    rows_job jobs[MAX_THREADS];
-    pthread_t th[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    const size_t per = (num_rows + parts - 1) / parts;
-    size_t n = 0;
-    for (size_t r = 0; r < num_rows; r += per, n++) {
-        jobs[n] = (rows_job){m, row_begin, num_rows, r, num_rows - r < per ? num_rows - r : per, dst};
-        started[n] = pthread_create(&th[n], NULL, rows_job_thread, &jobs[n]) == 0;
-        if (!started[n])
-            rows_job_run(&jobs[n]); /* no thread: here */
-    }
-    for (size_t i = 0; i < n; i++)
-        if (started[i])
-            pthread_join(th[i], NULL);
-    return 0;
-}
 
 static void free_column_copies(void *user)
 {
@@ -315,12 +264,6 @@ static uint32_t *columns_of(const gs_ctx_matrix *m)
     if (c)
         gs_ctx_rows_to_columns(m, 0, m->height, c);
     return c;
-}
-
-static unsigned online_cores(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1u : n > 64 ? 64u : (unsigned)n;
 }
 
 glstark_status glstark_prove_context(const glstark_proving_key *pk, const glstark_context *ctx,
@@ -352,8 +295,9 @@ glstark_status glstark_prove_context(const glstark_proving_key *pk, const glstar
         return GLSTARK_ERR_INVALID_ARGUMENT;
     }
     const size_t n_airs = ctx->num_airs;
-    ctx_prove cp = {ctx, o.cpu_threads ? o.cpu_threads : online_cores(), NULL, NULL, 0};
+    ctx_prove cp = {ctx, NULL, NULL, 0};
     glstark_air_trace *tr = calloc(n_airs ? n_airs : 1, sizeof *tr);
+    const uint32_t **row_major = calloc(n_airs ? n_airs : 1, sizeof *row_major);
     glstark_trace_part *parts = NULL;
     size_t num_parts = 0;
     for (size_t a = 0; a < n_airs; a++)
@@ -363,7 +307,7 @@ glstark_status glstark_prove_context(const glstark_proving_key *pk, const glstar
     if (!o.skip_constraint_check)
         cp.column_copies = calloc(n_airs ? n_airs : 1, sizeof *cp.column_copies);
     glstark_status st = GLSTARK_OK;
-    if (!tr || !parts || !cp.cached_copies || (!o.skip_constraint_check && !cp.column_copies))
+    if (!tr || !row_major || !parts || !cp.cached_copies || (!o.skip_constraint_check && !cp.column_copies))
         goto oom;
     size_t next_part = 0;
     for (size_t a = 0; a < n_airs; a++) {
@@ -373,6 +317,7 @@ glstark_status glstark_prove_context(const glstark_proving_key *pk, const glstar
         tr[a].height = t->common_main.height;
         tr[a].common_main.width = t->common_main.width;
         tr[a].public_values = t->public_values;
+        row_major[a] = t->common_main.rows;
         tr[a].num_public_values = t->num_public_values;
         if (cp.column_copies && !(tr[a].common_main.values = cp.column_copies[a] = columns_of(&t->common_main)))
             goto oom;
@@ -387,11 +332,8 @@ glstark_status glstark_prove_context(const glstark_proving_key *pk, const glstar
     if (cp.column_copies) {
         o.traces_released = free_column_copies;
         o.traces_released_user = &cp;
-    } else {
-        o.trace_rows = ctx_trace_rows;
-        o.trace_rows_user = &cp;
     }
-    st = glstark_prove(pk, tr, n_airs, &o, res);
+    st = gs_api_prove(pk, tr, n_airs, &o, row_major, res);
     goto out;
 oom:
     st = GLSTARK_ERR_OUT_OF_MEMORY;
@@ -405,6 +347,7 @@ out:
             free(cp.cached_copies[i]);
     free(cp.cached_copies);
     free(parts);
+    free(row_major);
     free(tr);
     return st;
 }

@@ -242,6 +242,13 @@ static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const g
 glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t num_traces,
                              const glstark_prove_options *opts, glstark_prove_result *res)
 {
+    return gs_api_prove(pk, traces, num_traces, opts, NULL, res);
+}
+
+glstark_status gs_api_prove(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t num_traces,
+                            const glstark_prove_options *opts, const uint32_t *const *row_major_mains,
+                            glstark_prove_result *res)
+{
     if (!res)
         return GLSTARK_ERR_INVALID_ARGUMENT;
     memset(res, 0, sizeof *res);
@@ -279,8 +286,16 @@ glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_tr
         put_msg(res->message, sizeof res->message, err.msg);
         return st;
     }
-    gs_prove_options po = {o.skip_constraint_check, fallback, o.traces_released, o.traces_released_user,
-                           o.trace_rows, o.trace_rows_user, 0, o.codeword == GLSTARK_CODEWORD_REENCODE, 0};
+    gs_prove_options po = {
+        .skip_constraint_check = o.skip_constraint_check,
+        .fallback = fallback,
+        .traces_released = o.traces_released,
+        .traces_released_user = o.traces_released_user,
+        .trace_rows = o.trace_rows,
+        .trace_rows_user = o.trace_rows_user,
+        .row_major_mains = row_major_mains,
+        .reencode_codeword = o.codeword == GLSTARK_CODEWORD_REENCODE,
+    };
     /* A GPU encodes the codeword again in tens of ms where a 2-core CPU
      * takes a second, so AUTO re-encodes on GPUs only. On the H100 (reuse
      * pool) that is 0.301 against 0.313 s per single proof, the commit span

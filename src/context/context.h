@@ -54,9 +54,5 @@ void gs_ctx_tables_free(glstark_context *ctx);
 /* Rows [row_begin, row_begin + num_rows) of m into dst column-major
  * (column c at dst + c * num_rows). */
 void gs_ctx_rows_to_columns(const gs_ctx_matrix *m, size_t row_begin, size_t num_rows, uint32_t *dst);
-/* The part [part_begin, part_begin + part_rows) of that block only (rows
- * counted from row_begin), so threads can share one block. */
-void gs_ctx_rows_to_columns_part(const gs_ctx_matrix *m, size_t row_begin, size_t num_rows, size_t part_begin,
-                                 size_t part_rows, uint32_t *dst);
 
 #endif

@@ -309,14 +309,13 @@ void gs_ctx_tables_free(glstark_context *ctx)
     ctx->preprocessed = NULL;
 }
 
-void gs_ctx_rows_to_columns_part(const gs_ctx_matrix *m, size_t row_begin, size_t num_rows, size_t part_begin,
-                                 size_t part_rows, uint32_t *dst)
+void gs_ctx_rows_to_columns(const gs_ctx_matrix *m, size_t row_begin, size_t num_rows, uint32_t *dst)
 {
     /* tiles of 32 rows x 64 columns: reads and writes both stay in cache */
     enum { TR = 32, TC = 64 };
-    const size_t w = m->width, end = part_begin + part_rows;
-    for (size_t r0 = part_begin; r0 < end; r0 += TR) {
-        const size_t r1 = r0 + TR < end ? r0 + TR : end;
+    const size_t w = m->width;
+    for (size_t r0 = 0; r0 < num_rows; r0 += TR) {
+        const size_t r1 = r0 + TR < num_rows ? r0 + TR : num_rows;
         for (size_t c0 = 0; c0 < w; c0 += TC) {
             const size_t c1 = c0 + TC < w ? c0 + TC : w;
             for (size_t r = r0; r < r1; r++) {
@@ -326,9 +325,4 @@ void gs_ctx_rows_to_columns_part(const gs_ctx_matrix *m, size_t row_begin, size_
             }
         }
     }
-}
-
-void gs_ctx_rows_to_columns(const gs_ctx_matrix *m, size_t row_begin, size_t num_rows, uint32_t *dst)
-{
-    gs_ctx_rows_to_columns_part(m, row_begin, num_rows, 0, num_rows, dst);
 }

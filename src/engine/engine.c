@@ -126,6 +126,45 @@ glstark_status gs_buf_copy_strided(gs_buf *dst, size_t dst_word, size_t dst_stri
     return st;
 }
 
+glstark_status gs_buf_transpose(gs_buf *dst, size_t dst_word, size_t dst_stride, const gs_buf *src, size_t src_word,
+                                size_t rows, size_t cols)
+{
+    gs_engine *eng = dst->engine;
+    if (src->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "transpose: source and destination belong to different engines");
+    if (rows == 0 || cols == 0)
+        return GLSTARK_OK;
+    if (src == dst)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "transpose: source and destination are one buffer (transpose into another)");
+    if (cols > 1 && dst_stride < rows)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "transpose: destination stride %zu is below the %zu rows (columns would overlap)",
+                            dst_stride, rows);
+    const size_t lim = SIZE_MAX / 4;
+    if (rows > lim / cols || (cols > 1 && dst_stride > (lim - rows) / (cols - 1)))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "transpose: %zu rows x %zu columns (destination stride %zu) overflow", rows, cols,
+                            dst_stride);
+    glstark_status st = check_range(eng, dst, dst_word * 4, ((cols - 1) * dst_stride + rows) * 4,
+                                    "transpose (destination)");
+    if (!st)
+        st = check_range(eng, src, src_word * 4, rows * cols * 4, "transpose (source)");
+    if (st)
+        return st;
+    if (eng->core->buf_transpose) {
+        st = eng->core->buf_transpose(eng, dst, dst_word, dst_stride, src, src_word, rows, cols);
+        if (st != GLSTARK_ERR_UNSUPPORTED)
+            return st;
+        st = GLSTARK_OK;
+    }
+    /* column c is every cols-th word of the block, from word c */
+    for (size_t c = 0; !st && c < cols; c++)
+        st = gs_buf_copy_strided(dst, dst_word + c * dst_stride, 1, src, src_word + c, cols, 1, rows);
+    return st;
+}
+
 glstark_status gs_buf_gather(gs_buf *dst, size_t dst_word, const gs_buf *src, size_t src_word, size_t item_words,
                              size_t stride_words, size_t count)
 {

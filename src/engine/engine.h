@@ -75,6 +75,13 @@ typedef struct gs_engine_core_ops {
     glstark_status (*buf_copy_strided)(gs_engine *eng, gs_buf *dst, size_t dst_word, size_t dst_stride,
                                        const gs_buf *src, size_t src_word, size_t src_stride, size_t item_words,
                                        size_t count);
+    /* Transpose: src holds `rows` x `cols` words row-major from word
+     * src_word (row r, column c at src_word + r * cols + c); word (r, c)
+     * goes to dst_word + c * dst_stride + r (ranges checked, no overlap:
+     * gs_buf_transpose). NULL, or GLSTARK_ERR_UNSUPPORTED without touching
+     * the error, means "one strided copy per column". */
+    glstark_status (*buf_transpose)(gs_engine *eng, gs_buf *dst, size_t dst_word, size_t dst_stride,
+                                    const gs_buf *src, size_t src_word, size_t rows, size_t cols);
     /* Waits until all submitted work is done. Counted as a host sync. */
     glstark_status (*finish)(gs_engine *eng);
     /* Optional (NULL: nothing to do): a proof described by `hint` is about
@@ -144,6 +151,12 @@ glstark_status gs_buf_copy_strided(gs_buf *dst, size_t dst_word, size_t dst_stri
 glstark_status gs_buf_gather(gs_buf *dst, size_t dst_word, const gs_buf *src, size_t src_word, size_t item_words,
                              size_t stride_words, size_t count);
 glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t *src, size_t count);
+/* A row-major block (rows x cols words at src_word of src) into columns:
+ * word (r, c) to word dst_word + c * dst_stride + r of dst (dst_stride >=
+ * rows; src and dst distinct buffers). How a row-major trace (a proving
+ * context's) lands in the engine's column-major layout. */
+glstark_status gs_buf_transpose(gs_buf *dst, size_t dst_word, size_t dst_stride, const gs_buf *src, size_t src_word,
+                                size_t rows, size_t cols);
 glstark_status gs_engine_finish(gs_engine *eng);
 /* Tells the engine a proof begins (core op `prepare`). */
 glstark_status gs_engine_prepare(gs_engine *eng, const gs_prepare_hint *hint);

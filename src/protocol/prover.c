@@ -328,7 +328,8 @@ static glstark_status check_side_inputs(const gs_multi_pk *pk, size_t a, const g
 }
 
 static glstark_status check_inputs(const gs_multi_pk *pk, const glstark_air_trace *traces, size_t num_traces,
-                                   int have_rows_fn, uint32_t *present_out, gs_error *err)
+                                   int (*rows_fn)(void *, size_t, size_t, size_t, uint32_t *),
+                                   const uint32_t *const *row_major, uint32_t *present_out, gs_error *err)
 {
     const gs_multi_vk *vk = &pk->vk;
     const size_t L = vk->params.l_skip + vk->params.n_stack;
@@ -365,7 +366,7 @@ static glstark_status check_inputs(const gs_multi_pk *pk, const glstark_air_trac
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "prove: AIR %zu trace has %zu columns, the AIR has %zu", a, tr->common_main.width,
                                 av->common_main_width);
-        if (!tr->common_main.values && !have_rows_fn)
+        if (!tr->common_main.values && !rows_fn && !(row_major && row_major[a]))
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "prove: AIR %zu trace values are NULL and no trace_rows source is given (pass the "
                                 "values, or set glstark_prove_options.trace_rows)",
@@ -489,6 +490,35 @@ static glstark_status stream_trace(gs_engine *eng, const gs_prove_options *opt, 
     return st;
 }
 
+/* AIR a's common main from row-major words (gs_prove_options.row_major_mains)
+ * into `dst` at word `base` (column c at base + c * height): each block of
+ * rows is written to a staging buffer as it lies in the caller's memory and
+ * transposed into place by the engine (on the GPU for GLES), which is
+ * cheaper than transposing on the host. The values were checked by the
+ * caller. */
+static glstark_status stream_row_major(gs_engine *eng, const gs_prove_options *opt, const uint32_t *rows_src,
+                                       size_t width, size_t height, gs_buf *dst, size_t base, gs_error *err)
+{
+    if (!width || !height)
+        return GLSTARK_OK;
+    const size_t block = opt->trace_block_bytes ? opt->trace_block_bytes : GS_TRACE_BLOCK_BYTES;
+    size_t rows = 1;
+    while (rows < height && 2 * rows * width * sizeof(uint32_t) <= block)
+        rows *= 2;
+    gs_buf *stage = NULL;
+    glstark_status st = gs_buf_create(eng, rows * width * sizeof(uint32_t), &stage);
+    if (st)
+        return eng_fail(eng, st, "allocating a trace block", err);
+    for (size_t r0 = 0; r0 < height && !st; r0 += rows) {
+        const size_t n = height - r0 < rows ? height - r0 : rows;
+        if ((st = gs_buf_write_canonical(stage, 0, rows_src + r0 * width, n * width)) ||
+            (st = gs_buf_transpose(dst, base + r0, height, stage, 0, n, width)))
+            st = eng_fail(eng, st, "uploading a block of trace rows", err);
+    }
+    gs_buf_destroy(stage);
+    return st;
+}
+
 /* Uploads the present common mains (sorted order) to engine e: straight
  * into the stacked matrix Q when every trace is a contiguous block of it
  * (one copy of the trace on the engine instead of two: 345 MB less for
@@ -585,7 +615,11 @@ static glstark_status upload_traces(const gs_system_params *sp, const gs_multi_p
                 return eng_fail(eng, st, "uploading a trace", err);
             dst = s->main[t].b[e];
         }
-        if (!tr->common_main.values) {
+        const uint32_t *row_major = opt->row_major_mains ? opt->row_major_mains[s->trace_air[t]] : NULL;
+        if (!tr->common_main.values && row_major) {
+            if ((st = stream_row_major(eng, opt, row_major, tr->common_main.width, tr->height, dst, base, err)))
+                return st;
+        } else if (!tr->common_main.values) {
             if ((st = stream_trace(eng, opt, s->trace_air[t], tr->common_main.width, tr->height, dst, base, err)))
                 return st;
         } else if ((st = gs_buf_write_canonical(dst, base * sizeof(bb_t), tr->common_main.values, n))) {
@@ -937,7 +971,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     memset(&s, 0, sizeof s);
     s.eng[0] = eng;
     s.eng[1] = opt->fallback != eng ? opt->fallback : NULL;
-    glstark_status st = check_inputs(pk, traces, num_traces, opt->trace_rows != NULL, &s.M, err);
+    glstark_status st = check_inputs(pk, traces, num_traces, opt->trace_rows, opt->row_major_mains, &s.M, err);
     if (st)
         return st;
     gs_whir_params wpar;

@@ -43,6 +43,12 @@ typedef struct gs_prove_options {
     int (*trace_rows)(void *user, size_t air, size_t row_begin, size_t num_rows, uint32_t *dst);
     void *trace_rows_user;
     size_t trace_block_bytes; /* bytes per trace_rows block; 0 = GS_TRACE_BLOCK_BYTES (tests use small ones) */
+    /* NULL, or per AIR (one entry per trace; NULL entries ignored) the
+     * common main as row-major canonical words, already checked below p (a
+     * proving context's rows, glstark_prove_context), for traces whose
+     * values are NULL: sent to the engine block by block as they are and
+     * transposed there (gs_buf_transpose), so no host copy is made. */
+    const uint32_t *const *row_major_mains;
     /* nonzero: free the main codeword after its Merkle tree; WHIR encodes it
      * again for its first queries (glstark_prove_options.codeword) */
     int reencode_codeword;

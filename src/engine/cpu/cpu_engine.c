@@ -94,6 +94,39 @@ static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_
     return GLSTARK_OK;
 }
 
+typedef struct transpose_job {
+    uint32_t *dst;
+    const uint32_t *src;
+    size_t dst_stride, rows, cols;
+} transpose_job;
+
+/* Columns [b, e) of the block, in tiles of 32 rows x 64 columns so the
+ * rows read and the columns written both stay in cache. */
+static void transpose_range(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const transpose_job *j = ctx;
+    enum { TR = 32, TC = 64 };
+    for (size_t r0 = 0; r0 < j->rows; r0 += TR) {
+        const size_t r1 = r0 + TR < j->rows ? r0 + TR : j->rows;
+        for (size_t c0 = b; c0 < e; c0 += TC) {
+            const size_t c1 = c0 + TC < e ? c0 + TC : e;
+            for (size_t r = r0; r < r1; r++)
+                for (size_t c = c0; c < c1; c++)
+                    j->dst[c * j->dst_stride + r] = j->src[r * j->cols + c];
+        }
+    }
+}
+
+static glstark_status cpu_buf_transpose(gs_engine *eng, gs_buf *dst, size_t dst_word, size_t dst_stride,
+                                        const gs_buf *src, size_t src_word, size_t rows, size_t cols)
+{
+    transpose_job j = {(uint32_t *)dst->host + dst_word, (const uint32_t *)src->host + src_word, dst_stride, rows,
+                       cols};
+    gs_parallel_for(rows * cols >= ((size_t)1 << 16) ? gs_cpu_parts(eng, cols) : 1, cols, transpose_range, &j);
+    return GLSTARK_OK;
+}
+
 static glstark_status cpu_finish(gs_engine *eng)
 {
     (void)eng;
@@ -110,6 +143,7 @@ static const gs_engine_core_ops cpu_core_ops = {
     .buf_copy = cpu_buf_copy,
     .buf_fill_u32 = cpu_buf_fill_u32,
     .buf_write_canonical = cpu_buf_write_canonical,
+    .buf_transpose = cpu_buf_transpose,
     .finish = cpu_finish,
 };
 

@@ -336,6 +336,49 @@ static glstark_status gles_buf_copy_strided(gs_engine *eng, gs_buf *dst, size_t 
     return st;
 }
 
+/* gs_buf_transpose on the GPU (glsl/transpose.comp): the source block is
+ * bound whole; the destination columns go in groups whose span (from the
+ * first column's start to the last column's end) fits one binding, so a
+ * trace of any height works under the ES 3.1 floor's 128 MiB. */
+static glstark_status gles_buf_transpose(gs_engine *eng, gs_buf *dst, size_t dst_word, size_t dst_stride,
+                                         const gs_buf *src, size_t src_word, size_t rows, size_t cols)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t align = dev->caps.binding_offset_align, maxw = dev->caps.max_binding_bytes / 4;
+    const uint64_t lead_max = align / 4;
+    if ((uint64_t)rows * cols + lead_max > maxw || rows + lead_max > maxw || dst_stride > UINT32_MAX ||
+        (uint64_t)rows * cols > UINT32_MAX)
+        return GLSTARK_ERR_UNSUPPORTED; /* the caller's per-column copies */
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(dev, "transpose.comp", NULL, &prog, &eng->err);
+    if (st)
+        return st;
+    const GLuint p = gs_gl_program_name(prog);
+    const uint64_t sb = (uint64_t)src_word * 4, s_off = sb - sb % align;
+    st = gs_gl_bind_range(dev, 1, src->gl_name, s_off, sb - s_off + (uint64_t)rows * cols * 4, &eng->err);
+    if (st)
+        return st;
+    /* columns per group: (n - 1) * stride + rows words after the lead */
+    const uint64_t room = maxw - lead_max - rows;
+    uint64_t per = dst_stride ? room / dst_stride + 1 : cols;
+    for (uint64_t c0 = 0; !st && c0 < cols; c0 += per) {
+        const uint64_t n = cols - c0 < per ? cols - c0 : per;
+        const uint64_t db = ((uint64_t)dst_word + c0 * dst_stride) * 4, d_off = db - db % align;
+        st = gs_gl_bind_range(dev, 0, dst->gl_name, d_off, db - d_off + ((n - 1) * dst_stride + rows) * 4,
+                              &eng->err);
+        if (st)
+            break;
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_rows"), (GLuint)rows);
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_cols"), (GLuint)cols);
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_col0"), (GLuint)c0);
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_dst_stride"), (GLuint)dst_stride);
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_src_lead"), (GLuint)((sb - s_off) / 4));
+        glProgramUniform1ui(p, gs_gl_program_uniform(prog, "gs_dst_lead"), (GLuint)((db - d_off) / 4));
+        st = gs_gl_dispatch_1d(dev, prog, n * rows, &eng->err);
+    }
+    return st;
+}
+
 /* Runs a one-word-per-invocation kernel (fill.comp, to_montgomery.comp) over
  * words [first_word, first_word + count) of buf: binding ranges start at
  * an aligned offset, the kernel skips `gs_first` leading words, and ranges
@@ -553,6 +596,7 @@ static const gs_engine_core_ops gles_core_ops = {
     .buf_copy = gles_buf_copy,
     .buf_fill_u32 = gles_buf_fill_u32,
     .buf_copy_strided = gles_buf_copy_strided,
+    .buf_transpose = gles_buf_transpose,
     .buf_write_canonical = gles_buf_write_canonical,
     .finish = gles_finish,
     .prepare = gles_prepare,
