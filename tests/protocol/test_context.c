@@ -1080,3 +1080,30 @@ Test(context, proving_key_of_another_key_same_air_count)
     glstark_verifying_key_destroy(vk_i);
     glstark_verifying_key_destroy(vk_c);
 }
+
+/* A key whose constraint DAG reads a main column its AIR does not have
+ * (found by fuzz/fuzz_ctx_key: the prover read past its row buffer): the
+ * proving key is refused, naming the AIR. */
+Test(context, key_dag_column_out_of_range_refused)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/fuzz/ctx-key-column-out-of-range.prevk.bin", GLSTARK_TEST_DATA);
+    uint8_t *kb = NULL;
+    size_t kn = 0;
+    cr_assert_eq(glstark_read_file(path, &kb, &kn, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_verifying_key *vk = NULL;
+    cr_assert_eq(glstark_verifying_key_decode(kb, kn, &vk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    size_t n;
+    uint8_t *b = read_data("interactions-small", "ctx.bin", &n);
+    glstark_context *ctx = NULL;
+    cr_assert_eq(glstark_context_from_bytes(b, n, vk, &ctx, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_proving_key *pk = NULL;
+    cr_assert_eq(glstark_proving_key_from_context(vk, ctx, &pk, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT,
+                 "%s", msg);
+    cr_assert_null(pk);
+    cr_assert(strstr(msg, "AIR ") && strstr(msg, "does not have"), "%s", msg);
+    glstark_context_destroy(ctx);
+    glstark_free(b);
+    glstark_verifying_key_destroy(vk);
+    glstark_free(kb);
+}
