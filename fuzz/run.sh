@@ -19,7 +19,7 @@ build="$1"
 secs="$2"
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_proof fuzz_proof_prep fuzz_vk fuzz_air)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_proof fuzz_proof_prep fuzz_vk fuzz_air fuzz_ctx fuzz_ctx_prep fuzz_ctx_key)
 
 # Sanitizer settings: halt on the first report, leaks included.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1:abort_on_error=1}"
@@ -31,12 +31,18 @@ seed_files() {
     fuzz_proof_prep) ls "$data"/fuzz/range_check_*.proof.bin ;;
     fuzz_vk) ls "$data"/fib-small.prevk.bin "$data"/interactions-small.prevk.bin "$data"/fib-app18.prevk.bin ;;
     fuzz_air) ;;
+    # every shared context (the other statements' are refused early, and give
+    # the mutator every structural shape), keys and proofs are not contexts
+    fuzz_ctx | fuzz_ctx_prep) ls "$data"/openvm-ctx/*-small*.ctx.bin ;;
+    fuzz_ctx_key) ls "$data"/openvm-ctx/interactions-small.prevk.bin "$data"/openvm-ctx/multi-sender-receiver-small.prevk.bin \
+        "$data"/openvm-ctx/cached-small.prevk.bin "$data"/fuzz/ctx-key-*.prevk.bin ;;
     esac
 }
 # The executable of a target, and the key fuzz_proof verifies against.
 binary() {
     case "$1" in
     fuzz_proof_prep) echo fuzz_proof ;;
+    fuzz_ctx_prep) echo fuzz_ctx ;;
     *) echo "$1" ;;
     esac
 }
@@ -46,10 +52,18 @@ proof_key() {
     *) echo "" ;;
     esac
 }
+# The key fuzz_ctx reads contexts against (default: interactions-small's).
+ctx_key() {
+    case "$1" in
+    fuzz_ctx_prep) echo "$data/openvm-ctx/preprocessed-cached-small_c2.prevk.bin" ;;
+    *) echo "" ;;
+    esac
+}
 max_len() {
     case "$1" in
     fuzz_proof | fuzz_proof_prep) echo 16384 ;;
-    fuzz_vk) echo 4096 ;;
+    fuzz_vk | fuzz_ctx_key) echo 4096 ;;
+    fuzz_ctx | fuzz_ctx_prep) echo 16384 ;;
     *) echo 2048 ;;
     esac
 }
@@ -60,7 +74,7 @@ for t in "${targets[@]}"; do
     for f in $(seed_files "$t"); do cp "$f" "$corpus/"; done
     log="$(mktemp)"
     echo "== $t: ${secs}s, $(ls "$corpus" | wc -l) seeds"
-    if FUZZ_PROOF_KEY="$(proof_key "$t")" "$build/fuzz/$(binary "$t")" "$corpus" -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:--1}" \
+    if FUZZ_PROOF_KEY="$(proof_key "$t")" FUZZ_CTX_KEY="$(ctx_key "$t")" "$build/fuzz/$(binary "$t")" "$corpus" -max_total_time="$secs" -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:--1}" \
         -timeout=10 -rss_limit_mb=2048 \
         -max_len="$(max_len "$t")" -print_final_stats=1 >"$log" 2>&1; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)

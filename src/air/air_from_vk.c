@@ -23,6 +23,38 @@ glstark_status gs_air_from_vk(const gs_air_vk *av, size_t index, glstark_air **o
                             "AIR %zu of the key cannot be proved: its trace widths (common main %zu, %zu cached "
                             "mains, preprocessed %zu) leave no main column or are out of range",
                             index, av->common_main_width, av->num_cached_mains, shape.preprocessed_width);
+    /* The key's DAG is used as it stands, so every variable must name a
+     * column or public value the shape has: the prover's evaluators index
+     * their row buffers with these numbers unchecked. */
+    for (size_t i = 0; i < av->dag.num_nodes; i++) {
+        const gs_dag_node *n = &av->dag.nodes[i];
+        if (n->kind != GS_NODE_VAR)
+            continue;
+        const gs_symvar *v = &n->var;
+        size_t limit = 0;
+        const char *what = "variable";
+        if (v->entry == GS_ENTRY_PREPROCESSED) {
+            limit = shape.preprocessed_width;
+            what = "preprocessed column";
+        } else if (v->entry == GS_ENTRY_MAIN) {
+            limit = gs_air_main_part_width(air, v->part_index);
+            what = "main column";
+            if (v->part_index > av->num_cached_mains)
+                limit = 0;
+        } else if (v->entry == GS_ENTRY_PUBLIC) {
+            limit = av->num_public_values;
+            what = "public value";
+        } else {
+            continue; /* Challenge: refused later with its own message */
+        }
+        if (v->index >= limit) {
+            glstark_air_destroy(air);
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "AIR %zu of the key cannot be proved: constraint DAG node %zu reads %s %u (part %u), "
+                                "which the AIR's shape does not have",
+                                index, i, what, v->index, v->part_index);
+        }
+    }
     if ((st = gs_dag_clone(&av->dag, &air->dag, err))) {
         glstark_air_destroy(air);
         return st;
