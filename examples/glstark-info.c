@@ -3,7 +3,12 @@
  * a device opened and the self-check passed.
  *
  *   glstark-info [--cpu] [--require-hw] [--floor] [--platform gbm|device|surfaceless]
- *                [--node /dev/dri/renderDx] [--seed N] [--n N]
+ *                [--node /dev/dri/renderDx] [--device K] [--seed N] [--n N]
+ *   glstark-info --list
+ *
+ * --list prints the hardware GPUs glstark can open, one line each with the
+ * index that glstark_device_options.device_index (glstark-prove --devices,
+ * GLSTARK_DEVICE_INDEX) takes, and exits 0 when it found at least one.
  *
  * The GLSTARK_* environment variables apply as well (docs/tuning.md). */
 #include <glstark/glstark.h>
@@ -24,8 +29,37 @@ static void log_cb(void *user, glstark_log_level level, const char *msg)
 static int usage(void)
 {
     fprintf(stderr, "usage: glstark-info [--cpu] [--require-hw] [--floor] [--platform gbm|device|surfaceless] "
-                    "[--node /dev/dri/renderDx] [--seed N] [--n N]\n");
+                    "[--node /dev/dri/renderDx] [--device K] [--seed N] [--n N]\n"
+                    "       glstark-info --list\n");
     return 2;
+}
+
+/* Opens device_index 0, 1, ... (hardware only) until one fails: the
+ * indices glstark-prove --devices takes. */
+static int list_devices(const glstark_device_options *base)
+{
+    enum { MAX_LISTED = 64 };
+    unsigned found = 0;
+    char msg[4096];
+    for (unsigned k = 0; k < MAX_LISTED; k++) {
+        glstark_device_options o = *base;
+        o.engine = GLSTARK_ENGINE_GLES;
+        o.require_hw = 1;
+        o.device_index = k;
+        glstark_device *dev = NULL;
+        if (glstark_device_create(&o, &dev, msg, sizeof msg) != GLSTARK_OK)
+            break;
+        printf("%u: %s (%s, %s)\n", k, glstark_device_renderer(dev), glstark_device_platform_path(dev),
+               glstark_device_gl_version(dev));
+        glstark_device_destroy(dev);
+        found++;
+    }
+    if (!found) {
+        printf("no hardware GPU opened; index 0 (the default) then means the first device that opens, a software "
+               "renderer included\n");
+        return 1;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -35,9 +69,12 @@ int main(int argc, char **argv)
     o.log = log_cb;
     uint64_t seed = (uint64_t)time(NULL);
     size_t n = 4096;
+    int list = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--cpu")) o.engine = GLSTARK_ENGINE_CPU;
+        else if (!strcmp(a, "--list")) list = 1;
+        else if (!strcmp(a, "--device") && i + 1 < argc) o.device_index = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(a, "--require-hw")) o.require_hw = 1;
         else if (!strcmp(a, "--floor")) o.limits_floor = 1;
         else if (!strcmp(a, "--platform") && i + 1 < argc) {
@@ -52,6 +89,8 @@ int main(int argc, char **argv)
         else return usage();
     }
 
+    if (list)
+        return list_devices(&o);
     char msg[4096];
     glstark_device *dev = NULL;
     glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);

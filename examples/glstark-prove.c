@@ -5,7 +5,7 @@
  *
  *   glstark-prove [--engine gles|cpu] [--out FILE | --out-dir DIR] [--json FILE] [--quiet] [--no-check]
  *                 [--no-spans] [--platform P] [--drm-node PATH] [--require-hw] [--limits-floor] [--threads T]
- *                 KEY CTX [CTX ...]
+ *                 [--devices all|I,J,...] KEY CTX [CTX ...]
  *
  * For each context it checks the traces against the key's constraints
  * (unless --no-check), proves, verifies its own proof, writes it (--out
@@ -13,12 +13,18 @@
  * NAME.ctx.bin) and prints the keccakf demo's report: the device, a line
  * per phase, the span tree with OpenVM's names, host syncs, memory, proof
  * size and verify time. Reading the context is timed apart from proving.
+ * --devices proves the contexts on several GPUs of the host at once, one GL
+ * context and one thread per GPU, each taking the next context not yet
+ * taken; every proof is verified, and the report is a line per context.
  *
  * Exit codes: 0 proved and verified; 1 a trace that does not satisfy its
  * AIR, or the proof rejected by the verifier; 2 anything else (unreadable or
  * malformed input, a context that does not match its key, a preprocessed
  * commitment mismatch, device or memory failure, bad usage). With several
  * contexts the worst code wins. */
+#include <errno.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 
 #include "example_common.h"
@@ -29,11 +35,14 @@ static void usage(void)
     fprintf(stderr,
             "usage: glstark-prove [--engine gles|cpu (gles)] [--out FILE | --out-dir DIR] [--json FILE] [--quiet]\n"
             "                     [--no-check] [--no-spans] [--platform auto|gbm|device|surfaceless]\n"
-            "                     [--drm-node PATH] [--require-hw] [--limits-floor] [--threads T] KEY CTX [CTX ...]\n"
+            "                     [--drm-node PATH] [--require-hw] [--limits-floor] [--threads T]\n"
+            "                     [--devices all|I,J,...] KEY CTX [CTX ...]\n"
             "  KEY  an OpenVM verifying key in its pre-hash encoding (.prevk.bin; the examples' --key-out)\n"
             "  CTX  a proving-context file for that key (.ctx.bin; the examples' --ctx-out; docs/openvm.md)\n"
             "exit: 0 proved and verified, 1 unsatisfied trace or proof rejected, 2 bad input or other failure\n");
 }
+
+#define MAX_DEVICES 16
 
 typedef struct prove_cfg {
     glstark_device_options dev;
@@ -41,6 +50,10 @@ typedef struct prove_cfg {
     int quiet, no_check, no_spans;
     char **ctxs;
     int num_ctxs;
+    /* --devices: the GPUs' indices (glstark-info --list); all_devices for
+     * "all"; none given: one device from the options */
+    unsigned device_index[MAX_DEVICES];
+    int num_devices, all_devices;
 } prove_cfg;
 
 /* What happened to one context. */
@@ -48,6 +61,7 @@ typedef struct ctx_record {
     const char *path;
     char proof_path[4096];
     int rc;
+    int device; /* which of the call's devices proved it */
     char msg[2400];
     size_t ctx_bytes, num_traces, proof_len;
     double read_s, key_s, prove_s, verify_s, phase_s[6];
@@ -55,6 +69,34 @@ typedef struct ctx_record {
     glstark_prove_stats stats;
     char fallback_note[512];
 } ctx_record;
+
+/* "all" or a comma-separated list of device indices. */
+static int parse_devices(const char *v, prove_cfg *c)
+{
+    if (!strcmp(v, "all")) {
+        c->all_devices = 1;
+        return 0;
+    }
+    c->num_devices = 0;
+    const char *p = v;
+    while (*p) {
+        char *end = NULL;
+        unsigned long k = strtoul(p, &end, 10);
+        if (end == p || k > 255 || (*end && *end != ',') || c->num_devices == MAX_DEVICES) {
+            fprintf(stderr, "error: --devices takes 'all' or up to %d indices like 0,1 (glstark-info --list), not '%s'\n",
+                    MAX_DEVICES, v);
+            return 2;
+        }
+        for (int i = 0; i < c->num_devices; i++)
+            if (c->device_index[i] == k) {
+                fprintf(stderr, "error: --devices names device %lu twice\n", k);
+                return 2;
+            }
+        c->device_index[c->num_devices++] = (unsigned)k;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
 
 static int parse(int argc, char **argv, prove_cfg *c)
 {
@@ -93,6 +135,10 @@ static int parse(int argc, char **argv, prove_cfg *c)
                 c->out_dir = v;
             else if (d == 0 && !strcmp(a, "--json"))
                 c->json = v;
+            else if (d == 0 && !strcmp(a, "--devices")) {
+                if (parse_devices(v, c))
+                    return 2;
+            }
             else if (d == 0) {
                 fprintf(stderr, "error: unknown option '%s'\n", a);
                 usage();
@@ -110,6 +156,10 @@ static int parse(int argc, char **argv, prove_cfg *c)
     c->num_ctxs = argc - i - 1;
     if (c->out && c->out_dir) {
         fprintf(stderr, "error: --out and --out-dir exclude each other\n");
+        return 2;
+    }
+    if ((c->num_devices || c->all_devices) && c->dev.engine == GLSTARK_ENGINE_CPU) {
+        fprintf(stderr, "error: --devices picks GPUs; it does not go with --engine cpu\n");
         return 2;
     }
     if (c->out && c->num_ctxs > 1) {
@@ -139,7 +189,8 @@ typedef struct progress {
 static void on_span(void *user, const glstark_span *s, int finished)
 {
     const progress *p = user;
-    if (p->cfg->quiet || !finished || s->depth > 1)
+    /* with several devices the report is a line per context */
+    if (p->cfg->quiet || p->cfg->num_devices > 1 || !finished || s->depth > 1)
         return;
     printf("  [%8.3f s] %*s%-*s %9.3f s%s%s%s\n", ex_now() - p->t0, (int)s->depth * 2, "", 34 - (int)s->depth * 2,
            s->name, s->end - s->start, s->engine[0] ? " (" : "", s->engine, s->engine[0] ? ")" : "");
@@ -223,10 +274,13 @@ static void prove_one(const prove_cfg *c, const glstark_verifying_key *vk, glsta
 static void print_report(const prove_cfg *c, const ex_device_info *d, const ctx_record *r, long peak_rss_kb)
 {
     const glstark_prove_stats *ps = &r->stats;
-    if (c->quiet) {
-        printf("%s %s: prove %.3f s (context read %.3f s), %zu bytes, verify ok in %.3f s, %llu host syncs, peak RSS "
-               "%.0f MB\n",
-               r->path, d->engine, r->prove_s, r->read_s, r->proof_len, r->verify_s,
+    if (c->quiet || c->num_devices > 1) {
+        char where[32] = "";
+        if (c->num_devices > 1)
+            snprintf(where, sizeof where, " (device %u)", c->device_index[r->device]);
+        printf("%s %s%s: prove %.3f s (context read %.3f s), %zu bytes, verify ok in %.3f s, %llu host syncs, peak "
+               "RSS %.0f MB\n",
+               r->path, d->engine, where, r->prove_s, r->read_s, r->proof_len, r->verify_s,
                (unsigned long long)ps->host_syncs, peak_rss_kb / 1024.0);
         return;
     }
@@ -253,7 +307,8 @@ static void print_report(const prove_cfg *c, const ex_device_info *d, const ctx_
     printf("verify: accepted in %.3f s\n", r->verify_s);
 }
 
-static int write_json(const char *path, const ex_device_info *d, const ctx_record *recs, int n, long peak_rss_kb)
+static int write_json(const char *path, const prove_cfg *c, const ex_device_info *devs, const ctx_record *recs,
+                      int n, long peak_rss_kb, double wall_s)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -264,14 +319,22 @@ static int write_json(const char *path, const ex_device_info *d, const ctx_recor
     fprintf(f, "{\n  \"program\": \"glstark-prove\",\n  \"glstark_version\": ");
     ex_json_str(f, glstark_version());
     fprintf(f, ",\n  \"device\": ");
-    ex_json_device(f, d);
-    fprintf(f, ",\n  \"peak_rss_bytes\": %lld,\n  \"contexts\": [\n", (long long)peak_rss_kb * 1024);
+    ex_json_device(f, &devs[0]);
+    fprintf(f, ",\n  \"devices\": [");
+    for (int k = 0; k < (c->num_devices ? c->num_devices : 1); k++) {
+        fprintf(f, "%s{\"index\": %u, \"device\": ", k ? ", " : "", c->num_devices ? c->device_index[k] : 0);
+        ex_json_device(f, &devs[k]);
+        fprintf(f, "}");
+    }
+    fprintf(f, "],\n  \"wall_seconds\": %.6f,\n  \"peak_rss_bytes\": %lld,\n  \"contexts\": [\n", wall_s,
+            (long long)peak_rss_kb * 1024);
     for (int i = 0; i < n; i++) {
         const ctx_record *r = &recs[i];
         const glstark_prove_stats *st = &r->stats;
         fprintf(f, "    {\"context\": ");
         ex_json_str(f, r->path);
-        fprintf(f, ", \"exit\": %d, \"message\": ", r->rc);
+        fprintf(f, ", \"exit\": %d, \"device_index\": %u, \"message\": ", r->rc,
+                c->num_devices ? c->device_index[r->device] : 0);
         ex_json_str(f, r->msg);
         fprintf(f, ", \"proof_file\": ");
         ex_json_str(f, r->rc ? "" : r->proof_path);
@@ -297,6 +360,88 @@ static int write_json(const char *path, const ex_device_info *d, const ctx_recor
     return 0;
 }
 
+/* One device's thread: takes the next context not yet taken until none is
+ * left, printing each report under the lock. */
+typedef struct worker {
+    const prove_cfg *cfg;
+    const glstark_verifying_key *vk;
+    glstark_device *dev;
+    const ex_device_info *info;
+    int index; /* into cfg->device_index */
+    ctx_record *recs;
+    int *next;
+    pthread_mutex_t *lock;
+} worker;
+
+static void *worker_run(void *arg)
+{
+    worker *w = arg;
+    for (;;) {
+        pthread_mutex_lock(w->lock);
+        const int i = (*w->next)++;
+        pthread_mutex_unlock(w->lock);
+        if (i >= w->cfg->num_ctxs)
+            return NULL;
+        ctx_record *r = &w->recs[i];
+        r->device = w->index;
+        prove_one(w->cfg, w->vk, w->dev, r);
+        struct rusage ru;
+        long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+        pthread_mutex_lock(w->lock);
+        if (r->rc)
+            fprintf(stderr, "%s\n", r->msg);
+        else
+            print_report(w->cfg, w->info, r, peak_kb);
+        fflush(stdout);
+        pthread_mutex_unlock(w->lock);
+    }
+}
+
+/* --devices all: every index that opens as a hardware GPU. */
+static void find_all_devices(prove_cfg *c)
+{
+    char msg[4096];
+    c->num_devices = 0;
+    for (unsigned k = 0; k < MAX_DEVICES; k++) {
+        glstark_device_options o = c->dev;
+        o.require_hw = 1;
+        o.device_index = k;
+        glstark_device *dev = NULL;
+        if (glstark_device_create(&o, &dev, msg, sizeof msg) != GLSTARK_OK)
+            break;
+        glstark_device_destroy(dev);
+        c->device_index[c->num_devices++] = k;
+    }
+}
+
+/* Opens the call's devices (one without --devices); 0 or the exit code. */
+static int open_devices(prove_cfg *c, glstark_device **devs, ex_device_info *info)
+{
+    if (c->all_devices) {
+        find_all_devices(c);
+        if (!c->num_devices) {
+            fprintf(stderr, "error: --devices all: no hardware GPU opened (glstark-info --list)\n");
+            return 2;
+        }
+    }
+    const int n = c->num_devices ? c->num_devices : 1;
+    for (int k = 0; k < n; k++) {
+        glstark_device_options o = c->dev;
+        if (c->num_devices)
+            o.device_index = c->device_index[k];
+        char msg[4096];
+        glstark_status st = glstark_device_create(&o, &devs[k], msg, sizeof msg);
+        if (st) {
+            fprintf(stderr, "error: cannot open the %s device%s (%s): %s\n",
+                    c->dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : "gles", c->num_devices ? " of --devices" : "",
+                    glstark_status_name(st), msg);
+            return 2;
+        }
+        ex_device_describe(devs[k], &info[k]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     prove_cfg c;
@@ -318,51 +463,76 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: not a verifying key (%s): %s\n", c.key, glstark_status_name(st), msg);
         return 2;
     }
-    glstark_device *dev = NULL;
-    st = glstark_device_create(&c.dev, &dev, msg, sizeof msg);
-    if (st) {
-        fprintf(stderr, "error: cannot open the %s device (%s): %s\n",
-                c.dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : "gles", glstark_status_name(st), msg);
-        glstark_verifying_key_destroy(vk);
-        return 2;
-    }
-    ex_device_info d;
-    ex_device_describe(dev, &d);
-    if (!c.quiet) {
-        printf("glstark %s\n", glstark_version());
-        ex_print_device(&d);
-    }
+    glstark_device *devs[MAX_DEVICES] = {NULL};
+    ex_device_info info[MAX_DEVICES];
     ctx_record *recs = calloc((size_t)c.num_ctxs, sizeof *recs);
     if (!recs) {
         fprintf(stderr, "error: out of host memory\n");
         rc = 2;
+    } else {
+        rc = open_devices(&c, devs, info);
     }
-    for (int i = 0; recs && i < c.num_ctxs; i++) {
-        ctx_record *r = &recs[i];
-        r->path = c.ctxs[i];
-        if (c.out)
-            snprintf(r->proof_path, sizeof r->proof_path, "%s", c.out);
-        else if (c.out_dir)
-            proof_path_in(c.out_dir, r->path, r->proof_path, sizeof r->proof_path);
-        prove_one(&c, vk, dev, r);
+    const int ndev = c.num_devices ? c.num_devices : 1;
+    if (!rc && !c.quiet) {
+        printf("glstark %s\n", glstark_version());
+        for (int k = 0; k < ndev; k++) {
+            if (c.num_devices)
+                printf("[device %u] ", c.device_index[k]);
+            ex_print_device(&info[k]);
+        }
+    }
+    /* --out-dir: made if missing (one level, like mkdir) */
+    if (!rc && c.out_dir && mkdir(c.out_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "error: cannot make the directory %s for --out-dir: %s\n", c.out_dir, strerror(errno));
+        rc = 2;
+    }
+    double wall = 0;
+    int ran = 0; /* the devices opened and every context was tried */
+    if (!rc) {
+        ran = 1;
+        for (int i = 0; i < c.num_ctxs; i++) {
+            recs[i].path = c.ctxs[i];
+            if (c.out)
+                snprintf(recs[i].proof_path, sizeof recs[i].proof_path, "%s", c.out);
+            else if (c.out_dir)
+                proof_path_in(c.out_dir, recs[i].path, recs[i].proof_path, sizeof recs[i].proof_path);
+        }
+        pthread_mutex_t lock;
+        pthread_mutex_init(&lock, NULL);
+        int next = 0;
+        worker w[MAX_DEVICES];
+        pthread_t th[MAX_DEVICES];
+        int started[MAX_DEVICES] = {0};
+        const double t0 = ex_now();
+        for (int k = 0; k < ndev; k++) {
+            w[k] = (worker){&c, vk, devs[k], &info[k], k, recs, &next, &lock};
+            /* one device: this thread; several: a thread each */
+            started[k] = ndev > 1 && pthread_create(&th[k], NULL, worker_run, &w[k]) == 0;
+            if (!started[k])
+                worker_run(&w[k]);
+        }
+        for (int k = 0; k < ndev; k++)
+            if (started[k])
+                pthread_join(th[k], NULL);
+        wall = ex_now() - t0;
+        pthread_mutex_destroy(&lock);
+        for (int i = 0; i < c.num_ctxs; i++)
+            if (recs[i].rc > rc)
+                rc = recs[i].rc;
+        if (ndev > 1 || c.num_ctxs > 1)
+            printf("%d context%s on %d device%s in %.3f s wall (%.2f proofs/s)\n", c.num_ctxs,
+                   c.num_ctxs == 1 ? "" : "s", ndev, ndev == 1 ? "" : "s", wall, c.num_ctxs / wall);
+    }
+    if (ran && c.json) {
         struct rusage ru;
         long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
-        if (r->rc)
-            fprintf(stderr, "%s\n", r->msg);
-        else
-            print_report(&c, &d, r, peak_kb);
-        if (r->rc > rc)
-            rc = r->rc;
-    }
-    if (recs && c.json) {
-        struct rusage ru;
-        long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
-        int jr = write_json(c.json, &d, recs, c.num_ctxs, peak_kb);
+        int jr = write_json(c.json, &c, info, recs, c.num_ctxs, peak_kb, wall);
         if (jr > rc)
             rc = jr;
     }
     free(recs);
-    glstark_device_destroy(dev);
+    for (int k = 0; k < ndev; k++)
+        glstark_device_destroy(devs[k]);
     glstark_verifying_key_destroy(vk);
     return rc;
 }

@@ -142,6 +142,13 @@ typedef struct glstark_device_options {
     glstark_field_mul field_mul;
     /* Program compiles ahead of use (GLSTARK_PRECOMPILE overrides it). */
     glstark_precompile precompile;
+    /* Which GPU of the host to open, for one context per GPU: 0 (default)
+     * the first that opens, as before; k > 0 the k-th hardware device
+     * counting from 0 in the order glstark tries them (DRM render nodes by
+     * name through GBM, else EGL devices), never a software renderer.
+     * `glstark-info --list` prints the indices. GLSTARK_DEVICE_INDEX
+     * overrides it. */
+    unsigned device_index;
 } glstark_device_options;
 
 /* glstark_device_limits.buffer_pool: what a GLES device does with the GPU

@@ -104,6 +104,20 @@ glstark_status gs_device_options_resolve(const glstark_device_options *in, glsta
                                 v);
         o.interp_groups = (unsigned)g;
     }
+    v = getenv("GLSTARK_DEVICE_INDEX");
+    if (v && *v) {
+        char *end = NULL;
+        unsigned long k = strtoul(v, &end, 10);
+        if (!end || *end || k > 255)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "GLSTARK_DEVICE_INDEX='%s' is not a device index 0..255 (glstark-info --list prints "
+                                "them); fix or unset it",
+                                v);
+        o.device_index = (unsigned)k;
+    }
+    if (o.device_index > 255)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: device_index %u is above 255",
+                            o.device_index);
     v = getenv("GLSTARK_DFT_BLOCK");
     if (v && *v) {
         char *end = NULL;

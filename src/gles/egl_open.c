@@ -231,6 +231,23 @@ static int finish_display(gs_gl_device *dev, attempt_log *log, const char *label
         release_display(dev);
         return 0;
     }
+    /* device_index k > 0: the k-th hardware device in the order they are
+     * tried; the ones before it are opened, counted and closed again */
+    if (dev->opts.device_index > 0) {
+        if (dev->is_software) {
+            note(log, "  - %s: software renderer '%s', not counted (device index %u asks for a hardware one)\n",
+                 label, dev->renderer, dev->opts.device_index);
+            release_display(dev);
+            return 0;
+        }
+        if (dev->hw_skipped < dev->opts.device_index) {
+            note(log, "  - %s: hardware device %u ('%s'), passed over for device index %u\n", label,
+                 dev->hw_skipped, dev->renderer, dev->opts.device_index);
+            dev->hw_skipped++;
+            release_display(dev);
+            return 0;
+        }
+    }
     snprintf(dev->platform_path, sizeof dev->platform_path, "%s", label);
     return 1;
 }
@@ -512,21 +529,27 @@ glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_devic
     int ok = 0;
     if (!ok && (want == GLSTARK_PLATFORM_AUTO || want == GLSTARK_PLATFORM_GBM))
         ok = try_gbm(dev, &log, gpd);
-    if (!ok && (want == GLSTARK_PLATFORM_AUTO || want == GLSTARK_PLATFORM_DEVICE))
+    /* with a device index, the indices belong to the first path that found
+     * hardware: the next paths would list the same GPUs again */
+    if (!ok && (want == GLSTARK_PLATFORM_AUTO || want == GLSTARK_PLATFORM_DEVICE) && !dev->hw_skipped)
         ok = try_devices(dev, &log, gpd);
-    if (!ok && (want == GLSTARK_PLATFORM_AUTO || want == GLSTARK_PLATFORM_SURFACELESS))
+    if (!ok && (want == GLSTARK_PLATFORM_AUTO || want == GLSTARK_PLATFORM_SURFACELESS) && !dev->hw_skipped)
         ok = try_surfaceless(dev, &log, gpd);
     if (!ok) {
         if (dev->gbm_lib)
             dlclose(dev->gbm_lib);
+        char index_words[96] = "";
+        if (dev->opts.device_index > 0)
+            snprintf(index_words, sizeof index_words, ", device index %u: %u hardware device%s found",
+                     dev->opts.device_index, dev->hw_skipped, dev->hw_skipped == 1 ? "" : "s");
         st = gs_error_set(
             err, GLSTARK_ERR_NO_DEVICE,
-            "no OpenGL ES 3.1 device could be opened (platform %s%s%s%s). Tried:\n%s"
+            "no OpenGL ES 3.1 device could be opened (platform %s%s%s%s%s). Tried:\n%s"
             "What to do: install Mesa (libegl-mesa0 libgl1-mesa-dri libgbm1) or your GPU vendor's EGL driver; "
             "make /dev/dri/renderD* readable (add the user to the 'render' group); unset GLSTARK_PLATFORM / "
             "GLSTARK_DRM_NODE to try every path; unset GLSTARK_REQUIRE_HW to accept a software renderer.",
             platform_word(want), dev->opts.drm_node ? ", node " : "", dev->opts.drm_node ? dev->opts.drm_node : "",
-            dev->opts.require_hw ? ", hardware required" : "", log.len ? log.text : "  (nothing)\n");
+            dev->opts.require_hw ? ", hardware required" : "", index_words, log.len ? log.text : "  (nothing)\n");
         free(dev);
         return st;
     }

@@ -49,6 +49,7 @@ typedef struct gs_gl_device {
     char extensions[1024]; /* the relevant ones present, space separated */
     int gl_major, gl_minor;
     int is_software;
+    unsigned hw_skipped; /* hardware devices passed over on the way to opts.device_index */
 
     gs_gl_caps caps;      /* what the library uses */
     gs_gl_caps hw_caps;   /* what the driver reported */

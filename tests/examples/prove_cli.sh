@@ -38,9 +38,26 @@ for s in $small; do
     done
 done
 if [ "$mode" = gles ]; then
+    # the keccak-16 statement (production parameters) streamed from the
+    # context and transposed by the GPU
+    expect 0 "keccak-app21_p16 gles" --engine gles --no-check --quiet --out "$tmp/k.bin" \
+        "$data/keccak-app21_p16.prevk.bin" "$data/keccak-app21_p16.ctx.bin"
+    cmp "$tmp/k.bin" "$data/keccak-app21_p16.proof.bin" || fail "keccak-app21_p16 (gles): the proof differs"
+    # --devices with an explicit index (device 0: the one that opens here)
+    # proves on it; a missing directory for --out-dir is made
+    expect 0 "--devices 0" --devices 0 --quiet --out-dir "$tmp/devs" "$data/fib-small_n4.prevk.bin" \
+        "$data/fib-small_n4.ctx.bin" "$data/fib-small_n4.ctx.bin"
+    cmp "$tmp/devs/fib-small_n4.proof.bin" "$data/fib-small_n4.proof.bin" || fail "--devices 0: the proof differs"
+    # an index past the GPUs there are: exit 2, the message says how many were found
+    expect 2 "--devices 7" --devices 7 --quiet "$data/fib-small_n4.prevk.bin" "$data/fib-small_n4.ctx.bin"
+    grep -q "device index 7" "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "--devices 7: no word of the index"; }
     echo "prove_cli (gles): ok"
     exit 0
 fi
+# --devices is for GPUs; a bad list is bad usage
+expect 2 "--devices with --engine cpu" --engine cpu --devices 0 "$data/fib-small_n4.prevk.bin" "$data/fib-small_n4.ctx.bin"
+expect 2 "--devices 0,0" --devices 0,0 "$data/fib-small_n4.prevk.bin" "$data/fib-small_n4.ctx.bin"
+expect 2 "--devices x" --devices x "$data/fib-small_n4.prevk.bin" "$data/fib-small_n4.ctx.bin"
 
 # production parameters (L = 21), 16 Keccak-f permutations
 expect 0 "keccak-app21_p16" --engine cpu --no-check --out "$tmp/k.bin" "$data/keccak-app21_p16.prevk.bin" \

@@ -145,6 +145,31 @@ static void prove_streamed(glstark_air **airs, size_t nairs, const gs_system_par
         free(b);
         gs_proof_free(&pf);
     }
+    /* the same rows row-major (a proving context's layout), transposed by
+     * the engine block by block: the same bytes */
+    uint32_t *rm[4] = {NULL};
+    for (size_t a = 0; a < nairs; a++) {
+        const size_t h = traces[a].height, w = traces[a].common_main.width;
+        rm[a] = malloc((h * w + 1) * sizeof(uint32_t));
+        cr_assert_not_null(rm[a]);
+        for (size_t r = 0; r < h; r++)
+            for (size_t c = 0; c < w; c++)
+                rm[a][r * w + c] = traces[a].common_main.values[c * h + r];
+    }
+    for (int bi = 0; bi < 2; bi++) {
+        gs_prove_options opt = {.skip_constraint_check = 1, .trace_block_bytes = blocks[bi],
+                                .row_major_mains = (const uint32_t *const *)rm};
+        gs_proof pf;
+        cr_assert_eq(gs_prove(eng, &pk, noval, nairs, &opt, &pf, NULL, &err), GLSTARK_OK, "%s", err.msg);
+        uint8_t *b;
+        size_t n;
+        cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
+        oc_expect_bytes(file, b, n);
+        free(b);
+        gs_proof_free(&pf);
+    }
+    for (size_t a = 0; a < nairs; a++)
+        free(rm[a]);
     /* the source fails on its last call: the proof stops with its message */
     row_source rs = {traces, nairs, {0}, 0, (int)calls64, 0};
     gs_prove_options opt = {.skip_constraint_check = 1, .trace_rows = serve_rows, .trace_rows_user = &rs,
