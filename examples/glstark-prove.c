@@ -360,14 +360,16 @@ static int write_json(const char *path, const prove_cfg *c, const ex_device_info
     return 0;
 }
 
-/* One device's thread: takes the next context not yet taken until none is
+/* One device's thread. A GL context belongs to the thread that made it
+ * current, so each thread opens its own device (as the keccakf demo's
+ * --jobs do), then takes the next context not yet taken until none is
  * left, printing each report under the lock. */
 typedef struct worker {
     const prove_cfg *cfg;
     const glstark_verifying_key *vk;
-    glstark_device *dev;
-    const ex_device_info *info;
     int index; /* into cfg->device_index */
+    ex_device_info info;
+    int open_rc; /* 0, or 2: the device did not open (said on stderr) */
     ctx_record *recs;
     int *next;
     pthread_mutex_t *lock;
@@ -376,25 +378,49 @@ typedef struct worker {
 static void *worker_run(void *arg)
 {
     worker *w = arg;
-    for (;;) {
+    const prove_cfg *c = w->cfg;
+    glstark_device_options o = c->dev;
+    if (c->num_devices)
+        o.device_index = c->device_index[w->index];
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
+    pthread_mutex_lock(w->lock);
+    if (st) {
+        fprintf(stderr, "error: cannot open the %s device%s (%s): %s\n",
+                c->dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : "gles", c->num_devices ? " of --devices" : "",
+                glstark_status_name(st), msg);
+        w->open_rc = 2;
+    } else {
+        ex_device_describe(dev, &w->info);
+        if (!c->quiet) {
+            if (c->num_devices > 1)
+                printf("[device %u] ", c->device_index[w->index]);
+            ex_print_device(&w->info);
+        }
+    }
+    pthread_mutex_unlock(w->lock);
+    while (dev) {
         pthread_mutex_lock(w->lock);
         const int i = (*w->next)++;
         pthread_mutex_unlock(w->lock);
-        if (i >= w->cfg->num_ctxs)
-            return NULL;
+        if (i >= c->num_ctxs)
+            break;
         ctx_record *r = &w->recs[i];
         r->device = w->index;
-        prove_one(w->cfg, w->vk, w->dev, r);
+        prove_one(c, w->vk, dev, r);
         struct rusage ru;
         long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
         pthread_mutex_lock(w->lock);
         if (r->rc)
             fprintf(stderr, "%s\n", r->msg);
         else
-            print_report(w->cfg, w->info, r, peak_kb);
+            print_report(c, &w->info, r, peak_kb);
         fflush(stdout);
         pthread_mutex_unlock(w->lock);
     }
+    glstark_device_destroy(dev);
+    return NULL;
 }
 
 /* --devices all: every index that opens as a hardware GPU. */
@@ -412,34 +438,6 @@ static void find_all_devices(prove_cfg *c)
         glstark_device_destroy(dev);
         c->device_index[c->num_devices++] = k;
     }
-}
-
-/* Opens the call's devices (one without --devices); 0 or the exit code. */
-static int open_devices(prove_cfg *c, glstark_device **devs, ex_device_info *info)
-{
-    if (c->all_devices) {
-        find_all_devices(c);
-        if (!c->num_devices) {
-            fprintf(stderr, "error: --devices all: no hardware GPU opened (glstark-info --list)\n");
-            return 2;
-        }
-    }
-    const int n = c->num_devices ? c->num_devices : 1;
-    for (int k = 0; k < n; k++) {
-        glstark_device_options o = c->dev;
-        if (c->num_devices)
-            o.device_index = c->device_index[k];
-        char msg[4096];
-        glstark_status st = glstark_device_create(&o, &devs[k], msg, sizeof msg);
-        if (st) {
-            fprintf(stderr, "error: cannot open the %s device%s (%s): %s\n",
-                    c->dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : "gles", c->num_devices ? " of --devices" : "",
-                    glstark_status_name(st), msg);
-            return 2;
-        }
-        ex_device_describe(devs[k], &info[k]);
-    }
-    return 0;
 }
 
 int main(int argc, char **argv)
@@ -463,22 +461,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: not a verifying key (%s): %s\n", c.key, glstark_status_name(st), msg);
         return 2;
     }
-    glstark_device *devs[MAX_DEVICES] = {NULL};
-    ex_device_info info[MAX_DEVICES];
     ctx_record *recs = calloc((size_t)c.num_ctxs, sizeof *recs);
     if (!recs) {
         fprintf(stderr, "error: out of host memory\n");
         rc = 2;
-    } else {
-        rc = open_devices(&c, devs, info);
     }
-    const int ndev = c.num_devices ? c.num_devices : 1;
-    if (!rc && !c.quiet) {
-        printf("glstark %s\n", glstark_version());
-        for (int k = 0; k < ndev; k++) {
-            if (c.num_devices)
-                printf("[device %u] ", c.device_index[k]);
-            ex_print_device(&info[k]);
+    if (!rc && c.all_devices) {
+        find_all_devices(&c);
+        if (!c.num_devices) {
+            fprintf(stderr, "error: --devices all: no hardware GPU opened (glstark-info --list)\n");
+            rc = 2;
         }
     }
     /* --out-dir: made if missing (one level, like mkdir) */
@@ -486,10 +478,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "error: cannot make the directory %s for --out-dir: %s\n", c.out_dir, strerror(errno));
         rc = 2;
     }
+    const int ndev = c.num_devices ? c.num_devices : 1;
+    worker w[MAX_DEVICES];
     double wall = 0;
-    int ran = 0; /* the devices opened and every context was tried */
+    int ran = 0; /* the workers ran: the JSON has something to say */
     if (!rc) {
         ran = 1;
+        if (!c.quiet)
+            printf("glstark %s\n", glstark_version());
         for (int i = 0; i < c.num_ctxs; i++) {
             recs[i].path = c.ctxs[i];
             if (c.out)
@@ -500,12 +496,11 @@ int main(int argc, char **argv)
         pthread_mutex_t lock;
         pthread_mutex_init(&lock, NULL);
         int next = 0;
-        worker w[MAX_DEVICES];
         pthread_t th[MAX_DEVICES];
         int started[MAX_DEVICES] = {0};
         const double t0 = ex_now();
         for (int k = 0; k < ndev; k++) {
-            w[k] = (worker){&c, vk, devs[k], &info[k], k, recs, &next, &lock};
+            w[k] = (worker){.cfg = &c, .vk = vk, .index = k, .recs = recs, .next = &next, .lock = &lock};
             /* one device: this thread; several: a thread each */
             started[k] = ndev > 1 && pthread_create(&th[k], NULL, worker_run, &w[k]) == 0;
             if (!started[k])
@@ -516,14 +511,28 @@ int main(int argc, char **argv)
                 pthread_join(th[k], NULL);
         wall = ex_now() - t0;
         pthread_mutex_destroy(&lock);
-        for (int i = 0; i < c.num_ctxs; i++)
+        for (int k = 0; k < ndev; k++)
+            if (w[k].open_rc > rc)
+                rc = w[k].open_rc;
+        int proved = 0;
+        for (int i = 0; i < c.num_ctxs; i++) {
+            if (!recs[i].path || (!recs[i].rc && !recs[i].proof_len)) {
+                /* no device was left to take it */
+                recs[i].rc = 2;
+                snprintf(recs[i].msg, sizeof recs[i].msg, "%s: not proved: no device opened", c.ctxs[i]);
+            }
+            proved += recs[i].rc == 0;
             if (recs[i].rc > rc)
                 rc = recs[i].rc;
+        }
         if (ndev > 1 || c.num_ctxs > 1)
-            printf("%d context%s on %d device%s in %.3f s wall (%.2f proofs/s)\n", c.num_ctxs,
-                   c.num_ctxs == 1 ? "" : "s", ndev, ndev == 1 ? "" : "s", wall, c.num_ctxs / wall);
+            printf("%d of %d context%s proved on %d device%s in %.3f s wall (%.2f proofs/s)\n", proved, c.num_ctxs,
+                   c.num_ctxs == 1 ? "" : "s", ndev, ndev == 1 ? "" : "s", wall, proved / wall);
     }
     if (ran && c.json) {
+        ex_device_info info[MAX_DEVICES];
+        for (int k = 0; k < ndev; k++)
+            info[k] = w[k].info;
         struct rusage ru;
         long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
         int jr = write_json(c.json, &c, info, recs, c.num_ctxs, peak_kb, wall);
@@ -531,8 +540,6 @@ int main(int argc, char **argv)
             rc = jr;
     }
     free(recs);
-    for (int k = 0; k < ndev; k++)
-        glstark_device_destroy(devs[k]);
     glstark_verifying_key_destroy(vk);
     return rc;
 }
