@@ -442,6 +442,17 @@ static int layout_is_in_place(const gs_stack_layout *lay, size_t H, size_t *q_of
  * (one upload and one strided copy per block) cost nothing. */
 #define GS_TRACE_BLOCK_BYTES ((size_t)16 << 20)
 
+/* Rows per streamed block of a width-column trace: the largest power of two
+ * whose block fits the block size (at least one row). */
+static size_t block_rows(const gs_prove_options *opt, size_t width, size_t height)
+{
+    const size_t block = opt->trace_block_bytes ? opt->trace_block_bytes : GS_TRACE_BLOCK_BYTES;
+    size_t rows = 1;
+    while (rows < height && 2 * rows * width * sizeof(uint32_t) <= block)
+        rows *= 2;
+    return rows;
+}
+
 /* Rows of AIR a's trace (width x height, column-major) from the caller's
  * trace_rows, block by block, into `dst` at word `base` (column c at
  * base + c * height): each block is checked (values below p), written to a
@@ -452,10 +463,7 @@ static glstark_status stream_trace(gs_engine *eng, const gs_prove_options *opt, 
 {
     if (!width || !height)
         return GLSTARK_OK;
-    const size_t block = opt->trace_block_bytes ? opt->trace_block_bytes : GS_TRACE_BLOCK_BYTES;
-    size_t rows = 1;
-    while (rows < height && 2 * rows * width * sizeof(uint32_t) <= block)
-        rows *= 2;
+    const size_t rows = block_rows(opt, width, height);
     uint32_t *host = malloc(rows * width * sizeof *host);
     if (!host)
         return oom(err);
@@ -501,10 +509,7 @@ static glstark_status stream_row_major(gs_engine *eng, const gs_prove_options *o
 {
     if (!width || !height)
         return GLSTARK_OK;
-    const size_t block = opt->trace_block_bytes ? opt->trace_block_bytes : GS_TRACE_BLOCK_BYTES;
-    size_t rows = 1;
-    while (rows < height && 2 * rows * width * sizeof(uint32_t) <= block)
-        rows *= 2;
+    const size_t rows = block_rows(opt, width, height);
     gs_buf *stage = NULL;
     glstark_status st = gs_buf_create(eng, rows * width * sizeof(uint32_t), &stage);
     if (st)
