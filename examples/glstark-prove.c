@@ -161,6 +161,8 @@ static int parse(int argc, char **argv, prove_cfg *c)
         fprintf(stderr, "error: --devices picks GPUs; it does not go with --engine cpu\n");
         return 2;
     }
+    if (c->num_devices || c->all_devices)
+        c->dev.engine = GLSTARK_ENGINE_GLES; /* --devices picks GPUs: never the CPU engine of auto */
     if (c->out && c->num_ctxs > 1) {
         fprintf(stderr, "error: --out names one proof file; with %d contexts use --out-dir DIR\n", c->num_ctxs);
         return 2;

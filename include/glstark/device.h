@@ -39,7 +39,9 @@ typedef enum glstark_engine_kind {
     GLSTARK_ENGINE_CPU = 1,  /* plain C reference engine, no GPU needed */
     /* The default: GLES on a hardware GPU; the CPU engine where only a
      * software renderer (llvmpipe) opens (the CPU engine is about 20x faster
-     * there), where no GLES device opens at all, or in a build without GLES.
+     * there), where no GLES device opens at all (unless device_index or
+     * drm_node asks for a particular GPU: then its failure is returned), or
+     * in a build without GLES.
      * A device made with AUTO reports GLES or CPU (glstark_device_engine)
      * and why (glstark_device_engine_reason). Choose GLES to force it, even
      * on llvmpipe. */

@@ -101,6 +101,10 @@ static glstark_status open_auto(glstark_device *d, const gs_device_config *cfg)
                  "auto: only a software renderer (%.200s) opened; the CPU engine is faster there "
                  "(--engine gles or GLSTARK_ENGINE=gles forces it)",
                  renderer);
+    } else if (cfg->device_index > 0 || cfg->drm_node) {
+        /* a particular GPU was asked for: its failure is the answer */
+        d->err = gerr;
+        return st;
     } else {
         char why[200];
         first_line(why, sizeof why, gerr.msg);
