@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "field/field_batch.h"
 
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
     gs_error err;
     gs_error_clear(&err);
     gs_engine *eng = NULL;
-    if (gs_gles_engine_create(&o, &eng, &err)) {
+    if (gs_gles_engine_create_opts(&o, &eng, &err)) {
         fprintf(stderr, "bench_field: %s\n", err.msg);
         return 1;
     }

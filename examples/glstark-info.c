@@ -28,7 +28,7 @@ static void log_cb(void *user, glstark_log_level level, const char *msg)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: glstark-info [--cpu] [--require-hw] [--floor] [--platform gbm|device|surfaceless] "
+    fprintf(stderr, "usage: glstark-info [--engine auto|gles|cpu (auto)] [--cpu] [--require-hw] [--floor] [--platform gbm|device|surfaceless] "
                     "[--node /dev/dri/renderDx] [--device K] [--seed N] [--n N]\n"
                     "       glstark-info --list\n");
     return 2;
@@ -73,6 +73,13 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--cpu")) o.engine = GLSTARK_ENGINE_CPU;
+        else if (!strcmp(a, "--engine") && i + 1 < argc) {
+            const char *v = argv[++i];
+            if (!strcmp(v, "auto")) o.engine = GLSTARK_ENGINE_AUTO;
+            else if (!strcmp(v, "gles")) o.engine = GLSTARK_ENGINE_GLES;
+            else if (!strcmp(v, "cpu")) o.engine = GLSTARK_ENGINE_CPU;
+            else return usage();
+        }
         else if (!strcmp(a, "--list")) list = 1;
         else if (!strcmp(a, "--device") && i + 1 < argc) o.device_index = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (!strcmp(a, "--require-hw")) o.require_hw = 1;
@@ -99,9 +106,11 @@ int main(int argc, char **argv)
         return 1;
     }
     glstark_device_limits L;
+    glstark_device_limits_init(&L);
     glstark_device_limits_get(dev, &L);
     printf("glstark:           %s\n", glstark_version());
     printf("engine:            %s\n", glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "cpu" : "gles");
+    printf("engine choice:     %s\n", glstark_device_engine_reason(dev));
     printf("CPU vector set:    %s (the CPU engine and the GLES engine's CPU fallback; GLSTARK_CPU_SIMD caps it)\n",
            glstark_cpu_vector_set());
     printf("platform:          %s\n", glstark_platform_name(glstark_device_platform(dev)));

@@ -3,7 +3,7 @@
  * 1, docs/openvm.md). The proofs are OpenVM's `Proof::encode` bytes, equal
  * to OpenVM v2.0.1's for the same key and context. Public API only.
  *
- *   glstark-prove [--engine gles|cpu] [--out FILE | --out-dir DIR] [--json FILE] [--quiet] [--no-check]
+ *   glstark-prove [--engine auto|gles|cpu] [--out FILE | --out-dir DIR] [--json FILE] [--quiet] [--no-check]
  *                 [--no-spans] [--platform P] [--drm-node PATH] [--require-hw] [--limits-floor] [--threads T]
  *                 [--devices all|I,J,...] KEY CTX [CTX ...]
  *
@@ -33,7 +33,7 @@
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: glstark-prove [--engine gles|cpu (gles)] [--out FILE | --out-dir DIR] [--json FILE] [--quiet]\n"
+            "usage: glstark-prove [--engine auto|gles|cpu (auto)] [--out FILE | --out-dir DIR] [--json FILE] [--quiet]\n"
             "                     [--no-check] [--no-spans] [--platform auto|gbm|device|surfaceless]\n"
             "                     [--drm-node PATH] [--require-hw] [--limits-floor] [--threads T]\n"
             "                     [--devices all|I,J,...] KEY CTX [CTX ...]\n"
@@ -101,8 +101,7 @@ static int parse_devices(const char *v, prove_cfg *c)
 static int parse(int argc, char **argv, prove_cfg *c)
 {
     memset(c, 0, sizeof *c);
-    glstark_device_options_init(&c->dev);
-    c->dev.engine = GLSTARK_ENGINE_GLES;
+    glstark_device_options_init(&c->dev); /* engine auto */
     int i = 1;
     for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         const char *a = argv[i];
@@ -162,6 +161,8 @@ static int parse(int argc, char **argv, prove_cfg *c)
         fprintf(stderr, "error: --devices picks GPUs; it does not go with --engine cpu\n");
         return 2;
     }
+    if (c->num_devices || c->all_devices)
+        c->dev.engine = GLSTARK_ENGINE_GLES; /* --devices picks GPUs: never the CPU engine of auto */
     if (c->out && c->num_ctxs > 1) {
         fprintf(stderr, "error: --out names one proof file; with %d contexts use --out-dir DIR\n", c->num_ctxs);
         return 2;
@@ -388,7 +389,8 @@ static void *worker_run(void *arg)
     pthread_mutex_lock(w->lock);
     if (st) {
         fprintf(stderr, "error: cannot open the %s device%s (%s): %s\n",
-                c->dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : "gles", c->num_devices ? " of --devices" : "",
+                c->dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : c->dev.engine == GLSTARK_ENGINE_GLES ? "gles" : "auto",
+                c->num_devices ? " of --devices" : "",
                 glstark_status_name(st), msg);
         w->open_rc = 2;
     } else {

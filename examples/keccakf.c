@@ -3,7 +3,7 @@
  * seeded with S, params app_params_with_100_bits_security(L)), verifies the
  * proof and reports where the time and memory went.
  *
- *   keccakf [--perms N] [--seed S] [--log-stacked-height L] [--engine gles|cpu] [--jobs J]
+ *   keccakf [--perms N] [--seed S] [--log-stacked-height L] [--engine auto|gles|cpu] [--jobs J]
  *           [--out FILE] [--key-out FILE] [--ctx-out FILE] [--json FILE] [--quiet] [--check] [--threads T]
  *           [--platform auto|gbm|device|surfaceless] [--drm-node PATH] [--require-hw] [--limits-floor]
  *   keccakf [--perms N] [--seed S] [--log-stacked-height L] --verify FILE
@@ -38,7 +38,7 @@
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine gles|cpu (gles)]\n"
+            "usage: keccakf [--perms N (1024)] [--seed S (42)] [--log-stacked-height L (21)] [--engine auto|gles|cpu (auto)]\n"
             "               [--jobs J (1)] [--repeat R (1)] [--no-spans] [--out FILE] [--key-out FILE] [--ctx-out FILE]\n"
             "               [--json FILE]\n"
             "               [--quiet] [--check]\n"
@@ -335,7 +335,7 @@ static int parse(int argc, char **argv, demo_cfg *c)
     c->L = 21;
     c->jobs = 1;
     c->repeat = 1;
-    c->engine = "gles";
+    c->engine = "auto";
     glstark_device_options_init(&c->dev);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -451,8 +451,10 @@ static int parse(int argc, char **argv, demo_cfg *c)
         c->dev.engine = GLSTARK_ENGINE_CPU;
     else if (!strcmp(c->engine, "gles"))
         c->dev.engine = GLSTARK_ENGINE_GLES;
+    else if (!strcmp(c->engine, "auto"))
+        c->dev.engine = GLSTARK_ENGINE_AUTO;
     else {
-        fprintf(stderr, "error: --engine must be cpu or gles, not '%s'\n", c->engine);
+        fprintf(stderr, "error: --engine must be auto, gles or cpu, not '%s'\n", c->engine);
         return 2;
     }
     return 0;

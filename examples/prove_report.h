@@ -70,6 +70,7 @@ typedef struct ex_device_info {
     int software;
     const char *readback;
     char kernels[256];
+    char engine_reason[512]; /* glstark_device_engine_reason */
 } ex_device_info;
 
 static inline void ex_device_describe(glstark_device *dev, ex_device_info *d)
@@ -77,10 +78,12 @@ static inline void ex_device_describe(glstark_device *dev, ex_device_info *d)
     memset(d, 0, sizeof *d);
     snprintf(d->engine, sizeof d->engine, "%s", glstark_device_engine(dev) == GLSTARK_ENGINE_CPU ? "cpu" : "gles");
     snprintf(d->renderer, sizeof d->renderer, "%s", glstark_device_renderer(dev));
+    snprintf(d->engine_reason, sizeof d->engine_reason, "%s", glstark_device_engine_reason(dev));
     snprintf(d->platform, sizeof d->platform, "%s", glstark_device_platform_path(dev));
     snprintf(d->gl_version, sizeof d->gl_version, "%s", glstark_device_gl_version(dev));
     d->software = glstark_device_is_software(dev);
     glstark_device_limits lim;
+    glstark_device_limits_init(&lim);
     glstark_device_limits_get(dev, &lim);
     d->readback = glstark_device_engine(dev) == GLSTARK_ENGINE_CPU  ? "none"
                   : lim.readback == GLSTARK_READBACK_PERSISTENT ? "persistent"
@@ -108,7 +111,7 @@ static inline void ex_print_device(const ex_device_info *d)
                d->software ? "SOFTWARE renderer: runs on the CPU" : "hardware", d->readback, d->kernels);
     else
         printf(" (no GPU; vector set %s)", glstark_cpu_vector_set());
-    printf("\n");
+    printf("\nengine choice: %s\n", d->engine_reason);
 }
 
 /* The device as a JSON object. */
@@ -150,8 +153,10 @@ static inline int ex_device_option(const char *a, const char *v, glstark_device_
             o->engine = GLSTARK_ENGINE_CPU;
         else if (!strcmp(v, "gles"))
             o->engine = GLSTARK_ENGINE_GLES;
+        else if (!strcmp(v, "auto"))
+            o->engine = GLSTARK_ENGINE_AUTO;
         else {
-            fprintf(stderr, "error: --engine must be cpu or gles, not '%s'\n", v);
+            fprintf(stderr, "error: --engine must be auto, gles or cpu, not '%s'\n", v);
             return -1;
         }
         return 1;

@@ -9,11 +9,14 @@
  * message lists every path tried, why it failed and what to do.
  *
  * Environment variables override the options (so users can steer an
- * application without rebuilding it):
+ * application without rebuilding it), e.g.:
+ *   GLSTARK_ENGINE=auto|gles|cpu              which engine (default auto)
  *   GLSTARK_PLATFORM=gbm|device|surfaceless   try only that path
  *   GLSTARK_DRM_NODE=/dev/dri/renderD129      use only that render node
  *   GLSTARK_REQUIRE_HW=1                      refuse software renderers
  *   GLSTARK_LIMITS=es31-min                   use only ES 3.1 minimum limits
+ * docs/tuning.md lists them all; the library reads them once, from one
+ * table, when a device is created.
  *
  * One device per thread at a time; several devices may live in several
  * threads at once. */
@@ -32,8 +35,17 @@ extern "C" {
 typedef struct glstark_device glstark_device;
 
 typedef enum glstark_engine_kind {
-    GLSTARK_ENGINE_GLES = 0, /* OpenGL ES 3.1 compute (the default) */
-    GLSTARK_ENGINE_CPU = 1   /* plain C reference engine, no GPU needed */
+    GLSTARK_ENGINE_GLES = 0, /* OpenGL ES 3.1 compute */
+    GLSTARK_ENGINE_CPU = 1,  /* plain C reference engine, no GPU needed */
+    /* The default: GLES on a hardware GPU; the CPU engine where only a
+     * software renderer (llvmpipe) opens (the CPU engine is about 20x faster
+     * there), where no GLES device opens at all (unless device_index or
+     * drm_node asks for a particular GPU: then its failure is returned), or
+     * in a build without GLES.
+     * A device made with AUTO reports GLES or CPU (glstark_device_engine)
+     * and why (glstark_device_engine_reason). Choose GLES to force it, even
+     * on llvmpipe. */
+    GLSTARK_ENGINE_AUTO = 2
 } glstark_engine_kind;
 
 typedef enum glstark_platform {
@@ -88,8 +100,6 @@ typedef enum glstark_field_mul {
     GLSTARK_FIELD_MUL_SHIFT = 2  /* a wide multiply for a*b, the reduction by shifts and adds */
 } glstark_field_mul;
 
-/* Options carry their own size so the struct can grow: set
- * `size = sizeof(glstark_device_options)` (glstark_device_options_init does). */
 /* glstark_device_options.precompile: when a GLES device compiles its GPU
  * programs (GLSTARK_PRECOMPILE=auto|off|on overrides it). Ahead of use, a
  * proof starts every program it runs when it begins, and the driver compiles
@@ -104,20 +114,20 @@ typedef enum glstark_precompile {
                                     renderers too (llvmpipe compiles on the calling thread: for tests) */
 } glstark_precompile;
 
+/* Options carry their own size so the struct can grow: set
+ * `size = sizeof(glstark_device_options)` (glstark_device_options_init does);
+ * the library reads only the first `size` bytes, new fields go at the end. */
 typedef struct glstark_device_options {
     size_t size;
-    glstark_engine_kind engine;
+    glstark_engine_kind engine; /* GLSTARK_ENGINE_AUTO unless set (GLSTARK_ENGINE overrides it) */
     glstark_platform platform; /* AUTO unless you must force a path */
     const char *drm_node;      /* e.g. "/dev/dri/renderD129"; NULL = every node */
     int require_hw;            /* nonzero: refuse software renderers (llvmpipe, ...) */
     int limits_floor;          /* nonzero: use only the ES 3.1 minimum limits */
-    /* Test knobs (0 = off): a smaller per-binding limit than the device's, so
-     * range binding and chunking run even on a big GPU; a cap on device bytes
-     * allocated; a smaller work-group count limit, so 2-D folding runs with
-     * small grids. */
-    uint64_t max_binding_bytes;
-    uint64_t device_memory_cap;
-    uint32_t max_group_count;
+    /* Unused; keeps the later fields where they were (these held test knobs,
+     * which are now internal to the library's tests). */
+    uint64_t reserved0[2];
+    uint32_t reserved1;
     /* Library log (KHR_debug messages in debug builds, notes on fallbacks). */
     glstark_log_fn log;
     void *log_user;
@@ -132,10 +142,8 @@ typedef struct glstark_device_options {
      * desktop-class GPUs 128 for the multilinear rounds and 16 for round 0,
      * else 1). GLSTARK_GROUPS overrides. */
     unsigned interp_groups;
-    /* Test knob: a smaller block for the GLES DFT's shared-memory pass, as
-     * a log2 (4..11; 0 = the most shared memory allows, at most 11), so
-     * many register passes run on any GPU. GLSTARK_DFT_BLOCK overrides. */
-    unsigned dft_block_log;
+    /* Unused (held a test knob, now GLSTARK_DFT_BLOCK only). */
+    unsigned reserved2;
     /* Subgroup kernel variants (GLSTARK_SUBGROUPS overrides it). */
     glstark_subgroups subgroups;
     /* Field-multiply variant (GLSTARK_FIELD_MUL overrides it). */
@@ -169,8 +177,12 @@ typedef enum glstark_buffer_pool {
     GLSTARK_BUFFER_POOL_REUSE = 2,
 } glstark_buffer_pool;
 
-/* Device limits the library uses (after floor mode and test knobs). */
+/* Device limits and choices the library uses (after floor mode, the
+ * environment and the library's test knobs). The struct carries its own size
+ * so it can grow: glstark_device_limits_init sets `size`, and
+ * glstark_device_limits_get writes only the first `size` bytes. */
 typedef struct glstark_device_limits {
+    size_t size;                     /* sizeof(glstark_device_limits) */
     uint32_t max_invocations;        /* MAX_COMPUTE_WORK_GROUP_INVOCATIONS */
     uint32_t max_group_size[3];      /* MAX_COMPUTE_WORK_GROUP_SIZE */
     uint32_t max_group_count[3];     /* MAX_COMPUTE_WORK_GROUP_COUNT */
@@ -200,14 +212,15 @@ typedef struct glstark_device_limits {
                                         (GLSTARK_PRECOMPILE; under AUTO only when the driver's cache is cold) */
 } glstark_device_limits;
 
-/* Fills defaults: GLES engine, automatic platform, no knobs. */
+/* Fills defaults: the automatic engine and platform, every choice automatic. */
 GLSTARK_API void glstark_device_options_init(glstark_device_options *opts);
 
 /* Opens a device. opts may be NULL for defaults. On failure *out is NULL
  * and, if msg is not NULL, up to msg_size bytes of the explanation are
  * copied there (the device does not exist yet to ask). A library built
  * without the GLES engine (meson -Dgles=disabled) has CPU devices only: a
- * GLES device (the default) is refused with GLSTARK_ERR_UNSUPPORTED. */
+ * GLES device asked for explicitly is refused with GLSTARK_ERR_UNSUPPORTED;
+ * the default (GLSTARK_ENGINE_AUTO) opens the CPU engine there. */
 GLSTARK_API glstark_status glstark_device_create(const glstark_device_options *opts, glstark_device **out,
                                                  char *msg, size_t msg_size);
 GLSTARK_API void glstark_device_destroy(glstark_device *dev);
@@ -227,6 +240,11 @@ GLSTARK_API const char *glstark_device_last_error(const glstark_device *dev);
  * device's GL strings are "" (its renderer "glstark CPU engine", its
  * platform path "cpu"), and it counts as software. */
 GLSTARK_API glstark_engine_kind glstark_device_engine(const glstark_device *dev);
+/* Which engine the device runs and why, one line, e.g. "gles: asked for
+ * (options)", "cpu: GLSTARK_ENGINE=cpu", "auto: only a software renderer
+ * (llvmpipe) opened; the CPU engine is faster there". A string owned by
+ * the device; "" for NULL. */
+GLSTARK_API const char *glstark_device_engine_reason(const glstark_device *dev);
 GLSTARK_API glstark_platform glstark_device_platform(const glstark_device *dev);
 /* "gbm /dev/dri/renderD128", "device #0 (EGL_EXT_device_drm ...)", "surfaceless", "cpu" */
 GLSTARK_API const char *glstark_device_platform_path(const glstark_device *dev);
@@ -239,7 +257,11 @@ GLSTARK_API const char *glstark_device_glsl_version(const glstark_device *dev);
 /* Space-separated GL and EGL extensions that glstark looks at and the device has. */
 GLSTARK_API const char *glstark_device_extensions(const glstark_device *dev);
 GLSTARK_API int glstark_device_is_software(const glstark_device *dev);
-/* Zeroed for CPU devices. */
+/* Sets out->size = sizeof(glstark_device_limits) and zeroes the rest. */
+GLSTARK_API void glstark_device_limits_init(glstark_device_limits *out);
+/* Fills the first out->size bytes (set it with glstark_device_limits_init;
+ * GLSTARK_ERR_INVALID_ARGUMENT when it is smaller than the size field or
+ * above 4096). Zeroed, but for `size`, for CPU devices. */
 GLSTARK_API glstark_status glstark_device_limits_get(const glstark_device *dev, glstark_device_limits *out);
 
 /* Runs the field kernels (BabyBear and its degree-4 extension: add, sub,

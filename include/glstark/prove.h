@@ -188,7 +188,17 @@ typedef struct glstark_prove_options {
 
 GLSTARK_API void glstark_prove_options_init(glstark_prove_options *opts);
 
+/* What a proof call (glstark_prove, glstark_prove_context) hands back. An
+ * output only: the call never reads it, zeroes it first and sets `size` to
+ * sizeof(glstark_prove_result) as the library was built, so existing callers
+ * that pass an uninitialised struct keep working. New fields go at the end;
+ * a caller may check `size` against offsetof(field) before reading one the
+ * library it runs on may not know. The library writes the whole struct it
+ * knows, so it grows only together with a new soversion.
+ * glstark_prove_result_init gives a defined, empty result before any call
+ * (glstark_prove_result_free accepts it). */
 typedef struct glstark_prove_result {
+    size_t size;                /* sizeof(glstark_prove_result) of the library that filled it */
     uint8_t *proof;             /* the proof bytes (glstark_prove_result_free releases them) */
     size_t proof_len;
     double seconds;             /* prove time (after the argument checks) */
@@ -209,6 +219,8 @@ GLSTARK_API glstark_status glstark_prove(const glstark_proving_key *pk, const gl
                                          size_t num_traces, const glstark_prove_options *opts,
                                          glstark_prove_result *result);
 GLSTARK_API void glstark_prove_result_free(glstark_prove_result *result);
+/* Zeroes *result and sets its size (optional: the proof calls do it). */
+GLSTARK_API void glstark_prove_result_init(glstark_prove_result *result);
 
 /* ---- verifying ---- */
 /* GLSTARK_OK: the proof verifies. GLSTARK_ERR_MALFORMED: the bytes are not

@@ -1,6 +1,30 @@
-/* glstark status codes. Every fallible call returns one; the handle it was
- * called on (or an explicit message buffer) says what failed, what was
- * tried, and what the caller can do. */
+/* glstark status codes, and how errors are reported.
+ *
+ * One rule: every fallible call returns a glstark_status (GLSTARK_OK = 0),
+ * and the explanation (what failed, what was tried, what to do) goes to the
+ * place that exists when the call returns:
+ *
+ *   1. A call that makes a handle, or works without one, takes a message
+ *      buffer `char *msg, size_t msg_size` (NULL allowed; the message is cut
+ *      to fit and always terminated, "" on success): glstark_device_create,
+ *      glstark_keygen, glstark_params_app_100_bits, glstark_verify,
+ *      glstark_verifying_key_decode, glstark_read_file, glstark_write_file,
+ *      and the context readers. On failure the out-handle is NULL.
+ *   2. A call with a result struct writes the message there:
+ *      glstark_prove and glstark_prove_context fill result.message (the
+ *      struct is the call's output, so it is the message buffer too).
+ *   3. A call on a device handle returns the status, and the device keeps
+ *      the message of its last failure for glstark_device_last_error (e.g.
+ *      glstark_device_self_check); a proof on a device reports through
+ *      result.message, rule 2.
+ *   4. The AIR builder (air.h) is the one exception by design: its many
+ *      small calls (add a column, a constraint, an interaction) record the
+ *      first error in the AIR and every later call fails with it (sticky), so
+ *      a builder can check once, at the end, with glstark_air_status and
+ *      glstark_air_error_message; keygen refuses an AIR in error.
+ *
+ * New calls follow rules 1 to 3: a msg buffer when no handle outlives the
+ * call, the handle's last error otherwise, result.message for results. */
 #ifndef GLSTARK_STATUS_H
 #define GLSTARK_STATUS_H
 

@@ -271,7 +271,7 @@ glstark_status glstark_prove_context(const glstark_proving_key *pk, const glstar
 {
     if (!res)
         return GLSTARK_ERR_INVALID_ARGUMENT;
-    memset(res, 0, sizeof *res);
+    glstark_prove_result_init(res); /* an output only (prove.h) */
     if (!pk || !ctx) {
         put_msg(res->message, sizeof res->message, "glstark_prove_context: NULL proving key or context");
         return GLSTARK_ERR_INVALID_ARGUMENT;

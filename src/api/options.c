@@ -1,7 +1,6 @@
-/* The device options after the environment: the caller's struct (or the
- * defaults), then the GLSTARK_* variables that override it, checked. Built
- * in every configuration (with or without GLES), so a bad value is refused
- * the same way everywhere. */
+/* The options table and its resolver (see options.h). Built in every
+ * configuration (with or without GLES), so a bad value is refused the same
+ * way everywhere. */
 #include "api/options.h"
 
 #include <stddef.h>
@@ -10,26 +9,167 @@
 #include <string.h>
 #include <strings.h>
 
-/* If `var` is set, *pick = the index of its value in names (any case);
- * a value not in the list is an error that lists them. */
-static glstark_status env_choice(const char *var, const char *const *names, int count, int *pick, gs_error *err)
+/* Choices are stored as int into enum fields: the enums must be int-sized. */
+_Static_assert(sizeof(glstark_engine_kind) == sizeof(int) && sizeof(glstark_platform) == sizeof(int) &&
+                   sizeof(glstark_readback) == sizeof(int) && sizeof(glstark_slot_memory) == sizeof(int) &&
+                   sizeof(glstark_subgroups) == sizeof(int) && sizeof(glstark_field_mul) == sizeof(int) &&
+                   sizeof(glstark_precompile) == sizeof(int),
+               "option enums must be int-sized");
+
+#define C(w, v) {w, (int)(v)}
+static const gs_option_choice engines[] = {C("auto", GLSTARK_ENGINE_AUTO), C("gles", GLSTARK_ENGINE_GLES),
+                                           C("cpu", GLSTARK_ENGINE_CPU), {NULL, 0}};
+static const gs_option_choice platforms[] = {C("gbm", GLSTARK_PLATFORM_GBM), C("device", GLSTARK_PLATFORM_DEVICE),
+                                             C("surfaceless", GLSTARK_PLATFORM_SURFACELESS),
+                                             C("auto", GLSTARK_PLATFORM_AUTO), {NULL, 0}};
+static const gs_option_choice flags[] = {C("1", 1), C("0", 0), C("on", 1), C("off", 0), {NULL, 0}};
+static const gs_option_choice limits[] = {C("es31-min", 1), C("device", 0), {NULL, 0}};
+static const gs_option_choice readbacks[] = {C("auto", GLSTARK_READBACK_AUTO), C("persistent", GLSTARK_READBACK_PERSISTENT),
+                                             C("staging", GLSTARK_READBACK_STAGING), C("map", GLSTARK_READBACK_MAP),
+                                             {NULL, 0}};
+static const gs_option_choice uploads[] = {C("auto", GS_UPLOAD_CHOICE_AUTO), C("ring", GS_UPLOAD_CHOICE_RING),
+                                           C("subdata", GS_UPLOAD_CHOICE_SUBDATA), {NULL, 0}};
+static const gs_option_choice copies[] = {C("auto", GS_COPY_AUTO), C("shader", GS_COPY_SHADER), C("gl", GS_COPY_GL),
+                                          {NULL, 0}};
+static const gs_option_choice field_muls[] = {C("auto", GLSTARK_FIELD_MUL_AUTO), C("wide", GLSTARK_FIELD_MUL_WIDE),
+                                              C("shift", GLSTARK_FIELD_MUL_SHIFT), {NULL, 0}};
+static const gs_option_choice subgroups[] = {C("auto", GLSTARK_SUBGROUPS_AUTO), C("off", GLSTARK_SUBGROUPS_OFF),
+                                             C("on", GLSTARK_SUBGROUPS_ON), {NULL, 0}};
+static const gs_option_choice slots[] = {C("auto", GLSTARK_SLOTS_AUTO), C("global", GLSTARK_SLOTS_GLOBAL),
+                                         C("shared", GLSTARK_SLOTS_SHARED), {NULL, 0}};
+static const gs_option_choice pools[] = {C("auto", GS_POOL_AUTO), C("1", GS_POOL_AUTO),
+                                         C("reuse", GLSTARK_BUFFER_POOL_REUSE), C("bounded", GLSTARK_BUFFER_POOL_BOUNDED),
+                                         C("0", GLSTARK_BUFFER_POOL_OFF), C("off", GLSTARK_BUFFER_POOL_OFF), {NULL, 0}};
+static const gs_option_choice precompiles[] = {C("auto", GLSTARK_PRECOMPILE_AUTO), C("off", GLSTARK_PRECOMPILE_OFF),
+                                               C("on", GLSTARK_PRECOMPILE_ON), {NULL, 0}};
+#undef C
+
+#define AT(f) offsetof(gs_device_config, f)
+/* name, field, values, default, help, kind, offset, choices, lo, hi */
+static const gs_option_row table[] = {
+    {"GLSTARK_ENGINE", "engine", "auto, gles, cpu",
+     "auto: GLES on a hardware GPU, the CPU engine where only a software renderer opens or the build has no GLES",
+     "which engine proves", GS_OPT_CHOICE, AT(engine), engines, 0, 0},
+    {"GLSTARK_PLATFORM", "platform", "gbm, device, surfaceless, auto", "auto", "try only this headless path",
+     GS_OPT_CHOICE, AT(platform), platforms, 0, 0},
+    {"GLSTARK_DRM_NODE", "drm_node", "/dev/dri/renderDN", "every node", "use only this render node", GS_OPT_PATH,
+     AT(drm_node), NULL, 0, 0},
+    {"GLSTARK_DEVICE_INDEX", "device_index", "0..255", "0", "open the k-th hardware GPU of the host", GS_OPT_UINT,
+     AT(device_index), NULL, 1, 255},
+    {"GLSTARK_REQUIRE_HW", "require_hw", "1, 0", "0", "refuse software renderers", GS_OPT_CHOICE, AT(require_hw), flags,
+     0, 0},
+    {"GLSTARK_LIMITS", "limits_floor", "es31-min, device", "device", "es31-min: use only the ES 3.1 minimum limits",
+     GS_OPT_CHOICE, AT(limits_floor), limits, 0, 0},
+    {"GLSTARK_READBACK", "readback", "auto, persistent, staging, map", "auto", "how results reach the host",
+     GS_OPT_CHOICE, AT(readback), readbacks, 0, 0},
+    {"GLSTARK_UPLOAD", NULL, "auto, ring, subdata", "auto", "how traces reach the GPU", GS_OPT_CHOICE, AT(upload),
+     uploads, 0, 0},
+    {"GLSTARK_COPY", NULL, "auto, shader, gl", "auto", "large buffer copies by a compute shader or glCopyBufferSubData",
+     GS_OPT_CHOICE, AT(copy), copies, 0, 0},
+    {"GLSTARK_FIELD_MUL", "field_mul", "auto, wide, shift", "auto", "the field multiply in every kernel",
+     GS_OPT_CHOICE, AT(field_mul), field_muls, 0, 0},
+    {"GLSTARK_SUBGROUPS", "subgroups", "auto, off, on", "auto", "work-group sums through subgroup shuffles",
+     GS_OPT_CHOICE, AT(subgroups), subgroups, 0, 0},
+    {"GLSTARK_SLOTS", "slots", "auto, global, shared", "auto", "where the GLES interpreter keeps its intermediates",
+     GS_OPT_CHOICE, AT(slots), slots, 0, 0},
+    {"GLSTARK_GROUPS", "interp_groups", "0 (automatic) or 1..128", "0", "programs per constraint-DAG evaluation",
+     GS_OPT_UINT, AT(interp_groups), NULL, 1, 128},
+    {"GLSTARK_DFT_BLOCK", NULL, "0 (automatic) or a log2 block size 4..11", "0",
+     "test knob: a smaller block for the DFT's shared-memory pass", GS_OPT_UINT, AT(dft_block_log), NULL, 4, 11},
+    {"GLSTARK_POOL", NULL, "auto, reuse, bounded, 0 (off)", "auto", "what happens to the GPU buffers a proof frees",
+     GS_OPT_CHOICE, AT(pool), pools, 0, 0},
+    {"GLSTARK_PRECOMPILE", "precompile", "auto, off, on", "auto", "when the GLES engine compiles its programs",
+     GS_OPT_CHOICE, AT(precompile), precompiles, 0, 0},
+    {"GLSTARK_PROFILE", NULL, "1, 0", "0", "print GPU time per kernel at device close", GS_OPT_CHOICE, AT(profile),
+     flags, 0, 0},
+    {"GLSTARK_POOL_POISON", NULL, "1, 0", "0", "fill every buffer the engine hands out with 0xDEADBEEF",
+     GS_OPT_CHOICE, AT(pool_poison), flags, 0, 0},
+    {"GLSTARK_CPU_SIMD", NULL, "auto, avx512, avx2, neon, none", "auto", "the widest vector set the CPU engine uses",
+     GS_OPT_RAW, GS_OPT_NO_FIELD, NULL, 0, 0},
+};
+#undef AT
+
+const gs_option_row *gs_options_table(size_t *count)
 {
-    const char *v = getenv(var);
-    if (!v || !*v)
-        return GLSTARK_OK;
-    char list[160] = "";
-    for (int i = 0; i < count; i++) {
-        if (!strcasecmp(v, names[i])) {
-            *pick = i;
-            return GLSTARK_OK;
-        }
-        size_t n = strlen(list);
-        snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
-    }
-    return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "%s='%s' is not one of %s; fix or unset it", var, v, list);
+    *count = sizeof table / sizeof table[0];
+    return table;
 }
 
-glstark_status gs_device_options_resolve(const glstark_device_options *in, glstark_device_options *out, gs_error *err)
+const char *gs_option_getenv(const char *name)
+{
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(table[i].name, name))
+            continue;
+        const char *v = getenv(name);
+        return v && *v ? v : NULL;
+    }
+    return NULL;
+}
+
+void gs_device_config_defaults(gs_device_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->engine = GLSTARK_ENGINE_AUTO;
+    cfg->platform = GLSTARK_PLATFORM_AUTO;
+    cfg->pool = GS_POOL_AUTO;
+}
+
+/* One row's variable, if set, into the config. */
+static glstark_status apply_row(const gs_option_row *r, gs_device_config *cfg, gs_error *err)
+{
+    if (r->kind == GS_OPT_RAW)
+        return GLSTARK_OK;
+    const char *v = gs_option_getenv(r->name);
+    if (!v)
+        return GLSTARK_OK;
+    char *at = (char *)cfg + r->offset;
+    if (r->kind == GS_OPT_PATH) {
+        memcpy(at, &v, sizeof v);
+        return GLSTARK_OK;
+    }
+    if (r->kind == GS_OPT_UINT) {
+        char *end = NULL;
+        unsigned long n = strtoul(v, &end, 10);
+        if (!end || *end || *v == '-' || (n != 0 && (n < r->lo || n > r->hi)))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "%s='%s' is not %s; fix or unset it", r->name, v,
+                                r->values);
+        unsigned u = (unsigned)n;
+        memcpy(at, &u, sizeof u);
+        return GLSTARK_OK;
+    }
+    for (const gs_option_choice *c = r->choices; c->word; c++) {
+        if (!strcasecmp(v, c->word)) {
+            memcpy(at, &c->value, sizeof c->value);
+            if (r->offset == offsetof(gs_device_config, engine))
+                cfg->engine_from_env = r->name;
+            return GLSTARK_OK;
+        }
+    }
+    return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "%s='%s' is not one of %s; fix or unset it", r->name, v,
+                        r->values);
+}
+
+/* The public options' fields into the config (the environment comes after). */
+static void from_options(const glstark_device_options *o, gs_device_config *cfg)
+{
+    cfg->engine = o->engine;
+    cfg->platform = o->platform;
+    cfg->drm_node = o->drm_node;
+    cfg->require_hw = o->require_hw;
+    cfg->limits_floor = o->limits_floor;
+    cfg->log = o->log;
+    cfg->log_user = o->log_user;
+    cfg->cpu_threads = o->cpu_threads;
+    cfg->readback = o->readback;
+    cfg->slots = o->slots;
+    cfg->interp_groups = o->interp_groups;
+    cfg->subgroups = o->subgroups;
+    cfg->field_mul = o->field_mul;
+    cfg->precompile = o->precompile;
+    cfg->device_index = o->device_index;
+}
+
+glstark_status gs_device_config_resolve(const glstark_device_options *in, gs_device_config *out, gs_error *err)
 {
     glstark_status st;
     glstark_device_options o;
@@ -44,115 +184,42 @@ glstark_status gs_device_options_resolve(const glstark_device_options *in, glsta
         memcpy(&o, in, n);
         o.size = sizeof o;
     }
-    const char *v = getenv("GLSTARK_PLATFORM");
-    if (v && *v) {
-        if (!strcasecmp(v, "gbm")) o.platform = GLSTARK_PLATFORM_GBM;
-        else if (!strcasecmp(v, "device")) o.platform = GLSTARK_PLATFORM_DEVICE;
-        else if (!strcasecmp(v, "surfaceless")) o.platform = GLSTARK_PLATFORM_SURFACELESS;
-        else if (!strcasecmp(v, "auto")) o.platform = GLSTARK_PLATFORM_AUTO;
-        else
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_PLATFORM='%s' is not one of gbm, device, surfaceless, auto; fix or unset it", v);
-    }
-    v = getenv("GLSTARK_DRM_NODE");
-    if (v && *v)
-        o.drm_node = v;
-    v = getenv("GLSTARK_REQUIRE_HW");
-    if (v && *v)
-        o.require_hw = strcmp(v, "0") != 0;
-    v = getenv("GLSTARK_LIMITS");
-    if (v && *v) {
-        if (!strcasecmp(v, "es31-min")) o.limits_floor = 1;
-        else if (!strcasecmp(v, "device")) o.limits_floor = 0;
-        else
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_LIMITS='%s' is not one of es31-min, device; fix or unset it", v);
-    }
-    /* enum-valued variables: the value's index in the list is the enum value */
-    static const char *const readbacks[] = {"auto", "persistent", "staging", "map"};
-    static const char *const slots[] = {"auto", "global", "shared"};
-    static const char *const subgroups[] = {"auto", "off", "on"};
-    static const char *const field_muls[] = {"auto", "wide", "shift"};
-    static const char *const precompiles[] = {"auto", "off", "on"};
-    int pick = (int)o.readback;
-    if ((st = env_choice("GLSTARK_READBACK", readbacks, 4, &pick, err)))
-        return st;
-    o.readback = (glstark_readback)pick;
-    pick = (int)o.slots;
-    if ((st = env_choice("GLSTARK_SLOTS", slots, 3, &pick, err)))
-        return st;
-    o.slots = (glstark_slot_memory)pick;
-    pick = (int)o.subgroups;
-    if ((st = env_choice("GLSTARK_SUBGROUPS", subgroups, 3, &pick, err)))
-        return st;
-    o.subgroups = (glstark_subgroups)pick;
-    pick = (int)o.field_mul;
-    if ((st = env_choice("GLSTARK_FIELD_MUL", field_muls, 3, &pick, err)))
-        return st;
-    o.field_mul = (glstark_field_mul)pick;
-    pick = (int)o.precompile;
-    if ((st = env_choice("GLSTARK_PRECOMPILE", precompiles, 3, &pick, err)))
-        return st;
-    o.precompile = (glstark_precompile)pick;
-    v = getenv("GLSTARK_GROUPS");
-    if (v && *v) {
-        char *end = NULL;
-        unsigned long g = strtoul(v, &end, 10);
-        if (!end || *end || g > 128)
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_GROUPS='%s' is not 0 (automatic) or a number of groups 1..128; fix or unset it",
-                                v);
-        o.interp_groups = (unsigned)g;
-    }
-    v = getenv("GLSTARK_DEVICE_INDEX");
-    if (v && *v) {
-        char *end = NULL;
-        unsigned long k = strtoul(v, &end, 10);
-        if (!end || *end || k > 255)
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_DEVICE_INDEX='%s' is not a device index 0..255 (glstark-info --list prints "
-                                "them); fix or unset it",
-                                v);
-        o.device_index = (unsigned)k;
-    }
-    if (o.device_index > 255)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: device_index %u is above 255",
-                            o.device_index);
-    v = getenv("GLSTARK_DFT_BLOCK");
-    if (v && *v) {
-        char *end = NULL;
-        unsigned long b = strtoul(v, &end, 10);
-        if (!end || *end || (b != 0 && (b < 4 || b > 11)))
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_DFT_BLOCK='%s' is not 0 (automatic) or a log2 block size 4..11; fix or unset it",
-                                v);
-        o.dft_block_log = (unsigned)b;
-    }
-    if (o.dft_block_log != 0 && (o.dft_block_log < 4 || o.dft_block_log > 11))
+    gs_device_config c;
+    gs_device_config_defaults(&c);
+    from_options(&o, &c);
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if ((st = apply_row(&table[i], &c, err)))
+            return st;
+    if ((unsigned)c.engine > GLSTARK_ENGINE_AUTO)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "device options: dft_block_log %u is not 0 (automatic) or 4..11", o.dft_block_log);
-    if (o.interp_groups > 128)
+                            "device options: engine %d is not GLSTARK_ENGINE_AUTO, GLSTARK_ENGINE_GLES or "
+                            "GLSTARK_ENGINE_CPU",
+                            (int)c.engine);
+    if (c.device_index > 255)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: device_index %u is above 255",
+                            c.device_index);
+    if (c.interp_groups > 128)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: interp_groups %u is above 128",
-                            o.interp_groups);
-    if ((unsigned)o.slots > GLSTARK_SLOTS_SHARED)
+                            c.interp_groups);
+    if ((unsigned)c.slots > GLSTARK_SLOTS_SHARED)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: slots %d is not a valid choice",
-                            (int)o.slots);
-    if ((unsigned)o.field_mul > GLSTARK_FIELD_MUL_SHIFT)
+                            (int)c.slots);
+    if ((unsigned)c.field_mul > GLSTARK_FIELD_MUL_SHIFT)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: field_mul %d is not a valid choice",
-                            (int)o.field_mul);
-    if ((unsigned)o.precompile > GLSTARK_PRECOMPILE_ON)
+                            (int)c.field_mul);
+    if ((unsigned)c.precompile > GLSTARK_PRECOMPILE_ON)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: precompile %d is not a valid choice",
-                            (int)o.precompile);
-    if ((unsigned)o.subgroups > GLSTARK_SUBGROUPS_ON)
+                            (int)c.precompile);
+    if ((unsigned)c.subgroups > GLSTARK_SUBGROUPS_ON)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: subgroups %d is not a valid choice",
-                            (int)o.subgroups);
-    if ((unsigned)o.readback > GLSTARK_READBACK_MAP)
+                            (int)c.subgroups);
+    if ((unsigned)c.readback > GLSTARK_READBACK_MAP)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: readback %d is not a valid choice",
-                            (int)o.readback);
-    if (o.platform > GLSTARK_PLATFORM_SURFACELESS)
+                            (int)c.readback);
+    if ((unsigned)c.platform > GLSTARK_PLATFORM_SURFACELESS)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: platform %d is not a valid choice",
-                            (int)o.platform);
-    *out = o;
+                            (int)c.platform);
+    *out = c;
     return GLSTARK_OK;
 }
 

@@ -203,6 +203,14 @@ void glstark_prove_options_init(glstark_prove_options *opts)
     opts->size = sizeof *opts;
 }
 
+void glstark_prove_result_init(glstark_prove_result *result)
+{
+    if (!result)
+        return;
+    memset(result, 0, sizeof *result);
+    result->size = sizeof *result;
+}
+
 void glstark_prove_stats_init(glstark_prove_stats *stats)
 {
     if (!stats)
@@ -251,7 +259,7 @@ glstark_status gs_api_prove(const glstark_proving_key *pk, const glstark_air_tra
 {
     if (!res)
         return GLSTARK_ERR_INVALID_ARGUMENT;
-    memset(res, 0, sizeof *res);
+    glstark_prove_result_init(res); /* an output only (prove.h) */
     glstark_prove_options o;
     glstark_prove_options_init(&o);
     if (opts) {

@@ -76,13 +76,13 @@ static glstark_status choose_subgroups(const gs_gl_device *dev, gs_gl_caps *c, g
     else if (c->subgroup_size < 4 || (c->subgroup_size & (c->subgroup_size - 1)))
         why = "its subgroup size is not a power of two of at least 4";
     c->subgroup_reduce = 0;
-    if (dev->opts.subgroups == GLSTARK_SUBGROUPS_OFF)
+    if (dev->cfg.subgroups == GLSTARK_SUBGROUPS_OFF)
         return GLSTARK_OK;
     if (!why) {
         c->subgroup_reduce = 1;
         return GLSTARK_OK;
     }
-    if (dev->opts.subgroups == GLSTARK_SUBGROUPS_ON)
+    if (dev->cfg.subgroups == GLSTARK_SUBGROUPS_ON)
         return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
                             "subgroup kernels were required (GLSTARK_SUBGROUPS=on or the subgroups option) but %s on "
                             "'%s'; use auto or off",
@@ -104,9 +104,9 @@ static glstark_status choose_subgroups(const gs_gl_device *dev, gs_gl_caps *c, g
 static void choose_background_compile(const gs_gl_device *dev, gs_gl_caps *c)
 {
     c->background_compile = 0;
-    if (dev->opts.precompile == GLSTARK_PRECOMPILE_OFF || !gs_gl_has_extension(dev, "GL_KHR_parallel_shader_compile"))
+    if (dev->cfg.precompile == GLSTARK_PRECOMPILE_OFF || !gs_gl_has_extension(dev, "GL_KHR_parallel_shader_compile"))
         return;
-    if (dev->is_software && dev->opts.precompile != GLSTARK_PRECOMPILE_ON)
+    if (dev->is_software && dev->cfg.precompile != GLSTARK_PRECOMPILE_ON)
         return;
     c->background_compile = eglGetProcAddress("glMaxShaderCompilerThreadsKHR") != NULL;
 }
@@ -140,7 +140,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * for Keccak's 644 live slots) measured slower on the H200: round 0 of
      * keccakf-1024 446 ms against 130 ms, the multilinear rounds 381 against
      * 311 ms (docs/performance.md); no other GPU was measured. */
-    c.slots = dev->opts.slots == GLSTARK_SLOTS_SHARED ? GLSTARK_SLOTS_SHARED : GLSTARK_SLOTS_GLOBAL;
+    c.slots = dev->cfg.slots == GLSTARK_SLOTS_SHARED ? GLSTARK_SLOTS_SHARED : GLSTARK_SLOTS_GLOBAL;
     /* llvmpipe advertises timer queries but returns ~1 ns for real work
      * (docs/design.md, 'Pitfalls we met on GLES compute'), so software renderers never use them. */
     if (dev->GenQueries && dev->GetQueryObjectui64v && !dev->is_software) {
@@ -162,7 +162,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
                             dev->renderer, c.max_invocations, c.max_storage_blocks);
     dev->hw_caps = c;
 
-    if (dev->opts.limits_floor) {
+    if (dev->cfg.limits_floor) {
         c.floor_mode = 1;
         c.max_invocations = ES31_MIN_INVOCATIONS;
         c.max_group_size[0] = min_u32(c.max_group_size[0], ES31_MIN_GROUP_SIZE_XY);
@@ -180,16 +180,16 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
         c.subgroup_size = 0;
         c.subgroup_features = 0;
     }
-    if (dev->opts.max_binding_bytes && dev->opts.max_binding_bytes < c.max_binding_bytes) {
+    if (dev->cfg.max_binding_bytes && dev->cfg.max_binding_bytes < c.max_binding_bytes) {
         /* Keep the knob a multiple of the alignment so chunks stay aligned. */
-        uint64_t v = dev->opts.max_binding_bytes - dev->opts.max_binding_bytes % c.binding_offset_align;
+        uint64_t v = dev->cfg.max_binding_bytes - dev->cfg.max_binding_bytes % c.binding_offset_align;
         if (v < c.binding_offset_align)
             v = c.binding_offset_align;
         c.max_binding_bytes = v;
     }
-    if (dev->opts.max_group_count)
+    if (dev->cfg.max_group_count)
         for (int i = 0; i < 3; i++)
-            c.max_group_count[i] = min_u32(c.max_group_count[i], dev->opts.max_group_count);
+            c.max_group_count[i] = min_u32(c.max_group_count[i], dev->cfg.max_group_count);
     c.local_size = pow2_floor(min_u32(GS_PREFERRED_LOCAL_SIZE, min_u32(c.max_invocations, c.max_group_size[0])));
     /* Desktop-class: hardware offering bindings of 1 GiB or more (an H200
      * offers 2 GiB; floor mode caps the binding at 128 MiB and so is never
@@ -197,8 +197,8 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budgets and split every constraint evaluation into groups (128 in the
      * multilinear rounds, 16 in round 0: src/engine/gles/zerocheck_gles.c). */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
-    c.interp_groups = dev->opts.interp_groups ? dev->opts.interp_groups : c.desktop_class ? 128 : 1;
-    c.field_mul = dev->opts.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->opts.field_mul : auto_field_mul(dev);
+    c.interp_groups = dev->cfg.interp_groups ? dev->cfg.interp_groups : c.desktop_class ? 128 : 1;
+    c.field_mul = dev->cfg.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->cfg.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,
      * at most 2^11 (8 KiB; the 16 KiB floor allows 2^12, but 2^12 measured
      * slower on the H200: 2^22 x 42 in 4.17 against 3.83 ms). The test knob
@@ -206,8 +206,8 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
     c.dft_block_log = 1;
     while (c.dft_block_log < 11 && (4u << (c.dft_block_log + 1)) <= c.max_shared_bytes)
         c.dft_block_log++;
-    if (dev->opts.dft_block_log && dev->opts.dft_block_log < c.dft_block_log)
-        c.dft_block_log = dev->opts.dft_block_log;
+    if (dev->cfg.dft_block_log && dev->cfg.dft_block_log < c.dft_block_log)
+        c.dft_block_log = dev->cfg.dft_block_log;
     glstark_status st = choose_subgroups(dev, &c, err);
     if (st)
         return st;
@@ -237,7 +237,7 @@ static void GL_APIENTRY debug_cb(GLenum source, GLenum type, GLuint id, GLenum s
 void gs_gl_debug_setup(gs_gl_device *dev)
 {
 #if defined(GLSTARK_DEBUG_BUILD)
-    if (!dev->opts.log || !gs_gl_has_extension(dev, "GL_KHR_debug"))
+    if (!dev->cfg.log || !gs_gl_has_extension(dev, "GL_KHR_debug"))
         return;
     PFNGLDEBUGMESSAGECALLBACKKHRPROC cb =
         (PFNGLDEBUGMESSAGECALLBACKKHRPROC)eglGetProcAddress("glDebugMessageCallbackKHR");

@@ -4,7 +4,6 @@
  * nothing opens, the caller learns what was tried and why each path failed. */
 #include "gles/gl_device.h"
 
-#include "api/options.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -63,14 +62,14 @@ int gs_gl_has_token(const char *list, const char *name)
 
 void gs_gl_log(const gs_gl_device *dev, glstark_log_level level, const char *fmt, ...)
 {
-    if (!dev || !dev->opts.log)
+    if (!dev || !dev->cfg.log)
         return;
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    dev->opts.log(dev->opts.log_user, level, buf);
+    dev->cfg.log(dev->cfg.log_user, level, buf);
 }
 
 static const char *egl_error_name(EGLint e)
@@ -224,7 +223,7 @@ static int finish_display(gs_gl_device *dev, attempt_log *log, const char *label
         return 0;
     }
     dev->is_software = dev->is_software || renderer_is_software(dev->renderer);
-    if (dev->is_software && dev->opts.require_hw) {
+    if (dev->is_software && dev->cfg.require_hw) {
         note(log, "  - %s: renderer '%s' is a software renderer, refused because hardware was required "
                   "(require_hw option or GLSTARK_REQUIRE_HW=1)\n",
              label, dev->renderer);
@@ -233,16 +232,16 @@ static int finish_display(gs_gl_device *dev, attempt_log *log, const char *label
     }
     /* device_index k > 0: the k-th hardware device in the order they are
      * tried; the ones before it are opened, counted and closed again */
-    if (dev->opts.device_index > 0) {
+    if (dev->cfg.device_index > 0) {
         if (dev->is_software) {
             note(log, "  - %s: software renderer '%s', not counted (device index %u asks for a hardware one)\n",
-                 label, dev->renderer, dev->opts.device_index);
+                 label, dev->renderer, dev->cfg.device_index);
             release_display(dev);
             return 0;
         }
-        if (dev->hw_skipped < dev->opts.device_index) {
+        if (dev->hw_skipped < dev->cfg.device_index) {
             note(log, "  - %s: hardware device %u ('%s'), passed over for device index %u\n", label,
-                 dev->hw_skipped, dev->renderer, dev->opts.device_index);
+                 dev->hw_skipped, dev->renderer, dev->cfg.device_index);
             dev->hw_skipped++;
             release_display(dev);
             return 0;
@@ -315,8 +314,8 @@ static int try_gbm(gs_gl_device *dev, attempt_log *log, PFNEGLGETPLATFORMDISPLAY
         note(log, "  - gbm: libgbm.so.1 not loadable (%s); install libgbm1\n", dlerror());
         return 0;
     }
-    if (dev->opts.drm_node)
-        return try_gbm_node(dev, log, dev->opts.drm_node, gpd);
+    if (dev->cfg.drm_node)
+        return try_gbm_node(dev, log, dev->cfg.drm_node, gpd);
 
     DIR *d = opendir("/dev/dri");
     if (!d) {
@@ -388,11 +387,11 @@ static int try_devices(gs_gl_device *dev, attempt_log *log, PFNEGLGETPLATFORMDIS
             char label[GS_GL_INFO_MAX];
             snprintf(label, sizeof label, "device #%d (%s%s%s)", (int)i,
                      sw ? "software" : hw ? "hardware" : "unknown kind", node ? " " : "", node ? node : "");
-            if (dev->opts.drm_node && (!node || strcmp(node, dev->opts.drm_node) != 0)) {
-                note(log, "  - %s: skipped, not the requested node %s\n", label, dev->opts.drm_node);
+            if (dev->cfg.drm_node && (!node || strcmp(node, dev->cfg.drm_node) != 0)) {
+                note(log, "  - %s: skipped, not the requested node %s\n", label, dev->cfg.drm_node);
                 continue;
             }
-            if (sw && dev->opts.require_hw) {
+            if (sw && dev->cfg.require_hw) {
                 note(log, "  - %s: skipped, software device and hardware was required (GLSTARK_REQUIRE_HW)\n", label);
                 continue;
             }
@@ -421,8 +420,8 @@ static int try_surfaceless(gs_gl_device *dev, attempt_log *log, PFNEGLGETPLATFOR
         note(log, "  - surfaceless: EGL lacks EGL_MESA_platform_surfaceless (install Mesa's libegl-mesa0)\n");
         return 0;
     }
-    if (dev->opts.drm_node) {
-        note(log, "  - surfaceless: skipped, a DRM node was requested (%s)\n", dev->opts.drm_node);
+    if (dev->cfg.drm_node) {
+        note(log, "  - surfaceless: skipped, a DRM node was requested (%s)\n", dev->cfg.drm_node);
         return 0;
     }
     dev->dpy = gpd(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
@@ -506,7 +505,7 @@ static const char *platform_word(glstark_platform p)
     }
 }
 
-glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_device **out, gs_error *err)
+glstark_status gs_gl_device_open(const gs_device_config *cfg, gs_gl_device **out, gs_error *err)
 {
     *out = NULL;
     gs_gl_device *dev = calloc(1, sizeof *dev);
@@ -515,17 +514,14 @@ glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_devic
     dev->drm_fd = -1;
     dev->dpy = EGL_NO_DISPLAY;
     dev->ctx = EGL_NO_CONTEXT;
-    glstark_status st = gs_device_options_resolve(opts, &dev->opts, err);
-    if (st) {
-        free(dev);
-        return st;
-    }
+    dev->cfg = *cfg;
+    glstark_status st;
     attempt_log log = {{0}, 0};
     PFNEGLGETPLATFORMDISPLAYEXTPROC gpd = get_platform_display_fn();
     if (!gpd)
         note(&log, "  - EGL has no EGL_EXT_platform_base (eglGetPlatformDisplayEXT); is libEGL from glvnd/Mesa "
                    "installed?\n");
-    glstark_platform want = dev->opts.platform;
+    glstark_platform want = dev->cfg.platform;
     int ok = 0;
     if (!ok && (want == GLSTARK_PLATFORM_AUTO || want == GLSTARK_PLATFORM_GBM))
         ok = try_gbm(dev, &log, gpd);
@@ -539,17 +535,17 @@ glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_devic
         if (dev->gbm_lib)
             dlclose(dev->gbm_lib);
         char index_words[96] = "";
-        if (dev->opts.device_index > 0)
+        if (dev->cfg.device_index > 0)
             snprintf(index_words, sizeof index_words, ", device index %u: %u hardware device%s found",
-                     dev->opts.device_index, dev->hw_skipped, dev->hw_skipped == 1 ? "" : "s");
+                     dev->cfg.device_index, dev->hw_skipped, dev->hw_skipped == 1 ? "" : "s");
         st = gs_error_set(
             err, GLSTARK_ERR_NO_DEVICE,
             "no OpenGL ES 3.1 device could be opened (platform %s%s%s%s%s). Tried:\n%s"
             "What to do: install Mesa (libegl-mesa0 libgl1-mesa-dri libgbm1) or your GPU vendor's EGL driver; "
             "make /dev/dri/renderD* readable (add the user to the 'render' group); unset GLSTARK_PLATFORM / "
             "GLSTARK_DRM_NODE to try every path; unset GLSTARK_REQUIRE_HW to accept a software renderer.",
-            platform_word(want), dev->opts.drm_node ? ", node " : "", dev->opts.drm_node ? dev->opts.drm_node : "",
-            dev->opts.require_hw ? ", hardware required" : "", index_words, log.len ? log.text : "  (nothing)\n");
+            platform_word(want), dev->cfg.drm_node ? ", node " : "", dev->cfg.drm_node ? dev->cfg.drm_node : "",
+            dev->cfg.require_hw ? ", hardware required" : "", index_words, log.len ? log.text : "  (nothing)\n");
         free(dev);
         return st;
     }
@@ -557,8 +553,7 @@ glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_devic
     gs_gl_debug_setup(dev);
     st = gs_gl_caps_read(dev, err);
     if (!st) {
-        const char *prof = getenv("GLSTARK_PROFILE");
-        if (prof && *prof && strcmp(prof, "0") != 0)
+        if (dev->cfg.profile)
             st = gs_gl_profile_enable(dev, err);
     }
     if (st) {

@@ -16,18 +16,49 @@
 #include <GLES3/gl31.h>
 #include <GLES2/gl2ext.h>
 
+#include "engine/device_config.h"
 #include "glstark/device.h"
 #include "util/error.h"
 
 #define GS_GL_INFO_MAX 256
 
-/* Limits, after floor mode and test knobs. Same fields the public API reports. */
-typedef glstark_device_limits gs_gl_caps;
+/* Limits and choices, after floor mode, the config and the test knobs. The
+ * library's own struct: the public glstark_device_limits is filled from it
+ * (api/device.c), so either can change without the other. */
+typedef struct gs_gl_caps {
+    uint32_t max_invocations;        /* MAX_COMPUTE_WORK_GROUP_INVOCATIONS */
+    uint32_t max_group_size[3];      /* MAX_COMPUTE_WORK_GROUP_SIZE */
+    uint32_t max_group_count[3];     /* MAX_COMPUTE_WORK_GROUP_COUNT */
+    uint32_t max_shared_bytes;       /* MAX_COMPUTE_SHARED_MEMORY_SIZE */
+    uint64_t max_binding_bytes;      /* MAX_SHADER_STORAGE_BLOCK_SIZE */
+    uint32_t max_storage_blocks;     /* MAX_COMPUTE_SHADER_STORAGE_BLOCKS */
+    uint32_t max_storage_bindings;   /* MAX_SHADER_STORAGE_BUFFER_BINDINGS */
+    uint32_t binding_offset_align;   /* SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT */
+    uint32_t subgroup_size;          /* 0 without GL_KHR_shader_subgroup */
+    uint32_t local_size;             /* the 1-D work-group size kernels use */
+    int timer_queries_valid;         /* GPU timer queries give real numbers */
+    int persistent_map;              /* GL_EXT_buffer_storage */
+    int robustness;                  /* context resets are detected */
+    int floor_mode;                  /* limits were clamped to the ES 3.1 minimums */
+    glstark_readback readback;       /* the readback path in use (never AUTO on a GLES device) */
+    glstark_slot_memory slots;       /* GLOBAL or SHARED (SHARED: where a DAG's slots fit) */
+    int desktop_class;               /* hardware with bindings of 1 GiB or more: bigger scratch and budgets */
+    unsigned interp_groups;          /* most groups the interpreter splits an evaluation into (1: never) */
+    uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
+    int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
+    glstark_buffer_pool buffer_pool; /* what happens to freed GPU buffers (GLSTARK_POOL) */
+    int shader_copy;                 /* large buffer copies by a compute shader, not glCopyBufferSubData (GLSTARK_COPY) */
+    int subgroup_reduce;             /* work-group sums through subgroup shuffles (GLSTARK_SUBGROUPS) */
+    uint32_t subgroup_features;      /* GL_SUBGROUP_SUPPORTED_FEATURES_KHR in compute shaders (0: none) */
+    glstark_field_mul field_mul;     /* WIDE or SHIFT (never AUTO on a GLES device) */
+    int background_compile;          /* proofs may start their programs ahead of use on the driver's threads
+                                        (GLSTARK_PRECOMPILE; under AUTO only when the driver's cache is cold) */
+} gs_gl_caps;
 
 typedef struct gs_gl_program gs_gl_program;
 
 typedef struct gs_gl_device {
-    glstark_device_options opts; /* after environment overrides */
+    gs_device_config cfg; /* resolved by api/options.c */
 
     /* EGL objects and what made them. */
     EGLDisplay dpy;
@@ -49,7 +80,7 @@ typedef struct gs_gl_device {
     char extensions[1024]; /* the relevant ones present, space separated */
     int gl_major, gl_minor;
     int is_software;
-    unsigned hw_skipped; /* hardware devices passed over on the way to opts.device_index */
+    unsigned hw_skipped; /* hardware devices passed over on the way to cfg.device_index */
 
     gs_gl_caps caps;      /* what the library uses */
     gs_gl_caps hw_caps;   /* what the driver reported */
@@ -94,9 +125,9 @@ typedef struct gs_gl_device {
     struct gs_gl_profile *prof;
 } gs_gl_device;
 
-/* Opens a headless device per opts (already resolved or not; env is applied
- * here, by api/options.h). On failure the message lists every path tried. */
-glstark_status gs_gl_device_open(const glstark_device_options *opts, gs_gl_device **out, gs_error *err);
+/* Opens a headless device per cfg (resolved: the GL layer reads no
+ * environment). On failure the message lists every path tried. */
+glstark_status gs_gl_device_open(const gs_device_config *cfg, gs_gl_device **out, gs_error *err);
 void gs_gl_device_close(gs_gl_device *dev);
 glstark_status gs_gl_device_make_current(gs_gl_device *dev, gs_error *err);
 

@@ -68,7 +68,7 @@ static int by_time(const void *a, const void *b)
  * stderr (the variable was asked for by whoever runs the program). */
 static void emit(const gs_gl_device *dev, const char *line)
 {
-    if (dev->opts.log)
+    if (dev->cfg.log)
         gs_gl_log(dev, GLSTARK_LOG_INFO, "%s", line);
     else
         fprintf(stderr, "%s\n", line);

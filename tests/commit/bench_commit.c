@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "engine/dft_ops.h"
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
 #include "protocol/stacking.h"
@@ -435,7 +436,7 @@ int main(int argc, char **argv)
     gs_error err;
     glstark_status st;
     if (!strcmp(engine, "gles"))
-        st = gs_gles_engine_create(NULL, &eng, &err);
+        st = gs_gles_engine_create_opts(NULL, &eng, &err);
     else if (!strcmp(engine, "cpu"))
         st = gs_cpu_engine_create(threads, &eng, &err);
     else {

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "engine/dft_ops.h"
+#include "api/device_testing.h"
+#include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
 #include "glstark/airs.h"
@@ -135,9 +137,9 @@ static int open_engines(gs_engine **engs)
 {
     gs_error err;
     cr_assert_eq(gs_cpu_engine_create(2, &engs[0], &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(gs_gles_engine_create(NULL, &engs[1], &err), GLSTARK_OK, "%s", err.msg);
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    cr_assert_eq(gs_gles_engine_create_opts(NULL, &engs[1], &err), GLSTARK_OK, "%s", err.msg);
+    gs_device_config o;
+    o = tu_config();
     o.max_binding_bytes = 16384; /* codeword columns of 2^11 rows, windows of a few columns */
     cr_assert_eq(gs_gles_engine_create(&o, &engs[2], &err), GLSTARK_OK, "%s", err.msg);
     return 3;

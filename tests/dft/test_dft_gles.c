@@ -202,8 +202,8 @@ Test(dft_gles, rs_code_matrix_small_bindings) { compare_rs(tu_engine_binding(163
 /* A GLES engine whose DFT shared-memory pass works on blocks of 2^block_log words. */
 static gs_engine *engine_dft_block(unsigned block_log)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.dft_block_log = block_log;
     return tu_engine(&o);
 }
@@ -292,8 +292,8 @@ Test(dft_gles, rs_code_matrix_wide_and_unsupported)
  * field-multiply variants (the GPU computes the powers with either). */
 static void check_twiddles(glstark_field_mul fm, uint64_t *s)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.field_mul = fm;
     gs_engine *g = tu_engine(&o), *c = tu_cpu_engine();
     const unsigned logn = 13, inv_logn = 9;

@@ -49,7 +49,7 @@ if [ "$mode" = gles ]; then
         "$data/fib-small_n4.ctx.bin" "$data/fib-small_n4.ctx.bin"
     cmp "$tmp/devs/fib-small_n4.proof.bin" "$data/fib-small_n4.proof.bin" || fail "--devices 0: the proof differs"
     # an index past the GPUs there are: exit 2, the message says how many were found
-    expect 2 "--devices 7" --devices 7 --quiet "$data/fib-small_n4.prevk.bin" "$data/fib-small_n4.ctx.bin"
+    expect 2 "--devices 7" --engine gles --devices 7 --quiet "$data/fib-small_n4.prevk.bin" "$data/fib-small_n4.ctx.bin"
     grep -q "device index 7" "$tmp/out.txt" || { cat "$tmp/out.txt"; fail "--devices 7: no word of the index"; }
     echo "prove_cli (gles): ok"
     exit 0

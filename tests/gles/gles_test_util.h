@@ -11,18 +11,48 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "field/babybear.h"
 #include "../util/splitmix.h"
 
-/* Opens a GLES engine with opts (NULL = defaults) or fails the test with
+/* The defaults and the environment, resolved (the test then sets knobs
+ * such as max_binding_bytes, which are not public options). */
+static inline gs_device_config tu_config(void)
+{
+    gs_device_config c;
+    gs_error err;
+    gs_error_clear(&err);
+    glstark_status st = gs_test_config(&c, &err);
+    cr_assert_eq(st, GLSTARK_OK, "resolving the device options failed: %s", err.msg);
+    return c;
+}
+
+/* Opens a GLES engine with cfg (NULL = tu_config()) or fails the test with
  * the library's message: CI has llvmpipe, so no device is a failure. */
-static inline gs_engine *tu_engine(const glstark_device_options *opts)
+static inline gs_engine *tu_engine(const gs_device_config *cfg)
 {
     gs_error err;
     gs_error_clear(&err);
     gs_engine *eng = NULL;
-    glstark_status st = gs_gles_engine_create(opts, &eng, &err);
+    gs_device_config dflt;
+    if (!cfg) {
+        dflt = tu_config();
+        cfg = &dflt;
+    }
+    glstark_status st = gs_gles_engine_create(cfg, &eng, &err);
+    cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s: %s", glstark_status_name(st), err.msg);
+    return eng;
+}
+
+/* A GLES engine from public options: the environment overrides them, as
+ * for glstark_device_create. */
+static inline gs_engine *tu_engine_opts(const glstark_device_options *opts)
+{
+    gs_error err;
+    gs_error_clear(&err);
+    gs_engine *eng = NULL;
+    glstark_status st = gs_gles_engine_create_opts(opts, &eng, &err);
     cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s: %s", glstark_status_name(st), err.msg);
     return eng;
 }
@@ -31,8 +61,7 @@ static inline gs_engine *tu_engine(const glstark_device_options *opts)
  * (0: the device's own), to push kernels onto their chunked paths. */
 static inline gs_engine *tu_engine_binding(uint64_t max_binding)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o = tu_config();
     o.max_binding_bytes = max_binding;
     return tu_engine(&o);
 }

@@ -19,7 +19,7 @@ static void assert_env_refused(const char *var, const char *value)
     setenv(var, value, 1);
     gs_engine *eng = NULL;
     gs_error err;
-    cr_assert_eq(gs_gles_engine_create(NULL, &eng, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_gles_engine_create_opts(NULL, &eng, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(err.msg, var) != NULL, "message names the variable: %s", err.msg);
     unsetenv(var);
 }
@@ -200,8 +200,8 @@ Test(gles_buffers, fill_partial_ranges)
  * through range bindings, including a tail that is not a whole chunk. */
 Test(gles_buffers, larger_than_binding_limit_in_ranges)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.max_binding_bytes = 64 << 10;
     gs_engine *eng = tu_engine(&o);
     const gs_gl_caps *c = &gs_gles_device(eng)->caps;
@@ -261,8 +261,8 @@ Test(gles_buffers, larger_than_binding_limit_in_ranges)
  * (lowered) binding. */
 Test(gles_buffers, canonical_write_matches_cpu_engine)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.max_binding_bytes = 64 << 10;
     gs_engine *g = tu_engine(&o), *c;
     gs_error err;
@@ -324,8 +324,8 @@ Test(gles_buffers, readback_paths_agree)
     cr_log_info("seed %llu", (unsigned long long)seed);
     fill_random(src, words, seed);
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-        glstark_device_options o;
-        glstark_device_options_init(&o);
+        gs_device_config o;
+        o = tu_config();
         o.readback = modes[m];
         gs_engine *eng = tu_engine(&o);
         const gs_gl_device *dev = gs_gles_device(eng);
@@ -427,8 +427,8 @@ Test(gles_buffers, strided_copy_matches_definition)
     uint64_t seed = 0x6A7E0001;
     cr_log_info("seed %llu", (unsigned long long)seed);
     for (size_t li = 0; li < 2; li++) {
-        glstark_device_options o;
-        glstark_device_options_init(&o);
+        gs_device_config o;
+        o = tu_config();
         o.max_binding_bytes = limits[li];
         gs_engine *eng = tu_engine(&o);
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
@@ -575,8 +575,8 @@ Test(gles_buffers, pool_reuses_within_slack_and_bounds_the_footprint)
     /* under a memory cap the pool never makes the engine hold more than the
      * cap: held bytes stay within the high-water mark, which live bytes
      * alone reached (each step checked) */
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     const size_t cap = big + big / 10;
     o.device_memory_cap = cap;
     eng = tu_engine(&o);
@@ -668,8 +668,8 @@ Test(gles_buffers, pool_reuse_takes_larger_buffers_under_pressure)
     setenv("GLSTARK_POOL_POISON", "1", 1);
     /* under a memory cap no larger buffer is taken (its slack would count
      * against the cap), and the cap loop of the bounded test holds */
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     const size_t cap = big + big / 10;
     o.device_memory_cap = cap;
     eng = tu_engine(&o);
@@ -685,8 +685,8 @@ Test(gles_buffers, pool_reuse_takes_larger_buffers_under_pressure)
 
 Test(gles_buffers, bind_range_checks_alignment_and_size)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.max_binding_bytes = 4096;
     gs_engine *eng = tu_engine(&o);
     gs_gl_device *dev = gs_gles_device(eng);
@@ -706,8 +706,8 @@ Test(gles_buffers, bind_range_checks_alignment_and_size)
 
 Test(gles_buffers, memory_cap_and_bad_arguments)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.device_memory_cap = 1 << 20;
     gs_engine *eng = tu_engine(&o);
     gs_buf *a = NULL, *b = NULL;
@@ -782,8 +782,8 @@ Test(gles_buffers, spans_measure_time)
  * aligned for both the 16-byte and the 4-byte arrays. */
 Test(gles_buffers, mixed_element_sizes_with_odd_binding_limit)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.max_binding_bytes = 100000;
     gs_engine *eng = tu_engine(&o);
     const size_t n = 30011;

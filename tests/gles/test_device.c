@@ -9,6 +9,16 @@
 #include "api/device_internal.h"
 #include "glstark/glstark.h"
 
+/* Default options but the GLES engine: these tests mean GLES (the default
+ * engine is auto, which takes the CPU engine on llvmpipe). */
+static const glstark_device_options *gles_only(void)
+{
+    static glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
+    return &o;
+}
+
 /* The floor-mode run sets GLSTARK_LIMITS; tests that force a path must not
  * be steered by a developer's GLSTARK_PLATFORM/GLSTARK_DRM_NODE. */
 static void clear_path_env(void)
@@ -28,6 +38,7 @@ static glstark_status open_platform(glstark_platform p, glstark_device **dev, ch
 {
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.platform = p;
     return glstark_device_create(&o, dev, msg, n);
 }
@@ -39,6 +50,7 @@ static void check_opened(glstark_device *dev, glstark_platform want)
     cr_assert(strstr(glstark_device_gl_version(dev), "OpenGL ES 3.") != NULL, "version '%s'",
               glstark_device_gl_version(dev));
     glstark_device_limits L;
+    glstark_device_limits_init(&L);
     cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
     cr_assert_geq(L.max_invocations, 128);
     cr_assert_geq(L.max_group_count[0], 65535);
@@ -55,7 +67,7 @@ Test(gles_device, opens_through_auto)
     clear_path_env();
     char msg[4096];
     glstark_device *dev = NULL;
-    glstark_status st = glstark_device_create(NULL, &dev, msg, sizeof msg);
+    glstark_status st = glstark_device_create(gles_only(), &dev, msg, sizeof msg);
     cr_assert_eq(st, GLSTARK_OK, "%s", msg);
     check_opened(dev, glstark_device_platform(dev));
     cr_assert_neq(glstark_device_platform(dev), GLSTARK_PLATFORM_AUTO);
@@ -122,6 +134,7 @@ Test(gles_device, gbm_path_on_a_non_gpu_node)
     clear_path_env();
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.platform = GLSTARK_PLATFORM_GBM;
     o.drm_node = "/dev/null";
     char msg[4096];
@@ -150,7 +163,7 @@ Test(gles_device, forced_missing_drm_node_lists_the_path)
     setenv("GLSTARK_DRM_NODE", "/dev/dri/renderD199", 1);
     char msg[4096];
     glstark_device *dev = NULL;
-    glstark_status st = glstark_device_create(NULL, &dev, msg, sizeof msg);
+    glstark_status st = glstark_device_create(gles_only(), &dev, msg, sizeof msg);
     cr_assert_eq(st, GLSTARK_ERR_NO_DEVICE, "%s", msg);
     cr_assert_null(dev);
     cr_assert(strstr(msg, "/dev/dri/renderD199") != NULL, "%s", msg);
@@ -162,12 +175,12 @@ Test(gles_device, software_refusal_is_reported)
     clear_path_env();
     glstark_device *dev = NULL;
     char msg[4096];
-    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_device_create(gles_only(), &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
     int sw = glstark_device_is_software(dev);
     glstark_device_destroy(dev);
     setenv("GLSTARK_REQUIRE_HW", "1", 1);
     dev = NULL;
-    glstark_status st = glstark_device_create(NULL, &dev, msg, sizeof msg);
+    glstark_status st = glstark_device_create(gles_only(), &dev, msg, sizeof msg);
     if (!sw) {
         cr_assert_eq(st, GLSTARK_OK, "a hardware device opened before, so it must open now: %s", msg);
         cr_assert_eq(glstark_device_is_software(dev), 0);
@@ -185,6 +198,7 @@ Test(gles_device, require_hw_option_matches_env)
     clear_path_env();
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.require_hw = 1;
     o.platform = GLSTARK_PLATFORM_SURFACELESS;
     glstark_device *dev = NULL;
@@ -217,35 +231,34 @@ Test(gles_device, bad_environment_values_are_errors)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv(bad[i].var, bad[i].value, 1);
-        cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT, "%s=%s",
+        cr_assert_eq(glstark_device_create(gles_only(), &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT, "%s=%s",
                      bad[i].var, bad[i].value);
         cr_assert(strstr(msg, bad[i].var) && (!bad[i].also || strstr(msg, bad[i].also)), "%s", msg);
         cr_assert_null(dev);
         unsetenv(bad[i].var);
     }
-    /* The same range through the options struct. */
+    /* Out-of-range values through the options struct. */
     glstark_device_options o;
     glstark_device_options_init(&o);
-    o.dft_block_log = 2;
-    cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert(strstr(msg, "dft_block_log") != NULL, "%s", msg);
-    cr_assert_null(dev);
-    glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.precompile = (glstark_precompile)3;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "precompile") != NULL, "%s", msg);
     cr_assert_null(dev);
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.subgroups = (glstark_subgroups)7;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "subgroups") != NULL, "%s", msg);
     cr_assert_null(dev);
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.interp_groups = 129;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "interp_groups") != NULL, "%s", msg);
     cr_assert_null(dev);
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.field_mul = (glstark_field_mul)3;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "field_mul") != NULL, "%s", msg);
@@ -261,7 +274,8 @@ Test(gles_device, field_mul_variants)
     unsetenv("GLSTARK_FIELD_MUL");
     glstark_device_options o;
     glstark_device_options_init(&o);
-    gs_engine *eng = tu_engine(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
+    gs_engine *eng = tu_engine_opts(&o);
     const gs_gl_device *d = gs_gles_device(eng);
     glstark_field_mul want = strstr(d->renderer, "V3D") ? GLSTARK_FIELD_MUL_SHIFT : GLSTARK_FIELD_MUL_WIDE;
     cr_assert_eq(d->caps.field_mul, want, "auto chose %d", (int)d->caps.field_mul);
@@ -272,6 +286,7 @@ Test(gles_device, field_mul_variants)
         char msg[1024];
         cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
         glstark_device_limits L;
+        glstark_device_limits_init(&L);
         cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
         cr_assert_eq(L.field_mul, (glstark_field_mul)v);
         /* random elements from a printed seed, plus 0, 1 and p-1 (the self-check mixes them in) */
@@ -284,7 +299,7 @@ Test(gles_device, field_mul_variants)
     /* the environment wins over the option */
     setenv("GLSTARK_FIELD_MUL", "shift", 1);
     o.field_mul = GLSTARK_FIELD_MUL_WIDE;
-    eng = tu_engine(&o);
+    eng = tu_engine_opts(&o);
     cr_assert_eq(gs_gles_device(eng)->caps.field_mul, GLSTARK_FIELD_MUL_SHIFT);
     gs_engine_destroy(eng);
     unsetenv("GLSTARK_FIELD_MUL");
@@ -299,7 +314,8 @@ Test(gles_device, subgroup_choice)
     unsetenv("GLSTARK_SUBGROUPS");
     glstark_device_options o;
     glstark_device_options_init(&o);
-    gs_engine *eng = tu_engine(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
+    gs_engine *eng = tu_engine_opts(&o);
     const gs_gl_device *d = gs_gles_device(eng);
     const uint32_t need = GL_SUBGROUP_FEATURE_BASIC_BIT_KHR | GL_SUBGROUP_FEATURE_SHUFFLE_BIT_KHR;
     const uint32_t size = d->hw_caps.subgroup_size;
@@ -312,7 +328,7 @@ Test(gles_device, subgroup_choice)
     gs_engine_destroy(eng);
 
     o.subgroups = GLSTARK_SUBGROUPS_OFF;
-    eng = tu_engine(&o);
+    eng = tu_engine_opts(&o);
     cr_assert_eq(gs_gles_device(eng)->caps.subgroup_reduce, 0);
     gs_engine_destroy(eng);
 
@@ -323,6 +339,7 @@ Test(gles_device, subgroup_choice)
     if (expect) {
         cr_assert_eq(st, GLSTARK_OK, "%s", msg);
         glstark_device_limits L;
+        glstark_device_limits_init(&L);
         cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
         cr_assert_eq(L.subgroup_reduce, 1);
         glstark_device_destroy(dev);
@@ -334,8 +351,9 @@ Test(gles_device, subgroup_choice)
 
     /* floor mode never uses them */
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.limits_floor = 1;
-    eng = tu_engine(&o);
+    eng = tu_engine_opts(&o);
     cr_assert_eq(gs_gles_device(eng)->caps.subgroup_reduce, 0);
     gs_engine_destroy(eng);
 }
@@ -345,6 +363,7 @@ Test(gles_device, options_size_is_checked)
     clear_path_env();
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.size = 3;
     char msg[1024];
     glstark_device *dev = NULL;
@@ -364,8 +383,9 @@ Test(gles_device, floor_mode_clamps_to_es31_minimums)
     clear_path_env();
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.limits_floor = 1;
-    gs_engine *eng = tu_engine(&o);
+    gs_engine *eng = tu_engine_opts(&o);
     const gs_gl_device *dev = gs_gles_device(eng);
     const gs_gl_caps *c = &dev->caps;
     cr_assert_eq(c->floor_mode, 1);
@@ -395,8 +415,7 @@ Test(gles_device, env_floor_mode_applies)
 Test(gles_device, test_knobs_lower_limits)
 {
     clear_path_env();
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o = tu_config();
     o.max_binding_bytes = 100000; /* not a multiple of the alignment on purpose */
     o.max_group_count = 7;
     o.device_memory_cap = 1 << 20;
@@ -408,12 +427,12 @@ Test(gles_device, test_knobs_lower_limits)
     cr_assert_eq(eng->bytes_cap, 1 << 20);
     gs_engine_destroy(eng);
     /* The DFT block only goes down: 2^6 applies, 2^11 never exceeds the device's choice. */
-    glstark_device_options_init(&o);
+    o = tu_config();
     o.dft_block_log = 6;
     eng = tu_engine(&o);
     cr_assert_eq(gs_gles_device(eng)->caps.dft_block_log, 6);
     gs_engine_destroy(eng);
-    glstark_device_options_init(&o);
+    o = tu_config();
     eng = tu_engine(&o);
     uint32_t own = gs_gles_device(eng)->caps.dft_block_log;
     gs_engine_destroy(eng);
@@ -447,6 +466,7 @@ Test(gles_device, info_strings_and_cpu_device)
     cr_assert_str_eq(glstark_device_platform_path(dev), "cpu");
     cr_assert_eq(glstark_device_self_check(dev, 1, 16), GLSTARK_OK);
     glstark_device_limits L;
+    glstark_device_limits_init(&L);
     cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
     cr_assert_eq(L.max_invocations, 0);
     glstark_device_destroy(dev);
@@ -459,7 +479,7 @@ Test(gles_device, info_getters_last_error_and_null)
     clear_path_env();
     glstark_device *dev = NULL;
     char msg[4096];
-    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_device_create(gles_only(), &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
     cr_assert(strlen(glstark_device_egl_vendor(dev)) > 0);
     cr_assert(strlen(glstark_device_gl_vendor(dev)) > 0);
     const char *ev = glstark_device_egl_version(dev);
@@ -498,6 +518,7 @@ Test(gles_device, info_getters_last_error_and_null)
     cr_assert_eq(glstark_device_engine(NULL), GLSTARK_ENGINE_CPU);
     cr_assert_eq(glstark_device_is_software(NULL), 0);
     glstark_device_limits L;
+    glstark_device_limits_init(&L);
     cr_assert_eq(glstark_device_limits_get(NULL, &L), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(glstark_device_self_check(NULL, 1, 8), GLSTARK_ERR_INVALID_ARGUMENT);
     glstark_device_release_memory(NULL);
@@ -509,7 +530,7 @@ Test(gles_device, self_check_passes)
     clear_path_env();
     glstark_device *dev = NULL;
     char msg[4096];
-    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_device_create(gles_only(), &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
     uint64_t seed = 0x5eed0001;
     cr_log_info("self-check seed %llu", (unsigned long long)seed);
     glstark_status st = glstark_device_self_check(dev, seed, 3000);
@@ -568,9 +589,10 @@ Test(gles_device, gl_errors_and_debug_log)
     log_capture cap = {0, ""};
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.log = capture_log;
     o.log_user = &cap;
-    gs_engine *eng = tu_engine(&o);
+    gs_engine *eng = tu_engine_opts(&o);
     gs_gl_device *dev = gs_gles_device(eng);
     gs_buf *b;
     TU_OK(eng, gs_buf_create(eng, 256, &b));
@@ -628,9 +650,10 @@ Test(gles_device, profile_table_on_close)
     profile_capture cap = {"", 0};
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.log = capture_profile;
     o.log_user = &cap;
-    gs_engine *eng = tu_engine(&o);
+    gs_engine *eng = tu_engine_opts(&o);
     cr_assert_not_null(gs_gles_device(eng)->prof, "GLSTARK_PROFILE=1 turns the profile on");
     gs_buf *b;
     TU_OK(eng, gs_buf_create(eng, 4096, &b));
@@ -667,4 +690,39 @@ Test(gles_device, profile_table_on_close)
     cr_assert(strstr(cap.text, "buffer read") != NULL, "no buffer read row:\n%s", cap.text);
     cr_assert(strstr(cap.text, "buffer create") != NULL, "no buffer create row:\n%s", cap.text);
     cr_assert(strstr(cap.text, "buffer write") != NULL, "no buffer write row:\n%s", cap.text);
+}
+
+/* The default engine (auto): GLES on a hardware GPU, the CPU engine where
+ * only a software renderer opens; the device says which and why. An explicit
+ * engine says it was asked for, by the options or by GLSTARK_ENGINE. */
+Test(gles_device, auto_engine_choice)
+{
+    clear_path_env();
+    unsetenv("GLSTARK_ENGINE");
+    char msg[4096];
+    glstark_device *dev = NULL;
+    cr_assert_eq(glstark_device_create(gles_only(), &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    int sw = glstark_device_is_software(dev);
+    cr_assert_str_eq(glstark_device_engine_reason(dev), "gles: asked for (options)");
+    glstark_device_destroy(dev);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    const char *why = glstark_device_engine_reason(dev);
+    cr_log_info("auto: %s", why);
+    if (sw) {
+        cr_assert_eq(glstark_device_engine(dev), GLSTARK_ENGINE_CPU);
+        cr_assert(strstr(why, "auto: only a software renderer"), "%s", why);
+    } else {
+        cr_assert_eq(glstark_device_engine(dev), GLSTARK_ENGINE_GLES);
+        cr_assert(strstr(why, "auto: a hardware GPU"), "%s", why);
+    }
+    glstark_device_destroy(dev);
+    setenv("GLSTARK_ENGINE", "cpu", 1);
+    cr_assert_eq(glstark_device_create(gles_only(), &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_device_engine(dev), GLSTARK_ENGINE_CPU);
+    cr_assert_str_eq(glstark_device_engine_reason(dev), "cpu: asked for (GLSTARK_ENGINE)");
+    glstark_device_destroy(dev);
+    setenv("GLSTARK_ENGINE", "fast", 1);
+    cr_assert_eq(glstark_device_create(NULL, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(msg, "GLSTARK_ENGINE") && strstr(msg, "auto, gles, cpu"), "%s", msg);
+    unsetenv("GLSTARK_ENGINE");
 }

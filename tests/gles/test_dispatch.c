@@ -72,8 +72,8 @@ Test(gles_dispatch, folds_just_above_the_group_limit, .timeout = 120)
  * be instant. */
 Test(gles_dispatch, folds_with_lowered_group_limit)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.max_group_count = 7;
     gs_engine *eng = tu_engine(&o);
     const gs_gl_caps *c = &gs_gles_device(eng)->caps;

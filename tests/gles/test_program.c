@@ -231,8 +231,8 @@ Test(gles_program, glslang_validates_every_kernel, .timeout = 120)
 
 static gs_engine *engine_precompile(glstark_precompile mode)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.precompile = mode;
     return tu_engine(&o);
 }

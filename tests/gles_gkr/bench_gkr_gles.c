@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "protocol/gkr.h"
 #include "util/clock.h"
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
     unsigned threads = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
     gs_error err;
     gs_engine *c = NULL, *g = NULL;
-    if (gs_cpu_engine_create(threads, &c, &err) || gs_gles_engine_create(NULL, &g, &err)) {
+    if (gs_cpu_engine_create(threads, &c, &err) || gs_gles_engine_create_opts(NULL, &g, &err)) {
         fprintf(stderr, "engines: %s\n", err.msg);
         return 1;
     }

@@ -29,8 +29,8 @@ static gs_engine *cpu_eng(void)
 
 static gs_engine *gles_eng(uint64_t max_binding)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.max_binding_bytes = max_binding;
     return tu_engine(&o);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/reduction_ops.h"
 #include "engine/whir_ops.h"
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
     }
     gs_error err;
     gs_engine *g, *c;
-    if (gs_gles_engine_create(NULL, &g, &err) || gs_cpu_engine_create(threads, &c, &err)) {
+    if (gs_gles_engine_create_opts(NULL, &g, &err) || gs_cpu_engine_create(threads, &c, &err)) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }

@@ -17,7 +17,7 @@ typedef struct pair {
 } pair;
 
 /* A GLES engine opened with the given options and a 2-thread CPU engine. */
-static inline pair ep_open_pair_opts(const glstark_device_options *o, uint64_t seed)
+static inline pair ep_open_pair_opts(const gs_device_config *o, uint64_t seed)
 {
     pair p;
     p.g = tu_engine(o);
@@ -32,8 +32,7 @@ static inline pair ep_open_pair_opts(const glstark_device_options *o, uint64_t s
 /* max_binding: 0 = the device's per-binding limit, else a lower one */
 static inline pair ep_open_pair(uint64_t max_binding, uint64_t seed)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o = tu_config();
     o.max_binding_bytes = max_binding;
     return ep_open_pair_opts(&o, seed);
 }

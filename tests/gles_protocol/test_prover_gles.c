@@ -24,8 +24,8 @@ static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system
     gs_error err;
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
-    glstark_device_options dopt;
-    glstark_device_options_init(&dopt);
+    gs_device_config dopt;
+    dopt = tu_config();
     if (precompile)
         dopt.precompile = GLSTARK_PRECOMPILE_ON;
     gs_engine *eng = tu_engine(&dopt), *cpu;

@@ -358,6 +358,7 @@ static glstark_device *open_gles_groups(unsigned groups)
 {
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
     o.interp_groups = groups;
     glstark_device *dev = NULL;
     char msg[2048];
@@ -488,6 +489,7 @@ Test(random_airs, buffer_pool_modes_on_repeated_proofs, .timeout = 300)
         setenv("GLSTARK_POOL", modes[m].env, 1);
         glstark_device *dev = open_gles();
         glstark_device_limits L;
+        glstark_device_limits_init(&L);
         cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
         cr_assert_eq(L.buffer_pool, modes[m].mode, "GLSTARK_POOL=%s: limits say %d", modes[m].env,
                      (int)L.buffer_pool);

@@ -8,6 +8,7 @@
 #include <criterion/logging.h>
 
 #include "api/device_internal.h"
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "glstark/device.h"
 #include "../protocol/sides_fixture.h"
@@ -29,6 +30,7 @@ Test(sides_gles, cpu_and_gles_proofs_are_identical, .timeout = 600)
 {
     glstark_device_options dopt;
     glstark_device_options_init(&dopt);
+    dopt.engine = GLSTARK_ENGINE_GLES;
     glstark_device *dev = NULL;
     char msg[2048];
     cr_assert_eq(glstark_device_create(&dopt, &dev, msg, sizeof msg), GLSTARK_OK, "opening a GLES device: %s", msg);
@@ -87,6 +89,7 @@ Test(sides_gles, memory_caps_fail_cleanly, .timeout = 600)
     char msg[2048];
     glstark_device_options dopt;
     glstark_device_options_init(&dopt);
+    dopt.engine = GLSTARK_ENGINE_GLES;
     glstark_device *dev = NULL;
     cr_assert_eq(glstark_device_create(&dopt, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
     glstark_prove_options o;
@@ -103,25 +106,27 @@ Test(sides_gles, memory_caps_fail_cleanly, .timeout = 600)
     cr_assert_gt(peak, 0);
     size_t failed = 0;
     for (size_t k = 1; k <= 24; k++) {
-        glstark_device_options_init(&dopt);
-        dopt.device_memory_cap = peak * k / 24;
-        cr_assert_eq(glstark_device_create(&dopt, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+        gs_device_config cfg;
+        gs_error err;
+        cr_assert_eq(gs_device_config_resolve(&dopt, &cfg, &err), GLSTARK_OK, "%s", err.msg);
+        cfg.device_memory_cap = peak * k / 24;
+        cr_assert_eq(gs_device_create_config(&cfg, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
         glstark_prove_options_init(&o);
         o.device = dev;
         glstark_prove_result r;
         glstark_status st = glstark_prove(c.pk, t, 3, &o, &r);
         if (st == GLSTARK_OK) {
             cr_assert(r.proof_len == ref.proof_len && !memcmp(r.proof, ref.proof, r.proof_len),
-                      "cap %zu: another proof", (size_t)dopt.device_memory_cap);
+                      "cap %zu: another proof", (size_t)cfg.device_memory_cap);
         } else {
-            cr_assert_eq(st, GLSTARK_ERR_DEVICE_MEMORY, "cap %zu: %s (%s)", (size_t)dopt.device_memory_cap,
+            cr_assert_eq(st, GLSTARK_ERR_DEVICE_MEMORY, "cap %zu: %s (%s)", (size_t)cfg.device_memory_cap,
                          glstark_status_name(st), r.message);
-            cr_assert(strstr(r.message, "cap"), "cap %zu: %s", (size_t)dopt.device_memory_cap, r.message);
+            cr_assert(strstr(r.message, "cap"), "cap %zu: %s", (size_t)cfg.device_memory_cap, r.message);
             failed++;
         }
         const size_t live = gs_device_engine_of(dev)->bytes_live, kept = cached_bytes(gs_device_engine_of(dev));
         cr_assert_eq(live, kept, "cap %zu: %zu device bytes still live after the proof, %zu of them the engine's cache",
-                     (size_t)dopt.device_memory_cap, live, kept);
+                     (size_t)cfg.device_memory_cap, live, kept);
         glstark_prove_result_free(&r);
         glstark_device_destroy(dev);
     }

@@ -271,12 +271,12 @@ Test(whir_gles, group_sums_tree_and_subgroup)
 {
     unsetenv("GLSTARK_SUBGROUPS");
     for (int way = 0; way < 2; way++) {
-        glstark_device_options o;
-        glstark_device_options_init(&o);
+        gs_device_config o;
+        o = tu_config();
         o.subgroups = way ? GLSTARK_SUBGROUPS_ON : GLSTARK_SUBGROUPS_OFF;
         if (way) {
-            glstark_device_options probe;
-            glstark_device_options_init(&probe);
+            gs_device_config probe;
+            probe = tu_config();
             gs_engine *e = tu_engine(&probe);
             int have = gs_gles_device(e)->caps.subgroup_reduce;
             gs_engine_destroy(e);

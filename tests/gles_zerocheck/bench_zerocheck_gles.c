@@ -15,6 +15,7 @@
 #include "air/keygen.h"
 #include "airs/keccak.h"
 #include "engine/cpu/cpu_engine.h"
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
 #include "glstark/airs.h"
@@ -174,7 +175,7 @@ int main(int argc, char **argv)
     glstark_device_options opts;
     glstark_device_options_init(&opts);
     opts.log = on_log;
-    if (gs_gles_engine_create(&opts, &engs[0], &err) || gs_cpu_engine_create(threads, &engs[1], &err)) {
+    if (gs_gles_engine_create_opts(&opts, &engs[0], &err) || gs_cpu_engine_create(threads, &engs[1], &err)) {
         fprintf(stderr, "engines: %s\n", err.msg);
         return 1;
     }

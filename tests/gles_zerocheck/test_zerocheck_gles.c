@@ -18,6 +18,7 @@
 
 #include "../protocol/cl_fixtures.h"
 #include "air/keygen.h"
+#include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
 #include "glstark/air.h"
@@ -71,8 +72,8 @@ static void count_notes(void *user, glstark_log_level level, const char *msg)
 /* notes (may be NULL, else 4 counters) counts the notes above */
 static gs_engine *gles_opts(uint64_t max_binding, int *notes, glstark_slot_memory slots, unsigned groups)
 {
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.max_binding_bytes = max_binding;
     o.slots = slots;
     o.interp_groups = groups;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "gles/gl_device.h"
 #include "hash/grind.h"
@@ -70,7 +71,7 @@ Test(poseidon2_gpu, glsl_matches_c, .timeout = 300)
     gs_error err;
     gs_error_clear(&err);
     gs_engine *eng = NULL;
-    glstark_status st = gs_gles_engine_create(NULL, &eng, &err);
+    glstark_status st = gs_gles_engine_create_opts(NULL, &eng, &err);
     cr_assert_eq(st, GLSTARK_OK, "opening a GLES device failed: %s", err.msg);
     gs_gl_program *prog = NULL;
     TOK(eng, gs_gl_program_build(gs_gles_device(eng), "poseidon2_gpu_test.comp", kernel, NULL, &prog, &eng->err));

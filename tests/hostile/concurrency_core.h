@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 
 #include <pthread.h>
@@ -129,7 +130,7 @@ static void *gpu_work(void *arg)
     gs_error err;
     gs_error_clear(&err);
     gs_engine *eng = NULL;
-    j->st = gs_gles_engine_create(NULL, &eng, &err);
+    j->st = gs_gles_engine_create_opts(NULL, &eng, &err);
     if (j->st) {
         snprintf(j->msg, sizeof j->msg, "%s", err.msg);
         return NULL;

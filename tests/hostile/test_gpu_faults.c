@@ -79,8 +79,8 @@ static void fresh_device_works(uint64_t seed)
 Test(gpu_faults, allocation_past_the_memory_cap)
 {
     clear_path_env();
-    glstark_device_options o;
-    glstark_device_options_init(&o);
+    gs_device_config o;
+    o = tu_config();
     o.device_memory_cap = 64 << 10;
     gs_engine *eng = tu_engine(&o);
     gs_buf *a = NULL, *b = NULL;
@@ -261,6 +261,7 @@ Test(gpu_faults, device_open_failure)
     for (int round = 0; round < 3; round++) {
         glstark_device_options o;
         glstark_device_options_init(&o);
+        o.engine = GLSTARK_ENGINE_GLES;
         o.platform = GLSTARK_PLATFORM_GBM;
         o.drm_node = "/nonexistent/renderD128";
         char msg[4096];
@@ -274,11 +275,12 @@ Test(gpu_faults, device_open_failure)
         gs_engine *eng = (gs_engine *)&o;
         gs_error err;
         gs_error_clear(&err);
-        cr_assert_eq(gs_gles_engine_create(&o, &eng, &err), GLSTARK_ERR_NO_DEVICE);
+        cr_assert_eq(gs_gles_engine_create_opts(&o, &eng, &err), GLSTARK_ERR_NO_DEVICE);
         cr_assert_null(eng);
         cr_assert(err.msg[0] != 0);
 
         glstark_device_options_init(&o);
+        o.engine = GLSTARK_ENGINE_GLES;
         o.size = 1; /* not a valid options struct */
         dev = (glstark_device *)&o;
         cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);

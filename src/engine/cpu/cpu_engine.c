@@ -1,5 +1,7 @@
 /* The CPU engine's core: buffers are plain host allocations. */
 #include "engine/cpu/cpu_engine.h"
+
+#include "api/options.h"
 #include "engine/zc_code.h"
 
 #include "engine/cpu/canonical_simd.h"
@@ -185,7 +187,7 @@ glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error 
     if (threads == 0)
         threads = gs_online_cores();
     st->threads = threads;
-    glstark_status cs = gs_cpu_simd_choice(getenv("GLSTARK_CPU_SIMD"), &st->simd, err);
+    glstark_status cs = gs_cpu_simd_choice(gs_option_getenv("GLSTARK_CPU_SIMD"), &st->simd, err);
     if (cs) {
         free(eng);
         free(st);

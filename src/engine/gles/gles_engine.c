@@ -558,7 +558,7 @@ static glstark_status gles_prepare(gs_engine *eng, const gs_prepare_hint *hint)
     gs_gl_device *dev = s->dev;
     if (!dev->caps.background_compile || s->precompile_state == 2)
         return GLSTARK_OK;
-    if (s->precompile_state == 0 && dev->opts.precompile == GLSTARK_PRECOMPILE_AUTO) {
+    if (s->precompile_state == 0 && dev->cfg.precompile == GLSTARK_PRECOMPILE_AUTO) {
         gs_gl_program *p;
         uint64_t t0 = gs_monotonic_ns();
         glstark_status st = gs_gl_program_get(dev, "merkle_leaf.comp", NULL, &p, &eng->err);
@@ -603,48 +603,28 @@ static const gs_engine_core_ops gles_core_ops = {
     .program_builds = gles_program_builds,
 };
 
-/* GLSTARK_POOL over the device's default: hardware with large bindings has
- * memory to spare for the pool's slack; where GPU memory is the host's, the
- * footprint stays bounded. */
-static glstark_status pool_mode_from_env(const gs_gl_device *dev, glstark_buffer_pool *mode, gs_error *err)
+/* The buffer pool: GLSTARK_POOL's choice, else the device's default:
+ * hardware with large bindings has memory to spare for the pool's slack;
+ * where GPU memory is the host's, the footprint stays bounded. */
+static glstark_buffer_pool pool_mode(const gs_gl_device *dev)
 {
-    const char *v = getenv("GLSTARK_POOL");
-    *mode = dev->caps.desktop_class ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_BOUNDED;
-    if (!v || !*v || !strcasecmp(v, "auto") || !strcmp(v, "1"))
-        return GLSTARK_OK;
-    if (!strcmp(v, "0") || !strcasecmp(v, "off"))
-        *mode = GLSTARK_BUFFER_POOL_OFF;
-    else if (!strcasecmp(v, "bounded"))
-        *mode = GLSTARK_BUFFER_POOL_BOUNDED;
-    else if (!strcasecmp(v, "reuse"))
-        *mode = GLSTARK_BUFFER_POOL_REUSE;
-    else
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "GLSTARK_POOL='%s' is not one of auto, 0 (off), bounded, reuse; fix or unset it", v);
-    return GLSTARK_OK;
+    if (dev->cfg.pool != GS_POOL_AUTO)
+        return (glstark_buffer_pool)dev->cfg.pool;
+    return dev->caps.desktop_class ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_BOUNDED;
 }
 
-/* GLSTARK_COPY over the default. Large copies: glCopyBufferSubData moved
+/* Large copies (GLSTARK_COPY, else automatic): glCopyBufferSubData moved
  * 88 GB/s on the H200 (NVIDIA 580) against 1.3 TB/s for a compute shader,
  * so hardware GPUs copy with the copy kernel; software renderers keep the
  * driver's memcpy. */
-static glstark_status shader_copy_from_env(const gs_gl_device *dev, int *on, gs_error *err)
+static int shader_copy_mode(const gs_gl_device *dev)
 {
-    const char *v = getenv("GLSTARK_COPY");
-    *on = !dev->is_software;
-    if (!v || !*v || !strcasecmp(v, "auto"))
-        return GLSTARK_OK;
-    if (!strcasecmp(v, "shader"))
-        *on = 1;
-    else if (!strcasecmp(v, "gl"))
-        *on = 0;
-    else
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "GLSTARK_COPY='%s' is not one of auto, shader, gl; fix or unset it", v);
-    return GLSTARK_OK;
+    if (dev->cfg.copy != GS_COPY_AUTO)
+        return dev->cfg.copy == GS_COPY_SHADER;
+    return !dev->is_software;
 }
 
-glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engine **out, gs_error *err)
+glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **out, gs_error *err)
 {
     *out = NULL;
     gs_engine *eng = calloc(1, sizeof *eng);
@@ -654,7 +634,7 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
         free(s);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "gles engine: out of host memory");
     }
-    glstark_status st = gs_gl_device_open(opts, &s->dev, err);
+    glstark_status st = gs_gl_device_open(cfg, &s->dev, err);
     if (st) {
         free(eng);
         free(s);
@@ -662,21 +642,17 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
     }
     eng->core = &gles_core_ops;
     eng->impl = s;
-    eng->bytes_cap = (size_t)s->dev->opts.device_memory_cap;
-    /* the environment's choices first: a bad value fails before anything
-     * else is made */
-    glstark_buffer_pool pool;
-    if ((st = pool_mode_from_env(s->dev, &pool, err)) || (st = shader_copy_from_env(s->dev, &s->shader_copy, err)))
-        goto fail;
+    eng->bytes_cap = (size_t)s->dev->cfg.device_memory_cap;
+    glstark_buffer_pool pool = pool_mode(s->dev);
+    s->shader_copy = shader_copy_mode(s->dev);
     gs_gles_readback_init(&s->readback, s->dev);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
     if ((st = gs_gles_upload_init(&s->upload, s->dev, err)))
         goto fail;
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "upload: %s", gs_gles_upload_name(s->upload.mode));
-    const char *poison = getenv("GLSTARK_POOL_POISON");
     s->pool.on = pool != GLSTARK_BUFFER_POOL_OFF;
     s->pool.reuse_larger = pool == GLSTARK_BUFFER_POOL_REUSE;
-    s->pool.poison = poison && *poison && strcmp(poison, "0") != 0;
+    s->pool.poison = s->dev->cfg.pool_poison;
     s->dev->caps.buffer_pool = pool;
     s->dev->caps.shader_copy = s->shader_copy;
     s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;

@@ -67,9 +67,9 @@ typedef struct gs_gles_state {
     int precompile_state;
 } gs_gles_state;
 
-/* Opens a device per opts (NULL = defaults; environment overrides apply)
+/* Opens a device per cfg (resolved by api/options.c, or filled by a test)
  * and makes an engine on it. */
-glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engine **out, gs_error *err);
+glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **out, gs_error *err);
 
 gs_gl_device *gs_gles_device(gs_engine *eng);
 

@@ -6,7 +6,7 @@
 void gs_gles_readback_init(gs_gles_readback *rb, gs_gl_device *dev)
 {
     memset(rb, 0, sizeof *rb);
-    glstark_readback m = dev->opts.readback;
+    glstark_readback m = dev->cfg.readback;
     int can_persist = dev->BufferStorage != NULL;
     if (m == GLSTARK_READBACK_AUTO || (m == GLSTARK_READBACK_PERSISTENT && !can_persist))
         m = can_persist ? GLSTARK_READBACK_PERSISTENT : GLSTARK_READBACK_STAGING;

@@ -18,16 +18,11 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
     up->mode = can_ring && !dev->is_software ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
     unsigned cores = gs_online_cores();
     up->threads = cores > GS_UPLOAD_BATCH ? GS_UPLOAD_BATCH : cores;
-    const char *v = getenv("GLSTARK_UPLOAD");
-    if (v && *v) {
-        if (!strcasecmp(v, "subdata"))
-            up->mode = GS_UPLOAD_SUBDATA;
-        else if (!strcasecmp(v, "ring"))
-            up->mode = can_ring ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
-        else if (strcasecmp(v, "auto") != 0)
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "GLSTARK_UPLOAD='%s' is not one of auto, ring, subdata; fix or unset it", v);
-    }
+    (void)err;
+    if (dev->cfg.upload == GS_UPLOAD_CHOICE_SUBDATA) /* GLSTARK_UPLOAD */
+        up->mode = GS_UPLOAD_SUBDATA;
+    else if (dev->cfg.upload == GS_UPLOAD_CHOICE_RING)
+        up->mode = can_ring ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
     return GLSTARK_OK;
 }
 

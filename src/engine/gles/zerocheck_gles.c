@@ -240,7 +240,7 @@ static void plan_free(eval_plan *e)
 static uint32_t groups_for(const zc_ctx *c, int ext)
 {
     uint32_t most = c->dev->caps.interp_groups < GS_ZC_MAX_GROUPS ? c->dev->caps.interp_groups : GS_ZC_MAX_GROUPS;
-    if (!ext && !c->dev->opts.interp_groups && most > ZC_ROUND0_GROUPS)
+    if (!ext && !c->dev->cfg.interp_groups && most > ZC_ROUND0_GROUPS)
         most = ZC_ROUND0_GROUPS;
     return most ? most : 1;
 }
