@@ -644,6 +644,24 @@ static glstark_status shader_copy_from_env(const gs_gl_device *dev, int *on, gs_
     return GLSTARK_OK;
 }
 
+/* GLSTARK_DISPATCH_MS over the default: a time budget per dispatch of 50 ms
+ * on devices that are not desktop-class (software renderers included: small
+ * boards' drivers reset a GPU job after about half a second), none on
+ * desktop-class GPUs. Every dispatch is then cut to run about this long at
+ * the kernel's rate measured on this device (src/gles/dispatch_plan.h). */
+static glstark_status dispatch_budget_from_env(gs_gl_device *dev, gs_error *err)
+{
+    const char *v = getenv("GLSTARK_DISPATCH_MS");
+    long ms;
+    if (gs_dispatch_ms_parse(v, &ms))
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "GLSTARK_DISPATCH_MS='%s' is not auto, 0 (off) or a number of milliseconds up to 60000; "
+                            "fix or unset it",
+                            v);
+    dev->dispatch_budget_ns = gs_dispatch_budget_ns(ms, dev->caps.desktop_class);
+    return GLSTARK_OK;
+}
+
 glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engine **out, gs_error *err)
 {
     *out = NULL;
@@ -666,8 +684,11 @@ glstark_status gs_gles_engine_create(const glstark_device_options *opts, gs_engi
     /* the environment's choices first: a bad value fails before anything
      * else is made */
     glstark_buffer_pool pool;
-    if ((st = pool_mode_from_env(s->dev, &pool, err)) || (st = shader_copy_from_env(s->dev, &s->shader_copy, err)))
+    if ((st = pool_mode_from_env(s->dev, &pool, err)) || (st = shader_copy_from_env(s->dev, &s->shader_copy, err)) ||
+        (st = dispatch_budget_from_env(s->dev, err)))
         goto fail;
+    gs_gl_log(s->dev, GLSTARK_LOG_INFO, "dispatch budget: %s%.0f ms", s->dev->dispatch_budget_ns ? "" : "none, ",
+              (double)s->dev->dispatch_budget_ns * 1e-6);
     gs_gles_readback_init(&s->readback, s->dev);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
     if ((st = gs_gles_upload_init(&s->upload, s->dev, err)))

@@ -296,6 +296,15 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
     const uint64_t ng = e->code.n_groups ? e->code.n_groups : 1;
     uint64_t lanes = (c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
     e->lpg = shared_lanes(c, e->code.n_slots, ext);
+    /* the time budget (GLSTARK_DISPATCH_MS): once the interpreter's rate in
+     * instructions per ns is known on this device, at most the lanes that
+     * run within it, each costing the longest group's instructions
+     * (eval_items dispatches with that weight, so the first dispatches,
+     * which calibrate the rate, are cut by the budget too) */
+    if ((st = prog_eval(c, ext, e->lpg, e->code.n_slots, &e->prog)))
+        return st;
+    lanes = gs_zc_budget_lanes(c->dev->dispatch_budget_ns, gs_gl_program_rate(e->prog), per,
+                               e->lpg ? e->lpg : c->dev->caps.local_size, lanes);
     /* slots (unless in shared memory) + accumulators per lane */
     uint64_t slot_bytes = (e->lpg ? 0 : (uint64_t)e->code.n_slots * (ext ? 16 : 4)) + 48;
     uint64_t lim = min_u64(c->maxb, c->scratch);
@@ -333,8 +342,6 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
         st = gs_buf_create(c->eng, total * 4, &e->work);
     if (!st)
         st = gs_buf_fill_u32(e->work, (size_t)e->acc_off * 4, 12 * (size_t)lanes, 0);
-    if (!st)
-        st = prog_eval(c, ext, e->lpg, e->code.n_slots, &e->prog);
     if (st)
         return st;
     gs_gl_program *p = e->prog;
@@ -352,6 +359,14 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
 {
     glstark_status st = plan_compile(c, e, t, w, ext, nkeys);
     return st ? st : plan_finish(c, e, t, ext, items);
+}
+
+/* What one interpreter lane costs against the dispatch time budget: the
+ * instructions of the longest group it may run (the DAG's size over the
+ * groups). */
+static uint64_t instr_weight(const eval_plan *e)
+{
+    return e->code.max_group_instr ? e->code.max_group_instr : 1;
 }
 
 /* Evaluates items [i0, i1) in lane-sized dispatches; src (binding 0) and the
@@ -379,8 +394,8 @@ static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t 
         set_u(p, "gs_grp_base", (uint32_t)g0);
         set_u(p, "gs_i0", (uint32_t)i);
         set_u(p, "gs_icnt", (uint32_t)cnt);
-        st = gs_gl_dispatch_1d_local(c->dev, p, cnt * e->code.n_groups, e->lpg ? e->lpg : c->dev->caps.local_size,
-                                     &c->eng->err);
+        st = gs_gl_dispatch_1d_weighted(c->dev, p, cnt * e->code.n_groups,
+                                        e->lpg ? e->lpg : c->dev->caps.local_size, instr_weight(e), &c->eng->err);
     }
     return st;
 }

@@ -1,0 +1,96 @@
+/* Dispatch time budget: planning and calibration (see dispatch_plan.h). */
+#include "gles/dispatch_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static uint64_t groups_floor(uint64_t n, uint32_t local)
+{
+    uint64_t g = n - n % local;
+    return g < local ? local : g;
+}
+
+uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap)
+{
+    if (local == 0)
+        local = 1;
+    if (budget_ns == 0 || !(rate > 0.0))
+        return grid_cap;
+    if (weight == 0)
+        weight = 1;
+    double units = (double)budget_ns * rate;
+    double inv = units / (double)weight;
+    uint64_t n = inv >= (double)grid_cap ? grid_cap : (uint64_t)inv;
+    n = groups_floor(n, local);
+    return n < grid_cap ? n : grid_cap;
+}
+
+uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t weight, uint32_t local,
+                          uint64_t grid_cap)
+{
+    if (local == 0)
+        local = 1;
+    if (budget_ns == 0)
+        return grid_cap;
+    if (r->calibrated)
+        return gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+    uint64_t n = r->last_chunk ? r->last_chunk * GS_CALIB_GROWTH : local;
+    if (r->rate > 0.0) {
+        uint64_t p = gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+        if (p < n)
+            n = p;
+    }
+    n = groups_floor(n, local);
+    return n < grid_cap ? n : grid_cap;
+}
+
+void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+{
+    if (weight == 0)
+        weight = 1;
+    if (ns == 0)
+        ns = 1;
+    r->timed++;
+    if (count > r->last_chunk)
+        r->last_chunk = count;
+    if (ns >= r->best_ns) {
+        r->best_ns = ns;
+        r->rate = (double)count * (double)weight / (double)ns;
+    }
+    if (r->best_ns >= budget_ns / 8 || r->timed >= GS_CALIB_MAX_TIMED)
+        r->calibrated = 1;
+}
+
+uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
+                            uint64_t lanes)
+{
+    if (!budget_ns || !r || !r->calibrated)
+        return lanes;
+    uint64_t most = gs_dispatch_plan(budget_ns, r->rate, instr_per_lane, local, UINT32_MAX);
+    return most < lanes ? most : lanes;
+}
+
+int gs_dispatch_ms_parse(const char *v, long *ms)
+{
+    *ms = -1;
+    if (!v || !*v || !strcasecmp(v, "auto"))
+        return 0;
+    if (!strcasecmp(v, "off")) {
+        *ms = 0;
+        return 0;
+    }
+    char *end = NULL;
+    long x = strtol(v, &end, 10);
+    if (!end || *end || x < 0 || x > 60000)
+        return -1;
+    *ms = x;
+    return 0;
+}
+
+uint64_t gs_dispatch_budget_ns(long ms, int desktop_class)
+{
+    if (ms < 0)
+        ms = desktop_class ? 0 : (long)GS_DISPATCH_BUDGET_DEFAULT_MS;
+    return (uint64_t)ms * 1000000ull;
+}
