@@ -93,7 +93,7 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     GLuint p = gs_gl_program_name(prog);
     if (dev->prof)
         gs_gl_profile_begin(dev);
-    uint64_t dispatches = 0, longest = 0;
+    uint64_t dispatches = 0, longest = 0, first = 0;
     glUseProgram(p);
     GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
     GLint loc_count = glGetUniformLocation(p, "gs_count");
@@ -122,8 +122,8 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         /* Calibration: time this chunk alone (the glFinish before it waits
          * for earlier work; neither is a proof's host sync). The profile
          * times every dispatch the same way for its longest one. */
-        int calib = budget && !rate->calibrated;
-        int timed = calib || dev->prof;
+        int calib = gs_dispatch_should_time(rate, budget, part);
+        int timed = calib || dev->prof || (budget && rate->dispatches == 0);
         uint64_t t0 = 0;
         if (timed) {
             glFinish();
@@ -132,11 +132,19 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         glDispatchCompute(gx, gy, 1);
         dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
         dispatches++;
+        int warmup = rate->dispatches == 0;
+        gs_dispatch_count(rate);
         if (timed) {
             glFinish();
             uint64_t dt = gs_monotonic_ns() - t0;
-            if (dt > longest)
+            /* the program's first dispatch on the device stands apart: on
+             * llvmpipe it includes the driver's shader compile */
+            if (warmup)
+                first = dt;
+            else if (dt > longest)
                 longest = dt;
+            if (budget && warmup)
+                dev->calib_syncs += 2;
             if (calib) {
                 dev->calib_syncs += 2;
                 dev->calib_chunks++;
@@ -147,7 +155,7 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     if (dev->prof) {
         char label[96];
         gs_gl_program_label(prog, label, sizeof label);
-        gs_gl_profile_end_split(dev, label, count, dispatches, longest);
+        gs_gl_profile_end_split(dev, label, count, dispatches, longest, first);
     }
     return gs_gl_check(dev, err, "glDispatchCompute");
 }

@@ -35,6 +35,8 @@ uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_
         return grid_cap;
     if (r->calibrated)
         return gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+    if (r->dispatches == 0)
+        return local < grid_cap ? local : grid_cap;
     uint64_t n = r->last_chunk ? r->last_chunk * GS_CALIB_GROWTH : local;
     if (r->rate > 0.0) {
         uint64_t p = gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
@@ -44,6 +46,13 @@ uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_
     n = groups_floor(n, local);
     return n < grid_cap ? n : grid_cap;
 }
+
+int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count)
+{
+    return budget_ns && !r->calibrated && r->dispatches > 0 && count > r->last_chunk;
+}
+
+void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
 
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
 {
@@ -58,7 +67,7 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
         r->best_ns = ns;
         r->rate = (double)count * (double)weight / (double)ns;
     }
-    if (r->best_ns >= budget_ns / 8 || r->timed >= GS_CALIB_MAX_TIMED)
+    if (r->best_ns >= budget_ns / 8)
         r->calibrated = 1;
 }
 
@@ -69,6 +78,24 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
         return lanes;
     uint64_t most = gs_dispatch_plan(budget_ns, r->rate, instr_per_lane, local, UINT32_MAX);
     return most < lanes ? most : lanes;
+}
+
+uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local)
+{
+    if (!budget_ns || local <= 1)
+        return local ? local : 1;
+    if (instr_per_lane == 0)
+        instr_per_lane = 1;
+    uint64_t most = GS_ZC_GROUP_INSTR / instr_per_lane;
+    if (r && r->calibrated && r->rate > 0.0) {
+        double fit = (double)budget_ns * r->rate / (double)instr_per_lane;
+        if (fit < (double)most)
+            most = (uint64_t)fit;
+    }
+    uint32_t l = 1;
+    while (l * 2 <= local && l * 2 <= most)
+        l *= 2;
+    return l;
 }
 
 int gs_dispatch_ms_parse(const char *v, long *ms)

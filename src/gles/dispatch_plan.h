@@ -19,8 +19,6 @@
  * drivers of small boards reset a GPU job. */
 #define GS_DISPATCH_BUDGET_DEFAULT_MS 50u
 
-/* Timed chunks before a rate is trusted even if none of them ran long. */
-#define GS_CALIB_MAX_TIMED 12u
 /* Growth of the timed chunks while calibrating. */
 #define GS_CALIB_GROWTH 4u
 
@@ -29,6 +27,7 @@ typedef struct gs_dispatch_rate {
     uint64_t best_ns;    /* duration of that chunk */
     uint64_t last_chunk; /* invocations of the last timed chunk (0: none) */
     uint32_t timed;      /* chunks timed so far */
+    uint64_t dispatches; /* dispatches of the program on this device */
     int calibrated;      /* the rate is trusted: no more timing */
 } gs_dispatch_rate;
 
@@ -40,18 +39,29 @@ typedef struct gs_dispatch_rate {
 uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap);
 
 /* The invocations of the next dispatch of a program whose rate r may not be
- * calibrated yet: planned from r when calibrated; else a timed chunk that
+ * calibrated yet: planned from r when calibrated; one work group for the
+ * program's first dispatch on the device (a warm-up: software renderers
+ * such as llvmpipe compile the shader then, which says nothing of its
+ * rate and is host time, not GPU time); else a timed chunk that
  * grows from one work group by GS_CALIB_GROWTH per timed chunk and never
  * beyond what the rate measured so far allows. Same bounds as
  * gs_dispatch_plan. */
 uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t weight, uint32_t local,
                           uint64_t grid_cap);
 
+/* Whether a chunk of `count` invocations should be timed: while the rate is
+ * not calibrated, chunks larger than every chunk timed so far (smaller ones
+ * teach nothing new, so a kernel that only ever runs small grids costs a
+ * few timed chunks, not one per call). */
+int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count);
+/* Counts a dispatch of the program (after it was issued and timed). */
+void gs_dispatch_count(gs_dispatch_rate *r);
+
 /* Records a timed chunk of `count` invocations of `weight` units that took
  * ns nanoseconds. The rate follows the longest chunk timed (the one least
- * distorted by the fixed cost of a dispatch and a sync); the rate is
- * calibrated once a chunk ran at least an eighth of the budget, or after
- * GS_CALIB_MAX_TIMED chunks. */
+ * distorted by the fixed cost of a dispatch and a sync, which makes short
+ * chunks look slow: the safe side); it is calibrated once a chunk ran at
+ * least an eighth of the budget. */
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
 
 /* Lanes per dispatch of the constraint interpreter (src/engine/gles/
@@ -63,6 +73,18 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
  * a budget. */
 uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
                             uint64_t lanes);
+
+/* Instructions one interpreter work group may run before any rate is known
+ * (2^19: ~24 ms on the single-thread llvmpipe proxy at the ~22 M
+ * interpreted instructions per second of Keccak's DAG there). */
+#define GS_ZC_GROUP_INSTR (1u << 19)
+
+/* Lanes per work group of the constraint interpreter under the budget: a
+ * work group runs all its lanes' DAGs, and a dispatch cannot be cut inside
+ * one, so a large DAG needs small groups. The largest power of two <= local
+ * whose lanes run at most GS_ZC_GROUP_INSTR instructions, and, once r is
+ * calibrated, run within budget_ns; at least 1. local without a budget. */
+uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local);
 
 /* Parses GLSTARK_DISPATCH_MS: NULL or "" or "auto" -> *ms = -1 (the
  * device's default), "0" or "off" -> 0 (no budget), 1..60000 -> that many

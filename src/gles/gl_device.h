@@ -243,9 +243,11 @@ glstark_status gs_gl_profile_enable(gs_gl_device *dev, gs_error *err);
 void gs_gl_profile_begin(gs_gl_device *dev);
 void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units);
 /* The same for an operation issued as `dispatches` dispatches, the longest
- * of which took longest_ns (profile_end records the whole as one). */
+ * of which took longest_ns, not counting the program's first dispatch on
+ * the device (first_ns when this call made it, else 0), which on llvmpipe
+ * includes the shader's compile (profile_end records the whole as one). */
 void gs_gl_profile_end_split(gs_gl_device *dev, const char *key, uint64_t units, uint64_t dispatches,
-                             uint64_t longest_ns);
+                             uint64_t longest_ns, uint64_t first_ns);
 /* Logs the table, largest first (log callback, else stderr). */
 void gs_gl_profile_report(gs_gl_device *dev);
 void gs_gl_profile_free(gs_gl_device *dev);
