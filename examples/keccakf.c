@@ -159,7 +159,49 @@ typedef struct job {
     glstark_prove_stats stats;
     uint64_t programs_built;  /* GPU programs made ready over all of --repeat's proofs */
     double program_build_s;
+    /* GLSTARK_PROFILE: the longest single dispatch per kernel, longest
+     * first, as the device's profile logs them when it closes */
+    int profiled;
+    size_t n_longest;
+    struct {
+        double ms, first_ms;
+        unsigned long long dispatches;
+        char kernel[96];
+    } longest[64];
 } job;
+
+/* GLSTARK_PROFILE set (and not 0): the library logs its kernel profile when
+ * the device closes; the demo takes it through its log callback, prints it
+ * (as the library would without a callback) and keeps the longest
+ * dispatches for --json. */
+static int profile_on(void)
+{
+    const char *v = getenv("GLSTARK_PROFILE");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static void profile_log(void *user, glstark_log_level level, const char *msg)
+{
+    (void)level;
+    job *j = user;
+    static const char pre[] = "GLSTARK_PROFILE longest ";
+    if (!strncmp(msg, pre, sizeof pre - 1) && j->n_longest < sizeof j->longest / sizeof j->longest[0]) {
+        double ms = 0, first = 0;
+        unsigned long long nd = 0;
+        int at = 0;
+        if (sscanf(msg + sizeof pre - 1, "%lf ms %llu dispatches %lf ms first %n", &ms, &nd, &first, &at) == 3 &&
+            at > 0) {
+            j->longest[j->n_longest].ms = ms;
+            j->longest[j->n_longest].first_ms = first;
+            j->longest[j->n_longest].dispatches = nd;
+            snprintf(j->longest[j->n_longest].kernel, sizeof j->longest[0].kernel, "%s", msg + sizeof pre - 1 + at);
+            j->n_longest++;
+        }
+    }
+    /* the profile's lines: its headers and longest lines, and its table rows */
+    if (!strncmp(msg, "GLSTARK_PROFILE", 15) || (!strncmp(msg, "  ", 2) && strstr(msg, " calls ")))
+        fprintf(stderr, "%s\n", msg);
+}
 
 static void on_span(void *user, const glstark_span *s, int finished)
 {
@@ -182,7 +224,13 @@ static void *run_job(void *arg)
     job *j = arg;
     glstark_device *dev = NULL;
     char dmsg[2048];
-    glstark_status st = glstark_device_create(&j->cfg->dev, &dev, dmsg, sizeof dmsg);
+    glstark_device_options dopt = j->cfg->dev;
+    if (profile_on() && !dopt.log) {
+        dopt.log = profile_log;
+        dopt.log_user = j;
+        j->profiled = 1;
+    }
+    glstark_status st = glstark_device_create(&dopt, &dev, dmsg, sizeof dmsg);
     if (st) {
         snprintf(j->msg, sizeof j->msg, "cannot open the %s device (%s): %s", j->cfg->engine, glstark_status_name(st),
                  dmsg);
@@ -317,6 +365,22 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
             sm->verified ? "true" : "false", sm->verify_s);
     fprintf(f, "  \"jobs_independent\": %s,\n  \"jobs_verified\": %ld,\n", sm->independent ? "true" : "false",
             sm->jobs_verified);
+    /* GLSTARK_PROFILE: the longest single dispatch (job 0's device), and
+     * per kernel; null without the profile */
+    if (j->profiled && j->n_longest) {
+        fprintf(f, "  \"longest_dispatch\": {\"ms\": %.3f, \"kernel\": ", j->longest[0].ms);
+        ex_json_str(f, j->longest[0].kernel);
+        fprintf(f, "},\n  \"longest_dispatch_per_kernel\": [");
+        for (size_t i = 0; i < j->n_longest; i++) {
+            fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
+            ex_json_str(f, j->longest[i].kernel);
+            fprintf(f, ", \"ms\": %.3f, \"dispatches\": %llu, \"first_dispatch_ms\": %.3f}", j->longest[i].ms,
+                    j->longest[i].dispatches, j->longest[i].first_ms);
+        }
+        fprintf(f, "\n  ],\n");
+    } else {
+        fprintf(f, "  \"longest_dispatch\": null,\n  \"longest_dispatch_per_kernel\": null,\n");
+    }
     /* null for independent statements, whose proofs differ by design */
     fprintf(f, "  \"jobs_identical\": %s\n}\n", sm->independent ? "null" : sm->identical ? "true" : "false");
     int bad = ferror(f);

@@ -21,6 +21,7 @@
 // @variant ZC_EXT 1
 // @variant ZC_EXT 0; ZC_SHARED 1; ZC_LPG 16; ZC_NSLOTS 100
 // @variant ZC_EXT 1; ZC_SHARED 1; ZC_LPG 4; ZC_NSLOTS 100
+// @variant ZC_EXT 0; ZC_LOCAL 8
 #include "ext4.glsl"
 #include "grid.glsl"
 
@@ -44,6 +45,10 @@
 #ifdef ZC_SHARED
 layout(local_size_x = ZC_LPG) in;
 #define ZC_LPG_U uint(ZC_LPG)
+#elif defined(ZC_LOCAL)
+// fewer lanes per work group than GS_LOCAL_SIZE: the dispatch time budget
+// (GLSTARK_DISPATCH_MS) keeps one work group's DAG evaluations short
+layout(local_size_x = ZC_LOCAL) in;
 #else
 layout(local_size_x = GS_LOCAL_SIZE) in;
 #endif

@@ -82,6 +82,8 @@ static const gs_option_row table[] = {
      GS_OPT_CHOICE, AT(precompile), precompiles, 0, 0},
     {"GLSTARK_PROFILE", NULL, "1, 0", "0", "print GPU time per kernel at device close", GS_OPT_CHOICE, AT(profile),
      flags, 0, 0},
+    {"GLSTARK_DISPATCH_MS", NULL, "auto, 0 (off), 1..60000", "auto", "a time budget per GLES dispatch, in ms",
+     GS_OPT_MS, AT(dispatch_ms), NULL, 1, 60000},
     {"GLSTARK_POOL_POISON", NULL, "1, 0", "0", "fill every buffer the engine hands out with 0xDEADBEEF",
      GS_OPT_CHOICE, AT(pool_poison), flags, 0, 0},
     {"GLSTARK_CPU_SIMD", NULL, "auto, avx512, avx2, neon, none", "auto", "the widest vector set the CPU engine uses",
@@ -112,6 +114,7 @@ void gs_device_config_defaults(gs_device_config *cfg)
     cfg->engine = GLSTARK_ENGINE_AUTO;
     cfg->platform = GLSTARK_PLATFORM_AUTO;
     cfg->pool = GS_POOL_AUTO;
+    cfg->dispatch_ms = -1;
 }
 
 /* One row's variable, if set, into the config. */
@@ -125,6 +128,16 @@ static glstark_status apply_row(const gs_option_row *r, gs_device_config *cfg, g
     char *at = (char *)cfg + r->offset;
     if (r->kind == GS_OPT_PATH) {
         memcpy(at, &v, sizeof v);
+        return GLSTARK_OK;
+    }
+    if (r->kind == GS_OPT_MS) {
+        char *end = NULL;
+        long n = strcasecmp(v, "auto") == 0 ? -1 : strcasecmp(v, "off") == 0 ? 0 : strtol(v, &end, 10);
+        if ((end && (*end || end == v)) || n < -1 || n > (long)r->hi || (end && n < 0))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "%s='%s' is not %s; fix or unset it", r->name, v,
+                                r->values);
+        int ms = (int)n;
+        memcpy(at, &ms, sizeof ms);
         return GLSTARK_OK;
     }
     if (r->kind == GS_OPT_UINT) {

@@ -18,6 +18,7 @@ typedef enum gs_option_kind {
     GS_OPT_CHOICE, /* one word of `choices` (any case) */
     GS_OPT_UINT,   /* 0, or a decimal number lo..hi */
     GS_OPT_PATH,   /* a string kept as it is */
+    GS_OPT_MS,     /* "auto" (-1), "0" or "off" (0), or milliseconds 1..hi, into an int */
     GS_OPT_RAW     /* read through gs_option_getenv by its user, which checks it */
 } gs_option_kind;
 

@@ -41,6 +41,7 @@ typedef struct gs_device_config {
     int pool;        /* GS_POOL_AUTO or a glstark_buffer_pool (GLSTARK_POOL) */
     int pool_poison; /* fill handed-out GPU buffers with 0xDEADBEEF (GLSTARK_POOL_POISON) */
     int profile;     /* kernel profile at close (GLSTARK_PROFILE) */
+    int dispatch_ms; /* time budget per GLES dispatch: -1 the device's default, 0 none (GLSTARK_DISPATCH_MS) */
     /* Test knobs (0 = off): a smaller per-binding limit than the device's,
      * so range binding and chunking run even on a big GPU; a cap on device
      * bytes allocated; a smaller work-group count limit, so 2-D folding runs

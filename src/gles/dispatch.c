@@ -68,6 +68,12 @@ glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, u
 glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, uint32_t local,
                                        gs_error *err)
 {
+    return gs_gl_dispatch_1d_weighted(dev, prog, count, local, 1, err);
+}
+
+glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, uint32_t local,
+                                          uint64_t weight, gs_error *err)
+{
     if (local == 0 || (local & (local - 1)) || local > dev->caps.local_size)
         return gs_error_set(err, GLSTARK_ERR_INTERNAL, "dispatch: local size %u is not a power of two <= %u", local,
                             dev->caps.local_size);
@@ -77,25 +83,34 @@ glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *p
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "dispatch: %" PRIu64 " invocations exceed the 32-bit ids kernels use; split the work",
                             count);
+    if (weight == 0)
+        weight = 1;
     const gs_gl_caps *c = &dev->caps;
     /* Most one dispatch can cover: a full maxx x maxy grid. */
     uint64_t cap = (uint64_t)c->max_group_count[0] * c->max_group_count[1] * local;
+    const uint64_t budget = dev->dispatch_budget_ns;
+    gs_dispatch_rate *rate = gs_gl_program_rate(prog);
     GLuint p = gs_gl_program_name(prog);
     if (dev->prof)
         gs_gl_profile_begin(dev);
+    uint64_t dispatches = 0, longest = 0, first = 0;
     glUseProgram(p);
     GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
     GLint loc_count = glGetUniformLocation(p, "gs_count");
     GLint loc_base = glGetUniformLocation(p, "gs_base");
     if (loc_count >= 0)
         glUniform1ui(loc_count, (GLuint)count);
-    for (uint64_t base = 0; base < count; base += cap) {
+    for (uint64_t base = 0, part; base < count; base += part) {
+        /* whole work groups: base stays a multiple of local */
+        uint64_t most = budget ? gs_dispatch_next(rate, budget, weight, local, cap) : cap;
+        part = count - base < most ? count - base : most;
         if (base > 0 && loc_base < 0)
             return gs_error_set(err, GLSTARK_ERR_INTERNAL,
                                 "dispatch: %" PRIu64 " invocations need several dispatches but the kernel does not "
                                 "use gs_base (include grid.glsl and use gs_linear_id())",
                                 count);
-        uint64_t part = count - base < cap ? count - base : cap;
+        if (part < count - base && count - base <= cap)
+            dev->budget_splits++;
         uint32_t gx, gy;
         grid_for_local(c, part, local, &gx, &gy);
         if (loc_pitch >= 0)
@@ -104,13 +119,43 @@ glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *p
             glUniform1ui(loc_base, (GLuint)base);
         /* Earlier dispatches' SSBO writes must be visible to this one. */
         gs_gl_barrier_for(dev, GL_SHADER_STORAGE_BARRIER_BIT);
+        /* Calibration: time this chunk alone (the glFinish before it waits
+         * for earlier work; neither is a proof's host sync). The profile
+         * times every dispatch the same way for its longest one. */
+        int calib = gs_dispatch_should_time(rate, budget, part);
+        int timed = calib || dev->prof || (budget && rate->dispatches == 0);
+        uint64_t t0 = 0;
+        if (timed) {
+            glFinish();
+            t0 = gs_monotonic_ns();
+        }
         glDispatchCompute(gx, gy, 1);
         dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
+        dispatches++;
+        int warmup = rate->dispatches == 0;
+        gs_dispatch_count(rate);
+        if (timed) {
+            glFinish();
+            uint64_t dt = gs_monotonic_ns() - t0;
+            /* the program's first dispatch on the device stands apart: on
+             * llvmpipe it includes the driver's shader compile */
+            if (warmup)
+                first = dt;
+            else if (dt > longest)
+                longest = dt;
+            if (budget && warmup)
+                dev->calib_syncs += 2;
+            if (calib) {
+                dev->calib_syncs += 2;
+                dev->calib_chunks++;
+                gs_dispatch_rate_record(rate, part, weight, dt, budget);
+            }
+        }
     }
     if (dev->prof) {
         char label[96];
         gs_gl_program_label(prog, label, sizeof label);
-        gs_gl_profile_end(dev, label, count);
+        gs_gl_profile_end_split(dev, label, count, dispatches, longest, first);
     }
     return gs_gl_check(dev, err, "glDispatchCompute");
 }

@@ -18,6 +18,7 @@
 
 #include "engine/device_config.h"
 #include "glstark/device.h"
+#include "gles/dispatch_plan.h"
 #include "util/error.h"
 
 #define GS_GL_INFO_MAX 256
@@ -123,6 +124,16 @@ typedef struct gs_gl_device {
 
     /* Kernel profile (profile.c), NULL unless GLSTARK_PROFILE is set. */
     struct gs_gl_profile *prof;
+
+    /* Dispatch time budget (GLSTARK_DISPATCH_MS, set by the GLES engine;
+     * 0: none): gs_gl_dispatch_1d* cut a grid into dispatches that each run
+     * about this long at the program's measured rate (dispatch_plan.h).
+     * Calibration times the first chunks of each program with glFinish;
+     * those syncs are counted here, not in host_syncs. */
+    uint64_t dispatch_budget_ns;
+    uint64_t calib_syncs;
+    uint64_t calib_chunks; /* dispatches timed to calibrate */
+    uint64_t budget_splits; /* dispatches added by the budget (beyond the group-count limit's) */
 } gs_gl_device;
 
 /* Opens a headless device per cfg (resolved: the GL layer reads no
@@ -166,6 +177,9 @@ glstark_status gs_gl_program_prefetch(gs_gl_device *dev, const char *kernel, con
 GLuint gs_gl_program_name(const gs_gl_program *p);
 /* "kernel: DEFINE VALUE ..." on one line, for reports. */
 void gs_gl_program_label(const gs_gl_program *p, char *out, size_t n);
+/* The program's measured dispatch rate on this device (dispatch_plan.h);
+ * state kept with the program for the device's lifetime. */
+gs_dispatch_rate *gs_gl_program_rate(const gs_gl_program *p);
 /* Uniform location by name, -1 when the program does not use it. */
 GLint gs_gl_program_uniform(const gs_gl_program *p, const char *name);
 void gs_gl_programs_free(gs_gl_device *dev);
@@ -200,6 +214,17 @@ glstark_status gs_gl_dispatch_1d(gs_gl_device *dev, const gs_gl_program *prog, u
  * two <= caps.local_size), e.g. one sized by its shared memory. */
 glstark_status gs_gl_dispatch_1d_local(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, uint32_t local,
                                        gs_error *err);
+/* The same where one invocation costs `weight` units (>= 1) of the
+ * program's rate, e.g. the interpreted instructions of a constraint-DAG
+ * lane: the time budget then plans fewer invocations per dispatch.
+ *
+ * Under a time budget (dev->dispatch_budget_ns) the grid is issued as
+ * dispatches of whole work groups starting at gs_base, each planned to run
+ * within the budget (gs_dispatch_next); every kernel here takes its id from
+ * gs_linear_id() and its work group from id / local size, so the split
+ * changes no result. */
+glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program *prog, uint64_t count, uint32_t local,
+                                          uint64_t weight, gs_error *err);
 /* Grid chosen for count (exposed for tests): groups in x and y. */
 void gs_gl_grid_for(const gs_gl_caps *caps, uint64_t count, uint32_t *gx, uint32_t *gy);
 
@@ -248,6 +273,12 @@ glstark_status gs_gl_profile_enable(gs_gl_device *dev, gs_error *err);
  * glFinish, clock; `units` (elements, bytes) are summed per key. */
 void gs_gl_profile_begin(gs_gl_device *dev);
 void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units);
+/* The same for an operation issued as `dispatches` dispatches, the longest
+ * of which took longest_ns, not counting the program's first dispatch on
+ * the device (first_ns when this call made it, else 0), which on llvmpipe
+ * includes the shader's compile (profile_end records the whole as one). */
+void gs_gl_profile_end_split(gs_gl_device *dev, const char *key, uint64_t units, uint64_t dispatches,
+                             uint64_t longest_ns, uint64_t first_ns);
 /* Logs the table, largest first (log callback, else stderr). */
 void gs_gl_profile_report(gs_gl_device *dev);
 void gs_gl_profile_free(gs_gl_device *dev);

@@ -15,6 +15,9 @@
 typedef struct prof_entry {
     char key[96];
     uint64_t calls, ns, units;
+    uint64_t dispatches; /* GL dispatches (a call may issue several), 0 for other operations */
+    uint64_t longest_ns; /* the longest single dispatch (or operation), the program's first one apart */
+    uint64_t first_ns;   /* the program's first dispatch (on llvmpipe: with the shader's compile) */
 } prof_entry;
 
 struct gs_gl_profile {
@@ -41,8 +44,16 @@ void gs_gl_profile_begin(gs_gl_device *dev)
 
 void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units)
 {
+    gs_gl_profile_end_split(dev, key, units, 0, 0, 0);
+}
+
+void gs_gl_profile_end_split(gs_gl_device *dev, const char *key, uint64_t units, uint64_t dispatches,
+                             uint64_t longest_ns, uint64_t first_ns)
+{
     glFinish();
     uint64_t dt = gs_monotonic_ns() - dev->prof->t0_ns;
+    if (!dispatches)
+        longest_ns = dt; /* one operation: its whole time */
     struct gs_gl_profile *p = dev->prof;
     size_t i = 0;
     while (i < p->n && strcmp(p->e[i].key, key) != 0)
@@ -56,12 +67,23 @@ void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units)
     p->e[i].calls++;
     p->e[i].ns += dt;
     p->e[i].units += units;
+    p->e[i].dispatches += dispatches;
+    if (longest_ns > p->e[i].longest_ns)
+        p->e[i].longest_ns = longest_ns;
+    if (first_ns)
+        p->e[i].first_ns = first_ns;
 }
 
 static int by_time(const void *a, const void *b)
 {
     const prof_entry *x = a, *y = b;
     return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static int by_longest(const void *a, const void *b)
+{
+    const prof_entry *x = *(const prof_entry *const *)a, *y = *(const prof_entry *const *)b;
+    return x->longest_ns < y->longest_ns ? 1 : x->longest_ns > y->longest_ns ? -1 : 0;
 }
 
 /* One line of the report: the log callback if the caller set one, else
@@ -92,6 +114,28 @@ void gs_gl_profile_report(gs_gl_device *dev)
         snprintf(line, sizeof line, "  %10.3f ms %6.1f%% %7llu calls %12llu units  %s", (double)e->ns * 1e-6,
                  total ? 100.0 * (double)e->ns / (double)total : 0.0, (unsigned long long)e->calls,
                  (unsigned long long)e->units, e->key);
+        emit(dev, line);
+    }
+    /* The longest single dispatch per kernel, longest first: what a GPU
+     * watchdog sees (GLSTARK_DISPATCH_MS bounds it). One line each, so a
+     * log callback can pick them out ("GLSTARK_PROFILE longest ..."). */
+    const prof_entry *order[GS_PROF_MAX];
+    size_t nk = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->e[i].dispatches)
+            order[nk++] = &p->e[i];
+    qsort(order, nk, sizeof order[0], by_longest);
+    snprintf(line, sizeof line,
+             "GLSTARK_PROFILE: longest single dispatch per kernel (budget %.0f ms; %llu dispatches added by it, "
+             "%llu calibration syncs; each program's first dispatch apart: on llvmpipe it includes the shader's "
+             "compile)",
+             (double)dev->dispatch_budget_ns * 1e-6, (unsigned long long)dev->budget_splits,
+             (unsigned long long)dev->calib_syncs);
+    emit(dev, line);
+    for (size_t i = 0; i < nk; i++) {
+        snprintf(line, sizeof line, "GLSTARK_PROFILE longest %10.3f ms %8llu dispatches %10.3f ms first  %s",
+                 (double)order[i]->longest_ns * 1e-6, (unsigned long long)order[i]->dispatches,
+                 (double)order[i]->first_ns * 1e-6, order[i]->key);
         emit(dev, line);
     }
 }

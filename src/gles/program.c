@@ -36,8 +36,15 @@ struct gs_gl_program {
     int pending;
     GLuint sh;
     int caller_text; /* the kernel text came from the caller (error logs name it) */
+    gs_dispatch_rate rate; /* the dispatch time budget's calibration */
     gs_gl_program *next;
 };
+
+gs_dispatch_rate *gs_gl_program_rate(const gs_gl_program *p)
+{
+    /* mutable state of a program the dispatch helpers see as const */
+    return (gs_dispatch_rate *)&p->rate;
+}
 
 /* ---- a growing string ---- */
 

@@ -690,6 +690,13 @@ Test(gles_device, profile_table_on_close)
     cr_assert(strstr(cap.text, "buffer read") != NULL, "no buffer read row:\n%s", cap.text);
     cr_assert(strstr(cap.text, "buffer create") != NULL, "no buffer create row:\n%s", cap.text);
     cr_assert(strstr(cap.text, "buffer write") != NULL, "no buffer write row:\n%s", cap.text);
+    /* and the longest single dispatch per kernel, one line each */
+    const char *lg = strstr(cap.text, "GLSTARK_PROFILE longest ");
+    cr_assert(lg != NULL, "no longest-dispatch lines:\n%s", cap.text);
+    unsigned long long nd = 0;
+    cr_assert_eq(sscanf(lg, "GLSTARK_PROFILE longest %lf ms %llu dispatches", &ms, &nd), 2, "line: %.120s", lg);
+    cr_assert(ms >= 0 && nd >= 1, "line: %.120s", lg);
+    cr_assert(strstr(cap.text, "ms first  fill.comp\n") != NULL, "no longest line for fill.comp:\n%s", cap.text);
 }
 
 /* The default engine (auto): GLES on a hardware GPU, the CPU engine where

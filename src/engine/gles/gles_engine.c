@@ -645,6 +645,14 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     eng->bytes_cap = (size_t)s->dev->cfg.device_memory_cap;
     glstark_buffer_pool pool = pool_mode(s->dev);
     s->shader_copy = shader_copy_mode(s->dev);
+    /* GLSTARK_DISPATCH_MS, else 50 ms on devices that are not desktop-class
+     * (software renderers included: small boards' drivers reset a GPU job
+     * after about half a second) and none on desktop-class GPUs. Every
+     * dispatch is then cut to run about this long at the kernel's rate
+     * measured on this device (src/gles/dispatch_plan.h). */
+    s->dev->dispatch_budget_ns = gs_dispatch_budget_ns(s->dev->cfg.dispatch_ms, s->dev->caps.desktop_class);
+    gs_gl_log(s->dev, GLSTARK_LOG_INFO, "dispatch budget: %s%.0f ms", s->dev->dispatch_budget_ns ? "" : "none, ",
+              (double)s->dev->dispatch_budget_ns * 1e-6);
     gs_gles_readback_init(&s->readback, s->dev);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
     if ((st = gs_gles_upload_init(&s->upload, s->dev, err)))

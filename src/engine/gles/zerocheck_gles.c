@@ -100,13 +100,18 @@ static glstark_status prog_mode(zc_ctx *c, int mode, unsigned logn, gs_gl_progra
 }
 
 /* The interpreter; lpg > 0 builds the shared-memory-slot variant for
- * n_slots intermediates and lpg lanes per work group. */
-static glstark_status prog_eval(zc_ctx *c, int ext, uint32_t lpg, uint32_t n_slots, gs_gl_program **out)
+ * n_slots intermediates and lpg lanes per work group; else `local` lanes
+ * per work group (the usual local size, or fewer under the dispatch time
+ * budget). */
+static glstark_status prog_eval(zc_ctx *c, int ext, uint32_t lpg, uint32_t local, uint32_t n_slots,
+                                gs_gl_program **out)
 {
     char defs[128];
     if (lpg)
         snprintf(defs, sizeof defs, "ZC_EXT %d\nZC_SHARED 1\nZC_LPG %u\nZC_NSLOTS %u\n", ext ? 1 : 0, lpg,
                  n_slots ? n_slots : 1);
+    else if (local && local != c->dev->caps.local_size)
+        snprintf(defs, sizeof defs, "ZC_EXT %d\nZC_LOCAL %u\n", ext ? 1 : 0, local);
     else
         snprintf(defs, sizeof defs, "ZC_EXT %d\n", ext ? 1 : 0);
     return gs_gl_program_get(c->dev, "zerocheck_eval.comp", defs, out, &c->eng->err);
@@ -212,6 +217,7 @@ typedef struct eval_plan {
     uint32_t lanes, nkeys;
     uint32_t items_per; /* items per dispatch; a dispatch runs items_per * code.n_groups lanes */
     uint32_t lpg;    /* shared-memory slots: lanes per work group (0: slots in the work buffer) */
+    uint32_t local;  /* lanes per work group of the program */
     uint32_t acc_off, res_off;
     gs_gl_program *prog;
 } eval_plan;
@@ -296,6 +302,26 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
     const uint64_t ng = e->code.n_groups ? e->code.n_groups : 1;
     uint64_t lanes = (c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
     e->lpg = shared_lanes(c, e->code.n_slots, ext);
+    /* the time budget (GLSTARK_DISPATCH_MS): once the interpreter's rate in
+     * instructions per ns is known on this device, at most the lanes that
+     * run within it, each costing the longest group's instructions
+     * (eval_items dispatches with that weight, so the first dispatches,
+     * which calibrate the rate, are cut by the budget too) */
+    const uint64_t budget = c->dev->dispatch_budget_ns;
+    uint32_t loc = e->lpg ? e->lpg : c->dev->caps.local_size;
+    /* a dispatch is cut between work groups only, so under a budget a large
+     * DAG also gets small work groups: first what the prior allows, then
+     * what that program's calibrated rate allows */
+    uint32_t l1 = gs_zc_budget_local(budget, NULL, per, loc);
+    if ((st = prog_eval(c, ext, e->lpg ? l1 : 0, l1, e->code.n_slots, &e->prog)))
+        return st;
+    uint32_t l2 = gs_zc_budget_local(budget, gs_gl_program_rate(e->prog), per, l1);
+    if (l2 < l1 && (st = prog_eval(c, ext, e->lpg ? l2 : 0, l2, e->code.n_slots, &e->prog)))
+        return st;
+    if (e->lpg)
+        e->lpg = l2;
+    e->local = l2;
+    lanes = gs_zc_budget_lanes(budget, gs_gl_program_rate(e->prog), per, e->local, lanes);
     /* slots (unless in shared memory) + accumulators per lane */
     uint64_t slot_bytes = (e->lpg ? 0 : (uint64_t)e->code.n_slots * (ext ? 16 : 4)) + 48;
     uint64_t lim = min_u64(c->maxb, c->scratch);
@@ -333,8 +359,6 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
         st = gs_buf_create(c->eng, total * 4, &e->work);
     if (!st)
         st = gs_buf_fill_u32(e->work, (size_t)e->acc_off * 4, 12 * (size_t)lanes, 0);
-    if (!st)
-        st = prog_eval(c, ext, e->lpg, e->code.n_slots, &e->prog);
     if (st)
         return st;
     gs_gl_program *p = e->prog;
@@ -352,6 +376,14 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
 {
     glstark_status st = plan_compile(c, e, t, w, ext, nkeys);
     return st ? st : plan_finish(c, e, t, ext, items);
+}
+
+/* What one interpreter lane costs against the dispatch time budget: the
+ * instructions of the longest group it may run (the DAG's size over the
+ * groups). */
+static uint64_t instr_weight(const eval_plan *e)
+{
+    return e->code.max_group_instr ? e->code.max_group_instr : 1;
 }
 
 /* Evaluates items [i0, i1) in lane-sized dispatches; src (binding 0) and the
@@ -379,8 +411,8 @@ static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t 
         set_u(p, "gs_grp_base", (uint32_t)g0);
         set_u(p, "gs_i0", (uint32_t)i);
         set_u(p, "gs_icnt", (uint32_t)cnt);
-        st = gs_gl_dispatch_1d_local(c->dev, p, cnt * e->code.n_groups, e->lpg ? e->lpg : c->dev->caps.local_size,
-                                     &c->eng->err);
+        st = gs_gl_dispatch_1d_weighted(c->dev, p, cnt * e->code.n_groups, e->local, instr_weight(e),
+                                        &c->eng->err);
     }
     return st;
 }

@@ -1,0 +1,106 @@
+/* Dispatch time budget: planning and calibration (see dispatch_plan.h). */
+#include "gles/dispatch_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static uint64_t groups_floor(uint64_t n, uint32_t local)
+{
+    uint64_t g = n - n % local;
+    return g < local ? local : g;
+}
+
+uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap)
+{
+    if (local == 0)
+        local = 1;
+    if (budget_ns == 0 || !(rate > 0.0))
+        return grid_cap;
+    if (weight == 0)
+        weight = 1;
+    double units = (double)budget_ns * rate;
+    double inv = units / (double)weight;
+    uint64_t n = inv >= (double)grid_cap ? grid_cap : (uint64_t)inv;
+    n = groups_floor(n, local);
+    return n < grid_cap ? n : grid_cap;
+}
+
+uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t weight, uint32_t local,
+                          uint64_t grid_cap)
+{
+    if (local == 0)
+        local = 1;
+    if (budget_ns == 0)
+        return grid_cap;
+    if (r->calibrated)
+        return gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+    if (r->dispatches == 0)
+        return local < grid_cap ? local : grid_cap;
+    uint64_t n = r->last_chunk ? r->last_chunk * GS_CALIB_GROWTH : local;
+    if (r->rate > 0.0) {
+        uint64_t p = gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+        if (p < n)
+            n = p;
+    }
+    n = groups_floor(n, local);
+    return n < grid_cap ? n : grid_cap;
+}
+
+int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count)
+{
+    return budget_ns && !r->calibrated && r->dispatches > 0 && count > r->last_chunk;
+}
+
+void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
+
+void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+{
+    if (weight == 0)
+        weight = 1;
+    if (ns == 0)
+        ns = 1;
+    r->timed++;
+    if (count > r->last_chunk)
+        r->last_chunk = count;
+    if (ns >= r->best_ns) {
+        r->best_ns = ns;
+        r->rate = (double)count * (double)weight / (double)ns;
+    }
+    if (r->best_ns >= budget_ns / 8)
+        r->calibrated = 1;
+}
+
+uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
+                            uint64_t lanes)
+{
+    if (!budget_ns || !r || !r->calibrated)
+        return lanes;
+    uint64_t most = gs_dispatch_plan(budget_ns, r->rate, instr_per_lane, local, UINT32_MAX);
+    return most < lanes ? most : lanes;
+}
+
+uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local)
+{
+    if (!budget_ns || local <= 1)
+        return local ? local : 1;
+    if (instr_per_lane == 0)
+        instr_per_lane = 1;
+    uint64_t most = GS_ZC_GROUP_INSTR / instr_per_lane;
+    if (r && r->calibrated && r->rate > 0.0) {
+        double fit = (double)budget_ns * r->rate / (double)instr_per_lane;
+        if (fit < (double)most)
+            most = (uint64_t)fit;
+    }
+    uint32_t l = 1;
+    while (l * 2 <= local && l * 2 <= most)
+        l *= 2;
+    return l;
+}
+
+uint64_t gs_dispatch_budget_ns(long ms, int desktop_class)
+{
+    if (ms < 0)
+        ms = desktop_class ? 0 : (long)GS_DISPATCH_BUDGET_DEFAULT_MS;
+    return (uint64_t)ms * 1000000ull;
+}

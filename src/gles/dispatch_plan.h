@@ -1,0 +1,93 @@
+/* Dispatch time budget (GLSTARK_DISPATCH_MS): how much work one dispatch may
+ * carry so that it runs within the budget on this device, as a pure function
+ * of (measured rate, budget, work), and the calibration that measures the
+ * rate. No GL here: tests call these with injected rates
+ * (tests/gles/test_dispatch_plan.c).
+ *
+ * Costs are in units: an invocation costs `weight` units (1 for most
+ * kernels; the constraint interpreter's lanes cost the instructions of the
+ * longest DAG group they run). A rate is units per nanosecond, measured per
+ * device and per program (kernel + defines) and kept for the device's
+ * lifetime. */
+#ifndef GS_GLES_DISPATCH_PLAN_H
+#define GS_GLES_DISPATCH_PLAN_H
+
+#include <stdint.h>
+
+/* The default budget on devices that are not desktop-class (software
+ * renderers included): 50 ms, a tenth of the ~0.5 s after which the kernel
+ * drivers of small boards reset a GPU job. */
+#define GS_DISPATCH_BUDGET_DEFAULT_MS 50u
+
+/* Growth of the timed chunks while calibrating. */
+#define GS_CALIB_GROWTH 4u
+
+typedef struct gs_dispatch_rate {
+    double rate;         /* units per ns from the longest timed chunk; 0: none yet */
+    uint64_t best_ns;    /* duration of that chunk */
+    uint64_t last_chunk; /* invocations of the last timed chunk (0: none) */
+    uint32_t timed;      /* chunks timed so far */
+    uint64_t dispatches; /* dispatches of the program on this device */
+    int calibrated;      /* the rate is trusted: no more timing */
+} gs_dispatch_rate;
+
+/* Invocations per dispatch: the most whose cost (count x weight units) runs
+ * within budget_ns at `rate` units per ns, rounded down to whole work groups
+ * of `local` invocations, at least one work group (a single group cannot be
+ * split), and at most grid_cap (what one dispatch can cover; a multiple of
+ * local). budget_ns 0 (no budget) or rate <= 0 (unknown): grid_cap. */
+uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap);
+
+/* The invocations of the next dispatch of a program whose rate r may not be
+ * calibrated yet: planned from r when calibrated; one work group for the
+ * program's first dispatch on the device (a warm-up: software renderers
+ * such as llvmpipe compile the shader then, which says nothing of its
+ * rate and is host time, not GPU time); else a timed chunk that
+ * grows from one work group by GS_CALIB_GROWTH per timed chunk and never
+ * beyond what the rate measured so far allows. Same bounds as
+ * gs_dispatch_plan. */
+uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t weight, uint32_t local,
+                          uint64_t grid_cap);
+
+/* Whether a chunk of `count` invocations should be timed: while the rate is
+ * not calibrated, chunks larger than every chunk timed so far (smaller ones
+ * teach nothing new, so a kernel that only ever runs small grids costs a
+ * few timed chunks, not one per call). */
+int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count);
+/* Counts a dispatch of the program (after it was issued and timed). */
+void gs_dispatch_count(gs_dispatch_rate *r);
+
+/* Records a timed chunk of `count` invocations of `weight` units that took
+ * ns nanoseconds. The rate follows the longest chunk timed (the one least
+ * distorted by the fixed cost of a dispatch and a sync, which makes short
+ * chunks look slow: the safe side); it is calibrated once a chunk ran at
+ * least an eighth of the budget. */
+void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
+
+/* Lanes per dispatch of the constraint interpreter (src/engine/gles/
+ * zerocheck_gles.c) under the budget: `lanes` (what its scratch and work
+ * budget allow) cut to what runs within budget_ns at the calibrated rate r
+ * (instructions per ns) when each lane runs instr_per_lane instructions, in
+ * whole work groups of `local` lanes. Unchanged while r is not calibrated
+ * (the dispatches that calibrate it are cut by gs_dispatch_next) or without
+ * a budget. */
+uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
+                            uint64_t lanes);
+
+/* Instructions one interpreter work group may run before any rate is known
+ * (2^19: ~24 ms on the single-thread llvmpipe proxy at the ~22 M
+ * interpreted instructions per second of Keccak's DAG there). */
+#define GS_ZC_GROUP_INSTR (1u << 19)
+
+/* Lanes per work group of the constraint interpreter under the budget: a
+ * work group runs all its lanes' DAGs, and a dispatch cannot be cut inside
+ * one, so a large DAG needs small groups. The largest power of two <= local
+ * whose lanes run at most GS_ZC_GROUP_INSTR instructions, and, once r is
+ * calibrated, run within budget_ns; at least 1. local without a budget. */
+uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local);
+
+/* The budget in ns: ms as GLSTARK_DISPATCH_MS resolves (gs_device_config.
+ * dispatch_ms: -1 the default, 0 none), and the device's class. */
+uint64_t gs_dispatch_budget_ns(long ms, int desktop_class);
+
+#endif

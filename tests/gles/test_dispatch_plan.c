@@ -1,0 +1,158 @@
+/* The dispatch time budget's planning (src/gles/dispatch_plan.h): a pure
+ * function of (rate, budget, work), tested with injected rates. No GPU and
+ * no timing here: the measured figures are in docs/performance.md ("Slow
+ * GPUs: dispatch time budget"). */
+#include <criterion/criterion.h>
+
+#include "gles/dispatch_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/options.h"
+
+#define MS 1000000ull
+/* a full 65535 x 65535 grid of 256-invocation groups, and the floor's 128 */
+#define CAP256 (65535ull * 65535ull * 256ull)
+#define CAP128 (65535ull * 65535ull * 128ull)
+
+/* 1-D kernels indexed by gs_linear_id() (fills, copies, gathers, Poseidon2
+ * leaves and compressions, WHIR and GKR folds): budget x rate invocations,
+ * whole work groups. */
+Test(dispatch_plan, one_d_kernels)
+{
+    /* 2 invocations per us, 50 ms: 100000 -> 390 groups of 256 */
+    cr_assert_eq(gs_dispatch_plan(50 * MS, 2e-3, 1, 256, CAP256), 99840ull);
+    /* the same rate at the floor's local size 128: 781 groups */
+    cr_assert_eq(gs_dispatch_plan(50 * MS, 2e-3, 1, 128, CAP128), 99968ull);
+    /* a fast device: 1 invocation per ns -> 5e7, a multiple of 256 */
+    cr_assert_eq(gs_dispatch_plan(50 * MS, 1.0, 1, 256, CAP256), 49999872ull);
+    cr_assert_eq(gs_dispatch_plan(50 * MS, 1.0, 1, 256, CAP256) % 256, 0ull);
+}
+
+/* Kernels whose work groups cooperate through shared memory (the DFT's
+ * shared pass, Merkle cosets, work-group sums): cut at work-group
+ * boundaries only, so every plan is a multiple of the local size. */
+Test(dispatch_plan, shared_memory_kernels_whole_groups)
+{
+    for (double rate = 1e-6; rate < 10.0; rate *= 3.7) {
+        uint64_t n = gs_dispatch_plan(50 * MS, rate, 1, 256, CAP256);
+        cr_assert_eq(n % 256, 0ull, "rate %g: %llu", rate, (unsigned long long)n);
+        cr_assert_geq(n, 256ull);
+    }
+}
+
+/* The interpreter: a lane costs the instructions of its DAG group. Keccak's
+ * DAG compiles to 39536 instructions in one group (the GLSTARK_PROFILE row
+ * "zerocheck: DAG compile (host)" of keccakf: 237216 units in 6 compiles).
+ * At 22 M instructions per second (about llvmpipe on one thread) 50 ms is
+ * 1.1 M instructions: 27 lanes, 24 in whole groups of 8. */
+Test(dispatch_plan, interpreter_keccak)
+{
+    const uint64_t keccak = 39536;
+    const double rate = 22e6 * 1e-9; /* instructions per ns */
+    /* lanes per dispatch in groups of 8 (gs_zc_budget_local below) */
+    uint64_t lanes = gs_dispatch_plan(50 * MS, rate, keccak, 8, CAP256);
+    cr_assert_eq(lanes, 24ull, "%llu", (unsigned long long)lanes);
+    cr_assert_leq((double)lanes * keccak / rate, 50.0 * MS);
+    /* the interpreter's own planning: its scratch allows 848 lanes */
+    gs_dispatch_rate r = {rate, 10 * MS, 64, 5, 6, 1};
+    cr_assert_eq(gs_zc_budget_lanes(50 * MS, &r, keccak, 8, 848), 24ull);
+    cr_assert_eq(gs_zc_budget_lanes(0, &r, keccak, 8, 848), 848ull, "no budget: unchanged");
+    gs_dispatch_rate cold = {0};
+    cr_assert_eq(gs_zc_budget_lanes(50 * MS, &cold, keccak, 8, 848), 848ull, "not calibrated: unchanged");
+    /* lanes per work group: 2^19 / 39536 = 13 -> 8 before any rate; with
+     * the rate, 27 lanes fit: still 8; a 10x slower device: 2 */
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, keccak, 256), 8u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 8u);
+    r.rate = rate / 10;
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 2u);
+    /* a small DAG keeps the full local size; no budget: unchanged */
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 100, 256), 256u);
+    cr_assert_eq(gs_zc_budget_local(0, NULL, keccak, 256), 256u);
+    /* a DAG beyond the prior on its own still gets one lane */
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 1u << 22, 256), 1u);
+}
+
+Test(dispatch_plan, edge_cases)
+{
+    /* a tiny budget: at least one work group */
+    cr_assert_eq(gs_dispatch_plan(1, 1e-6, 1, 256, CAP256), 256ull);
+    cr_assert_eq(gs_dispatch_plan(1 * MS, 1e-9, 1000000, 64, CAP256), 64ull);
+    /* no budget, or no rate: unsplit (the grid's own limit) */
+    cr_assert_eq(gs_dispatch_plan(0, 1.0, 1, 256, CAP256), CAP256);
+    cr_assert_eq(gs_dispatch_plan(50 * MS, 0.0, 1, 256, CAP256), CAP256);
+    /* never beyond what one dispatch can cover */
+    cr_assert_eq(gs_dispatch_plan(60000 * MS, 1e3, 1, 256, 65535ull * 256), 65535ull * 256);
+    /* weight 0 counts as 1 */
+    cr_assert_eq(gs_dispatch_plan(50 * MS, 2e-3, 0, 256, CAP256), 99840ull);
+}
+
+/* Calibration: the first dispatch is one group (the warm-up, untimed for the
+ * rate), then timed chunks grow 4x from one group until one runs an eighth
+ * of the budget; later plans follow the rate. */
+Test(dispatch_plan, calibration_sequence)
+{
+    gs_dispatch_rate r = {0};
+    const uint64_t B = 50 * MS;
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 256, CAP256), 256ull);
+    cr_assert(!gs_dispatch_should_time(&r, B, 256), "the warm-up is not timed for the rate");
+    gs_dispatch_count(&r);
+    uint64_t expect = 256;
+    /* a device doing 1 invocation per us: chunks of 256, 1024, 4096 take
+     * 0.26, 1, 4 ms; 16384 takes 16 ms >= 50/8: calibrated */
+    for (int k = 0; k < 4; k++) {
+        uint64_t n = gs_dispatch_next(&r, B, 1, 256, CAP256);
+        cr_assert_eq(n, expect, "chunk %d: %llu", k, (unsigned long long)n);
+        cr_assert(gs_dispatch_should_time(&r, B, n));
+        gs_dispatch_rate_record(&r, n, 1, n * 1000, B);
+        gs_dispatch_count(&r);
+        expect *= 4;
+    }
+    cr_assert(r.calibrated);
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 256, CAP256), 49920ull);
+    cr_assert(!gs_dispatch_should_time(&r, B, 1u << 20));
+    /* small calls teach nothing new: not timed */
+    gs_dispatch_rate s = {0};
+    gs_dispatch_count(&s);
+    gs_dispatch_rate_record(&s, 4096, 1, 100000, B);
+    cr_assert(!gs_dispatch_should_time(&s, B, 4096));
+    cr_assert(gs_dispatch_should_time(&s, B, 4097));
+    /* no budget: nothing is timed, nothing is cut */
+    cr_assert(!gs_dispatch_should_time(&s, 0, 1u << 30));
+    cr_assert_eq(gs_dispatch_next(&s, 0, 1, 256, CAP256), CAP256);
+}
+
+Test(dispatch_plan, env_values)
+{
+    /* the options table resolves the variable (src/api/options.c) */
+    static const struct {
+        const char *v;
+        int ms;
+        glstark_status st;
+    } cases[] = {{"auto", -1, GLSTARK_OK},   {"off", 0, GLSTARK_OK},  {"0", 0, GLSTARK_OK},
+                 {"25", 25, GLSTARK_OK},     {"60000", 60000, GLSTARK_OK},
+                 {"25ms", 0, GLSTARK_ERR_INVALID_ARGUMENT}, {"-1", 0, GLSTARK_ERR_INVALID_ARGUMENT},
+                 {"60001", 0, GLSTARK_ERR_INVALID_ARGUMENT}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv("GLSTARK_DISPATCH_MS", cases[i].v, 1);
+        gs_device_config cfg;
+        gs_error err;
+        gs_error_clear(&err);
+        cr_assert_eq(gs_device_config_resolve(NULL, &cfg, &err), cases[i].st, "'%s': %s", cases[i].v, err.msg);
+        if (cases[i].st == GLSTARK_OK)
+            cr_assert_eq(cfg.dispatch_ms, cases[i].ms, "'%s'", cases[i].v);
+        else
+            cr_assert(strstr(err.msg, "GLSTARK_DISPATCH_MS") != NULL, "%s", err.msg);
+    }
+    unsetenv("GLSTARK_DISPATCH_MS");
+    gs_device_config cfg;
+    gs_error err;
+    cr_assert_eq(gs_device_config_resolve(NULL, &cfg, &err), GLSTARK_OK);
+    cr_assert_eq(cfg.dispatch_ms, -1, "unset: the device's default");
+    /* defaults: 50 ms off desktop-class, none on desktop-class */
+    cr_assert_eq(gs_dispatch_budget_ns(-1, 0), 50 * MS);
+    cr_assert_eq(gs_dispatch_budget_ns(-1, 1), 0ull);
+    cr_assert_eq(gs_dispatch_budget_ns(7, 1), 7 * MS);
+    cr_assert_eq(gs_dispatch_budget_ns(0, 0), 0ull);
+}
