@@ -1,5 +1,5 @@
 /* The reduction family: the bulk work of the stacked opening reduction
- * (docs/protocol.md, 'Stacked reduction'; src/protocol/stacked_reduction.c drives it).
+ * (docs/protocol.md, 'Stacked reduction'; src/prove/stacked_reduction.c drives it).
  *
  * The reduction proves Σ_{(Z,x) ∈ D × H_{n_stack}} Σ_c q_c(Z,x)·W_c(Z,x)
  * for the stacked columns q_c of every commitment. Its heavy steps are:

@@ -3,7 +3,7 @@
  * The stacked PCS (docs/protocol.md, 'Stacked PCS') packs the columns of several
  * traces, each of height 2^e, into columns of one matrix Q of height
  * 2^(l_skip + n_stack). Which trace column lands where is decided on the host
- * by src/protocol/stacking.c (shared by prover and verifier); the engines only
+ * by src/common/stacking.c (shared by prover and verifier); the engines only
  * read the resulting slice table to build Q or its Reed–Solomon codeword.
  * The table is small (one entry per trace column), so a GPU engine can upload
  * it as one buffer. */

@@ -25,7 +25,7 @@
 #include "engine/dft_ops.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
-#include "protocol/stacking.h"
+#include "common/stacking.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine/gles/gles_engine.h"
-#include "protocol/gkr.h"
+#include "common/gkr.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

@@ -15,7 +15,7 @@
 #include "../protocol/cl_fixtures.h"
 #include "../protocol/replay_fs.h"
 #include "engine/gkr_ops.h"
-#include "protocol/gkr.h"
+#include "common/gkr.h"
 
 #define POISON 0xDEADBEEFu
 

@@ -21,8 +21,8 @@
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
 #include "glstark/air.h"
-#include "protocol/air_cdag.h"
-#include "protocol/params.h"
+#include "common/air_cdag.h"
+#include "common/params.h"
 #include "../util/splitmix.h"
 
 static bb_t rand_bb(uint64_t *s)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "engine/engine.h"
-#include "protocol/stacked_reduction.h"
+#include "common/stacked_reduction.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

@@ -7,8 +7,8 @@
 
 #include "cl_fixtures.h"
 #include "engine/cpu/cpu_engine.h"
-#include "protocol/gkr.h"
-#include "protocol/sc_poly.h"
+#include "common/gkr.h"
+#include "common/poly.h"
 #include "replay_fs.h"
 #include "../util/splitmix.h"
 

@@ -9,8 +9,8 @@
 
 #include "cl_fixtures.h"
 #include "engine/cpu/cpu_engine.h"
-#include "protocol/fs_transcript.h"
-#include "protocol/logup_zerocheck.h"
+#include "common/fs_transcript.h"
+#include "prove/logup_zerocheck.h"
 #include "replay_fs.h"
 #include "../util/test_files.h"
 #include "proof_reader.h"

@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "protocol/proof.h"
-#include "protocol/stacked_reduction.h"
-#include "protocol/stacking.h"
+#include "common/proof.h"
+#include "common/stacked_reduction.h"
+#include "common/stacking.h"
 #include "glstark/airs.h"
 #include "../util/test_files.h"
 #include "proof_reader.h"

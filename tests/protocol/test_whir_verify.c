@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/whir.h"
+#include "common/whir.h"
 #include "whir_replay.h"
 #include "whir_vectors.h"
 

@@ -9,8 +9,8 @@
 
 #include "cl_fixtures.h"
 #include "engine/cpu/cpu_engine.h"
-#include "protocol/gkr.h"
-#include "protocol/zerocheck.h"
+#include "common/gkr.h"
+#include "common/zerocheck.h"
 #include "replay_fs.h"
 #include "../util/splitmix.h"
 

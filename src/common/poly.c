@@ -1,0 +1,123 @@
+#include "common/poly.h"
+
+#include <stdlib.h>
+
+bb4_t gs_eq1(bb4_t a, bb4_t b)
+{
+    /* 1 - a - b + 2ab */
+    bb4_t ab = bb4_mul(a, b);
+    bb4_t r = bb4_sub(bb4_add(ab, ab), bb4_add(a, b));
+    return bb4_add_base(r, bb_one());
+}
+
+bb4_t gs_eq_uni(uint32_t l, bb4_t x, bb4_t y)
+{
+    bb4_t res = bb4_one();
+    bb4_t a = x, b = y;
+    bb_t one = bb_one();
+    for (uint32_t i = 0; i < l; i++) {
+        bb4_t t = bb4_mul(bb4_add_base(a, bb_neg(one)), bb4_add_base(b, bb_neg(one)));
+        res = bb4_add(bb4_mul(bb4_add(a, b), res), t);
+        a = bb4_square(a);
+        b = bb4_square(b);
+    }
+    bb_t inv = bb_inv(bb_from_u32(1u << l));
+    return bb4_mul_base(res, inv);
+}
+
+bb4_t gs_eq_uni_at_one(uint32_t l, bb4_t x)
+{
+    bb4_t res = bb4_one();
+    bb4_t a = x;
+    for (uint32_t i = 0; i < l; i++) {
+        res = bb4_mul(res, bb4_add_base(a, bb_one()));
+        a = bb4_square(a);
+    }
+    return bb4_mul_base(res, bb_inv(bb_from_u32(1u << l)));
+}
+
+void gs_lagrange_d(uint32_t l, bb4_t z, bb4_t *w)
+{
+    size_t n = (size_t)1 << l;
+    bb_t omega = bb_two_adic_generator(l);
+    bb_t pw = bb_one();
+    for (size_t k = 0; k < n; k++) {
+        /* L_{w^k}(z) = eq_D(w^k, z) */
+        w[k] = gs_eq_uni(l, bb4_from_base(pw), z);
+        pw = bb_mul(pw, omega);
+    }
+}
+
+bb4_t gs_eq_sharp(uint32_t l, const bb4_t *xi, bb4_t z)
+{
+    size_t n = (size_t)1 << l;
+    bb4_t t[1u << 8], w[1u << 8];
+    bb4_eq_table(xi, l, t);
+    gs_lagrange_d(l, z, w);
+    bb4_t acc = bb4_zero();
+    for (size_t k = 0; k < n; k++)
+        acc = bb4_add(acc, bb4_mul(t[k], w[k]));
+    return acc;
+}
+
+bb4_t gs_interp_0n(const bb4_t *s, size_t n, bb4_t x)
+{
+    /* Lagrange on the integer nodes 0..n. */
+    bb4_t acc = bb4_zero();
+    for (size_t i = 0; i <= n; i++) {
+        bb4_t num = bb4_one();
+        bb_t den = bb_one();
+        for (size_t j = 0; j <= n; j++) {
+            if (j == i)
+                continue;
+            num = bb4_mul(num, bb4_add_base(x, bb_neg(bb_from_u32((uint32_t)j))));
+            den = bb_mul(den, bb_sub(bb_from_u32((uint32_t)i), bb_from_u32((uint32_t)j)));
+        }
+        acc = bb4_add(acc, bb4_mul_base(bb4_mul(num, s[i]), bb_inv(den)));
+    }
+    return acc;
+}
+
+bb4_t gs_interp_cubic_0123(const bb4_t s[4], bb4_t x) { return gs_interp_0n(s, 3, x); }
+
+bb4_t gs_horner(const bb4_t *c, size_t n, bb4_t x)
+{
+    bb4_t acc = bb4_zero();
+    for (size_t i = n; i-- > 0;)
+        acc = bb4_add(bb4_mul(acc, x), c[i]);
+    return acc;
+}
+
+int gs_interp_coeffs(const bb_t *xs, const bb4_t *ys, size_t stride, size_t n, bb4_t *c)
+{
+    bb_t *P = malloc((n + 1) * sizeof(bb_t)), *Q = malloc((n + 1) * sizeof(bb_t));
+    if (!P || !Q) {
+        free(P), free(Q);
+        return -1;
+    }
+    /* P(Z) = prod (Z - x_j) */
+    P[0] = bb_one();
+    for (size_t j = 0; j < n; j++) {
+        P[j + 1] = P[j];
+        for (size_t k = j; k > 0; k--)
+            P[k] = bb_sub(P[k - 1], bb_mul(xs[j], P[k]));
+        P[0] = bb_neg(bb_mul(xs[j], P[0]));
+    }
+    for (size_t k = 0; k < n; k++)
+        c[k] = bb4_zero();
+    for (size_t i = 0; i < n; i++) {
+        bb_t w = bb_one();
+        for (size_t j = 0; j < n; j++)
+            if (j != i)
+                w = bb_mul(w, bb_sub(xs[i], xs[j]));
+        /* Q = P / (Z - x_i), synthetic division from the top */
+        Q[n - 1] = P[n];
+        for (size_t k = n - 1; k > 0; k--)
+            Q[k - 1] = bb_add(P[k], bb_mul(xs[i], Q[k]));
+        bb4_t f = bb4_mul_base(ys[i * stride], bb_inv(w));
+        for (size_t k = 0; k < n; k++)
+            c[k] = bb4_add(c[k], bb4_mul_base(f, Q[k]));
+    }
+    free(P), free(Q);
+    return 0;
+}

@@ -1,0 +1,65 @@
+/* Batch constraint sumcheck with univariate skip (zerocheck + LogUp input
+ * layer), docs/protocol.md, 'Batch constraint sumcheck with univariate skip';
+ * transcript steps T7..T13 (docs/protocol.md, 'Transcript order of a proof'). */
+#ifndef GS_COMMON_ZEROCHECK_H
+#define GS_COMMON_ZEROCHECK_H
+
+#include "engine/zerocheck_ops.h"
+#include "common/fs.h"
+
+typedef struct gs_batch_proof {
+    uint32_t n_traces;
+    bb4_t *sum_p;        /* numerator_term_per_air, n_traces */
+    bb4_t *sum_q;        /* denominator_term_per_air, n_traces */
+    uint32_t n_uni;      /* (D+1)(N-1)+1 */
+    bb4_t *uni;          /* univariate_round_coeffs */
+    uint32_t n_rounds;   /* n_max */
+    uint32_t round_len;  /* D+1: s_j(1..D+1) */
+    bb4_t *rounds;       /* n_rounds * round_len */
+    size_t n_openings;
+    bb4_t *openings;     /* column_openings flattened [trace][part][entry] */
+} gs_batch_proof;
+
+/* Shape of a batch proof for these traces (sorted order). */
+typedef struct gs_batch_shape {
+    uint32_t n_max;
+    uint32_t n_uni;
+    uint32_t round_len;
+    size_t n_openings;
+} gs_batch_shape;
+
+void gs_batch_shape_of(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t max_degree,
+                       gs_batch_shape *out);
+/* Number of opening entries of part p of trace t: width (x2 with need_rot). */
+size_t gs_batch_part_openings(const gs_zc_trace *t, uint32_t part);
+glstark_status gs_batch_proof_alloc(gs_batch_proof *pf, uint32_t n_traces, const gs_batch_shape *shape, gs_error *err);
+void gs_batch_proof_free(gs_batch_proof *pf);
+
+/* n_global = max(n_max, n_logup); the caller pads xi to l_skip + n_global
+ * with fresh samples (T6) before calling the prover or verifier. */
+uint32_t gs_batch_n_max(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip);
+
+/* Prover, T7..T13: samples lambda, writes the per-trace LogUp sums, mu, the
+ * round-0 polynomial, the multilinear rounds and the column openings.
+ * traces are in sorted order (height descending); xi has l_skip + n_global
+ * entries; r_out receives (r_0, .., r_{n_max}). check_rows also evaluates
+ * the constraints on the trace rows (the skip domain D) and refuses
+ * (GLSTARK_ERR_UNSATISFIED) when their random combination is not zero. */
+glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip,
+                              uint32_t max_degree, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
+                              gs_batch_proof *out, bb4_t *r_out, gs_error *err);
+
+/* Verifier, T7..T13 and the final check. traces need dag,
+ * log_height, n_parts, part_widths and publics (parts may be NULL).
+ * p_claim, q_claim are GKR's p̂(xi), q̂(xi) (0 and alpha without GKR). */
+glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip,
+                               uint32_t max_degree, uint32_t n_logup, const bb4_t *xi, bb4_t alpha, bb4_t beta,
+                               bb4_t p_claim, bb4_t q_claim, const gs_batch_proof *pf, bb4_t *r_out, gs_error *err);
+
+/* Internal helpers shared by prover and verifier. */
+/* eq3b per interaction of every trace, flattened in trace order (LogUp terms of the batch sumcheck). */
+void gs_batch_eq3b(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
+                   bb4_t *out);
+size_t gs_batch_total_interactions(const gs_zc_trace *traces, uint32_t n_traces);
+
+#endif
