@@ -10,6 +10,18 @@ bb4_t gs_eq1(bb4_t a, bb4_t b)
     return bb4_add_base(r, bb_one());
 }
 
+bb4_t gs_eq_mle(const bb4_t *x, const bb4_t *y, size_t n)
+{
+    bb4_t acc = bb4_one();
+    for (size_t i = 0; i < n; i++) {
+        bb4_t xy = bb4_mul(x[i], y[i]);
+        /* x·y + (1 − x)(1 − y) = 1 − x − y + 2xy */
+        bb4_t t = bb4_add(bb4_sub(bb4_sub(bb4_one(), x[i]), y[i]), bb4_add(xy, xy));
+        acc = bb4_mul(acc, t);
+    }
+    return acc;
+}
+
 bb4_t gs_eq_uni(uint32_t l, bb4_t x, bb4_t y)
 {
     bb4_t res = bb4_one();
@@ -34,6 +46,45 @@ bb4_t gs_eq_uni_at_one(uint32_t l, bb4_t x)
         a = bb4_square(a);
     }
     return bb4_mul_base(res, bb_inv(bb_from_u32(1u << l)));
+}
+
+bb4_t gs_in_uni(uint32_t l_skip, int32_t n, bb4_t z)
+{
+    if (n >= 0)
+        return bb4_one();
+    uint32_t neg = (uint32_t)(-n);
+    for (uint32_t i = 0; i < l_skip - neg; i++)
+        z = bb4_square(z);
+    return gs_eq_uni_at_one(neg, z);
+}
+
+bb4_t gs_eq_prism(uint32_t l, const bb4_t *x, const bb4_t *y, uint32_t n)
+{
+    return bb4_mul(gs_eq_uni(l, x[0], y[0]), gs_eq_mle(x + 1, y + 1, n));
+}
+
+/* eval_eq_rot_cube: (eq, rot) where rot is the MLE of [x = y + 1 mod 2^n]. */
+static void eq_rot_cube(const bb4_t *x, const bb4_t *y, uint32_t n, bb4_t *eq_out, bb4_t *rot_out)
+{
+    bb4_t rot = bb4_one(), eq = bb4_one(), one = bb4_one();
+    for (uint32_t i = n; i-- > 0;) {
+        bb4_t omx = bb4_sub(one, x[i]), omy = bb4_sub(one, y[i]);
+        rot = bb4_add(bb4_mul(bb4_mul(x[i], omy), eq), bb4_mul(bb4_mul(omx, y[i]), rot));
+        eq = bb4_mul(eq, bb4_add(bb4_mul(x[i], y[i]), bb4_mul(omx, omy)));
+    }
+    *eq_out = eq;
+    *rot_out = rot;
+}
+
+bb4_t gs_rot_kernel_prism(uint32_t l, const bb4_t *x, const bb4_t *y, uint32_t n)
+{
+    bb4_t omega = bb4_from_base(bb_two_adic_generator(l));
+    bb4_t eq, rot;
+    eq_rot_cube(x + 1, y + 1, n, &eq, &rot);
+    bb4_t y0w = bb4_mul(y[0], omega);
+    bb4_t a = bb4_mul(gs_eq_uni(l, x[0], y0w), eq);
+    bb4_t b = bb4_mul(bb4_mul(gs_eq_uni_at_one(l, x[0]), gs_eq_uni_at_one(l, y0w)), bb4_sub(rot, eq));
+    return bb4_add(a, b);
 }
 
 void gs_lagrange_d(uint32_t l, bb4_t z, bb4_t *w)
@@ -79,6 +130,14 @@ bb4_t gs_interp_0n(const bb4_t *s, size_t n, bb4_t x)
 }
 
 bb4_t gs_interp_cubic_0123(const bb4_t s[4], bb4_t x) { return gs_interp_0n(s, 3, x); }
+
+bb4_t gs_interp_012(bb4_t e0, bb4_t e1, bb4_t e2, bb4_t x)
+{
+    bb4_t d1 = bb4_sub(e1, e0), d2 = bb4_sub(e2, e1);
+    bb4_t p2 = bb4_mul_base(bb4_sub(d2, d1), bb_halve(bb_one()));
+    bb4_t p1 = bb4_sub(d1, p2);
+    return bb4_add(bb4_mul(bb4_add(bb4_mul(p2, x), p1), x), e0);
+}
 
 bb4_t gs_horner(const bb4_t *c, size_t n, bb4_t x)
 {

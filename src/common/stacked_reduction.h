@@ -109,10 +109,4 @@ glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred
                               const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *claims,
                               const bb4_t *r, uint32_t r_len, bb4_t *u, gs_error *err);
 
-/* ---- polynomial helpers (poly_common.rs), exposed for tests ---- */
-bb4_t gs_sred_eq_uni(uint32_t l, bb4_t x, bb4_t y);        /* eval_eq_uni */
-bb4_t gs_sred_eq_uni_at_one(uint32_t l, bb4_t x);          /* eval_eq_uni_at_one */
-bb4_t gs_sred_in_uni(uint32_t l_skip, int32_t n, bb4_t z); /* eval_in_uni */
-bb4_t gs_sred_rot_kernel_prism(uint32_t l, const bb4_t *x, const bb4_t *y, uint32_t n); /* x,y: 1+n entries */
-
 #endif

@@ -17,6 +17,7 @@
 
 #include "field/babybear.h"
 #include "field/ext4.h"
+#include "common/params.h"
 #include "util/error.h"
 
 struct gs_transcript;
@@ -41,6 +42,11 @@ typedef struct gs_whir_params {
  * at least one round (OpenVM panics on zero rounds), rounds·k ≤ L, pow bits
  * below 32, and a codeword domain within BabyBear's two-adicity. */
 glstark_status gs_whir_params_check(const gs_whir_params *p, gs_error *err);
+
+/* WHIR's parameters from SystemParams (both the prover and the verifier run
+ * WHIR with these): GLSTARK_ERR_UNSUPPORTED for more than
+ * GS_WHIR_PROOF_MAX_ROUNDS rounds, then gs_whir_params_check. */
+glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err);
 
 /* A digest as 8 field elements (Montgomery). */
 typedef struct gs_whir_digest {

@@ -41,6 +41,25 @@ glstark_status gs_whir_params_check(const gs_whir_params *p, gs_error *err)
     return GLSTARK_OK;
 }
 
+glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (sp->whir.num_rounds > GS_WHIR_PROOF_MAX_ROUNDS)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "WHIR: %zu rounds, at most %d supported",
+                            sp->whir.num_rounds, GS_WHIR_PROOF_MAX_ROUNDS);
+    out->l_skip = (uint32_t)sp->l_skip;
+    out->n_stack = (uint32_t)sp->n_stack;
+    out->log_blowup = (uint32_t)sp->log_blowup;
+    out->k = (uint32_t)sp->whir.k;
+    out->num_rounds = (uint32_t)sp->whir.num_rounds;
+    for (size_t i = 0; i < sp->whir.num_rounds; i++)
+        out->num_queries[i] = (uint32_t)sp->whir.num_queries[i];
+    out->mu_pow_bits = (uint32_t)sp->whir.mu_pow_bits;
+    out->folding_pow_bits = (uint32_t)sp->whir.folding_pow_bits;
+    out->query_phase_pow_bits = (uint32_t)sp->whir.query_phase_pow_bits;
+    return gs_whir_params_check(out, err);
+}
+
 void gs_whir_proof_free(gs_whir_proof *p)
 {
     if (!p)

@@ -1,18 +1,6 @@
 /* See whir_poly.h. */
 #include "common/whir_poly.h"
 
-bb4_t gs_whir_eval_eq(const bb4_t *x, const bb4_t *y, size_t n)
-{
-    bb4_t acc = bb4_one();
-    for (size_t i = 0; i < n; i++) {
-        bb4_t xy = bb4_mul(x[i], y[i]);
-        /* x·y + (1 − x)(1 − y) = 1 − x − y + 2xy */
-        bb4_t t = bb4_add(bb4_sub(bb4_sub(bb4_one(), x[i]), y[i]), bb4_add(xy, xy));
-        acc = bb4_mul(acc, t);
-    }
-    return acc;
-}
-
 bb4_t gs_whir_eval_mobius_eq(const bb4_t *u, const bb4_t *x, size_t n)
 {
     bb4_t acc = bb4_one();
@@ -36,22 +24,6 @@ bb4_t gs_whir_eval_mle(const bb4_t *c, const bb4_t *x, size_t n, bb4_t *s)
             s[i] = bb4_add(s[i], bb4_mul(x[j], bb4_sub(s[i + h], s[i])));
     }
     return s[0];
-}
-
-bb4_t gs_whir_horner(const bb4_t *c, size_t len, bb4_t x)
-{
-    bb4_t acc = bb4_zero();
-    for (size_t i = len; i-- > 0;)
-        acc = bb4_add(bb4_mul(acc, x), c[i]);
-    return acc;
-}
-
-bb4_t gs_whir_interpolate_012(bb4_t e0, bb4_t e1, bb4_t e2, bb4_t x)
-{
-    bb4_t d1 = bb4_sub(e1, e0), d2 = bb4_sub(e2, e1);
-    bb4_t p2 = bb4_mul_base(bb4_sub(d2, d1), bb_halve(bb_one()));
-    bb4_t p1 = bb4_sub(d1, p2);
-    return bb4_add(bb4_mul(bb4_add(bb4_mul(p2, x), p1), x), e0);
 }
 
 bb4_t gs_whir_binary_k_fold(bb4_t *v, const bb4_t *a, unsigned k, bb_t x)

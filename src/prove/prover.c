@@ -21,27 +21,8 @@
 #include "common/stacked_reduction.h"
 #include "common/stacking.h"
 #include "common/transcript.h"
-#include "verify/verifier.h"
+#include "common/fs_transcript.h"
 #include "util/clock.h"
-
-glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err)
-{
-    memset(out, 0, sizeof *out);
-    if (sp->whir.num_rounds > GS_WHIR_PROOF_MAX_ROUNDS)
-        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "WHIR: %zu rounds, at most %d supported",
-                            sp->whir.num_rounds, GS_WHIR_PROOF_MAX_ROUNDS);
-    out->l_skip = (uint32_t)sp->l_skip;
-    out->n_stack = (uint32_t)sp->n_stack;
-    out->log_blowup = (uint32_t)sp->log_blowup;
-    out->k = (uint32_t)sp->whir.k;
-    out->num_rounds = (uint32_t)sp->whir.num_rounds;
-    for (size_t i = 0; i < sp->whir.num_rounds; i++)
-        out->num_queries[i] = (uint32_t)sp->whir.num_queries[i];
-    out->mu_pow_bits = (uint32_t)sp->whir.mu_pow_bits;
-    out->folding_pow_bits = (uint32_t)sp->whir.folding_pow_bits;
-    out->query_phase_pow_bits = (uint32_t)sp->whir.query_phase_pow_bits;
-    return gs_whir_params_check(out, err);
-}
 
 /* A buffer with a copy per engine (0: the main engine, 1: the fallback),
  * made on demand. */
@@ -1085,7 +1066,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     gs_transcript ts;
     gs_transcript_init(&ts);
     gs_fs fs;
-    gs_fs_from_transcript(&fs, &ts);
+    fs = gs_fs_wrap_transcript(&ts);
     observe_preamble(&ts, vk, out);
 
     uint32_t w = 0;

@@ -99,7 +99,4 @@ glstark_status gs_prove_ex(gs_engine *eng, const gs_multi_pk *pk, const glstark_
                            const gs_prove_options *opt, struct gs_span_rec *spans, gs_proof *out,
                            gs_prove_timings *times, gs_error *err);
 
-/* The WHIR parameters of a SystemParams. */
-glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err);
-
 #endif

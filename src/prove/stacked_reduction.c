@@ -25,6 +25,7 @@
 
 #include "prove/spans.h"
 
+#include "common/poly.h"
 #include "common/stacking.h"
 
 #include <stdlib.h>
@@ -46,93 +47,6 @@ static bb_t inv_pow2(uint32_t l)
 {
     bb_t h = bb_halve(bb_one());
     return bb_pow(h, l);
-}
-
-bb4_t gs_sred_eq_uni(uint32_t l, bb4_t x, bb4_t y)
-{
-    bb4_t res = bb4_one();
-    bb4_t one = bb4_one();
-    for (uint32_t i = 0; i < l; i++) {
-        res = bb4_add(bb4_mul(bb4_add(x, y), res), bb4_mul(bb4_sub(x, one), bb4_sub(y, one)));
-        x = bb4_square(x);
-        y = bb4_square(y);
-    }
-    return bb4_mul_base(res, inv_pow2(l));
-}
-
-bb4_t gs_sred_eq_uni_at_one(uint32_t l, bb4_t x)
-{
-    bb4_t res = bb4_one();
-    for (uint32_t i = 0; i < l; i++) {
-        res = bb4_mul(res, bb4_add(x, bb4_one()));
-        x = bb4_square(x);
-    }
-    return bb4_mul_base(res, inv_pow2(l));
-}
-
-bb4_t gs_sred_in_uni(uint32_t l_skip, int32_t n, bb4_t z)
-{
-    if (n >= 0)
-        return bb4_one();
-    uint32_t neg = (uint32_t)(-n);
-    return gs_sred_eq_uni_at_one(neg, ef_pow2k(z, l_skip - neg));
-}
-
-static bb4_t eq_mle(const bb4_t *x, const bb4_t *y, uint32_t n)
-{
-    bb4_t acc = bb4_one();
-    for (uint32_t i = 0; i < n; i++) {
-        bb4_t xy = bb4_mul(x[i], y[i]);
-        bb4_t t = bb4_add(bb4_sub(bb4_sub(bb4_one(), y[i]), x[i]), bb4_add(xy, xy));
-        acc = bb4_mul(acc, t);
-    }
-    return acc;
-}
-
-/* eval_eq_rot_cube: (eq, rot) where rot is the MLE of [x = y + 1 mod 2^n]. */
-static void eq_rot_cube(const bb4_t *x, const bb4_t *y, uint32_t n, bb4_t *eq_out, bb4_t *rot_out)
-{
-    bb4_t rot = bb4_one(), eq = bb4_one(), one = bb4_one();
-    for (uint32_t i = n; i-- > 0;) {
-        bb4_t omx = bb4_sub(one, x[i]), omy = bb4_sub(one, y[i]);
-        rot = bb4_add(bb4_mul(bb4_mul(x[i], omy), eq), bb4_mul(bb4_mul(omx, y[i]), rot));
-        eq = bb4_mul(eq, bb4_add(bb4_mul(x[i], y[i]), bb4_mul(omx, omy)));
-    }
-    *eq_out = eq;
-    *rot_out = rot;
-}
-
-bb4_t gs_sred_rot_kernel_prism(uint32_t l, const bb4_t *x, const bb4_t *y, uint32_t n)
-{
-    bb4_t omega = ef_base(bb_two_adic_generator(l));
-    bb4_t eq, rot;
-    eq_rot_cube(x + 1, y + 1, n, &eq, &rot);
-    bb4_t y0w = bb4_mul(y[0], omega);
-    bb4_t a = bb4_mul(gs_sred_eq_uni(l, x[0], y0w), eq);
-    bb4_t b = bb4_mul(bb4_mul(gs_sred_eq_uni_at_one(l, x[0]), gs_sred_eq_uni_at_one(l, y0w)), bb4_sub(rot, eq));
-    return bb4_add(a, b);
-}
-
-static bb4_t eq_prism(uint32_t l, const bb4_t *x, const bb4_t *y, uint32_t n)
-{
-    return bb4_mul(gs_sred_eq_uni(l, x[0], y[0]), eq_mle(x + 1, y + 1, n));
-}
-
-static bb4_t horner(const bb4_t *c, size_t n, bb4_t x)
-{
-    bb4_t acc = bb4_zero();
-    for (size_t i = n; i-- > 0;)
-        acc = bb4_add(bb4_mul(acc, x), c[i]);
-    return acc;
-}
-
-/* interpolate_quadratic_at_012 */
-static bb4_t interp_quadratic(bb4_t e0, bb4_t e1, bb4_t e2, bb4_t x)
-{
-    bb4_t s1 = bb4_sub(e1, e0), s2 = bb4_sub(e2, e1);
-    bb4_t p = bb4_mul_base(bb4_sub(s2, s1), bb_halve(bb_one()));
-    bb4_t q = bb4_sub(s1, p);
-    return bb4_add(bb4_mul(bb4_add(bb4_mul(p, x), q), x), e0);
 }
 
 /* Coefficients of eq_L(Z, y) as a polynomial in Z (degree < 2^L):
@@ -326,7 +240,7 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
 
     bb_t omega = bb_two_adic_generator(l);
     bb4_t r0w = bb4_mul_base(p->r0, omega);
-    bb4_t eq_const = gs_sred_eq_uni_at_one(l, r0w);
+    bb4_t eq_const = gs_eq_uni_at_one(l, r0w);
     /* polynomials shared by every slice with n >= 0 */
     bb4_t *E = calloc(6 * N, sizeof(bb4_t));
     if (!E)
@@ -442,7 +356,7 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     }
     bb_t omega = bb_two_adic_generator(l), wz = bb_one();
     for (size_t z = 0; z < N; z++) {
-        lagr[z] = gs_sred_eq_uni(l, u0, ef_base(wz));
+        lagr[z] = gs_eq_uni(l, u0, ef_base(wz));
         wz = bb_mul(wz, omega);
     }
     glstark_status st = GLSTARK_OK;
@@ -466,10 +380,10 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
      * entries cross to the engine, which writes each W_k as a scaled copy
      * (5.4 M entries for keccakf-1024 at L = 21, from 2^11 shared ones). */
     bb4_t r0w = bb4_mul_base(p->r0, omega);
-    bb4_t eq_const = gs_sred_eq_uni_at_one(l, r0w);
-    bb4_t e_u0 = gs_sred_eq_uni(l, u0, p->r0);
-    bb4_t erot_u0 = gs_sred_eq_uni(l, u0, r0w);
-    bb4_t one_u0 = gs_sred_eq_uni_at_one(l, u0);
+    bb4_t eq_const = gs_eq_uni_at_one(l, r0w);
+    bb4_t e_u0 = gs_eq_uni(l, u0, p->r0);
+    bb4_t erot_u0 = gs_eq_uni(l, u0, r0w);
+    bb4_t one_u0 = gs_eq_uni_at_one(l, u0);
     int64_t v_off[2][33];
     for (int rr = 0; rr < 2; rr++)
         for (int nt = 0; nt < 33; nt++)
@@ -512,9 +426,9 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
                 uint32_t h = s->log_height, neg = l - h;
                 bb4_t rho = ef_pow2k(p->r0, neg);
                 bb4_t rhow = bb4_mul_base(rho, bb_two_adic_generator(h));
-                bb4_t ind = gs_sred_in_uni(l, -(int32_t)neg, u0);
-                src[src_len] = bb4_mul(ind, bb4_add(bb4_mul(le, gs_sred_eq_uni(h, u0, rho)),
-                                                    bb4_mul(lr, gs_sred_eq_uni(h, u0, rhow))));
+                bb4_t ind = gs_in_uni(l, -(int32_t)neg, u0);
+                src[src_len] = bb4_mul(ind, bb4_add(bb4_mul(le, gs_eq_uni(h, u0, rho)),
+                                                    bb4_mul(lr, gs_eq_uni(h, u0, rhow))));
                 cp->src = src_len++;
                 cp->log_len = 0;
                 cp->scale = bb4_one();
@@ -741,14 +655,14 @@ glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred
     for (uint32_t i = 0; i < proof->univariate_round_coeffs.len; i++)
         gs_fs_observe_ext(fs, proof->univariate_round_coeffs.v[i]);
     u[0] = gs_fs_sample_ext(fs);
-    bb4_t claim = horner(proof->univariate_round_coeffs.v, proof->univariate_round_coeffs.len, u[0]);
+    bb4_t claim = gs_horner(proof->univariate_round_coeffs.v, proof->univariate_round_coeffs.len, u[0]);
     for (uint32_t j = 1; j <= prm.n_stack; j++) {
         bb4_t s1 = proof->sumcheck_round_polys[2 * (size_t)(j - 1)];
         bb4_t s2 = proof->sumcheck_round_polys[2 * (size_t)(j - 1) + 1];
         gs_fs_observe_ext(fs, s1);
         gs_fs_observe_ext(fs, s2);
         u[j] = gs_fs_sample_ext(fs);
-        claim = interp_quadratic(bb4_sub(claim, s1), s1, s2, u[j]);
+        claim = gs_interp_012(bb4_sub(claim, s1), s1, s2, u[j]);
     }
 
     /* final: Σ_c coeff_c·q̂_c(u) */
@@ -770,8 +684,8 @@ glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred
             uint32_t nt = n > 0 ? (uint32_t)n : 0;
             for (uint32_t j = l + nt; j < l + prm.n_stack; j++)
                 bits[j - l - nt] = ((s->row >> j) & 1) ? bb4_one() : bb4_zero();
-            bb4_t e = eq_mle(u + nt + 1, bits, prm.n_stack - nt);
-            bb4_t ind = gs_sred_in_uni(l, n, u[0]);
+            bb4_t e = gs_eq_mle(u + nt + 1, bits, prm.n_stack - nt);
+            bb4_t ind = gs_in_uni(l, n, u[0]);
             uint32_t L;
             bb4_t rho[1];
             const bb4_t *rs;
@@ -783,9 +697,9 @@ glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred
                 L = l;
                 rs = r;
             }
-            bb4_t batched = bb4_mul(pw, eq_prism(L, u, rs, nt));
+            bb4_t batched = bb4_mul(pw, gs_eq_prism(L, u, rs, nt));
             if (cm->need_rot[k])
-                batched = bb4_add(batched, bb4_mul(bb4_mul(pw, lambda), gs_sred_rot_kernel_prism(L, u, rs, nt)));
+                batched = bb4_add(batched, bb4_mul(bb4_mul(pw, lambda), gs_rot_kernel_prism(L, u, rs, nt)));
             coeff[col_off + s->col] = bb4_add(coeff[col_off + s->col], bb4_mul(bb4_mul(e, batched), ind));
             pw = bb4_mul(pw, lambda2);
         }

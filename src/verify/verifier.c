@@ -3,6 +3,7 @@
 #include "verify/verifier.h"
 
 #include "common/air_cdag.h"
+#include "common/fs_transcript.h"
 #include "common/gkr.h"
 #include "common/stacking.h"
 #include "common/zerocheck.h"
@@ -10,18 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- transcript as gs_fs ---- */
-
-static void ts_observe(void *ctx, bb_t v) { gs_transcript_observe((gs_transcript *)ctx, v); }
-static bb_t ts_sample(void *ctx) { return gs_transcript_sample((gs_transcript *)ctx); }
-
-void gs_fs_from_transcript(gs_fs *fs, gs_transcript *ts)
-{
-    fs->ctx = ts;
-    fs->observe = ts_observe;
-    fs->sample = ts_sample;
-}
 
 /* ---- layout ---- */
 
@@ -76,24 +65,16 @@ static glstark_status build_commit_layout(uint32_t l_skip, uint32_t n_stack, con
     return st;
 }
 
-/* WHIR's parameters from SystemParams. */
+/* WHIR's parameters from SystemParams (gs_whir_params_of); zero rounds is a
+ * configuration this verifier does not run (UNSUPPORTED, not a rejection). */
 static glstark_status whir_params_of(const gs_system_params *prm, gs_whir_params *wp, gs_error *err)
 {
-    memset(wp, 0, sizeof *wp);
-    if (prm->whir.num_rounds == 0 || prm->whir.num_rounds > GS_WHIR_PROOF_MAX_ROUNDS)
+    if (prm->whir.num_rounds == 0) {
+        memset(wp, 0, sizeof *wp);
         return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "verifier: %zu WHIR rounds (supported: 1..%d)",
                             prm->whir.num_rounds, GS_WHIR_PROOF_MAX_ROUNDS);
-    wp->l_skip = (uint32_t)prm->l_skip;
-    wp->n_stack = (uint32_t)prm->n_stack;
-    wp->log_blowup = (uint32_t)prm->log_blowup;
-    wp->k = (uint32_t)prm->whir.k;
-    wp->num_rounds = (uint32_t)prm->whir.num_rounds;
-    for (size_t i = 0; i < prm->whir.num_rounds; i++)
-        wp->num_queries[i] = (uint32_t)prm->whir.num_queries[i];
-    wp->mu_pow_bits = (uint32_t)prm->whir.mu_pow_bits;
-    wp->folding_pow_bits = (uint32_t)prm->whir.folding_pow_bits;
-    wp->query_phase_pow_bits = (uint32_t)prm->whir.query_phase_pow_bits;
-    return gs_whir_params_check(wp, err);
+    }
+    return gs_whir_params_of(prm, wp, err);
 }
 
 #define SHAPE_FAIL(...) return gs_error_set(err, GLSTARK_ERR_REJECTED, "proof shape: " __VA_ARGS__)
@@ -478,7 +459,7 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
     if (w->ch) {
         gs_transcript copy = w->ts;
         gs_fs cfs;
-        gs_fs_from_transcript(&cfs, &copy);
+        cfs = gs_fs_wrap_transcript(&copy);
         batch_replay(w, &cfs);
     }
     glstark_status st = GLSTARK_OK;
@@ -664,7 +645,7 @@ static glstark_status stage_whir(walk *w, const bb4_t *u)
     const uint32_t l_skip = (uint32_t)prm->l_skip, n_stack = (uint32_t)prm->n_stack;
     if (w->ch) {
         walk copy = *w;
-        gs_fs_from_transcript(&copy.fs, &copy.ts);
+        copy.fs = gs_fs_wrap_transcript(&copy.ts);
         gs_error e2;
         copy.err = &e2;
         (void)whir_replay(&copy); /* failures are reported by the real verifier below */
@@ -753,7 +734,7 @@ static glstark_status run(const gs_multi_vk *vk, const gs_proof *proof, gs_verif
         return st;
     w.checked |= GS_VSTAGE_SHAPE;
     gs_transcript_init(&w.ts);
-    gs_fs_from_transcript(&w.fs, &w.ts);
+    w.fs = gs_fs_wrap_transcript(&w.ts);
 
     const uint32_t l_skip = (uint32_t)vk->params.l_skip, n_stack = (uint32_t)vk->params.n_stack;
     uint32_t n_global = w.lay.n_max > w.lay.n_logup ? w.lay.n_max : w.lay.n_logup;

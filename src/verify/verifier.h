@@ -105,7 +105,4 @@ glstark_status gs_verify_bytes(const gs_multi_vk *vk, const uint8_t *bytes, size
 glstark_status gs_verify_replay(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_challenges *ch,
                                 unsigned *checked_stages, gs_error *err);
 
-/* gs_fs over the duplex-sponge transcript. */
-void gs_fs_from_transcript(gs_fs *fs, gs_transcript *ts);
-
 #endif

@@ -6,6 +6,7 @@
 #include "common/whir.h"
 #include "hash/poseidon2.h"
 #include "common/transcript.h"
+#include "common/poly.h"
 #include "common/whir_poly.h"
 
 /* check_witness on the transcript (it advances even on a wrong witness). */
@@ -112,7 +113,7 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
                 goto out;
             }
             a[j] = gs_transcript_sample_ext(ts);
-            claim = gs_whir_interpolate_012(bb4_sub(claim, e1), e1, e2, a[j]);
+            claim = gs_interp_012(bb4_sub(claim, e1), e1, e2, a[j]);
         }
         int last = i + 1 == nu;
         bb4_t y0 = bb4_zero();
@@ -228,7 +229,7 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
                     pw[e] = z;
                     z = bb4_square(z);
                 }
-                acc = bb4_add(acc, bb4_mul(bb4_mul(gamma, gs_whir_eval_eq(A, pw, s)), gs_whir_horner(c, pf->final_poly_len, z)));
+                acc = bb4_add(acc, bb4_mul(bb4_mul(gamma, gs_eq_mle(A, pw, s)), gs_horner(c, pf->final_poly_len, z)));
             }
             bb4_t gp = bb4_mul(gamma, gamma);
             for (uint32_t q = 0; q < prm->num_queries[i]; q++) {
@@ -237,8 +238,8 @@ glstark_status gs_whir_verify(gs_transcript *ts, const gs_whir_params *prm, cons
                     pw[e] = bb4_from_base(z);
                     z = bb_square(z);
                 }
-                acc = bb4_add(acc, bb4_mul(bb4_mul(gp, gs_whir_eval_eq(A, pw, s)),
-                                           gs_whir_horner(c, pf->final_poly_len, bb4_from_base(z))));
+                acc = bb4_add(acc, bb4_mul(bb4_mul(gp, gs_eq_mle(A, pw, s)),
+                                           gs_horner(c, pf->final_poly_len, bb4_from_base(z))));
                 gp = bb4_mul(gp, gamma);
             }
         }
