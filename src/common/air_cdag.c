@@ -112,7 +112,7 @@ glstark_status gs_cdag_from_vk(const gs_air_vk *av, gs_cdag_owned *out, gs_error
     /* The kernels index columns, public values and earlier nodes without
      * bounds checks: check every reference against the key once, here.
      * Parts: common main, the preprocessed trace (when present), then the
-     * cached mains (engine/constraint_dag.h, gs_cdag_part_of). */
+     * cached mains (common/constraint_dag.h, gs_cdag_part_of). */
     size_t n_parts = 1 + (av->has_preprocessed_data ? 1 : 0) + av->num_cached_mains;
     uint32_t *widths = n_parts <= UINT32_MAX ? malloc(n_parts * sizeof(uint32_t)) : NULL;
     if (!widths) {

@@ -1,12 +1,12 @@
 /* The verifying key's AIR DAG (air/dag.h, OpenVM's form) in the flat form
- * the constraint-layer kernels evaluate (engine/constraint_dag.h). Shared by
+ * the constraint-layer kernels evaluate (common/constraint_dag.h). Shared by
  * the whole-proof prover and the verifier, which both hand the batch
  * constraint sumcheck one gs_zc_trace per present AIR. */
 #ifndef GS_COMMON_AIR_CDAG_H
 #define GS_COMMON_AIR_CDAG_H
 
 #include "air/keygen.h"
-#include "engine/constraint_dag.h"
+#include "common/constraint_dag.h"
 #include "util/error.h"
 
 /* A gs_cdag with the arrays it points to. */

@@ -2,6 +2,13 @@
 
 #include <stdlib.h>
 
+bb4_t gs_pow_2k(bb4_t x, uint32_t k)
+{
+    for (uint32_t i = 0; i < k; i++)
+        x = bb4_square(x);
+    return x;
+}
+
 bb4_t gs_eq1(bb4_t a, bb4_t b)
 {
     /* 1 - a - b + 2ab */
@@ -53,9 +60,7 @@ bb4_t gs_in_uni(uint32_t l_skip, int32_t n, bb4_t z)
     if (n >= 0)
         return bb4_one();
     uint32_t neg = (uint32_t)(-n);
-    for (uint32_t i = 0; i < l_skip - neg; i++)
-        z = bb4_square(z);
-    return gs_eq_uni_at_one(neg, z);
+    return gs_eq_uni_at_one(neg, gs_pow_2k(z, l_skip - neg));
 }
 
 bb4_t gs_eq_prism(uint32_t l, const bb4_t *x, const bb4_t *y, uint32_t n)

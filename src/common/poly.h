@@ -12,6 +12,8 @@
 #include "field/babybear.h"
 #include "field/ext4.h"
 
+/* x^(2^k): k squarings. */
+bb4_t gs_pow_2k(bb4_t x, uint32_t k);
 /* eq(a, b) = a b + (1 - a)(1 - b) for one coordinate. */
 bb4_t gs_eq1(bb4_t a, bb4_t b);
 /* eq_H(x, y) = prod_i (x_i y_i + (1 - x_i)(1 - y_i)) over n coordinates

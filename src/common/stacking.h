@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/stack_layout.h"
+#include "common/stack_layout.h"
 #include "util/error.h"
 
 /* Largest l_skip + n_stack accepted (BabyBear two-adicity). */

@@ -8,7 +8,9 @@
  * stacked reduction left it in.
  *
  * Field values inside these structs are bb_t in Montgomery form; the codec
- * converts to and from canonical bytes. */
+ * converts to and from canonical bytes. This header holds the parameters,
+ * the proof and its codec; the prover is prove/whir.h, the verifier
+ * verify/whir_verify.h. */
 #ifndef GS_COMMON_WHIR_H
 #define GS_COMMON_WHIR_H
 
@@ -19,8 +21,6 @@
 #include "field/ext4.h"
 #include "common/params.h"
 #include "util/error.h"
-
-struct gs_transcript;
 
 #define GS_WHIR_PROOF_MAX_ROUNDS 16
 
@@ -108,46 +108,5 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
  * (SB/verifier/proof_shape.rs), for a proof about commits of these widths. */
 glstark_status gs_whir_proof_check_shape(const gs_whir_proof *p, const gs_whir_params *params,
                                          const uint32_t *widths, uint32_t num_commits, gs_error *err);
-
-/* What the prover needs of one stacked commitment: the stacked evaluation
- * matrix Q (width columns of 2^L rows, column-major, from element
- * matrix_off of its buffer), the RS codeword matrix the Merkle tree was
- * built from (2^(L+log_blowup) rows, from element codeword_off), and the
- * tree (rows per query 2^k). All stay on the engine. codeword may be NULL:
- * the first round's queries then encode Q again, a third of its columns at a
- * time (the same rows, so the same proof), for a prover that freed the
- * codeword after its Merkle tree to lower its peak memory. */
-struct gs_buf;
-struct gs_engine;
-struct gs_merkle_dev;
-typedef struct gs_whir_commit_data {
-    const struct gs_buf *matrix;
-    size_t matrix_off;
-    const struct gs_buf *codeword;
-    size_t codeword_off;
-    const struct gs_merkle_dev *tree;
-    uint32_t width;
-} gs_whir_commit_data;
-
-/* The WHIR opening prover (OpenVM's prove_whir_opening) on an engine, with
- * every transcript operation in OpenVM's order. Proof-of-work is ground on
- * the engine (smallest witness). u is u_cube (u_len = l_skip + n_stack).
- * On success *proof is allocated (free with gs_whir_proof_free). */
-glstark_status gs_whir_prove(struct gs_engine *eng, struct gs_transcript *ts, const gs_whir_params *params,
-                             const gs_whir_commit_data *commits, uint32_t num_commits, const bb4_t *u, size_t u_len,
-                             gs_whir_proof *proof, gs_error *err);
-
-/* The WHIR verifier (OpenVM's verify_whir, preceded by the WHIR part of its
- * proof-shape checks). ts is the transcript in the state the stacked
- * reduction left it; commits/widths are the num_commits commitments in
- * opening order with their stacked widths; openings are the claimed values
- * of all stacked columns, flattened commit by commit (num_openings = Σ
- * widths); u is u_cube (u_len = l_skip + n_stack). Returns GLSTARK_OK if the
- * proof verifies, GLSTARK_ERR_REJECTED with the failing check if it does
- * not, GLSTARK_ERR_INVALID_ARGUMENT for inputs of the wrong size. */
-glstark_status gs_whir_verify(struct gs_transcript *ts, const gs_whir_params *params, const gs_whir_proof *proof,
-                              const gs_whir_digest *commits, const uint32_t *widths, uint32_t num_commits,
-                              const bb4_t *openings, size_t num_openings, const bb4_t *u, size_t u_len,
-                              gs_error *err);
 
 #endif

@@ -1,11 +1,12 @@
 /* Batch constraint sumcheck with univariate skip (zerocheck + LogUp input
  * layer), docs/protocol.md, 'Batch constraint sumcheck with univariate skip';
- * transcript steps T7..T13 (docs/protocol.md, 'Transcript order of a proof'). */
+ * transcript steps T7..T13 (docs/protocol.md, 'Transcript order of a proof').
+ * The proof, its shape and the helpers both sides use; the prover is
+ * prove/zerocheck.h, the verifier verify/zerocheck_verify.h. */
 #ifndef GS_COMMON_ZEROCHECK_H
 #define GS_COMMON_ZEROCHECK_H
 
-#include "engine/zerocheck_ops.h"
-#include "common/fs.h"
+#include "engine/zc_trace.h"
 
 typedef struct gs_batch_proof {
     uint32_t n_traces;
@@ -39,24 +40,12 @@ void gs_batch_proof_free(gs_batch_proof *pf);
  * with fresh samples (T6) before calling the prover or verifier. */
 uint32_t gs_batch_n_max(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip);
 
-/* Prover, T7..T13: samples lambda, writes the per-trace LogUp sums, mu, the
- * round-0 polynomial, the multilinear rounds and the column openings.
- * traces are in sorted order (height descending); xi has l_skip + n_global
- * entries; r_out receives (r_0, .., r_{n_max}). check_rows also evaluates
- * the constraints on the trace rows (the skip domain D) and refuses
- * (GLSTARK_ERR_UNSATISFIED) when their random combination is not zero. */
-glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip,
-                              uint32_t max_degree, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
-                              gs_batch_proof *out, bb4_t *r_out, gs_error *err);
-
-/* Verifier, T7..T13 and the final check. traces need dag,
- * log_height, n_parts, part_widths and publics (parts may be NULL).
- * p_claim, q_claim are GKR's p̂(xi), q̂(xi) (0 and alpha without GKR). */
-glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip,
-                               uint32_t max_degree, uint32_t n_logup, const bb4_t *xi, bb4_t alpha, bb4_t beta,
-                               bb4_t p_claim, bb4_t q_claim, const gs_batch_proof *pf, bb4_t *r_out, gs_error *err);
-
-/* Internal helpers shared by prover and verifier. */
+/* Helpers shared by prover and verifier. */
+/* ñ = max(log_height - l_skip, 0): the trace's hypercube variables. */
+static inline uint32_t gs_batch_ntilde(const gs_zc_trace *t, uint32_t l_skip)
+{
+    return t->log_height > l_skip ? t->log_height - l_skip : 0;
+}
 /* eq3b per interaction of every trace, flattened in trace order (LogUp terms of the batch sumcheck). */
 void gs_batch_eq3b(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
                    bb4_t *out);

@@ -1,5 +1,9 @@
 /* LogUp GKR followed by the batch constraint sumcheck (docs/protocol.md, 'Transcript order of a proof',
  * T4..T13). */
+#include "verify/zerocheck_verify.h"
+#include "prove/zerocheck.h"
+#include "verify/gkr_verify.h"
+#include "prove/gkr.h"
 #include "prove/logup_zerocheck.h"
 #include "prove/spans.h"
 

@@ -6,8 +6,8 @@
 #ifndef GS_PROVE_LOGUP_ZEROCHECK_H
 #define GS_PROVE_LOGUP_ZEROCHECK_H
 
-#include "common/gkr.h"
-#include "common/zerocheck.h"
+#include "prove/gkr.h"
+#include "prove/zerocheck.h"
 
 typedef struct gs_lz_proof {
     gs_gkr_proof gkr;     /* n_layers = 0 and q0_claim = 1 without interactions */

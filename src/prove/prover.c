@@ -1,6 +1,7 @@
 /* The whole-proof prover (see prover.h): it only sequences the existing
  * pieces (stacking + RS + Merkle commit, transcript, LogUp/zerocheck,
  * stacked reduction, WHIR) and assembles the Proof struct. */
+#include "prove/whir.h"
 #include "prove/prover.h"
 
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "prove/spans.h"
 #include "prove/stacked_commit.h"
 #include "common/stacked_reduction.h"
+#include "prove/stacked_reduction.h"
 #include "common/stacking.h"
 #include "common/transcript.h"
 #include "common/fs_transcript.h"

@@ -1,4 +1,5 @@
-/* Stacked opening reduction, prover and verifier (see the header).
+/* Stacked opening reduction, prover (see the header; the verifier is
+ * verify/stacked_reduction_verify.c).
  *
  * Prover algorithm (any exact method gives OpenVM's bytes, since every
  * message is a uniquely determined polynomial):
@@ -21,7 +22,7 @@
  * the slices of one stacked column cover disjoint blocks, so the remaining
  * sum is a plain product sumcheck Σ_c Σ_x Q_c[x]·W_c[x] over two EF tables
  * per stacked column (Q_c[x] = q_c(u_0, x), W_c = Σ_k W_k(u_0, ·)). */
-#include "common/stacked_reduction.h"
+#include "prove/stacked_reduction.h"
 
 #include "prove/spans.h"
 
@@ -34,13 +35,6 @@
 /* ---- small EF helpers ---- */
 
 static inline bb4_t ef_base(bb_t a) { return bb4_from_base(a); }
-
-static bb4_t ef_pow2k(bb4_t x, uint32_t k)
-{
-    for (uint32_t i = 0; i < k; i++)
-        x = bb4_square(x);
-    return x;
-}
 
 /* (1/2)^l as a base element */
 static bb_t inv_pow2(uint32_t l)
@@ -94,53 +88,6 @@ static void poly_mul_acc(const bb4_t *a, size_t na, const bb4_t *b, size_t nb, b
     }
 }
 
-/* ---- shape validation shared by prover and verifier ---- */
-
-static glstark_status check_commits(gs_sred_params prm, const gs_sred_commit *commits, uint32_t num_commits,
-                                    uint32_t r_len, uint32_t *total_width, uint32_t *total_slices, uint32_t *max_nt,
-                                    gs_error *err)
-{
-    if (prm.l_skip > 20 || prm.n_stack > 27 || prm.l_skip + prm.n_stack > 27)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "stacked reduction: l_skip %u, n_stack %u out of range (l_skip + n_stack <= 27)",
-                            prm.l_skip, prm.n_stack);
-    uint64_t height = (uint64_t)1 << (prm.l_skip + prm.n_stack);
-    uint64_t tw = 0, ts = 0;
-    uint32_t mnt = 0;
-    for (uint32_t c = 0; c < num_commits; c++) {
-        const gs_sred_commit *cm = &commits[c];
-        for (uint32_t k = 0; k < cm->num_slices; k++) {
-            const gs_red_slice *s = &cm->slices[k];
-            if (s->log_height > prm.l_skip + prm.n_stack)
-                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                    "stacked reduction: commit %u slice %u has log_height %u > l_skip + n_stack = %u",
-                                    c, k, s->log_height, prm.l_skip + prm.n_stack);
-            uint32_t lh = s->log_height > prm.l_skip ? s->log_height : prm.l_skip;
-            uint64_t slot = (uint64_t)1 << lh;
-            if (s->col >= cm->width || s->row % slot != 0 || s->row + slot > height)
-                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                    "stacked reduction: commit %u slice %u (col %u, row %u, log_height %u) does not "
-                                    "fit a %u-wide stacked matrix of height %llu",
-                                    c, k, s->col, s->row, s->log_height, cm->width, (unsigned long long)height);
-            uint32_t nt = lh - prm.l_skip;
-            if (nt + 1 > r_len)
-                return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                    "stacked reduction: slice of log_height %u needs %u coordinates of r, got %u",
-                                    s->log_height, nt + 1, r_len);
-            if (nt > mnt)
-                mnt = nt;
-        }
-        tw += cm->width;
-        ts += cm->num_slices;
-    }
-    if (tw > UINT32_MAX / 2 || ts > UINT32_MAX / 4)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "stacked reduction: too many columns");
-    *total_width = (uint32_t)tw;
-    *total_slices = (uint32_t)ts;
-    *max_nt = mnt;
-    return GLSTARK_OK;
-}
-
 /* eq(r_{1..nt}, x) for nt = 0..max_nt; table nt at offset 2^nt − 1, bit j of x ↔ r_{1+j}. */
 static bb4_t *build_eq_tables(const bb4_t *r, uint32_t max_nt)
 {
@@ -187,7 +134,7 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
                             "stacked reduction: the engine has no reduction family (src/engine/reduction_ops.h)");
     if (r_len < 1)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "stacked reduction: empty r");
-    glstark_status st = check_commits(prm, commits, num_commits, r_len, &p->total_width, &p->total_slices,
+    glstark_status st = gs_sred_check_commits(prm, commits, num_commits, r_len, &p->total_width, &p->total_slices,
                                       &p->max_nt, err);
     if (st)
         return st;
@@ -299,7 +246,7 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
                 idft_small(l, a, A);
                 uint32_t h = s->log_height, neg = l - h;
                 size_t H = (size_t)1 << h;
-                bb4_t rho = ef_pow2k(p->r0, neg);
+                bb4_t rho = gs_pow_2k(p->r0, neg);
                 bb4_t rhow = bb4_mul_base(rho, bb_two_adic_generator(h));
                 bb4_t *e1 = B, *e2 = tmp; /* reuse scratch: degree < H <= N/2 */
                 eq_uni_coeffs(h, rho, e1);
@@ -424,7 +371,7 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
                 cp->scale = le;
             } else {
                 uint32_t h = s->log_height, neg = l - h;
-                bb4_t rho = ef_pow2k(p->r0, neg);
+                bb4_t rho = gs_pow_2k(p->r0, neg);
                 bb4_t rhow = bb4_mul_base(rho, bb_two_adic_generator(h));
                 bb4_t ind = gs_in_uni(l, -(int32_t)neg, u0);
                 src[src_len] = bb4_mul(ind, bb4_add(bb4_mul(le, gs_eq_uni(h, u0, rho)),
@@ -504,19 +451,6 @@ glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *
         return gs_error_set(err, st, "stacked reduction: reading the %u openings: %s", p->total_width,
                             p->eng->err.msg);
     return GLSTARK_OK;
-}
-
-void gs_stacking_proof_free(gs_stacking_proof *s)
-{
-    if (!s)
-        return;
-    free(s->univariate_round_coeffs.v);
-    free(s->sumcheck_round_polys);
-    if (s->stacking_openings)
-        for (uint32_t c = 0; c < s->num_commits; c++)
-            free(s->stacking_openings[c].v);
-    free(s->stacking_openings);
-    memset(s, 0, sizeof *s);
 }
 
 glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
@@ -601,149 +535,4 @@ fail:
     gs_sred_prover_free(&p);
     gs_stacking_proof_free(proof);
     return st;
-}
-
-/* ---- verifier ---- */
-
-glstark_status gs_sred_verify(gs_fs *fs, const gs_stacking_proof *proof, gs_sred_params prm,
-                              const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *claims,
-                              const bb4_t *r, uint32_t r_len, bb4_t *u, gs_error *err)
-{
-    const uint32_t l = prm.l_skip;
-    const size_t N = (size_t)1 << l;
-    uint32_t total_width, total_slices, max_nt;
-    if (r_len < 1)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "stacked reduction verifier: empty r");
-    glstark_status st = check_commits(prm, commits, num_commits, r_len, &total_width, &total_slices, &max_nt, err);
-    if (st)
-        return st;
-    /* proof shape (OpenVM checks these in verify_proof_shape) */
-    if (proof->univariate_round_coeffs.len != 2 * (N - 1) + 1)
-        return gs_error_set(err, GLSTARK_ERR_REJECTED,
-                            "stacked reduction: round-0 polynomial has %u coefficients, expected %zu",
-                            proof->univariate_round_coeffs.len, 2 * (N - 1) + 1);
-    if (proof->num_rounds != prm.n_stack)
-        return gs_error_set(err, GLSTARK_ERR_REJECTED, "stacked reduction: %u sumcheck rounds, expected n_stack = %u",
-                            proof->num_rounds, prm.n_stack);
-    if (proof->num_commits != num_commits)
-        return gs_error_set(err, GLSTARK_ERR_REJECTED, "stacked reduction: openings for %u commits, expected %u",
-                            proof->num_commits, num_commits);
-    for (uint32_t c = 0; c < num_commits; c++)
-        if (proof->stacking_openings[c].len != commits[c].width)
-            return gs_error_set(err, GLSTARK_ERR_REJECTED,
-                                "stacked reduction: commit %u has %u openings, expected stacked width %u", c,
-                                proof->stacking_openings[c].len, commits[c].width);
-
-    bb4_t lambda = gs_fs_sample_ext(fs);
-    bb4_t lambda2 = bb4_square(lambda);
-
-    /* s_0 = Σ_k (t_k + λ t_k^rot)·λ^{2k} vs N·Σ_j c_{jN} */
-    bb4_t s0 = bb4_zero(), pw = bb4_one();
-    for (uint32_t k = 0; k < total_slices; k++) {
-        bb4_t t = bb4_add(claims[2 * (size_t)k], bb4_mul(lambda, claims[2 * (size_t)k + 1]));
-        s0 = bb4_add(s0, bb4_mul(t, pw));
-        pw = bb4_mul(pw, lambda2);
-    }
-    bb4_t sum_d = bb4_zero();
-    for (size_t j = 0; j < proof->univariate_round_coeffs.len; j += N)
-        sum_d = bb4_add(sum_d, proof->univariate_round_coeffs.v[j]);
-    sum_d = bb4_mul_base(sum_d, bb_from_canonical((uint32_t)N));
-    if (!bb4_eq(s0, sum_d))
-        return gs_error_set(err, GLSTARK_ERR_REJECTED,
-                            "stacked reduction: S0Mismatch (the round-0 polynomial's sum over D does not equal the "
-                            "batched column claims)");
-    for (uint32_t i = 0; i < proof->univariate_round_coeffs.len; i++)
-        gs_fs_observe_ext(fs, proof->univariate_round_coeffs.v[i]);
-    u[0] = gs_fs_sample_ext(fs);
-    bb4_t claim = gs_horner(proof->univariate_round_coeffs.v, proof->univariate_round_coeffs.len, u[0]);
-    for (uint32_t j = 1; j <= prm.n_stack; j++) {
-        bb4_t s1 = proof->sumcheck_round_polys[2 * (size_t)(j - 1)];
-        bb4_t s2 = proof->sumcheck_round_polys[2 * (size_t)(j - 1) + 1];
-        gs_fs_observe_ext(fs, s1);
-        gs_fs_observe_ext(fs, s2);
-        u[j] = gs_fs_sample_ext(fs);
-        claim = gs_interp_012(bb4_sub(claim, s1), s1, s2, u[j]);
-    }
-
-    /* final: Σ_c coeff_c·q̂_c(u) */
-    bb4_t final_sum = bb4_zero();
-    bb4_t *coeff = calloc(total_width ? total_width : 1, sizeof(bb4_t));
-    bb4_t *bits = malloc(((size_t)prm.n_stack + 2) * sizeof(bb4_t));
-    if (!coeff || !bits) {
-        free(coeff);
-        free(bits);
-        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction verifier: out of host memory");
-    }
-    uint32_t k_global = 0, col_off = 0;
-    pw = bb4_one();
-    for (uint32_t c = 0; c < num_commits; c++) {
-        const gs_sred_commit *cm = &commits[c];
-        for (uint32_t k = 0; k < cm->num_slices; k++, k_global++) {
-            const gs_red_slice *s = &cm->slices[k];
-            int32_t n = (int32_t)s->log_height - (int32_t)l;
-            uint32_t nt = n > 0 ? (uint32_t)n : 0;
-            for (uint32_t j = l + nt; j < l + prm.n_stack; j++)
-                bits[j - l - nt] = ((s->row >> j) & 1) ? bb4_one() : bb4_zero();
-            bb4_t e = gs_eq_mle(u + nt + 1, bits, prm.n_stack - nt);
-            bb4_t ind = gs_in_uni(l, n, u[0]);
-            uint32_t L;
-            bb4_t rho[1];
-            const bb4_t *rs;
-            if (n < 0) {
-                L = s->log_height;
-                rho[0] = ef_pow2k(r[0], (uint32_t)(-n));
-                rs = rho;
-            } else {
-                L = l;
-                rs = r;
-            }
-            bb4_t batched = bb4_mul(pw, gs_eq_prism(L, u, rs, nt));
-            if (cm->need_rot[k])
-                batched = bb4_add(batched, bb4_mul(bb4_mul(pw, lambda), gs_rot_kernel_prism(L, u, rs, nt)));
-            coeff[col_off + s->col] = bb4_add(coeff[col_off + s->col], bb4_mul(bb4_mul(e, batched), ind));
-            pw = bb4_mul(pw, lambda2);
-        }
-        for (uint32_t i = 0; i < cm->width; i++) {
-            bb4_t q = proof->stacking_openings[c].v[i];
-            gs_fs_observe_ext(fs, q);
-            final_sum = bb4_add(final_sum, bb4_mul(coeff[col_off + i], q));
-        }
-        col_off += cm->width;
-    }
-    free(coeff);
-    free(bits);
-    if (!bb4_eq(claim, final_sum))
-        return gs_error_set(err, GLSTARK_ERR_REJECTED,
-                            "stacked reduction: FinalSumMismatch (s'_n(u_n) differs from the claimed stacked "
-                            "openings q(u) weighted by their kernels)");
-    return GLSTARK_OK;
-}
-
-glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, const uint8_t *need_rot_per_trace,
-                                          const gs_buf *matrix, gs_sred_commit *out, gs_red_slice **slices_out,
-                                          uint8_t **rot_out, gs_error *err)
-{
-    size_t n = lay->nslices;
-    gs_red_slice *sl = malloc((n ? n : 1) * sizeof *sl);
-    uint8_t *rot = malloc(n ? n : 1);
-    if (!sl || !rot) {
-        free(sl);
-        free(rot);
-        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
-    }
-    for (size_t i = 0; i < n; i++) {
-        const gs_stack_slice *s = &lay->slices[i];
-        if (s->trace >= lay->ntraces) {
-            free(sl);
-            free(rot);
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "stacked reduction: layout slice %zu names trace %u of %zu", i, s->trace, lay->ntraces);
-        }
-        sl[i] = (gs_red_slice){s->stacked_col, s->row, s->log_height};
-        rot[i] = need_rot_per_trace ? (uint8_t)(need_rot_per_trace[s->trace] != 0) : 0;
-    }
-    *out = (gs_sred_commit){lay->width, (uint32_t)n, sl, rot, matrix};
-    *slices_out = sl;
-    *rot_out = rot;
-    return GLSTARK_OK;
 }

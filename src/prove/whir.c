@@ -11,7 +11,7 @@
 #include "engine/whir_ops.h"
 #include "common/stacking.h"
 #include "common/transcript.h"
-#include "common/whir.h"
+#include "prove/whir.h"
 
 #include "prove/spans.h"
 

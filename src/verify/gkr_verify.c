@@ -1,5 +1,5 @@
 /* LogUp GKR verifier (docs/protocol.md, 'LogUp GKR'; OpenVM verify_gkr). */
-#include "common/gkr.h"
+#include "verify/gkr_verify.h"
 #include "common/poly.h"
 
 #include <stdlib.h>

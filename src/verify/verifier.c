@@ -6,8 +6,12 @@
 #include "common/fs_transcript.h"
 #include "common/gkr.h"
 #include "common/stacking.h"
-#include "common/zerocheck.h"
 #include "common/whir.h"
+#include "common/zerocheck.h"
+#include "verify/gkr_verify.h"
+#include "verify/stacked_reduction_verify.h"
+#include "verify/whir_verify.h"
+#include "verify/zerocheck_verify.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/whir.h"
+#include "verify/whir_verify.h"
 #include "hash/poseidon2.h"
 #include "common/transcript.h"
 #include "common/poly.h"

@@ -2,7 +2,7 @@
  * 'Batch constraint sumcheck with univariate skip';
  * OpenVM verifier/batch_constraints.rs). */
 #include "common/poly.h"
-#include "common/zerocheck.h"
+#include "verify/zerocheck_verify.h"
 
 #include <stdlib.h>
 #include <string.h>

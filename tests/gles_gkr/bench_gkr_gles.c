@@ -10,6 +10,7 @@
 
 #include "engine/gles/gles_engine.h"
 #include "common/gkr.h"
+#include "prove/gkr.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

@@ -16,6 +16,7 @@
 #include "../protocol/replay_fs.h"
 #include "engine/gkr_ops.h"
 #include "common/gkr.h"
+#include "prove/gkr.h"
 
 #define POISON 0xDEADBEEFu
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prove/zerocheck.h"
 #include "air/keygen.h"
 #include "airs/keccak.h"
 #include "engine/cpu/cpu_engine.h"

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prove/zerocheck.h"
 #include "../protocol/cl_fixtures.h"
 #include "air/keygen.h"
 #include "engine/gles/gles_engine.h"

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "common/stacked_reduction.h"
+#include "prove/stacked_reduction.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

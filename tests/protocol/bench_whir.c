@@ -12,6 +12,8 @@
 #include "engine/hash_ops.h"
 #include "common/transcript.h"
 #include "common/whir.h"
+#include "verify/whir_verify.h"
+#include "prove/whir.h"
 #include "util/clock.h"
 
 int main(int argc, char **argv)

@@ -20,6 +20,8 @@
 #include "common/poly.h"
 #include "common/proof.h"
 #include "common/stacked_reduction.h"
+#include "verify/stacked_reduction_verify.h"
+#include "prove/stacked_reduction.h"
 #include "common/stacking.h"
 #include "glstark/airs.h"
 #include "../util/test_files.h"

@@ -13,6 +13,8 @@
 #include "engine/hash_ops.h"
 #include "common/stacking.h"
 #include "common/whir.h"
+#include "verify/whir_verify.h"
+#include "prove/whir.h"
 #include "whir_replay.h"
 #include "whir_vectors.h"
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/whir.h"
+#include "verify/whir_verify.h"
 #include "whir_replay.h"
 #include "whir_vectors.h"
 

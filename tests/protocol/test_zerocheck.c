@@ -10,7 +10,11 @@
 #include "cl_fixtures.h"
 #include "engine/cpu/cpu_engine.h"
 #include "common/gkr.h"
+#include "verify/gkr_verify.h"
+#include "prove/gkr.h"
 #include "common/zerocheck.h"
+#include "verify/zerocheck_verify.h"
+#include "prove/zerocheck.h"
 #include "replay_fs.h"
 #include "../util/splitmix.h"
 

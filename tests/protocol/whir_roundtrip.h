@@ -15,6 +15,8 @@
 #include "common/stacking.h"
 #include "common/transcript.h"
 #include "common/whir.h"
+#include "verify/whir_verify.h"
+#include "prove/whir.h"
 #include "common/whir_poly.h"
 #include "../util/splitmix.h"
 

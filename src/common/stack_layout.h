@@ -1,4 +1,5 @@
-/* The stacked-matrix layout as the engines see it: plain data, no logic.
+/* The stacked-matrix layout: plain data, no logic, shared by the prover,
+ * the verifier and the engines.
  *
  * The stacked PCS (docs/protocol.md, 'Stacked PCS') packs the columns of several
  * traces, each of height 2^e, into columns of one matrix Q of height
@@ -7,8 +8,8 @@
  * read the resulting slice table to build Q or its Reed–Solomon codeword.
  * The table is small (one entry per trace column), so a GPU engine can upload
  * it as one buffer. */
-#ifndef GS_ENGINE_STACK_LAYOUT_H
-#define GS_ENGINE_STACK_LAYOUT_H
+#ifndef GS_COMMON_STACK_LAYOUT_H
+#define GS_COMMON_STACK_LAYOUT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -41,12 +42,13 @@ typedef struct gs_stack_layout {
     gs_stack_slice *slices;    /* in placement order: sorted by (stacked_col, row) */
 } gs_stack_layout;
 
-/* Where one trace's data lives in an engine buffer: column-major, column c
- * of the trace starts at element offset + c * 2^log_height. */
-struct gs_buf;
-typedef struct gs_trace_ref {
-    struct gs_buf *buf;
-    size_t offset; /* in bb_t elements */
-} gs_trace_ref;
+/* One trace column's place in a stacked matrix as the stacked reduction
+ * sees it (OpenVM's StackedSlice): the same place as a gs_stack_slice, without
+ * the trace indices. */
+typedef struct gs_red_slice {
+    uint32_t col;        /* stacked column */
+    uint32_t row;        /* first row of its slot */
+    uint32_t log_height; /* h: the trace has 2^h rows; the slot has 2^max(h, l_skip) */
+} gs_red_slice;
 
 #endif

@@ -1,5 +1,5 @@
 /* Straight-line evaluation of a constraint DAG (node order = evaluation order). */
-#include "engine/constraint_dag.h"
+#include "common/constraint_dag.h"
 
 void gs_cdag_eval_base(const gs_cdag *d, const gs_cdag_env_base *env, bb_t *out)
 {

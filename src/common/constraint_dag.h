@@ -9,8 +9,8 @@
  * Columns are addressed by the trace's opening-order parts
  * [common main, preprocessed (if any), cached_0, cached_1, ...]
  * (the order of the openings); gs_cdag_part_of() maps OpenVM's entries onto them. */
-#ifndef GS_ENGINE_CONSTRAINT_DAG_H
-#define GS_ENGINE_CONSTRAINT_DAG_H
+#ifndef GS_COMMON_CONSTRAINT_DAG_H
+#define GS_COMMON_CONSTRAINT_DAG_H
 
 #include <stddef.h>
 #include <stdint.h>
