@@ -1,33 +1,11 @@
 /* LogUp GKR followed by the batch constraint sumcheck (docs/protocol.md, 'Transcript order of a proof',
  * T4..T13). */
-#include "verify/zerocheck_verify.h"
-#include "prove/zerocheck.h"
-#include "verify/gkr_verify.h"
-#include "prove/gkr.h"
 #include "prove/logup_zerocheck.h"
+
 #include "prove/spans.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-void gs_lz_proof_free(gs_lz_proof *pf)
-{
-    gs_gkr_proof_free(&pf->gkr);
-    gs_batch_proof_free(&pf->batch);
-}
-
-void gs_lz_shape_of(const gs_zc_trace *traces, uint32_t M, uint32_t l_skip, gs_lz_shape *out)
-{
-    memset(out, 0, sizeof(*out));
-    for (uint32_t t = 0; t < M; t++) {
-        uint32_t nt = traces[t].log_height > l_skip ? traces[t].log_height - l_skip : 0;
-        out->total_interactions += (uint64_t)traces[t].dag->n_interactions << (l_skip + nt);
-    }
-    out->n_logup = gs_gkr_n_logup(out->total_interactions, l_skip);
-    out->gkr_layers = out->total_interactions ? l_skip + out->n_logup : 0;
-    out->n_max = gs_batch_n_max(traces, M, l_skip);
-    out->xi_len = l_skip + (out->n_max > out->n_logup ? out->n_max : out->n_logup);
-}
 
 /* Leaf slot of every (trace, interaction): consecutive, in order (LogUp GKR input layer). */
 static uint64_t *slots_of(const gs_zc_trace *traces, uint32_t M, uint32_t l_skip)
@@ -39,7 +17,7 @@ static uint64_t *slots_of(const gs_zc_trace *traces, uint32_t M, uint32_t l_skip
     uint64_t cur = 0;
     size_t k = 0;
     for (uint32_t t = 0; t < M; t++) {
-        uint32_t nt = traces[t].log_height > l_skip ? traces[t].log_height - l_skip : 0;
+        uint32_t nt = gs_batch_ntilde(&traces[t], l_skip);
         for (uint32_t i = 0; i < traces[t].dag->n_interactions; i++, cur += (uint64_t)1 << (l_skip + nt))
             s[k++] = cur;
     }
@@ -116,41 +94,5 @@ glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces,
 fail:
     free(xi);
     gs_lz_proof_free(out);
-    return st;
-}
-
-glstark_status gs_lz_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip, uint32_t D,
-                            const gs_lz_proof *pf, bb4_t *r, gs_error *err)
-{
-    if (M == 0 || l_skip == 0 || l_skip > 8)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "logup/zerocheck verifier: %u traces with l_skip %u", M,
-                            l_skip);
-    gs_lz_shape sh;
-    gs_lz_shape_of(traces, M, l_skip, &sh);
-    if (pf->gkr.n_layers != sh.gkr_layers)
-        return gs_error_set(err, GLSTARK_ERR_REJECTED, "logup/zerocheck verifier: GKR proof has %u layers, expected %u",
-                            pf->gkr.n_layers, sh.gkr_layers);
-    bb4_t *xi = calloc(sh.xi_len + 1, sizeof(bb4_t));
-    if (!xi)
-        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "logup/zerocheck verifier: allocation failed");
-    glstark_status st;
-    bb4_t alpha = gs_fs_sample_ext(fs), beta = gs_fs_sample_ext(fs);
-    bb4_t pc = bb4_zero(), qc = alpha;
-    uint32_t len = 0;
-    if (sh.gkr_layers) {
-        st = gs_gkr_verify(fs, &pf->gkr, sh.gkr_layers, xi, &pc, &qc, err);
-        if (st)
-            goto out;
-        len = sh.gkr_layers;
-    } else if (!bb4_eq(pf->gkr.q0_claim, bb4_one())) {
-        st = gs_error_set(err, GLSTARK_ERR_REJECTED,
-                          "logup/zerocheck verifier: no interactions, so the GKR q0 claim must be 1");
-        goto out;
-    }
-    while (len < sh.xi_len)
-        xi[len++] = gs_fs_sample_ext(fs);
-    st = gs_batch_verify(fs, traces, M, l_skip, D, sh.n_logup, xi, alpha, beta, pc, qc, &pf->batch, r, err);
-out:
-    free(xi);
     return st;
 }

@@ -16,6 +16,7 @@
 #include "common/air_cdag.h"
 #include "common/fs_transcript.h"
 #include "prove/logup_zerocheck.h"
+#include "verify/logup_zerocheck_verify.h"
 #include "common/params.h"
 #include "util/stdrng.h"
 #include "../util/test_files.h"

@@ -11,6 +11,7 @@
 #include "engine/cpu/cpu_engine.h"
 #include "common/fs_transcript.h"
 #include "prove/logup_zerocheck.h"
+#include "verify/logup_zerocheck_verify.h"
 #include "replay_fs.h"
 #include "../util/test_files.h"
 #include "proof_reader.h"
