@@ -1,7 +1,7 @@
 /* The verifying key's AIR DAG (air/dag.h, OpenVM's form) in the flat form
  * the constraint-layer kernels evaluate (common/constraint_dag.h). Shared by
  * the whole-proof prover and the verifier, which both hand the batch
- * constraint sumcheck one gs_zc_trace per present AIR. */
+ * constraint sumcheck one trace per present AIR (gs_zc_trace, gs_batch_trace). */
 #ifndef GS_COMMON_AIR_CDAG_H
 #define GS_COMMON_AIR_CDAG_H
 

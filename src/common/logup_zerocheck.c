@@ -9,7 +9,7 @@ void gs_lz_proof_free(gs_lz_proof *pf)
     gs_batch_proof_free(&pf->batch);
 }
 
-void gs_lz_shape_of(const gs_zc_trace *traces, uint32_t M, uint32_t l_skip, gs_lz_shape *out)
+void gs_lz_shape_of(const gs_batch_trace *traces, uint32_t M, uint32_t l_skip, gs_lz_shape *out)
 {
     memset(out, 0, sizeof(*out));
     for (uint32_t t = 0; t < M; t++) {

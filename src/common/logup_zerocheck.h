@@ -27,6 +27,6 @@ typedef struct gs_lz_shape {
     uint32_t xi_len;             /* l + max(n_max, n_logup) */
 } gs_lz_shape;
 
-void gs_lz_shape_of(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, gs_lz_shape *out);
+void gs_lz_shape_of(const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip, gs_lz_shape *out);
 
 #endif

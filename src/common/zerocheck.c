@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint32_t gs_batch_n_max(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip)
+uint32_t gs_batch_n_max(const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip)
 {
     uint32_t n = 0;
     for (uint32_t t = 0; t < n_traces; t++)
@@ -14,12 +14,12 @@ uint32_t gs_batch_n_max(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l
     return n;
 }
 
-size_t gs_batch_part_openings(const gs_zc_trace *t, uint32_t part)
+size_t gs_batch_part_openings(const gs_batch_trace *t, uint32_t part)
 {
     return (size_t)t->part_widths[part] * (t->dag->need_rot ? 2 : 1);
 }
 
-void gs_batch_shape_of(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t max_degree,
+void gs_batch_shape_of(const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t max_degree,
                        gs_batch_shape *out)
 {
     uint32_t N = 1u << l_skip;
@@ -62,7 +62,7 @@ void gs_batch_proof_free(gs_batch_proof *pf)
     memset(pf, 0, sizeof(*pf));
 }
 
-size_t gs_batch_total_interactions(const gs_zc_trace *traces, uint32_t n_traces)
+size_t gs_batch_total_interactions(const gs_batch_trace *traces, uint32_t n_traces)
 {
     size_t n = 0;
     for (uint32_t t = 0; t < n_traces; t++)
@@ -70,7 +70,7 @@ size_t gs_batch_total_interactions(const gs_zc_trace *traces, uint32_t n_traces)
     return n;
 }
 
-void gs_batch_eq3b(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
+void gs_batch_eq3b(const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
                    bb4_t *out)
 {
     /* greedy slot walk over one column of height 2^(l + n_logup) (LogUp GKR input layer) */

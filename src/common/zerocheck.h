@@ -6,7 +6,27 @@
 #ifndef GS_COMMON_ZEROCHECK_H
 #define GS_COMMON_ZEROCHECK_H
 
-#include "engine/zc_trace.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/constraint_dag.h"
+#include "field/babybear.h"
+#include "field/ext4.h"
+#include "util/error.h"
+
+/* A trace as the batch sumcheck's shape and its verifier see it: the
+ * constraint DAG, the height, the widths of its parts in opening order
+ * ([common main, preprocessed?, cached..]) and its public values. No trace
+ * data: the prover's gs_zc_trace (engine/zc_trace.h) adds the engine
+ * buffers, and prove/zerocheck.h converts (gs_zc_trace_shape). */
+typedef struct gs_batch_trace {
+    const gs_cdag *dag;
+    uint32_t log_height;
+    uint32_t n_parts;
+    const uint32_t *part_widths;
+    const bb_t *publics;
+    uint32_t n_publics;
+} gs_batch_trace;
 
 typedef struct gs_batch_proof {
     uint32_t n_traces;
@@ -29,26 +49,26 @@ typedef struct gs_batch_shape {
     size_t n_openings;
 } gs_batch_shape;
 
-void gs_batch_shape_of(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t max_degree,
+void gs_batch_shape_of(const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t max_degree,
                        gs_batch_shape *out);
 /* Number of opening entries of part p of trace t: width (x2 with need_rot). */
-size_t gs_batch_part_openings(const gs_zc_trace *t, uint32_t part);
+size_t gs_batch_part_openings(const gs_batch_trace *t, uint32_t part);
 glstark_status gs_batch_proof_alloc(gs_batch_proof *pf, uint32_t n_traces, const gs_batch_shape *shape, gs_error *err);
 void gs_batch_proof_free(gs_batch_proof *pf);
 
 /* n_global = max(n_max, n_logup); the caller pads xi to l_skip + n_global
  * with fresh samples (T6) before calling the prover or verifier. */
-uint32_t gs_batch_n_max(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip);
+uint32_t gs_batch_n_max(const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip);
 
 /* Helpers shared by prover and verifier. */
 /* ñ = max(log_height - l_skip, 0): the trace's hypercube variables. */
-static inline uint32_t gs_batch_ntilde(const gs_zc_trace *t, uint32_t l_skip)
+static inline uint32_t gs_batch_ntilde(const gs_batch_trace *t, uint32_t l_skip)
 {
     return t->log_height > l_skip ? t->log_height - l_skip : 0;
 }
 /* eq3b per interaction of every trace, flattened in trace order (LogUp terms of the batch sumcheck). */
-void gs_batch_eq3b(const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
+void gs_batch_eq3b(const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t n_logup, const bb4_t *xi,
                    bb4_t *out);
-size_t gs_batch_total_interactions(const gs_zc_trace *traces, uint32_t n_traces);
+size_t gs_batch_total_interactions(const gs_batch_trace *traces, uint32_t n_traces);
 
 #endif

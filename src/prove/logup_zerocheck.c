@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Leaf slot of every (trace, interaction): consecutive, in order (LogUp GKR input layer). */
-static uint64_t *slots_of(const gs_zc_trace *traces, uint32_t M, uint32_t l_skip)
+static uint64_t *slots_of(const gs_batch_trace *traces, uint32_t M, uint32_t l_skip)
 {
     size_t n = gs_batch_total_interactions(traces, M);
     uint64_t *s = calloc(n + 1, sizeof(uint64_t));
@@ -40,14 +40,24 @@ glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces,
                                 "logup/zerocheck prover: traces must be sorted by height, descending (trace %u is taller "
                                 "than trace %u)",
                                 t, t - 1);
+    gs_batch_trace *shp = gs_zc_trace_shapes(traces, M);
+    if (!shp)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "logup/zerocheck prover: allocation failed");
     gs_lz_shape sh;
-    gs_lz_shape_of(traces, M, l_skip, &sh);
-    if (sh.gkr_layers > 40)
+    gs_lz_shape_of(shp, M, l_skip, &sh);
+    if (sh.gkr_layers > 40) {
+        free(shp);
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "logup/zerocheck prover: %llu interaction rows are too many",
                             (unsigned long long)sh.total_interactions);
+    }
+    uint64_t *slots = sh.gkr_layers ? slots_of(shp, M, l_skip) : NULL;
+    free(shp);
     bb4_t *xi = calloc(sh.xi_len + 1, sizeof(bb4_t));
-    if (!xi)
+    if (!xi || (sh.gkr_layers && !slots)) {
+        free(xi);
+        free(slots);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "logup/zerocheck prover: allocation failed");
+    }
     glstark_status st;
     /* T4 */
     bb4_t alpha = gs_fs_sample_ext(fs), beta = gs_fs_sample_ext(fs);
@@ -57,11 +67,6 @@ glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces,
         /* T5 */
         size_t n = (size_t)1 << sh.gkr_layers;
         gs_buf *p = NULL, *q = NULL;
-        uint64_t *slots = slots_of(traces, M, l_skip);
-        if (!slots) {
-            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "logup/zerocheck prover: allocation failed");
-            goto fail;
-        }
         if (gs_buf_create(eng, n * sizeof(bb4_t), &p) || gs_buf_create(eng, n * sizeof(bb4_t), &q) ||
             eng->gkr->input_layer(eng, traces, M, slots, l_skip, alpha, beta, n, p, q)) {
             st = gs_error_set(err, eng->err.status ? eng->err.status : GLSTARK_ERR_INTERNAL,

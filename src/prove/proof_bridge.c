@@ -56,7 +56,8 @@ glstark_status gs_bridge_lz_to_proof(const gs_lz_proof *lz, const gs_zc_trace *t
             return oom(err);
         co->num_parts = traces[t].n_parts;
         for (uint32_t j = 0; j < traces[t].n_parts; j++) {
-            size_t len = gs_batch_part_openings(&traces[t], j);
+            gs_batch_trace shape = gs_zc_trace_shape(&traces[t]);
+            size_t len = gs_batch_part_openings(&shape, j);
             if (k + len > b->n_openings)
                 return gs_error_set(err, GLSTARK_ERR_INTERNAL,
                                     "proof assembly: the batch proof has %zu column openings, the traces need more",

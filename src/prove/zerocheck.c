@@ -21,6 +21,15 @@ typedef struct trace_state {
     bb4_t tau; /* tail value once all of the trace's variables are bound */
 } trace_state;
 
+gs_batch_trace *gs_zc_trace_shapes(const gs_zc_trace *traces, uint32_t n)
+{
+    gs_batch_trace *s = malloc((n ? n : 1) * sizeof *s);
+    if (s)
+        for (uint32_t t = 0; t < n; t++)
+            s[t] = gs_zc_trace_shape(&traces[t]);
+    return s;
+}
+
 glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip,
                               uint32_t D, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
                               gs_batch_proof *out, bb4_t *r, gs_error *err)
@@ -33,14 +42,19 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                             "batch prover: %u traces, l_skip %u, degree %u; need >= 1 trace, l_skip 1..8, degree 1..16", M,
                             l_skip, D);
     const gs_zerocheck_ops *ops = eng->zerocheck;
+    gs_batch_trace *shp = gs_zc_trace_shapes(traces, M);
+    if (!shp)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: out of host memory");
     int span = gs_span_eng_begin(eng, "round0");
     gs_batch_shape shape;
-    gs_batch_shape_of(traces, M, l_skip, D, &shape);
+    gs_batch_shape_of(shp, M, l_skip, D, &shape);
     glstark_status st = gs_batch_proof_alloc(out, M, &shape, err);
-    if (st)
+    if (st) {
+        free(shp);
         return st;
+    }
     const uint32_t N = 1u << l_skip, n_max = shape.n_max;
-    size_t total_inter = gs_batch_total_interactions(traces, M);
+    size_t total_inter = gs_batch_total_interactions(shp, M);
     uint32_t max_cons = 0;
     for (uint32_t t = 0; t < M; t++)
         if (traces[t].dag->n_constraints > max_cons)
@@ -81,7 +95,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     lpow[0] = bb4_one();
     for (uint32_t i = 1; i < max_cons; i++)
         lpow[i] = bb4_mul(lpow[i - 1], lambda);
-    gs_batch_eq3b(traces, M, l_skip, n_logup, xi, eq3b);
+    gs_batch_eq3b(shp, M, l_skip, n_logup, xi, eq3b);
 
     /* the coset points g^i w^k, i = 1..D, k < N, in the kernel's order */
     const bb_t omega = bb_two_adic_generator(l_skip), g = bb_from_u32(31);
@@ -118,7 +132,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     for (uint32_t t = 0; t < M; t++) {
         const gs_zc_trace *tr = &traces[t];
         const gs_cdag *dg = tr->dag;
-        ts[t].nt = gs_batch_ntilde(tr, l_skip);
+        ts[t].nt = gs_batch_ntilde(&shp[t], l_skip);
         ts[t].ncols = gs_zc_table_cols(tr);
         ts[t].w.lambda_pows = lpow;
         ts[t].w.beta = beta;
@@ -427,7 +441,7 @@ done:
             gs_buf_destroy(ts[t].tables);
     gs_buf_destroy(eqb);
     free(ts), free(lpow), free(eq3b), free(xs), free(r0out), free(vals), free(cf), free(polys), free(s0);
-    free(mupow), free(lw4), free(rbuf);
+    free(mupow), free(lw4), free(rbuf), free(shp);
     if (st)
         gs_batch_proof_free(out);
     return st;

@@ -7,6 +7,16 @@
 #include "common/zerocheck.h"
 #include "engine/zerocheck_ops.h"
 
+/* The shape of an engine trace (its buffers left out). */
+static inline gs_batch_trace gs_zc_trace_shape(const gs_zc_trace *t)
+{
+    gs_batch_trace s = {t->dag, t->log_height, t->n_parts, t->part_widths, t->publics, t->n_publics};
+    return s;
+}
+
+/* The shapes of n traces, in a malloc'd array (NULL when out of memory). */
+gs_batch_trace *gs_zc_trace_shapes(const gs_zc_trace *traces, uint32_t n);
+
 /* Prover, T7..T13: samples lambda, writes the per-trace LogUp sums, mu, the
  * round-0 polynomial, the multilinear rounds and the column openings.
  * traces are in sorted order (height descending); xi has l_skip + n_global

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-glstark_status gs_lz_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip, uint32_t D,
+glstark_status gs_lz_verify(gs_fs *fs, const gs_batch_trace *traces, uint32_t M, uint32_t l_skip, uint32_t D,
                             const gs_lz_proof *pf, bb4_t *r, gs_error *err)
 {
     if (M == 0 || l_skip == 0 || l_skip > 8)

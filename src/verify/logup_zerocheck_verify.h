@@ -10,7 +10,7 @@
 #include "common/logup_zerocheck.h"
 
 /* Verifier; GLSTARK_ERR_REJECTED when the proof does not verify. */
-glstark_status gs_lz_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t max_degree,
+glstark_status gs_lz_verify(gs_fs *fs, const gs_batch_trace *traces, uint32_t n_traces, uint32_t l_skip, uint32_t max_degree,
                             const gs_lz_proof *pf, bb4_t *r_out, gs_error *err);
 
 #endif

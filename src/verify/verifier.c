@@ -468,7 +468,7 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
     }
     glstark_status st = GLSTARK_OK;
     gs_cdag_owned *dags = calloc(M, sizeof *dags);
-    gs_zc_trace *tr = calloc(M, sizeof *tr);
+    gs_batch_trace *tr = calloc(M, sizeof *tr);
     uint32_t *pw = calloc((size_t)M * 64 + 1, sizeof(uint32_t));
     size_t nopen = 0;
     for (uint32_t t = 0; t < M; t++)
@@ -499,13 +499,12 @@ static glstark_status stage_batch(walk *w, const bb4_t *xi, bb4_t alpha, bb4_t b
             for (uint32_t i = 0; i < co->parts[pi].len; i++)
                 open[o++] = co->parts[pi].v[i];
         }
-        tr[t] = (gs_zc_trace){&dags[t].dag,
-                              w->proof->trace_vdata[a].log_height,
-                              co->num_parts,
-                              NULL,
-                              widths,
-                              w->proof->public_values[a].v,
-                              w->proof->public_values[a].len, NULL};
+        tr[t] = (gs_batch_trace){&dags[t].dag,
+                                 w->proof->trace_vdata[a].log_height,
+                                 co->num_parts,
+                                 widths,
+                                 w->proof->public_values[a].v,
+                                 w->proof->public_values[a].len};
     }
     if (!st) {
         gs_batch_proof view = {M,

@@ -29,7 +29,7 @@ static void selectors_at(uint32_t l_skip, uint32_t h, const bb4_t *r, bb4_t sel[
     sel[2] = bb4_sub(bb4_one(), sel[1]);
 }
 
-glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip, uint32_t D,
+glstark_status gs_batch_verify(gs_fs *fs, const gs_batch_trace *traces, uint32_t M, uint32_t l_skip, uint32_t D,
                                uint32_t n_logup, const bb4_t *xi, bb4_t alpha, bb4_t beta, bb4_t p_claim, bb4_t q_claim,
                                const gs_batch_proof *pf, bb4_t *r, gs_error *err)
 {
@@ -127,7 +127,7 @@ glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t M,
         }
         for (int pass = 0; pass < 2; pass++)
             for (uint32_t t = 0; t < M; t++) {
-                const gs_zc_trace *tr = &traces[t];
+                const gs_batch_trace *tr = &traces[t];
                 size_t o = toff[t];
                 for (uint32_t p = 0; p < tr->n_parts; p++) {
                     size_t n = gs_batch_part_openings(tr, p);
@@ -167,7 +167,7 @@ glstark_status gs_batch_verify(gs_fs *fs, const gs_zc_trace *traces, uint32_t M,
     bb4_t mupw = bb4_one(), muzc = mu2m;
     size_t off = 0, ei = 0;
     for (uint32_t t = 0; t < M; t++) {
-        const gs_zc_trace *tr = &traces[t];
+        const gs_batch_trace *tr = &traces[t];
         const gs_cdag *d = tr->dag;
         uint32_t nt = tr->log_height > l_skip ? tr->log_height - l_skip : 0;
         /* openings as [local, next] pairs per part (next = 0 without rotation) */
