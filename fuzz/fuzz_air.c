@@ -15,7 +15,7 @@
 
 #include "air/keygen.h"
 #include "glstark/air.h"
-#include "protocol/params.h"
+#include "common/params.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -23,8 +23,8 @@
 #include <string.h>
 
 #include "air/keygen.h"
-#include "protocol/proof.h"
-#include "protocol/verifier.h"
+#include "common/proof.h"
+#include "verify/verifier.h"
 
 #include <stdio.h>
 

@@ -9,7 +9,7 @@
 
 #include "air/dag.h"
 #include "glstark/air.h"
-#include "protocol/params.h"
+#include "common/params.h"
 #include "util/error.h"
 
 #define GS_VK_DIGEST_LEN 8

@@ -10,12 +10,12 @@
 #include "air/keygen.h"
 #include "api/device_internal.h"
 #include "api/keys_internal.h"
-#include "protocol/params.h"
-#include "protocol/prep_commit.h"
-#include "protocol/proof.h"
-#include "protocol/prover.h"
-#include "protocol/spans.h"
-#include "protocol/verifier.h"
+#include "common/params.h"
+#include "prove/prep_commit.h"
+#include "common/proof.h"
+#include "prove/prover.h"
+#include "prove/spans.h"
+#include "verify/verifier.h"
 #include "util/read_file.h"
 
 struct glstark_params {

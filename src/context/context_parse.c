@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "field/babybear.h"
-#include "protocol/codec_io.h"
+#include "common/codec_io.h"
 
 #define CTX_FORMAT "a proving-context file, format version 1 (docs/openvm.md)"
 

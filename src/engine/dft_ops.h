@@ -50,10 +50,18 @@
 #define GS_ENGINE_DFT_OPS_H
 
 #include "engine/engine.h"
-#include "engine/stack_layout.h"
+#include "common/stack_layout.h"
 
 #define GS_DFT_MAX_LOG_N 27   /* BabyBear two-adicity */
 #define GS_RS_MAX_LOG_N 25    /* codeword column <= 128 MiB (one SSBO binding) */
+
+/* Where one trace's data lives in an engine buffer: column-major, column c
+ * of the trace starts at element offset + c * 2^log_height. */
+struct gs_buf;
+typedef struct gs_trace_ref {
+    struct gs_buf *buf;
+    size_t offset; /* in bb_t elements */
+} gs_trace_ref;
 
 typedef enum gs_dft_dir { GS_DFT_FORWARD = 0, GS_DFT_INVERSE = 1 } gs_dft_dir;
 

@@ -1,6 +1,6 @@
 /* The engine interface: what the protocol asks of a compute backend.
  *
- * The protocol (src/protocol/) is written once against this interface; the
+ * The prover (src/prove/) is written once against this interface; the
  * CPU engine (src/engine/cpu/, plain C, the reference) and the GLES engine
  * (src/engine/gles/, GLSL compute) implement it with bit-identical results.
  *
@@ -123,7 +123,7 @@ struct gs_engine {
      * the CPU engine, those the pool did not serve on GLES (the prover
      * reports each proof's share: what it paid first use of memory for). */
     uint64_t bytes_allocated;
-    /* The span recorder of the prove call using this engine (protocol/spans.h),
+    /* The span recorder of the prove call using this engine (prove/spans.h),
      * NULL outside one: lets protocol code mark sub-phases. Borrowed, not owned. */
     struct gs_span_rec *spans;
 };

@@ -1,7 +1,7 @@
 /* Engine family "gkr": the kernels of the LogUp fractional-sum GKR
  * (docs/protocol.md, 'LogUp GKR'). All arrays are EF (bb4_t) buffers.
  *
- * The protocol (src/protocol/gkr.c) keeps every layer of the fraction tree
+ * The protocol (src/prove/gkr.c) keeps every layer of the fraction tree
  * resident and reads back only the three round values per sumcheck round and
  * the four layer claims, so a GPU engine syncs O(R^2) times in total. */
 #ifndef GS_ENGINE_GKR_OPS_H

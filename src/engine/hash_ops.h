@@ -86,7 +86,7 @@ void gs_merkle_stream_release(gs_merkle_stream *ms);
 glstark_status gs_engine_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                                uint32_t *witness);
 
-/* Same shape as gs_grind_fn (src/protocol/transcript.h) with ctx = the
+/* Same shape as gs_grind_fn (src/common/transcript.h) with ctx = the
  * gs_engine: pass it to gs_transcript_grind to grind on an engine. Copies
  * the engine's error into err on failure. */
 glstark_status gs_engine_grind_fn(void *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,

@@ -1,5 +1,5 @@
 /* The reduction family: the bulk work of the stacked opening reduction
- * (docs/protocol.md, 'Stacked reduction'; src/protocol/stacked_reduction.c drives it).
+ * (docs/protocol.md, 'Stacked reduction'; src/prove/stacked_reduction.c drives it).
  *
  * The reduction proves Σ_{(Z,x) ∈ D × H_{n_stack}} Σ_c q_c(Z,x)·W_c(Z,x)
  * for the stacked columns q_c of every commitment. Its heavy steps are:
@@ -18,14 +18,9 @@
 #ifndef GS_ENGINE_REDUCTION_OPS_H
 #define GS_ENGINE_REDUCTION_OPS_H
 
+#include "common/stack_layout.h"
 #include "engine/engine.h"
 
-/* One trace column's place in a stacked matrix (StackedSlice). */
-typedef struct gs_red_slice {
-    uint32_t col;        /* stacked column */
-    uint32_t row;        /* first row of its slot */
-    uint32_t log_height; /* h: the trace has 2^h rows; the slot has 2^max(h, l_skip) */
-} gs_red_slice;
 
 /* A set of EF columns inside a buffer: column c holds `len` bb4_t starting
  * at element (bb4_t units) offset + c*stride. */

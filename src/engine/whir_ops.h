@@ -1,7 +1,7 @@
 /* The WHIR engine family: the data-parallel parts of the WHIR opening prover
  * (SB/prover/whir.rs), as kernels an engine runs on resident buffers.
  *
- * The protocol (src/protocol/whir.c) keeps the transcript on the host and
+ * The protocol (src/prove/whir.c) keeps the transcript on the host and
  * calls these between transcript steps. Every buffer holds Montgomery bb_t;
  * an "EF vector" is bb4_t elements back to back. Lengths are in elements.
  * Each op gives bit-identical results on every engine (field arithmetic is

@@ -5,7 +5,7 @@
 #ifndef GS_ENGINE_ZC_TRACE_H
 #define GS_ENGINE_ZC_TRACE_H
 
-#include "engine/constraint_dag.h"
+#include "common/constraint_dag.h"
 #include "engine/engine.h"
 
 typedef struct gs_zc_trace {

@@ -1,5 +1,5 @@
 /* Proof-of-work grinding on the sponge state (docs/protocol.md, 'Transcript and proof of work'),
- * CPU reference. The transcript (src/protocol/transcript.h) calls a grinder
+ * CPU reference. The transcript (src/common/transcript.h) calls a grinder
  * through gs_grind_fn; engines provide theirs through the hash family
  * (src/engine/hash_ops.h, gs_engine_grind_fn). */
 #ifndef GS_HASH_GRIND_H

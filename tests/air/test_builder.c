@@ -6,7 +6,7 @@
 #include "air/air_internal.h"
 #include "air/keygen.h"
 #include "glstark/airs.h"
-#include "protocol/params.h"
+#include "common/params.h"
 
 static const gs_dag *dag_of(glstark_air *air)
 {

@@ -5,7 +5,7 @@
 
 #include "air/keygen.h"
 #include "glstark/airs.h"
-#include "protocol/params.h"
+#include "common/params.h"
 #include "test_util.h"
 
 static void expect_pre_hash(glstark_air **airs, size_t n, const gs_system_params *p,

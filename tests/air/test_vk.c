@@ -6,7 +6,7 @@
 #include "air/air_internal.h"
 #include "air/keygen.h"
 #include "glstark/airs.h"
-#include "protocol/params.h"
+#include "common/params.h"
 #include "test_util.h"
 
 static void expect_prevk(glstark_air **airs, size_t n, const gs_system_params *params,

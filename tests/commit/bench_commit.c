@@ -26,7 +26,7 @@
 #include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
-#include "protocol/stacking.h"
+#include "common/stacking.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

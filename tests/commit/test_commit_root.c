@@ -15,7 +15,7 @@
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
 #include "glstark/airs.h"
-#include "protocol/stacking.h"
+#include "common/stacking.h"
 
 #include "../util/test_files.h"
 

@@ -10,7 +10,7 @@
 #include "airs/keccak.h"
 #include "glstark/airs.h"
 #include "hash/merkle.h"
-#include "protocol/stacked_commit.h"
+#include "prove/stacked_commit.h"
 
 #include "../util/test_files.h"
 

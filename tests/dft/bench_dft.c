@@ -12,7 +12,7 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/dft_ops.h"
-#include "protocol/stacking.h"
+#include "common/stacking.h"
 #include "engine/hash_ops.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"

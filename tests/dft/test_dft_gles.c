@@ -12,7 +12,7 @@
 #include "dft_test_util.h"
 #include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
-#include "protocol/stacking.h"
+#include "common/stacking.h"
 
 
 typedef enum { OP_DFT_FWD, OP_DFT_INV, OP_RS_MSG } op_kind;

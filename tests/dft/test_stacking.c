@@ -1,4 +1,4 @@
-/* Stacking layout (src/protocol/stacking.c) and the engine's stacked matrix
+/* Stacking layout (src/common/stacking.c) and the engine's stacked matrix
  * and RS code matrix: against OpenVM's printed layouts, the repository KATs,
  * the Python model, and naive definitions. */
 #include <criterion/criterion.h>
@@ -6,7 +6,7 @@
 
 #include "dft_test_util.h"
 #include "engine/cpu/cpu_engine.h"
-#include "protocol/stacking.h"
+#include "common/stacking.h"
 
 #include "../util/test_files.h"
 

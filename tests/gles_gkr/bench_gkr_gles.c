@@ -10,7 +10,8 @@
 
 #include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
-#include "protocol/gkr.h"
+#include "common/gkr.h"
+#include "prove/gkr.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

@@ -15,7 +15,8 @@
 #include "../protocol/cl_fixtures.h"
 #include "../protocol/replay_fs.h"
 #include "engine/gkr_ops.h"
-#include "protocol/gkr.h"
+#include "common/gkr.h"
+#include "prove/gkr.h"
 
 #define POISON 0xDEADBEEFu
 

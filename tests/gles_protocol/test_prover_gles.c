@@ -10,9 +10,9 @@
 #include "../gles/gles_test_util.h"
 #include "air/keygen.h"
 #include "glstark/airs.h"
-#include "protocol/params.h"
-#include "protocol/prover.h"
-#include "protocol/verifier.h"
+#include "common/params.h"
+#include "prove/prover.h"
+#include "verify/verifier.h"
 #include "../protocol/openvm_cases.h"
 
 /* reencode: the codeword freed and encoded again; precompile: every program

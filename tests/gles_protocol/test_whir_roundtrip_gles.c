@@ -2,6 +2,8 @@
  * tests/protocol/test_whir_roundtrip.c), proven on the CPU engine and on the
  * GLES engine from the same seed: the two WHIR proofs must be byte-identical,
  * and the verifier must accept the GLES one. */
+#include "verify/whir_verify.h"
+#include "prove/whir.h"
 #include "../protocol/whir_roundtrip.h"
 
 #include "../gles/gles_test_util.h"

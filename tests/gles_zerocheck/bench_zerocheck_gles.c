@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prove/zerocheck.h"
 #include "air/keygen.h"
 #include "airs/keccak.h"
 #include "engine/cpu/cpu_engine.h"
@@ -19,8 +20,8 @@
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
 #include "glstark/airs.h"
-#include "protocol/air_cdag.h"
-#include "protocol/params.h"
+#include "common/air_cdag.h"
+#include "common/params.h"
 #include "util/stdrng.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"

@@ -16,14 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prove/zerocheck.h"
 #include "../protocol/cl_fixtures.h"
 #include "air/keygen.h"
 #include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
 #include "glstark/air.h"
-#include "protocol/air_cdag.h"
-#include "protocol/params.h"
+#include "common/air_cdag.h"
+#include "common/params.h"
 #include "../util/splitmix.h"
 
 static bb_t rand_bb(uint64_t *s)

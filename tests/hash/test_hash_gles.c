@@ -14,7 +14,7 @@
 #include "engine/hash_ops.h"
 #include "hash/grind.h"
 #include "hash/merkle.h"
-#include "protocol/transcript.h"
+#include "common/transcript.h"
 #include "../util/splitmix.h"
 
 /* Random Montgomery words with the edge values 0, 1, p-1 mixed in. */

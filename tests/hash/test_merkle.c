@@ -11,7 +11,7 @@
 #include "engine/engine.h"
 #include "engine/hash_ops.h"
 #include "hash/merkle.h"
-#include "protocol/transcript.h"
+#include "common/transcript.h"
 #include "../util/splitmix.h"
 
 static bb_t *random_matrix(size_t words, uint64_t *seed)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "kat_reader.h"
-#include "protocol/transcript.h"
+#include "common/transcript.h"
 #include "../util/splitmix.h"
 
 static void expect_val(bb_t got, uint32_t want, const char *what, size_t i)

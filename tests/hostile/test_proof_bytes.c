@@ -23,8 +23,8 @@
 
 #include "field/babybear.h"
 #include "air/keygen.h"
-#include "protocol/proof.h"
-#include "protocol/verifier.h"
+#include "common/proof.h"
+#include "verify/verifier.h"
 
 static const char *const SMALL[] = {"fib-small_n1", "fib-small_n2", "fib-small_n3",
                                     "fib-small_n4", "fib-small_n10", "interactions-small"};

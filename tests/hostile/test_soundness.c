@@ -18,8 +18,8 @@
 #include "hostile_util.h"
 
 #include "air/keygen.h"
-#include "protocol/proof.h"
-#include "protocol/verifier.h"
+#include "common/proof.h"
+#include "verify/verifier.h"
 #include "../util/pow_witness.h"
 
 static void load_vk(const char *air, gs_multi_vk *vk)

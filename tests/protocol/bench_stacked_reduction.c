@@ -7,7 +7,8 @@
 #include <stdlib.h>
 
 #include "engine/engine.h"
-#include "protocol/stacked_reduction.h"
+#include "common/stacked_reduction.h"
+#include "prove/stacked_reduction.h"
 #include "util/clock.h"
 #include "../util/splitmix.h"
 

@@ -10,8 +10,10 @@
 #include "engine/dft_ops.h"
 #include "engine/engine.h"
 #include "engine/hash_ops.h"
-#include "protocol/transcript.h"
-#include "protocol/whir.h"
+#include "common/transcript.h"
+#include "common/whir.h"
+#include "verify/whir_verify.h"
+#include "prove/whir.h"
 #include "util/clock.h"
 
 int main(int argc, char **argv)

@@ -6,7 +6,7 @@
 #ifndef TEST_CL_FIXTURES_H
 #define TEST_CL_FIXTURES_H
 
-#include "engine/constraint_dag.h"
+#include "common/constraint_dag.h"
 
 #define VMAIN(col, off) {GS_CN_VAR_MAIN, (off), 0, (col), 0, 0}
 #define VPUB(i) {GS_CN_PUBLIC, 0, 0, (i), 0, 0}

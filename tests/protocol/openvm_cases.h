@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "glstark/airs.h"
-#include "protocol/params.h"
-#include "protocol/prover.h"
-#include "protocol/verifier.h"
+#include "common/params.h"
+#include "prove/prover.h"
+#include "verify/verifier.h"
 #include "util/stdrng.h"
 #include "../util/test_files.h"
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "field/ext4.h"
-#include "protocol/proof.h"
+#include "common/proof.h"
 #include "../util/test_files.h"
 
 typedef struct rd {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/fs.h"
+#include "common/fs.h"
 
 typedef struct replay_op {
     char kind; /* 'o' observe, 's' sample */

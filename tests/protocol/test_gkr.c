@@ -7,8 +7,10 @@
 
 #include "cl_fixtures.h"
 #include "engine/cpu/cpu_engine.h"
-#include "protocol/gkr.h"
-#include "protocol/sc_poly.h"
+#include "common/gkr.h"
+#include "verify/gkr_verify.h"
+#include "prove/gkr.h"
+#include "common/poly.h"
 #include "replay_fs.h"
 #include "../util/splitmix.h"
 

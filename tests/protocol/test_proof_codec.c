@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/proof.h"
+#include "common/proof.h"
 #include "../util/test_files.h"
 
 static const char *const PROOFS[] = {

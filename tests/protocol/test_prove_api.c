@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "glstark/glstark.h"
-#include "protocol/proof.h"
+#include "common/proof.h"
 #include "../util/splitmix.h"
 
 /* A changed proof that still verifies is allowed only when the change is

@@ -13,9 +13,9 @@
 #include <criterion/logging.h>
 
 #include "engine/engine.h"
-#include "protocol/prep_commit.h"
-#include "protocol/proof.h"
-#include "protocol/prover.h"
+#include "prove/prep_commit.h"
+#include "common/proof.h"
+#include "prove/prover.h"
 #include "sides_fixture.h"
 #include "../util/pow_witness.h"
 

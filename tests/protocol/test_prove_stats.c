@@ -12,7 +12,7 @@
 
 #include "engine/engine.h"
 #include "glstark/glstark.h"
-#include "protocol/spans.h"
+#include "prove/spans.h"
 
 typedef struct counts {
     int begun, ended;

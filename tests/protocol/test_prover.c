@@ -8,9 +8,9 @@
 
 #include "air/keygen.h"
 #include "glstark/airs.h"
-#include "protocol/params.h"
-#include "protocol/prover.h"
-#include "protocol/verifier.h"
+#include "common/params.h"
+#include "prove/prover.h"
+#include "verify/verifier.h"
 #include "openvm_cases.h"
 
 /* Proves on the CPU engine with opt (NULL: defaults): OpenVM's bytes, and

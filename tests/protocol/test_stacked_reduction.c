@@ -17,9 +17,12 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "protocol/proof.h"
-#include "protocol/stacked_reduction.h"
-#include "protocol/stacking.h"
+#include "common/poly.h"
+#include "common/proof.h"
+#include "common/stacked_reduction.h"
+#include "verify/stacked_reduction_verify.h"
+#include "prove/stacked_reduction.h"
+#include "common/stacking.h"
 #include "glstark/airs.h"
 #include "../util/test_files.h"
 #include "proof_reader.h"
@@ -470,7 +473,7 @@ static bb4_t opening_def(uint32_t l, uint32_t h, const bb_t *vals, int rot, cons
     bb4_t acc = bb4_zero();
     for (size_t i = 0; i < H; i++) {
         bb_t v = vals[rot ? (i + 1) % H : i];
-        bb4_t e = gs_sred_eq_uni(LT, bb4_from_base(bb_pow(wT, i % ((size_t)1 << LT))), rho0);
+        bb4_t e = gs_eq_uni(LT, bb4_from_base(bb_pow(wT, i % ((size_t)1 << LT))), rho0);
         size_t x = i >> LT;
         for (int k = 0; k < (n > 0 ? n : 0); k++) {
             bb4_t rk = r[1 + k];
@@ -591,12 +594,12 @@ Test(stacked_reduction, helpers_match_definitions)
     bb_t w = bb_two_adic_generator(l);
     for (uint32_t a = 0; a < 8; a++)
         for (uint32_t b = 0; b < 8; b++) {
-            bb4_t v = gs_sred_eq_uni(l, bb4_from_base(bb_pow(w, a)), bb4_from_base(bb_pow(w, b)));
+            bb4_t v = gs_eq_uni(l, bb4_from_base(bb_pow(w, a)), bb4_from_base(bb_pow(w, b)));
             cr_assert(bb4_eq(v, a == b ? bb4_one() : bb4_zero()), "eq_uni(w^%u, w^%u)", a, b);
         }
     for (uint32_t z = 0; z < 8; z++) {
         /* n = -2: D' = <w^4> = {1, w^4} */
-        bb4_t v = gs_sred_in_uni(l, -2, bb4_from_base(bb_pow(w, z)));
+        bb4_t v = gs_in_uni(l, -2, bb4_from_base(bb_pow(w, z)));
         cr_assert(bb4_eq(v, z % 4 == 0 ? bb4_one() : bb4_zero()), "in_uni at w^%u", z);
     }
 }

@@ -17,8 +17,8 @@
 
 #include "air/keygen.h"
 #include "hash/poseidon2.h"
-#include "protocol/proof.h"
-#include "protocol/verifier.h"
+#include "common/proof.h"
+#include "verify/verifier.h"
 #include "../util/test_files.h"
 #include "proof_reader.h"
 

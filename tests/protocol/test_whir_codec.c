@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/whir.h"
+#include "common/whir.h"
 #include "whir_vectors.h"
 
 static void roundtrip(const char *spec)

@@ -11,8 +11,10 @@
 #include "engine/dft_ops.h"
 #include "engine/engine.h"
 #include "engine/hash_ops.h"
-#include "protocol/stacking.h"
-#include "protocol/whir.h"
+#include "common/stacking.h"
+#include "common/whir.h"
+#include "verify/whir_verify.h"
+#include "prove/whir.h"
 #include "whir_replay.h"
 #include "whir_vectors.h"
 

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/whir.h"
+#include "common/whir.h"
+#include "verify/whir_verify.h"
 #include "whir_replay.h"
 #include "whir_vectors.h"
 

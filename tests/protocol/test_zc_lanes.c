@@ -7,6 +7,7 @@
  * plain C and (where the CPU has it) the AVX-512 form. */
 #include <criterion/criterion.h>
 
+#include "prove/zerocheck.h"
 #include "dft/dft_test_util.h"
 #include <stdio.h>
 #include <stdlib.h>

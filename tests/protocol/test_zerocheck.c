@@ -9,8 +9,12 @@
 
 #include "cl_fixtures.h"
 #include "engine/cpu/cpu_engine.h"
-#include "protocol/gkr.h"
-#include "protocol/zerocheck.h"
+#include "common/gkr.h"
+#include "verify/gkr_verify.h"
+#include "prove/gkr.h"
+#include "common/zerocheck.h"
+#include "verify/zerocheck_verify.h"
+#include "prove/zerocheck.h"
 #include "replay_fs.h"
 #include "../util/splitmix.h"
 
@@ -25,8 +29,17 @@ typedef struct spec {
     uint32_t widths[1];
     bb_t publics[MAXT][3];
     gs_zc_trace traces[MAXT];
+    gs_batch_trace shapes[MAXT]; /* the verifier's view of traces (shapes_of) */
     uint64_t slots[MAXT];
 } spec;
+
+/* The traces' shapes, as the verifier takes them. */
+static const gs_batch_trace *shapes_of(spec *s)
+{
+    for (uint32_t t = 0; t < s->M; t++)
+        s->shapes[t] = gs_zc_trace_shape(&s->traces[t]);
+    return s->shapes;
+}
 
 static gs_buf *upload(gs_engine *eng, const uint32_t *cols, size_t n)
 {
@@ -145,7 +158,7 @@ static void logup_stage(spec *s, replay *r, bb4_t *xi, int prover, bb4_t *pc, bb
         }
         len = s->R;
     }
-    uint32_t n_global = gs_batch_n_max(s->traces, s->M, s->l_skip);
+    uint32_t n_global = gs_batch_n_max(shapes_of(s), s->M, s->l_skip);
     if (s->n_logup > n_global)
         n_global = s->n_logup;
     while (len < s->l_skip + n_global)
@@ -197,7 +210,10 @@ static void proof_from_log(const spec *s, const replay *r, gs_batch_proof *pf)
 {
     gs_batch_shape sh;
     gs_error err;
-    gs_batch_shape_of(s->traces, s->M, s->l_skip, s->D, &sh);
+    gs_batch_trace shapes[MAXT];
+    for (uint32_t t = 0; t < s->M; t++)
+        shapes[t] = gs_zc_trace_shape(&s->traces[t]);
+    gs_batch_shape_of(shapes, s->M, s->l_skip, s->D, &sh);
     cr_assert_eq(gs_batch_proof_alloc(pf, s->M, &sh, &err), GLSTARK_OK);
     size_t i = (size_t)replay_find(r, "batch.mu") - 8 * s->M;
     for (uint32_t t = 0; t < s->M; t++) {
@@ -236,7 +252,7 @@ static void run_verifier(spec *s, const char *log)
     proof_from_log(s, &r, &pf);
     gs_fs fs = replay_fs(&r);
     gs_error err;
-    glstark_status st = gs_batch_verify(&fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf,
+    glstark_status st = gs_batch_verify(&fs, shapes_of(s), s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf,
                                         rr, &err);
     cr_assert_eq(st, GLSTARK_OK, "%s", err.msg);
     cr_assert(r.first_bad < 0, "%s", r.bad_what);
@@ -262,7 +278,7 @@ static void run_verifier(spec *s, const char *log)
         r.pos = start;
         r.first_bad = -1;
         fs = replay_fs(&r);
-        st = gs_batch_verify(&fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf, rr, &err);
+        st = gs_batch_verify(&fs, shapes_of(s), s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf, rr, &err);
         cr_assert_eq(st, GLSTARK_ERR_REJECTED, "tampered value %zu accepted", v);
         *tgt = saved;
     }
@@ -272,13 +288,13 @@ static void run_verifier(spec *s, const char *log)
         s->publics[0][2] = bb_add(saved, bb_one());
         r.pos = start;
         fs = replay_fs(&r);
-        st = gs_batch_verify(&fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf, rr, &err);
+        st = gs_batch_verify(&fs, shapes_of(s), s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf, rr, &err);
         cr_assert_eq(st, GLSTARK_ERR_REJECTED, "wrong public value accepted");
         s->publics[0][2] = saved;
     }
     /* wrong shape */
     pf.n_rounds++;
-    cr_assert_eq(gs_batch_verify(&fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf, rr, &err),
+    cr_assert_eq(gs_batch_verify(&fs, shapes_of(s), s->M, s->l_skip, s->D, s->n_logup, xi, alpha, beta, pc, qc, &pf, rr, &err),
                  GLSTARK_ERR_REJECTED);
     pf.n_rounds--;
     gs_batch_proof_free(&pf);
@@ -403,7 +419,11 @@ static glstark_status toy_roundtrip(gs_engine *eng, const gs_zc_trace *traces, u
         total += (size_t)traces[t].dag->n_interactions << (l_skip + nt);
     }
     uint32_t n_logup = gs_gkr_n_logup(total, l_skip), R = total ? l_skip + n_logup : 0;
-    uint32_t n_max = gs_batch_n_max(traces, M, l_skip), n_global = n_max > n_logup ? n_max : n_logup;
+    gs_batch_trace shapes[8];
+    cr_assert_leq(M, 8);
+    for (uint32_t t = 0; t < M; t++)
+        shapes[t] = gs_zc_trace_shape(&traces[t]);
+    uint32_t n_max = gs_batch_n_max(shapes, M, l_skip), n_global = n_max > n_logup ? n_max : n_logup;
     uint64_t slots[8];
     uint64_t cur = 0;
     size_t si = 0;
@@ -452,7 +472,7 @@ static glstark_status toy_roundtrip(gs_engine *eng, const gs_zc_trace *traces, u
     }
     while (len < l_skip + n_global)
         xv[len++] = gs_fs_sample_ext(&fv);
-    glstark_status st = gs_batch_verify(&fv, traces, M, l_skip, 3, n_logup, xv, va, vb, pc, qc, &bp, rv, &err);
+    glstark_status st = gs_batch_verify(&fv, shapes, M, l_skip, 3, n_logup, xv, va, vb, pc, qc, &bp, rv, &err);
     if (st == GLSTARK_OK)
         cr_assert_eq(memcmp(rr, rv, (n_max + 1) * sizeof(bb4_t)), 0);
     else

@@ -5,7 +5,7 @@
 
 #include <criterion/criterion.h>
 
-#include "protocol/transcript.h"
+#include "common/transcript.h"
 #include "whir_vectors.h"
 
 /* Replays every op before '# ===== whir =====': observes the recorded values

@@ -12,10 +12,12 @@
 #include "engine/dft_ops.h"
 #include "engine/engine.h"
 #include "engine/hash_ops.h"
-#include "protocol/stacking.h"
-#include "protocol/transcript.h"
-#include "protocol/whir.h"
-#include "protocol/whir_poly.h"
+#include "common/stacking.h"
+#include "common/transcript.h"
+#include "common/whir.h"
+#include "verify/whir_verify.h"
+#include "prove/whir.h"
+#include "common/whir_poly.h"
 #include "../util/splitmix.h"
 
 static uint64_t rng_state;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "protocol/whir.h"
+#include "common/whir.h"
 
 typedef struct whir_vec_trace {
     uint32_t log_height, width;

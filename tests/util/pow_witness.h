@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol/proof.h"
+#include "common/proof.h"
 
 /* 1 if `changed` (decoded from a changed copy of orig_bytes, whose decoding
  * is `orig`) equals the original once its PoW witnesses are the original's.

@@ -1,0 +1,538 @@
+/* Stacked opening reduction, prover (see the header; the verifier is
+ * verify/stacked_reduction_verify.c).
+ *
+ * Prover algorithm (any exact method gives OpenVM's bytes, since every
+ * message is a uniquely determined polynomial):
+ *
+ * For slice k (trace height 2^h, n = h − l, ñ = max(n,0), slot at block
+ * x_k = row >> l of stacked column c), on the hyperprism the reduction
+ * polynomial is Σ_k q_c(Z,x)·W_k(Z,x) with
+ *   n ≥ 0: W_k = eq_H(x_high, b_k)·[λe·eq_D(Z,r_0)·eq_r(x_low)
+ *                 + λr·(eq_D(Z,r_0ω)·eq_r(x_low) + eq_D(r_0ω,1)·eq_D(Z,1)·(eq_r(prev x_low) − eq_r(x_low)))]
+ *   n < 0: W_k = [x = x_k]·ind_n(Z)·[λe·eq_{D'}(Z, r_0^s) + λr·eq_{D'}(Z, r_0^s·ω')]
+ * (eq_r(x) = eq_H(r_{1..ñ}, x); on boolean x, κ's cube part is eq_r(prev x)).
+ *
+ * Round 0: summing over x leaves, per slice, the PLEs A_k, B_k of
+ *   a_k[z] = Σ_x eq_r(x)·col[x·N + z],  b_k[z] = Σ_x (eq_r(prev x) − eq_r(x))·col[x·N + z]
+ * times univariate weights — products of polynomials of degree < N, so
+ * s'_0 has degree ≤ 2(N−1). The engine computes the block sums; the host
+ * does the O(N²) polynomial products per slice.
+ *
+ * Rounds 1..n_stack: with Z fixed to u_0, each W_k is multilinear in x and
+ * the slices of one stacked column cover disjoint blocks, so the remaining
+ * sum is a plain product sumcheck Σ_c Σ_x Q_c[x]·W_c[x] over two EF tables
+ * per stacked column (Q_c[x] = q_c(u_0, x), W_c = Σ_k W_k(u_0, ·)). */
+#include "prove/stacked_reduction.h"
+
+#include "prove/spans.h"
+
+#include "common/poly.h"
+#include "common/stacking.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small EF helpers ---- */
+
+static inline bb4_t ef_base(bb_t a) { return bb4_from_base(a); }
+
+/* (1/2)^l as a base element */
+static bb_t inv_pow2(uint32_t l)
+{
+    bb_t h = bb_halve(bb_one());
+    return bb_pow(h, l);
+}
+
+/* Coefficients of eq_L(Z, y) as a polynomial in Z (degree < 2^L):
+ * c_0 = 2^−L, c_j = y^(2^L − j)·2^−L. */
+static void eq_uni_coeffs(uint32_t L, bb4_t y, bb4_t *c)
+{
+    size_t n = (size_t)1 << L;
+    bb_t s = inv_pow2(L);
+    c[0] = ef_base(s);
+    bb4_t yp = ef_base(s); /* y^(n−j)·s for j = n−1 down to 1 */
+    for (size_t j = n; j-- > 1;) {
+        yp = bb4_mul(yp, y);
+        c[j] = yp;
+    }
+}
+
+/* Inverse DFT over D = <ω>, N = 2^l: coefficients of the degree < N
+ * polynomial with values v[z] at ω^z (O(N²), N is small). */
+static void idft_small(uint32_t l, const bb4_t *v, bb4_t *c)
+{
+    size_t N = (size_t)1 << l;
+    bb_t winv = bb_inv(bb_two_adic_generator(l));
+    bb_t ninv = inv_pow2(l);
+    bb_t wj = bb_one(); /* ω^−j */
+    for (size_t j = 0; j < N; j++) {
+        bb4_t acc = bb4_zero();
+        bb_t t = bb_one(); /* ω^−jz */
+        for (size_t z = 0; z < N; z++) {
+            acc = bb4_add(acc, bb4_mul_base(v[z], t));
+            t = bb_mul(t, wj);
+        }
+        c[j] = bb4_mul_base(acc, ninv);
+        wj = bb_mul(wj, winv);
+    }
+}
+
+/* out[0..na+nb−1) += a·b */
+static void poly_mul_acc(const bb4_t *a, size_t na, const bb4_t *b, size_t nb, bb4_t *out)
+{
+    for (size_t i = 0; i < na; i++) {
+        if (bb4_is_zero(a[i]))
+            continue;
+        for (size_t j = 0; j < nb; j++)
+            out[i + j] = bb4_add(out[i + j], bb4_mul(a[i], b[j]));
+    }
+}
+
+/* eq(r_{1..nt}, x) for nt = 0..max_nt; table nt at offset 2^nt − 1, bit j of x ↔ r_{1+j}. */
+static bb4_t *build_eq_tables(const bb4_t *r, uint32_t max_nt)
+{
+    size_t total = ((size_t)2 << max_nt) - 1;
+    bb4_t *t = malloc(total * sizeof *t);
+    if (!t)
+        return NULL;
+    t[0] = bb4_one();
+    for (uint32_t nt = 0; nt < max_nt; nt++) {
+        const bb4_t *src = t + (((size_t)1 << nt) - 1);
+        bb4_t *dst = t + (((size_t)2 << nt) - 1);
+        size_t n = (size_t)1 << nt;
+        bb4_t ri = r[1 + nt], omr = bb4_sub(bb4_one(), r[1 + nt]);
+        for (size_t x = 0; x < n; x++) {
+            dst[x] = bb4_mul(src[x], omr);
+            dst[x + n] = bb4_mul(src[x], ri);
+        }
+    }
+    return t;
+}
+
+/* ---- prover ---- */
+
+void gs_sred_prover_free(gs_sred_prover *p)
+{
+    if (!p)
+        return;
+    free(p->lambda_pows);
+    free(p->eq_tables);
+    if (p->q)
+        gs_buf_destroy(p->q);
+    if (p->w)
+        gs_buf_destroy(p->w);
+    memset(p, 0, sizeof *p);
+}
+
+glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_params prm,
+                                   const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *r,
+                                   uint32_t r_len, bb4_t lambda, gs_error *err)
+{
+    memset(p, 0, sizeof *p);
+    if (!eng || !eng->reduction)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                            "stacked reduction: the engine has no reduction family (src/engine/reduction_ops.h)");
+    if (r_len < 1)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "stacked reduction: empty r");
+    glstark_status st = gs_sred_check_commits(prm, commits, num_commits, r_len, &p->total_width, &p->total_slices,
+                                      &p->max_nt, err);
+    if (st)
+        return st;
+    for (uint32_t c = 0; c < num_commits; c++)
+        if (!commits[c].matrix || commits[c].matrix->size < (size_t)commits[c].width * 4
+                                                                   << (prm.l_skip + prm.n_stack))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "stacked reduction: commit %u's matrix buffer is missing or smaller than %u columns "
+                                "of 2^%u rows",
+                                c, commits[c].width, prm.l_skip + prm.n_stack);
+    p->eng = eng;
+    p->prm = prm;
+    p->commits = commits;
+    p->num_commits = num_commits;
+    p->r0 = r[0];
+    p->lambda = lambda;
+    p->lambda_pows = malloc(((size_t)2 * p->total_slices + 1) * sizeof(bb4_t));
+    p->eq_tables = build_eq_tables(r, p->max_nt);
+    if (!p->lambda_pows || !p->eq_tables) {
+        gs_sred_prover_free(p);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    }
+    bb4_t pw = bb4_one();
+    for (size_t i = 0; i < (size_t)2 * p->total_slices; i++) {
+        p->lambda_pows[i] = pw;
+        pw = bb4_mul(pw, lambda);
+    }
+    size_t tbytes = (size_t)p->total_width * sizeof(bb4_t) << prm.n_stack;
+    if (tbytes == 0)
+        tbytes = sizeof(bb4_t);
+    st = gs_buf_create(eng, tbytes, &p->q);
+    if (!st)
+        st = gs_buf_create(eng, tbytes, &p->w);
+    if (st) {
+        gs_error_set(err, st, "stacked reduction: could not allocate two %zu-byte tables: %s", tbytes, eng->err.msg);
+        gs_sred_prover_free(p);
+        return st;
+    }
+    return GLSTARK_OK;
+}
+
+glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error *err)
+{
+    const uint32_t l = p->prm.l_skip;
+    const size_t N = (size_t)1 << l;
+    const size_t ncoef = 2 * (N - 1) + 1;
+    const uint32_t height = 1u << (l + p->prm.n_stack);
+    for (size_t i = 0; i < ncoef; i++)
+        coeffs[i] = bb4_zero();
+
+    bb_t omega = bb_two_adic_generator(l);
+    bb4_t r0w = bb4_mul_base(p->r0, omega);
+    bb4_t eq_const = gs_eq_uni_at_one(l, r0w);
+    /* polynomials shared by every slice with n >= 0 */
+    bb4_t *E = calloc(6 * N, sizeof(bb4_t));
+    if (!E)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    bb4_t *Erot = E + N, *T = E + 2 * N, *A = E + 3 * N, *B = E + 4 * N, *tmp = E + 5 * N;
+    eq_uni_coeffs(l, p->r0, E);
+    eq_uni_coeffs(l, r0w, Erot);
+    bb4_t one_c = ef_base(inv_pow2(l)); /* every coefficient of eq_D(Z, 1) */
+
+    /* Slices of at least 2^l rows contribute (λe·E + λr·Erot)·A_k and
+     * (λr·eq_const·one)·B_k with A_k, B_k inverse DFTs of their block sums:
+     * linear in the sums, so the sums are combined first (Sa = Σ λe·a_k,
+     * Sr = Σ λr·a_k, Sb = Σ λr·eq_const·one·(b_k − a_k)) and transformed and
+     * multiplied once, instead of per slice (keccakf-1024: 2633 slices). */
+    bb4_t *Sa = calloc(3 * N, sizeof(bb4_t));
+    if (!Sa) {
+        free(E);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    }
+    bb4_t *Sr = Sa + N, *Sb = Sa + 2 * N;
+    glstark_status st = GLSTARK_OK;
+    uint32_t k_global = 0;
+    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
+        const gs_sred_commit *cm = &p->commits[c];
+        if (cm->num_slices == 0)
+            continue;
+        bb4_t *sums = malloc((size_t)cm->num_slices * 2 * N * sizeof(bb4_t));
+        if (!sums) {
+            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+            break;
+        }
+        st = p->eng->reduction->block_sums(p->eng, cm->matrix, height, l, cm->slices, cm->num_slices, p->eq_tables,
+                                           p->max_nt, sums);
+        if (st) {
+            gs_error_set(err, st, "stacked reduction round 0, commit %u: %s", c, p->eng->err.msg);
+            free(sums);
+            break;
+        }
+        for (uint32_t k = 0; k < cm->num_slices; k++, k_global++) {
+            const gs_red_slice *s = &cm->slices[k];
+            bb4_t le = p->lambda_pows[2 * (size_t)k_global];
+            bb4_t lr = cm->need_rot[k] ? p->lambda_pows[2 * (size_t)k_global + 1] : bb4_zero();
+            const bb4_t *a = sums + (size_t)k * 2 * N, *bp = a + N;
+            if (s->log_height >= l) {
+                for (size_t i = 0; i < N; i++) {
+                    Sa[i] = bb4_add(Sa[i], bb4_mul(le, a[i]));
+                    Sr[i] = bb4_add(Sr[i], bb4_mul(lr, a[i]));
+                }
+                if (!bb4_is_zero(lr) && s->log_height > l) {
+                    bb4_t f = bb4_mul(bb4_mul(lr, eq_const), one_c);
+                    for (size_t i = 0; i < N; i++)
+                        Sb[i] = bb4_add(Sb[i], bb4_mul(f, bb4_sub(bp[i], a[i])));
+                }
+            } else {
+                /* n < 0: ind(Z)·(λe·eq_h(Z, r0^s) + λr·eq_h(Z, r0^s·ω_h)) · A(Z) */
+                idft_small(l, a, A);
+                uint32_t h = s->log_height, neg = l - h;
+                size_t H = (size_t)1 << h;
+                bb4_t rho = gs_pow_2k(p->r0, neg);
+                bb4_t rhow = bb4_mul_base(rho, bb_two_adic_generator(h));
+                bb4_t *e1 = B, *e2 = tmp; /* reuse scratch: degree < H <= N/2 */
+                eq_uni_coeffs(h, rho, e1);
+                eq_uni_coeffs(h, rhow, e2);
+                for (size_t i = 0; i < N; i++)
+                    T[i] = bb4_zero();
+                /* ind = 2^n Σ_{j < 2^−n} Z^(j·H): T[j·H + i] = 2^n (λe e1[i] + λr e2[i]) */
+                bb_t scale = inv_pow2(neg);
+                for (size_t i = 0; i < H; i++) {
+                    bb4_t v = bb4_mul_base(bb4_add(bb4_mul(le, e1[i]), bb4_mul(lr, e2[i])), scale);
+                    for (size_t j = 0; j < ((size_t)1 << neg); j++)
+                        T[j * H + i] = v;
+                }
+                poly_mul_acc(T, N, A, N, coeffs);
+            }
+        }
+        free(sums);
+    }
+    if (!st) {
+        /* s += E·idft(Sa) + Erot·idft(Sr) + One·idft(Sb), One = all ones */
+        idft_small(l, Sa, A);
+        poly_mul_acc(E, N, A, N, coeffs);
+        idft_small(l, Sr, A);
+        poly_mul_acc(Erot, N, A, N, coeffs);
+        idft_small(l, Sb, B);
+        for (size_t i = 0; i < N; i++)
+            T[i] = bb4_one();
+        poly_mul_acc(T, N, B, N, coeffs);
+    }
+    free(Sa);
+    free(E);
+    return st;
+}
+
+glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *err)
+{
+    const uint32_t l = p->prm.l_skip;
+    const size_t N = (size_t)1 << l;
+    const uint32_t height = 1u << (l + p->prm.n_stack);
+    const size_t len = (size_t)1 << p->prm.n_stack;
+    gs_engine *eng = p->eng;
+
+    bb4_t *lagr = malloc(N * sizeof(bb4_t));
+    /* the shared V tables (at most one per height and rotation flag) and the
+     * short slices' single entries */
+    size_t src_cap = ((size_t)4 << p->max_nt) + p->total_slices;
+    bb4_t *src = malloc(src_cap * sizeof(bb4_t));
+    gs_red_copy *copies = malloc(((size_t)p->total_slices + 1) * sizeof(gs_red_copy));
+    if (!lagr || !src || !copies) {
+        free(lagr);
+        free(src);
+        free(copies);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    }
+    bb_t omega = bb_two_adic_generator(l), wz = bb_one();
+    for (size_t z = 0; z < N; z++) {
+        lagr[z] = gs_eq_uni(l, u0, ef_base(wz));
+        wz = bb_mul(wz, omega);
+    }
+    glstark_status st = GLSTARK_OK;
+    uint32_t col_off = 0;
+    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
+        const gs_sred_commit *cm = &p->commits[c];
+        gs_red_cols out = {p->q, (size_t)col_off * len, len, cm->width};
+        if (cm->width)
+            st = eng->reduction->fold_ple(eng, cm->matrix, cm->width, height, l, lagr, &out);
+        if (st)
+            gs_error_set(err, st, "stacked reduction: PLE fold of commit %u: %s", c, eng->err.msg);
+        col_off += cm->width;
+    }
+    if (!st)
+        st = gs_buf_fill_u32(p->w, 0, (size_t)4 * p->total_width * len, 0);
+
+    /* Weight tables. For a slice of height >= 2^l, W_k = λ^{2k}·V with V
+     * shared by every slice of that height and rotation flag:
+     *   V[x] = (E + r·λ·(Erot − C))·eq[x] + r·λ·C·eq[prev x];
+     * a shorter slice has one entry. Only the V tables and the single
+     * entries cross to the engine, which writes each W_k as a scaled copy
+     * (5.4 M entries for keccakf-1024 at L = 21, from 2^11 shared ones). */
+    bb4_t r0w = bb4_mul_base(p->r0, omega);
+    bb4_t eq_const = gs_eq_uni_at_one(l, r0w);
+    bb4_t e_u0 = gs_eq_uni(l, u0, p->r0);
+    bb4_t erot_u0 = gs_eq_uni(l, u0, r0w);
+    bb4_t one_u0 = gs_eq_uni_at_one(l, u0);
+    int64_t v_off[2][33];
+    for (int rr = 0; rr < 2; rr++)
+        for (int nt = 0; nt < 33; nt++)
+            v_off[rr][nt] = -1;
+    size_t src_len = 0, ncopies = 0;
+    uint32_t k_global = 0;
+    col_off = 0;
+    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
+        const gs_sred_commit *cm = &p->commits[c];
+        for (uint32_t k = 0; k < cm->num_slices; k++, k_global++) {
+            const gs_red_slice *s = &cm->slices[k];
+            bb4_t le = p->lambda_pows[2 * (size_t)k_global];
+            bb4_t lr = cm->need_rot[k] ? p->lambda_pows[2 * (size_t)k_global + 1] : bb4_zero();
+            gs_red_copy *cp = &copies[ncopies++];
+            cp->dst = (uint64_t)(col_off + s->col) * len + (s->row >> l);
+            if (s->log_height >= l) {
+                uint32_t nt = s->log_height - l;
+                size_t nx = (size_t)1 << nt;
+                int rot = cm->need_rot[k] != 0;
+                if (v_off[rot][nt] < 0) {
+                    const bb4_t *eq = p->eq_tables + (nx - 1);
+                    bb4_t cC = bb4_mul(eq_const, one_u0);
+                    bb4_t a = e_u0, bcoef = bb4_zero();
+                    if (rot) {
+                        a = bb4_add(a, bb4_mul(p->lambda, bb4_sub(erot_u0, cC)));
+                        bcoef = bb4_mul(p->lambda, cC);
+                    }
+                    bb4_t *v = src + src_len;
+                    for (size_t x = 0; x < nx; x++) {
+                        bb4_t prev = eq[x == 0 ? nx - 1 : x - 1];
+                        v[x] = bb4_add(bb4_mul(a, eq[x]), bb4_mul(bcoef, prev));
+                    }
+                    v_off[rot][nt] = (int64_t)src_len;
+                    src_len += nx;
+                }
+                cp->src = (uint64_t)v_off[rot][nt];
+                cp->log_len = nt;
+                cp->scale = le;
+            } else {
+                uint32_t h = s->log_height, neg = l - h;
+                bb4_t rho = gs_pow_2k(p->r0, neg);
+                bb4_t rhow = bb4_mul_base(rho, bb_two_adic_generator(h));
+                bb4_t ind = gs_in_uni(l, -(int32_t)neg, u0);
+                src[src_len] = bb4_mul(ind, bb4_add(bb4_mul(le, gs_eq_uni(h, u0, rho)),
+                                                    bb4_mul(lr, gs_eq_uni(h, u0, rhow))));
+                cp->src = src_len++;
+                cp->log_len = 0;
+                cp->scale = bb4_one();
+            }
+        }
+        col_off += cm->width;
+    }
+    gs_buf *sb = NULL;
+    if (!st && ncopies) {
+        st = gs_buf_create(eng, src_len * sizeof(bb4_t), &sb);
+        if (!st)
+            st = gs_buf_write(sb, 0, src, src_len * sizeof(bb4_t));
+        if (!st)
+            st = eng->reduction->scaled_copies(eng, p->w, sb, copies, ncopies);
+    }
+    gs_buf_destroy(sb);
+    free(lagr);
+    free(src);
+    free(copies);
+    if (st && err && err->status == GLSTARK_OK)
+        gs_error_set(err, st, "stacked reduction: building the weight tables: %s", eng->err.msg);
+    p->len = len;
+    p->round = 0;
+    return st;
+}
+
+glstark_status gs_sred_prover_round(gs_sred_prover *p, bb4_t out[2], gs_error *err)
+{
+    if (p->len < 2)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL, "stacked reduction: no round left (table length %zu)", p->len);
+    size_t full = (size_t)1 << p->prm.n_stack;
+    gs_red_cols q = {p->q, 0, full, p->total_width};
+    gs_red_cols w = {p->w, 0, full, p->total_width};
+    glstark_status st = p->eng->reduction->round_evals(p->eng, &q, &w, p->len, out);
+    if (st)
+        return gs_error_set(err, st, "stacked reduction round %u: %s", p->round + 1, p->eng->err.msg);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_sred_prover_fold(gs_sred_prover *p, bb4_t u, gs_error *err)
+{
+    if (p->len < 2)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL, "stacked reduction: nothing left to fold");
+    size_t full = (size_t)1 << p->prm.n_stack;
+    gs_red_cols q = {p->q, 0, full, p->total_width};
+    gs_red_cols w = {p->w, 0, full, p->total_width};
+    glstark_status st = p->eng->reduction->fold(p->eng, &q, &w, p->len, u);
+    if (st)
+        return gs_error_set(err, st, "stacked reduction fold %u: %s", p->round + 1, p->eng->err.msg);
+    p->len /= 2;
+    p->round++;
+    return GLSTARK_OK;
+}
+
+glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *err)
+{
+    if (p->len != 1)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL, "stacked reduction: openings asked with %zu entries left",
+                            p->len);
+    if (p->total_width == 0)
+        return GLSTARK_OK;
+    /* gather the first entry of every column on the engine, then one read
+     * (one host sync instead of one per column: 42 for keccakf at L = 21) */
+    size_t full = (size_t)1 << p->prm.n_stack;
+    gs_buf *gather = NULL;
+    glstark_status st = gs_buf_create(p->eng, (size_t)p->total_width * sizeof(bb4_t), &gather);
+    if (!st)
+        st = gs_buf_gather(gather, 0, p->q, 0, 4, full * 4, p->total_width);
+    if (!st)
+        st = gs_buf_read(gather, 0, out, (size_t)p->total_width * sizeof(bb4_t));
+    gs_buf_destroy(gather);
+    if (st)
+        return gs_error_set(err, st, "stacked reduction: reading the %u openings: %s", p->total_width,
+                            p->eng->err.msg);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
+                             uint32_t num_commits, const bb4_t *r, uint32_t r_len, gs_stacking_proof *proof,
+                             bb4_t *u, gs_error *err)
+{
+    memset(proof, 0, sizeof *proof);
+    const size_t N = (size_t)1 << prm.l_skip;
+    bb4_t lambda = gs_fs_sample_ext(fs);
+    gs_sred_prover p;
+    /* glstark's own sub-spans (OpenVM has none below stacked_reduction) */
+    int sp = gs_span_eng_begin(eng, "sred_init");
+    glstark_status st = gs_sred_prover_init(&p, eng, prm, commits, num_commits, r, r_len, lambda, err);
+    gs_span_eng_end(eng, sp);
+    if (st)
+        return st;
+    size_t ncoef = 2 * (N - 1) + 1;
+    proof->univariate_round_coeffs.v = malloc(ncoef * sizeof(bb4_t));
+    proof->sumcheck_round_polys = malloc(((size_t)2 * prm.n_stack + 1) * sizeof(bb4_t));
+    proof->stacking_openings = calloc(num_commits ? num_commits : 1, sizeof(gs_ef_vec));
+    if (!proof->univariate_round_coeffs.v || !proof->sumcheck_round_polys || !proof->stacking_openings) {
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+        goto fail;
+    }
+    proof->univariate_round_coeffs.len = (uint32_t)ncoef;
+    proof->num_rounds = prm.n_stack;
+    proof->num_commits = num_commits;
+    for (uint32_t c = 0; c < num_commits; c++) {
+        proof->stacking_openings[c].v = malloc((commits[c].width ? commits[c].width : 1) * sizeof(bb4_t));
+        proof->stacking_openings[c].len = commits[c].width;
+        if (!proof->stacking_openings[c].v) {
+            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+            goto fail;
+        }
+    }
+    sp = gs_span_eng_begin(eng, "sred_round0");
+    st = gs_sred_prover_round0(&p, proof->univariate_round_coeffs.v, err);
+    gs_span_eng_end(eng, sp);
+    if (st)
+        goto fail;
+    for (size_t i = 0; i < ncoef; i++)
+        gs_fs_observe_ext(fs, proof->univariate_round_coeffs.v[i]);
+    u[0] = gs_fs_sample_ext(fs);
+    sp = gs_span_eng_begin(eng, "sred_fold_ple_weights");
+    st = gs_sred_prover_fold_ple(&p, u[0], err);
+    gs_span_eng_end(eng, sp);
+    sp = gs_span_eng_begin(eng, "sred_rounds");
+    for (uint32_t j = 1; j <= prm.n_stack && !st; j++) {
+        bb4_t *ev = proof->sumcheck_round_polys + 2 * (size_t)(j - 1);
+        st = gs_sred_prover_round(&p, ev, err);
+        if (st)
+            break;
+        gs_fs_observe_ext(fs, ev[0]);
+        gs_fs_observe_ext(fs, ev[1]);
+        u[j] = gs_fs_sample_ext(fs);
+        st = gs_sred_prover_fold(&p, u[j], err);
+    }
+    gs_span_eng_end(eng, sp);
+    if (st)
+        goto fail;
+    {
+        bb4_t *all = malloc(((size_t)p.total_width + 1) * sizeof(bb4_t));
+        if (!all) {
+            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+            goto fail;
+        }
+        st = gs_sred_prover_openings(&p, all, err);
+        size_t off = 0;
+        for (uint32_t c = 0; c < num_commits && !st; c++) {
+            memcpy(proof->stacking_openings[c].v, all + off, commits[c].width * sizeof(bb4_t));
+            for (uint32_t i = 0; i < commits[c].width; i++)
+                gs_fs_observe_ext(fs, all[off + i]);
+            off += commits[c].width;
+        }
+        free(all);
+        if (st)
+            goto fail;
+    }
+    gs_sred_prover_free(&p);
+    return GLSTARK_OK;
+fail:
+    gs_sred_prover_free(&p);
+    gs_stacking_proof_free(proof);
+    return st;
+}

@@ -1,0 +1,56 @@
+/* The stacked opening reduction's prover (docs/protocol.md, 'Stacked
+ * reduction'; see common/stacked_reduction.h) over the engine's reduction
+ * family. */
+#ifndef GS_PROVE_STACKED_REDUCTION_H
+#define GS_PROVE_STACKED_REDUCTION_H
+
+#include "common/fs.h"
+#include "common/stacked_reduction.h"
+#include "engine/engine.h"
+#include "engine/reduction_ops.h"
+
+/* ---- prover ---- */
+
+typedef struct gs_sred_prover {
+    gs_engine *eng;
+    gs_sred_params prm;
+    const gs_sred_commit *commits;
+    uint32_t num_commits;
+    uint32_t total_width;   /* Σ widths */
+    uint32_t total_slices;
+    bb4_t r0;
+    bb4_t lambda;
+    bb4_t *lambda_pows;     /* [2 * total_slices] */
+    uint32_t max_nt;        /* largest ñ over slices */
+    bb4_t *eq_tables;       /* eq(r_{1..nt}, x) for nt = 0..max_nt, table nt at 2^nt − 1 */
+    gs_buf *q;              /* EF [total_width][2^n_stack], folded in place */
+    gs_buf *w;              /* EF [total_width][2^n_stack] */
+    size_t len;             /* current table length */
+    uint32_t round;         /* rounds done (0 after fold_ple) */
+} gs_sred_prover;
+
+/* r: the batch sumcheck point (r_0, r_1..), r_len ≥ 1 + max ñ over slices.
+ * lambda: λ'. */
+glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_params prm,
+                                   const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *r,
+                                   uint32_t r_len, bb4_t lambda, gs_error *err);
+/* s'_0: 2(N−1)+1 coefficients, ascending. */
+glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error *err);
+/* Evaluates every stacked column at Z = u_0 and builds the weight tables. */
+glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *err);
+/* s'_j(1), s'_j(2) for the next round j. */
+glstark_status gs_sred_prover_round(gs_sred_prover *p, bb4_t out[2], gs_error *err);
+glstark_status gs_sred_prover_fold(gs_sred_prover *p, bb4_t u, gs_error *err);
+/* After n_stack folds: q̂_c(u) for every stacked column, commit by commit
+ * (total_width values). */
+glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *err);
+void gs_sred_prover_free(gs_sred_prover *p);
+
+/* The whole reduction over a channel: fills proof (arrays allocated; free
+ * with gs_proof_free's stacking part or gs_stacking_proof_free) and
+ * u[0..n_stack]. */
+glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
+                             uint32_t num_commits, const bb4_t *r, uint32_t r_len, gs_stacking_proof *proof,
+                             bb4_t *u, gs_error *err);
+
+#endif
