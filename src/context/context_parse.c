@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "field/babybear.h"
+#include "util/transpose.h"
 #include "common/codec_io.h"
 
 #define CTX_FORMAT "a proving-context file, format version 1 (docs/openvm.md)"
@@ -311,18 +312,5 @@ void gs_ctx_tables_free(glstark_context *ctx)
 
 void gs_ctx_rows_to_columns(const gs_ctx_matrix *m, size_t row_begin, size_t num_rows, uint32_t *dst)
 {
-    /* tiles of 32 rows x 64 columns: reads and writes both stay in cache */
-    enum { TR = 32, TC = 64 };
-    const size_t w = m->width;
-    for (size_t r0 = 0; r0 < num_rows; r0 += TR) {
-        const size_t r1 = r0 + TR < num_rows ? r0 + TR : num_rows;
-        for (size_t c0 = 0; c0 < w; c0 += TC) {
-            const size_t c1 = c0 + TC < w ? c0 + TC : w;
-            for (size_t r = r0; r < r1; r++) {
-                const uint32_t *src = m->rows + (row_begin + r) * w;
-                for (size_t c = c0; c < c1; c++)
-                    dst[c * num_rows + r] = src[c];
-            }
-        }
-    }
+    gs_transpose_columns(dst, num_rows, m->rows + row_begin * m->width, num_rows, m->width, 0, m->width);
 }

@@ -6,6 +6,7 @@
 
 #include "engine/cpu/canonical_simd.h"
 #include "engine/cpu/parallel_for.h"
+#include "util/transpose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,22 +103,12 @@ typedef struct transpose_job {
     size_t dst_stride, rows, cols;
 } transpose_job;
 
-/* Columns [b, e) of the block, in tiles of 32 rows x 64 columns so the
- * rows read and the columns written both stay in cache. */
+/* Columns [b, e) of the block (util/transpose.h). */
 static void transpose_range(void *ctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     const transpose_job *j = ctx;
-    enum { TR = 32, TC = 64 };
-    for (size_t r0 = 0; r0 < j->rows; r0 += TR) {
-        const size_t r1 = r0 + TR < j->rows ? r0 + TR : j->rows;
-        for (size_t c0 = b; c0 < e; c0 += TC) {
-            const size_t c1 = c0 + TC < e ? c0 + TC : e;
-            for (size_t r = r0; r < r1; r++)
-                for (size_t c = c0; c < c1; c++)
-                    j->dst[c * j->dst_stride + r] = j->src[r * j->cols + c];
-        }
-    }
+    gs_transpose_columns(j->dst, j->dst_stride, j->src, j->rows, j->cols, b, e);
 }
 
 static glstark_status cpu_buf_transpose(gs_engine *eng, gs_buf *dst, size_t dst_word, size_t dst_stride,
