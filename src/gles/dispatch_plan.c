@@ -71,6 +71,18 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
         r->calibrated = 1;
 }
 
+uint64_t gs_weight_pow(unsigned bits) { return bits ? bits : 1; }
+
+uint64_t gs_weight_dft_shared(unsigned layers, unsigned zeta) { return (uint64_t)layers + zeta + 2; }
+
+uint64_t gs_weight_subset_sums(unsigned bits) { return ((uint64_t)1 << bits) * (bits + 1u); }
+
+uint64_t gs_weight_sponge(uint64_t words, unsigned extra)
+{
+    uint64_t perms = (words + 7) / 8;
+    return (perms ? perms : 1) + extra;
+}
+
 uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
                             uint64_t lanes)
 {

@@ -64,6 +64,28 @@ void gs_dispatch_count(gs_dispatch_rate *r);
  * least an eighth of the budget. */
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
 
+/* Per-call weights of kernels whose cost per invocation depends on the
+ * call's uniforms. A program's rate is measured on its first calls; a later,
+ * heavier call would run several times its planned time unless its
+ * invocations weigh what they do (the board proxy measured a twiddle table
+ * pass at 5x the budget before these existed). The units are the kernel's
+ * own: only ratios between calls of one program matter. */
+
+/* An invocation that raises a field element to a `bits`-bit power (the DFT
+ * twiddle table, glsl/dft.comp MODE_TWIDDLES): one squaring per bit. */
+uint64_t gs_weight_pow(unsigned bits);
+/* An invocation of the shared-memory DFT pass: it loads and stores its
+ * words and runs `layers` butterfly layers plus `zeta` subset-sum bits on
+ * them (MODE_SHARED, MODE_SHARED_SHORT). */
+uint64_t gs_weight_dft_shared(unsigned layers, unsigned zeta);
+/* An invocation of the low subset-sum pass: 2^bits words over `bits` bits
+ * (MODE_ZETA_LOW). */
+uint64_t gs_weight_subset_sums(unsigned bits);
+/* An invocation that absorbs `words` field words into a Poseidon2 sponge of
+ * rate 8 (a permutation per 8 words, at least one), plus `extra`
+ * permutations of its own (the coset tree's compressions). */
+uint64_t gs_weight_sponge(uint64_t words, unsigned extra);
+
 /* Lanes per dispatch of the constraint interpreter (src/engine/gles/
  * zerocheck_gles.c) under the budget: `lanes` (what its scratch and work
  * budget allow) cut to what runs within budget_ns at the calibrated rate r

@@ -156,3 +156,40 @@ Test(dispatch_plan, env_values)
     cr_assert_eq(gs_dispatch_budget_ns(7, 1), 7 * MS);
     cr_assert_eq(gs_dispatch_budget_ns(0, 0), 0ull);
 }
+
+/* Kernels whose invocations cost what the call's uniforms say: the plan for
+ * a heavy call of a program is its light call's plan divided by the weight
+ * ratio, so a rate measured on small twiddle tables, few DFT layers or
+ * narrow Merkle rows does not let a later call overrun the budget. */
+Test(dispatch_plan, per_call_weights)
+{
+    const uint64_t B = 50 * MS;
+    /* the twiddle table: rate measured on a 4-bit table, 2 ids per us */
+    double rate = 2e-3 * (double)gs_weight_pow(4);
+    cr_assert_eq(gs_weight_pow(0), 1ull);
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_pow(4), 256, CAP256), 99840ull);
+    /* a 22-bit table: 22/4 the cost per id -> 100000 * 4 / 22 = 18181 -> 71 groups */
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_pow(22), 256, CAP256), 71ull * 256);
+    /* the shared DFT pass: 11 layers plus load and store against 1 layer */
+    cr_assert_eq(gs_weight_dft_shared(1, 0), 3ull);
+    cr_assert_eq(gs_weight_dft_shared(11, 0), 13ull);
+    cr_assert_eq(gs_weight_dft_shared(8, 3), 13ull);
+    double dft_rate = 1e-3 * (double)gs_weight_dft_shared(1, 0); /* 1 id per us at one layer */
+    cr_assert_eq(gs_dispatch_plan(B, dft_rate, gs_weight_dft_shared(1, 0), 256, CAP256), 49920ull);
+    /* 50000 * 3 / 13 = 11538 -> 45 groups */
+    cr_assert_eq(gs_dispatch_plan(B, dft_rate, gs_weight_dft_shared(11, 0), 256, CAP256), 45ull * 256);
+    /* subset sums: 2^b words over b bits */
+    cr_assert_eq(gs_weight_subset_sums(0), 1ull);
+    cr_assert_eq(gs_weight_subset_sums(5), 32ull * 6);
+    /* sponges: a permutation per 8 words, at least one, plus the extra */
+    cr_assert_eq(gs_weight_sponge(0, 0), 1ull);
+    cr_assert_eq(gs_weight_sponge(8, 0), 1ull);
+    cr_assert_eq(gs_weight_sponge(9, 0), 2ull);
+    cr_assert_eq(gs_weight_sponge(2634, 1), 331ull);
+    /* Merkle coset rows of Keccak's 2634 words against 42-word stacked rows:
+     * rate measured on the narrow rows (6 + 1 permutations) */
+    double m_rate = 1e-4 * (double)gs_weight_sponge(42, 1);
+    cr_assert_eq(gs_dispatch_plan(B, m_rate, gs_weight_sponge(42, 1), 128, CAP128), 4992ull);
+    /* 5000 * 7 / 331 = 105 -> no whole group of 128: at least one group */
+    cr_assert_eq(gs_dispatch_plan(B, m_rate, gs_weight_sponge(2634, 1), 128, CAP128), 128ull);
+}

@@ -23,6 +23,7 @@
  * layers already applied, and finished with the remaining DIT layers. */
 #include "engine/dft_ops.h"
 #include "engine/gles/gles_engine.h"
+#include "gles/dispatch_plan.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -145,17 +146,27 @@ static glstark_status bind_view(dft_ctx *c, const vview *v, gs_gl_program *p)
 }
 
 /* Runs `count` ids of the bound program in dispatches of at most `chunk`
- * ids (chunk a multiple of the local size for the shared pass). */
-static glstark_status run_ids(dft_ctx *c, gs_gl_program *p, uint64_t count, uint64_t chunk)
+ * ids (chunk a multiple of the local size for the shared pass). `weight`
+ * is an id's cost relative to the program's other calls (its layers, its
+ * exponent bits): the dispatch time budget plans fewer ids per dispatch for
+ * heavier calls of a program whose rate was measured on lighter ones. */
+static glstark_status run_ids_weighted(dft_ctx *c, gs_gl_program *p, uint64_t count, uint64_t chunk, uint64_t weight)
 {
     for (uint64_t i0 = 0; i0 < count; i0 += chunk) {
         uint64_t n = count - i0 < chunk ? count - i0 : chunk;
         set_u(p, "gs_id0", (uint32_t)i0);
-        glstark_status st = gs_gl_dispatch_1d(c->dev, p, n, &c->eng->err);
+        glstark_status st =
+            gs_gl_dispatch_1d_weighted(c->dev, p, n, c->dev->caps.local_size, weight, &c->eng->err);
         if (st)
             return st;
     }
     return GLSTARK_OK;
+}
+
+/* run_ids_weighted for programs whose ids all cost the same. */
+static glstark_status run_ids(dft_ctx *c, gs_gl_program *p, uint64_t count, uint64_t chunk)
+{
+    return run_ids_weighted(c, p, count, chunk, 1);
 }
 
 /* Twiddle table of the CPU engine: tw[h + t] = w_(2h)^t (inverse roots if
@@ -192,7 +203,7 @@ static glstark_status twiddles(dft_ctx *c, unsigned logn, int inverse, tw_buf *o
         set_u(p, "gs_gen", inverse ? bb_inv(w) : w);
         set_u(p, "gs_logn", want);
         set_u(p, "gs_lead", 0);
-        st = run_ids(c, p, (uint64_t)1 << want, c->dispatch);
+        st = run_ids_weighted(c, p, (uint64_t)1 << want, c->dispatch, gs_weight_pow(want));
     }
     if (st) {
         if (b)
@@ -259,7 +270,7 @@ static glstark_status shared_pass(dft_ctx *c, const vview *v, unsigned lo, unsig
     uint64_t per = (c->dispatch >> c->block_log) * ls;
     if (per < ls)
         per = ls;
-    return run_ids(c, p, groups * ls, per);
+    return run_ids_weighted(c, p, groups * ls, per, gs_weight_dft_shared(hi - lo, zeta));
 }
 
 /* DIT layers [lo, logn) of every sequence of v (twiddles already bound). */
@@ -307,7 +318,7 @@ static glstark_status pass_zeta(dft_ctx *c, const vview *v, unsigned bits)
     if (st)
         return st;
     set_u(p, "gs_bits", low);
-    st = run_ids(c, p, v->nv << (v->logn - low), c->dispatch >> low);
+    st = run_ids_weighted(c, p, v->nv << (v->logn - low), c->dispatch >> low, gs_weight_subset_sums(low));
     if (st || bits <= 5)
         return st;
     st = prog_for(c, M_ZETA_BIT, &p);

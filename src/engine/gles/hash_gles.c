@@ -23,6 +23,7 @@
  * cut to a permutation budget so none runs long on a slow GPU. */
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
+#include "gles/dispatch_plan.h"
 #include "hash/grind.h"
 
 #include <inttypes.h>
@@ -167,7 +168,8 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
             set_u(prog, "gs_lead", (uint32_t)((first - start) / 4));
             set_u(prog, "gs_e0", (uint32_t)e);
             set_u(prog, "gs_e1", (uint32_t)e1);
-            st = gs_gl_dispatch_1d(dev, prog, ids, &eng->err);
+            st = gs_gl_dispatch_1d_weighted(dev, prog, ids, dev->caps.local_size, gs_weight_sponge(e1 - e, 0),
+                                            &eng->err);
             if (st)
                 return st;
             e = e1;
@@ -246,7 +248,8 @@ static glstark_status coset_digests(gs_engine *eng, const leaf_job *j, unsigned 
             break;
         set_u(p, "gs_y0", (uint32_t)(g0 * yg));
         set_u(p, "gs_out_lead", out_lead);
-        st = gs_gl_dispatch_1d(dev, p, n * ls, &eng->err);
+        /* an invocation absorbs its row and shares in the compressions */
+        st = gs_gl_dispatch_1d_weighted(dev, p, n * ls, (uint32_t)ls, gs_weight_sponge(len, 1), &eng->err);
     }
     return st;
 }
