@@ -98,8 +98,6 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
     GLint loc_count = glGetUniformLocation(p, "gs_count");
     GLint loc_base = glGetUniformLocation(p, "gs_base");
-    if (loc_count >= 0)
-        glUniform1ui(loc_count, (GLuint)count);
     for (uint64_t base = 0, part; base < count; base += part) {
         /* whole work groups: base stays a multiple of local */
         uint64_t most = budget ? gs_dispatch_next(rate, budget, weight, local, cap) : cap;
@@ -113,6 +111,12 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
             dev->budget_splits++;
         uint32_t gx, gy;
         grid_for_local(c, part, local, &gx, &gy);
+        /* A folded grid can hold more groups than the chunk has (gx x gy
+         * rounds up): kernels skip ids >= gs_count, so gs_count is this
+         * chunk's end, not the call's, or those ids would run again in the
+         * next chunk (twice over for in-place and accumulating kernels). */
+        if (loc_count >= 0)
+            glUniform1ui(loc_count, (GLuint)(base + part));
         if (loc_pitch >= 0)
             glUniform1ui(loc_pitch, gx * local);
         if (loc_base >= 0)

@@ -2,6 +2,8 @@
  * limit, every id below the count runs exactly once, none above it. */
 #include "gles_test_util.h"
 
+#include "gles/dispatch_plan.h"
+
 #include <string.h>
 
 Test(gles_dispatch, grid_arithmetic)
@@ -88,5 +90,52 @@ Test(gles_dispatch, folds_with_lowered_group_limit)
     /* Beyond 7 x 7 groups one grid cannot hold it: several dispatches. */
     check_iota(eng, (size_t)(49 * row + 1));
     check_iota(eng, (size_t)(100 * row + 17));
+    gs_engine_destroy(eng);
+}
+
+/* Under a time budget a call is cut into chunks of whole work groups; a
+ * chunk of more groups than one grid row folds into a grid that can hold
+ * more groups than the chunk (11 groups as 6 x 2 here). Those extra ids
+ * belong to the next chunk and must not run in this one: an in-place kernel
+ * would then apply twice. The program's rate is injected (calibrated), so
+ * the cut is the same on every device. */
+Test(gles_dispatch, budget_chunks_run_each_id_once)
+{
+    gs_device_config o = tu_config();
+    o.max_group_count = 7;
+    gs_engine *eng = tu_engine(&o);
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint32_t ls = dev->caps.local_size;
+    gs_gl_program *p;
+    TU_OK(eng, gs_gl_program_get(dev, "to_montgomery.comp", NULL, &p, &eng->err));
+    dev->dispatch_budget_ns = 50000000ull;
+    gs_dispatch_rate *r = gs_gl_program_rate(p);
+    r->calibrated = 1;
+    r->dispatches = 1;
+    /* 11 groups per 50 ms chunk (and a little more, against rounding) */
+    r->rate = (11.5 * ls) / 50e6;
+    cr_assert_eq(gs_dispatch_next(r, dev->dispatch_budget_ns, 1, ls, 49ull * ls), 11ull * ls);
+    const size_t counts[] = {11u * ls, 11u * ls + 1, 3u * 11u * ls + 5, 100u * ls + 17};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        const size_t n = counts[k], guard = 64;
+        uint32_t *in = tu_alloc((n + guard) * 4), *got = tu_alloc((n + guard) * 4);
+        for (size_t i = 0; i < n; i++)
+            in[i] = (uint32_t)((i * 2654435761u) % BB_P);
+        gs_buf *b;
+        TU_OK(eng, gs_buf_create(eng, (n + guard) * 4, &b));
+        TU_OK(eng, gs_buf_fill_u32(b, n * 4, guard, 0xDEADBEEFu));
+        TU_OK(eng, gs_buf_write_canonical(b, 0, in, n));
+        TU_OK(eng, gs_buf_read(b, 0, got, (n + guard) * 4));
+        for (size_t i = 0; i < n; i++)
+            if (got[i] != bb_from_canonical(in[i]))
+                cr_assert_fail("count %zu: word %zu is 0x%08x, want 0x%08x (converted %s)", n, i, got[i],
+                               bb_from_canonical(in[i]),
+                               got[i] == bb_from_canonical(bb_from_canonical(in[i])) ? "twice" : "wrongly");
+        for (size_t i = n; i < n + guard; i++)
+            cr_assert_eq(got[i], 0xDEADBEEFu, "count %zu: word %zu beyond the count was written", n, i);
+        gs_buf_destroy(b);
+        free(in);
+        free(got);
+    }
     gs_engine_destroy(eng);
 }
