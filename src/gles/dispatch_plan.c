@@ -100,9 +100,10 @@ uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
         instr_per_lane = 1;
     uint64_t most = GS_ZC_GROUP_INSTR / instr_per_lane;
     if (r && r->calibrated && r->rate > 0.0) {
-        double fit = (double)budget_ns * r->rate / (double)instr_per_lane;
-        if (fit < (double)most)
-            most = (uint64_t)fit;
+        /* the measured rate replaces the prior, with half the budget per
+         * group: a dispatch holds at least one */
+        double fit = (double)budget_ns / 2 * r->rate / (double)instr_per_lane;
+        most = fit >= (double)local ? local : (uint64_t)fit;
     }
     uint32_t l = 1;
     while (l * 2 <= local && l * 2 <= most)

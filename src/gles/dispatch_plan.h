@@ -104,8 +104,10 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
 /* Lanes per work group of the constraint interpreter under the budget: a
  * work group runs all its lanes' DAGs, and a dispatch cannot be cut inside
  * one, so a large DAG needs small groups. The largest power of two <= local
- * whose lanes run at most GS_ZC_GROUP_INSTR instructions, and, once r is
- * calibrated, run within budget_ns; at least 1. local without a budget. */
+ * whose lanes run at most GS_ZC_GROUP_INSTR instructions while r is not
+ * calibrated (NULL: none), and within half of budget_ns at r's rate once it
+ * is (the rate then replaces the prior, so a fast device gets its full
+ * groups back); at least 1. local without a budget. */
 uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local);
 
 /* The budget in ns: ms as GLSTARK_DISPATCH_MS resolves (gs_device_config.

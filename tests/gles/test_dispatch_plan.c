@@ -62,11 +62,17 @@ Test(dispatch_plan, interpreter_keccak)
     gs_dispatch_rate cold = {0};
     cr_assert_eq(gs_zc_budget_lanes(50 * MS, &cold, keccak, 8, 848), 848ull, "not calibrated: unchanged");
     /* lanes per work group: 2^19 / 39536 = 13 -> 8 before any rate; with
-     * the rate, 27 lanes fit: still 8; a 10x slower device: 2 */
+     * the rate, 13.9 lanes run in half the budget: still 8; a 10x slower
+     * device: 1; a GPU 1000x faster than the proxy: the full 256 (the prior
+     * no longer applies) */
     cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, keccak, 256), 8u);
     cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 8u);
     r.rate = rate / 10;
-    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 2u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 1u);
+    r.rate = rate * 1000;
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 256u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 128), 128u);
+    r.rate = rate;
     /* a small DAG keeps the full local size; no budget: unchanged */
     cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 100, 256), 256u);
     cr_assert_eq(gs_zc_budget_local(0, NULL, keccak, 256), 256u);

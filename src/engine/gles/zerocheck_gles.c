@@ -310,13 +310,16 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
     const uint64_t budget = c->dev->dispatch_budget_ns;
     uint32_t loc = e->lpg ? e->lpg : c->dev->caps.local_size;
     /* a dispatch is cut between work groups only, so under a budget a large
-     * DAG also gets small work groups: first what the prior allows, then
-     * what that program's calibrated rate allows */
+     * DAG also gets small work groups: first what the prior allows (it
+     * assumes a slow device), then, once that program's rate is measured,
+     * what the rate allows, up to the full local size: a fast GPU under a
+     * budget would otherwise keep 8-lane groups for good */
     uint32_t l1 = gs_zc_budget_local(budget, NULL, per, loc);
     if ((st = prog_eval(c, ext, e->lpg ? l1 : 0, l1, e->code.n_slots, &e->prog)))
         return st;
-    uint32_t l2 = gs_zc_budget_local(budget, gs_gl_program_rate(e->prog), per, l1);
-    if (l2 < l1 && (st = prog_eval(c, ext, e->lpg ? l2 : 0, l2, e->code.n_slots, &e->prog)))
+    const gs_dispatch_rate *r1 = gs_gl_program_rate(e->prog);
+    uint32_t l2 = r1->calibrated ? gs_zc_budget_local(budget, r1, per, loc) : l1;
+    if (l2 != l1 && (st = prog_eval(c, ext, e->lpg ? l2 : 0, l2, e->code.n_slots, &e->prog)))
         return st;
     if (e->lpg)
         e->lpg = l2;
