@@ -211,6 +211,10 @@ static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
 
 /* ---- evaluation plumbing shared by round 0 and the rounds ---- */
 
+/* Uniforms an interpreter plan records (plan_set): the plan's six and the
+ * callers' tile and table uniforms. */
+#define PLAN_UNIFORMS 16
+
 typedef struct eval_plan {
     gs_zc_code code;
     gs_buf *aux, *work;
@@ -219,8 +223,31 @@ typedef struct eval_plan {
     uint32_t lpg;    /* shared-memory slots: lanes per work group (0: slots in the work buffer) */
     uint32_t local;  /* lanes per work group of the program */
     uint32_t acc_off, res_off;
+    int ext;
     gs_gl_program *prog;
+    /* the program's uniforms that outlive one dispatch (plan_set), so that
+     * plan_widen can set them on a wider variant of the program */
+    struct {
+        const char *name;
+        uint32_t v;
+    } u[PLAN_UNIFORMS];
+    unsigned nu;
 } eval_plan;
+
+/* Sets a uniform of the plan's interpreter program and records it. */
+static void plan_set(eval_plan *e, const char *name, uint32_t v)
+{
+    unsigned i = 0;
+    while (i < e->nu && strcmp(e->u[i].name, name))
+        i++;
+    if (i < PLAN_UNIFORMS) {
+        e->u[i].name = name;
+        e->u[i].v = v;
+        if (i == e->nu)
+            e->nu++;
+    }
+    set_u(e->prog, name, v);
+}
 
 static void plan_free(eval_plan *e)
 {
@@ -364,13 +391,14 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
         st = gs_buf_fill_u32(e->work, (size_t)e->acc_off * 4, 12 * (size_t)lanes, 0);
     if (st)
         return st;
-    gs_gl_program *p = e->prog;
-    set_u(p, "gs_nkeys", nkeys);
-    set_u(p, "gs_grp_off", e->code.grp_off);
-    set_u(p, "gs_lanes", e->lanes);
-    set_u(p, "gs_acc_off", e->acc_off);
-    set_u(p, "gs_const_off", e->code.const_off);
-    set_u(p, "gs_w_off", e->code.w_off);
+    e->ext = ext;
+    e->nu = 0;
+    plan_set(e, "gs_nkeys", nkeys);
+    plan_set(e, "gs_grp_off", e->code.grp_off);
+    plan_set(e, "gs_lanes", e->lanes);
+    plan_set(e, "gs_acc_off", e->acc_off);
+    plan_set(e, "gs_const_off", e->code.const_off);
+    plan_set(e, "gs_w_off", e->code.w_off);
     return GLSTARK_OK;
 }
 
@@ -389,12 +417,46 @@ static uint64_t instr_weight(const eval_plan *e)
     return e->code.max_group_instr ? e->code.max_group_instr : 1;
 }
 
+/* Under a time budget a plan starts with the small work groups the
+ * slow-device prior allows (gs_zc_budget_local), since the interpreter's
+ * rate is not known before its first dispatches. Once they have measured
+ * it, the plan moves to the widest variant that rate allows, with the
+ * recorded uniforms; the lanes and the work buffer stay as they are (a lane
+ * is an index, not a place in a work group). Without this a fast GPU under
+ * a budget kept 8-lane groups for a whole round (keccakf-256 with the floor
+ * limits on the H200: 11.6 s against 0.69 s without the budget). */
+static glstark_status plan_widen(zc_ctx *c, eval_plan *e)
+{
+    const uint64_t budget = c->dev->dispatch_budget_ns;
+    const uint32_t full = c->dev->caps.local_size;
+    if (!budget || e->lpg || e->local >= full)
+        return GLSTARK_OK;
+    const gs_dispatch_rate *r = gs_gl_program_rate(e->prog);
+    if (!r->calibrated)
+        return GLSTARK_OK;
+    uint32_t l = gs_zc_budget_local(budget, r, instr_weight(e), full);
+    if (l <= e->local)
+        return GLSTARK_OK;
+    gs_gl_program *wide;
+    glstark_status st = prog_eval(c, e->ext, 0, l, e->code.n_slots, &wide);
+    if (st)
+        return st;
+    e->prog = wide;
+    e->local = l;
+    for (unsigned i = 0; i < e->nu; i++)
+        set_u(wide, e->u[i].name, e->u[i].v);
+    return GLSTARK_OK;
+}
+
 /* Evaluates items [i0, i1) in lane-sized dispatches; src (binding 0) and the
- * other uniforms are already set. eq may be NULL (weight one). */
+ * other uniforms are already set (plan_set). eq may be NULL (weight one). */
 static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t i1, const gs_buf *eq)
 {
+    glstark_status st = plan_widen(c, e);
+    if (st)
+        return st;
     gs_gl_program *p = e->prog;
-    glstark_status st = bind_elems(c, 1, e->aux, 0, e->code.aux_words, 4, NULL);
+    st = bind_elems(c, 1, e->aux, 0, e->code.aux_words, 4, NULL);
     if (!st)
         st = bind_elems(c, 2, e->work, 0, e->work->size / 4, 4, NULL);
     for (uint64_t i = i0; !st && i < i1; i += e->items_per) {
@@ -589,8 +651,8 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
         if (st)
             break;
         /* the interpreter over the tile's items */
-        set_u(ep.prog, "gs_tile_base", (uint32_t)(x0 * n_pts));
-        set_u(ep.prog, "gs_pvstride", (uint32_t)pvstride);
+        plan_set(&ep, "gs_tile_base", (uint32_t)(x0 * n_pts));
+        plan_set(&ep, "gs_pvstride", (uint32_t)pvstride);
         st = bind_elems(&c, 0, pv, 0, tcols * pvstride, 4, NULL);
         if (!st)
             st = eval_items(&c, &ep, x0 * n_pts, (x0 + tx) * n_pts, e);
@@ -718,17 +780,16 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
     gs_gl_program *gp = NULL;
     if (st)
         goto done;
-    gs_gl_program *p = ep.prog;
-    set_u(p, "gs_interp", single ? 0 : 1);
+    plan_set(&ep, "gs_interp", single ? 0 : 1);
     uint64_t span = (ncols - 1) * stride + rows;
     if (span * 16 <= c.maxb) {
         uint32_t lead = 0;
         st = bind_elems(&c, 0, tables, 0, span, 16, &lead);
         if (st)
             goto done;
-        set_u(p, "gs_tlead", lead);
-        set_u(p, "gs_tstride", (uint32_t)stride);
-        set_u(p, "gs_row_base", 0);
+        plan_set(&ep, "gs_tlead", lead);
+        plan_set(&ep, "gs_tstride", (uint32_t)stride);
+        plan_set(&ep, "gs_row_base", 0);
         st = eval_items(&c, &ep, 0, groups * nkeys, single ? NULL : eq);
     } else {
         /* gathered tiles of R rows (R/2 groups) of every column */
@@ -780,9 +841,9 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
             st = bind_elems(&c, 0, gt, 0, ncols * R, 16, NULL);
             if (st)
                 break;
-            set_u(p, "gs_tlead", 0);
-            set_u(p, "gs_tstride", (uint32_t)R);
-            set_u(p, "gs_row_base", (uint32_t)g0);
+            plan_set(&ep, "gs_tlead", 0);
+            plan_set(&ep, "gs_tstride", (uint32_t)R);
+            plan_set(&ep, "gs_row_base", (uint32_t)g0);
             uint64_t g1 = min_u64(groups, g0 + gpt);
             st = eval_items(&c, &ep, g0 * nkeys, g1 * nkeys, single ? NULL : eq);
         }
