@@ -152,7 +152,9 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
             if (calib) {
                 dev->calib_syncs += 2;
                 dev->calib_chunks++;
-                gs_dispatch_rate_record(rate, part, weight, dt, budget);
+                /* the rest of the call, and the growth allowed more */
+                int call_end = base + part == count && part < most;
+                gs_dispatch_rate_record(rate, part, weight, dt, budget, call_end);
             }
         }
     }

@@ -54,7 +54,8 @@ int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint6
 
 void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
 
-void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
+                             int call_end)
 {
     if (weight == 0)
         weight = 1;
@@ -67,7 +68,7 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
         r->best_ns = ns;
         r->rate = (double)count * (double)weight / (double)ns;
     }
-    if (r->best_ns >= budget_ns / 8)
+    if (r->best_ns >= budget_ns / 8 || call_end)
         r->calibrated = 1;
 }
 

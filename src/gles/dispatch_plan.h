@@ -61,8 +61,14 @@ void gs_dispatch_count(gs_dispatch_rate *r);
  * ns nanoseconds. The rate follows the longest chunk timed (the one least
  * distorted by the fixed cost of a dispatch and a sync, which makes short
  * chunks look slow: the safe side); it is calibrated once a chunk ran at
- * least an eighth of the budget. */
-void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
+ * least an eighth of the budget, or once a chunk held the rest of its call
+ * (`call_end`: the growth allowed more, the call had no more). On a fast
+ * GPU a program's calls can all be far shorter than the budget; waiting for
+ * a long chunk would then time every call and keep the interpreter's
+ * slow-device work groups for good, while the rate from a whole call is a
+ * lower bound, safe to plan with. */
+void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
+                             int call_end);
 
 /* Per-call weights of kernels whose cost per invocation depends on the
  * call's uniforms. A program's rate is measured on its first calls; a later,

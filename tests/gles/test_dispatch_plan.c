@@ -111,7 +111,7 @@ Test(dispatch_plan, calibration_sequence)
         uint64_t n = gs_dispatch_next(&r, B, 1, 256, CAP256);
         cr_assert_eq(n, expect, "chunk %d: %llu", k, (unsigned long long)n);
         cr_assert(gs_dispatch_should_time(&r, B, n));
-        gs_dispatch_rate_record(&r, n, 1, n * 1000, B);
+        gs_dispatch_rate_record(&r, n, 1, n * 1000, B, 0);
         gs_dispatch_count(&r);
         expect *= 4;
     }
@@ -121,9 +121,19 @@ Test(dispatch_plan, calibration_sequence)
     /* small calls teach nothing new: not timed */
     gs_dispatch_rate s = {0};
     gs_dispatch_count(&s);
-    gs_dispatch_rate_record(&s, 4096, 1, 100000, B);
+    gs_dispatch_rate_record(&s, 4096, 1, 100000, B, 0);
     cr_assert(!gs_dispatch_should_time(&s, B, 4096));
     cr_assert(gs_dispatch_should_time(&s, B, 4097));
+    /* a fast GPU: every call is far shorter than the budget. A chunk that
+     * held the rest of its call calibrates at once (a lower bound of the
+     * rate: the safe side), so the interpreter gets its full work groups
+     * back: 848 Keccak lanes of 39536 instructions in 50 us */
+    gs_dispatch_rate f = {0};
+    gs_dispatch_count(&f);
+    gs_dispatch_rate_record(&f, 848, 39536, 50000, B, 1);
+    cr_assert(f.calibrated);
+    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128), 128u);
+    cr_assert_eq(gs_zc_budget_local(B, NULL, 39536, 128), 8u, "the prior before any rate");
     /* no budget: nothing is timed, nothing is cut */
     cr_assert(!gs_dispatch_should_time(&s, 0, 1u << 30));
     cr_assert_eq(gs_dispatch_next(&s, 0, 1, 256, CAP256), CAP256);
