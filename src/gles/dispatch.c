@@ -126,7 +126,12 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         /* Calibration: time this chunk alone (the glFinish before it waits
          * for earlier work; neither is a proof's host sync). The profile
          * times every dispatch the same way for its longest one. */
-        int calib = gs_dispatch_should_time(rate, budget, part);
+        /* the rest of the call, and the growth allowed more: timed too
+         * while calibrating, since it ends the calibration (a call this
+         * short says the program's calls are short) */
+        const int call_end = base + part == count && part < most;
+        int calib = gs_dispatch_should_time(rate, budget, part) ||
+                    (call_end && budget && !rate->calibrated && rate->dispatches > 0);
         int timed = calib || dev->prof || (budget && rate->dispatches == 0);
         uint64_t t0 = 0;
         if (timed) {
@@ -152,8 +157,6 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
             if (calib) {
                 dev->calib_syncs += 2;
                 dev->calib_chunks++;
-                /* the rest of the call, and the growth allowed more */
-                int call_end = base + part == count && part < most;
                 gs_dispatch_rate_record(rate, part, weight, dt, budget, call_end);
             }
         }

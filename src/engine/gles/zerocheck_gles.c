@@ -452,14 +452,14 @@ static glstark_status plan_widen(zc_ctx *c, eval_plan *e)
  * other uniforms are already set (plan_set). eq may be NULL (weight one). */
 static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t i1, const gs_buf *eq)
 {
-    glstark_status st = plan_widen(c, e);
-    if (st)
-        return st;
-    gs_gl_program *p = e->prog;
-    st = bind_elems(c, 1, e->aux, 0, e->code.aux_words, 4, NULL);
+    glstark_status st = bind_elems(c, 1, e->aux, 0, e->code.aux_words, 4, NULL);
     if (!st)
         st = bind_elems(c, 2, e->work, 0, e->work->size / 4, 4, NULL);
     for (uint64_t i = i0; !st && i < i1; i += e->items_per) {
+        /* between dispatches: the rate may have become known */
+        if ((st = plan_widen(c, e)))
+            break;
+        gs_gl_program *p = e->prog;
         uint64_t cnt = min_u64(e->items_per, i1 - i);
         uint64_t g0 = i / e->nkeys, g1 = (i + cnt - 1) / e->nkeys;
         uint32_t lead = 0;
