@@ -854,7 +854,7 @@ static glstark_status commit_sides(const gs_multi_pk *pk, const gs_prove_options
         }
         uint8_t rot = (uint8_t)(pk->vk.per_air[d->air].need_rot != 0);
         gs_sred_commit sc;
-        if ((st = gs_sred_commit_from_layout(&d->lay, &rot, NULL, &sc, &d->slices, &d->need_rot, err)))
+        if ((st = gs_sred_commit_from_layout(&d->lay, &rot, &sc, &d->slices, &d->need_rot, err)))
             return st;
         if (opt->reencode_codeword)
             mbuf_free(&d->cw);
@@ -1135,18 +1135,24 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     span_on(R, sk, &s, e);
     /* the commits in the proof's order: the common main, then the sides */
     gs_sred_commit *sc = calloc(1 + s.n_sides, sizeof *sc);
-    if (!sc) {
+    const gs_buf **mats = calloc(1 + s.n_sides, sizeof *mats);
+    if (!sc || !mats) {
+        free(sc);
+        free(mats);
         st = oom(err);
         goto fail;
     }
-    sc[0] = (gs_sred_commit){s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot, s.q.b[e]};
+    sc[0] = (gs_sred_commit){s.lay.width, (uint32_t)s.lay.nslices, s.slices, s.need_rot};
+    mats[0] = s.q.b[e];
     for (uint32_t i = 0; i < s.n_sides; i++) {
         const side *d = &s.sides[i];
-        sc[1 + i] = (gs_sred_commit){d->lay.width, (uint32_t)d->lay.nslices, d->slices, d->need_rot, d->q.b[e]};
+        sc[1 + i] = (gs_sred_commit){d->lay.width, (uint32_t)d->lay.nslices, d->slices, d->need_rot};
+        mats[1 + i] = d->q.b[e];
     }
-    st = gs_sred_prove(s.eng[e], &fs, (gs_sred_params){l_skip, n_stack}, sc, 1 + s.n_sides, s.r, n_max + 1,
+    st = gs_sred_prove(s.eng[e], &fs, (gs_sred_params){l_skip, n_stack}, sc, mats, 1 + s.n_sides, s.r, n_max + 1,
                        &out->stacking, s.u, err);
     free(sc);
+    free(mats);
     if (st)
         goto fail;
     gs_span_end(R, sk);
