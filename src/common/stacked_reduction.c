@@ -67,8 +67,8 @@ void gs_stacking_proof_free(gs_stacking_proof *s)
 }
 
 glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, const uint8_t *need_rot_per_trace,
-                                          const struct gs_buf *matrix, gs_sred_commit *out, gs_red_slice **slices_out,
-                                          uint8_t **rot_out, gs_error *err)
+                                          gs_sred_commit *out, gs_red_slice **slices_out, uint8_t **rot_out,
+                                          gs_error *err)
 {
     size_t n = lay->nslices;
     gs_red_slice *sl = malloc((n ? n : 1) * sizeof *sl);
@@ -89,7 +89,7 @@ glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, con
         sl[i] = (gs_red_slice){s->stacked_col, s->row, s->log_height};
         rot[i] = need_rot_per_trace ? (uint8_t)(need_rot_per_trace[s->trace] != 0) : 0;
     }
-    *out = (gs_sred_commit){lay->width, (uint32_t)n, sl, rot, matrix};
+    *out = (gs_sred_commit){lay->width, (uint32_t)n, sl, rot};
     *slices_out = sl;
     *rot_out = rot;
     return GLSTARK_OK;

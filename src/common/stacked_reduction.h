@@ -13,13 +13,10 @@
  * weighted λ'^(2k) and its rotation claim λ'^(2k+1) (rotation only where the
  * AIR has need_rot; the exponent is reserved either way).
  *
- * The prover is exposed step by step (so tests can drive it with recorded
- * challenges) and as one call over a Fiat–Shamir channel. The bulk work
- * runs on the engine's reduction family (src/engine/reduction_ops.h).
- *
  * This header holds what both sides share (the commits' view of the stacked
- * layout and their shape checks); the prover is prove/stacked_reduction.h,
- * the verifier verify/stacked_reduction_verify.h. */
+ * layout and their shape checks), with no engine types; the prover
+ * (prove/stacked_reduction.h) takes each commit's matrix next to it, the
+ * verifier is verify/stacked_reduction_verify.h. */
 #ifndef GS_COMMON_STACKED_REDUCTION_H
 #define GS_COMMON_STACKED_REDUCTION_H
 
@@ -31,16 +28,13 @@
 #include "field/ext4.h"
 #include "util/error.h"
 
-struct gs_buf;
-
-
-/* One commitment's stacked matrix as the reduction sees it. */
+/* One commitment's stacked matrix as the reduction sees it (its shape; the
+ * prover passes the matrix itself separately). */
 typedef struct gs_sred_commit {
     uint32_t width;               /* stacked width (columns of the matrix) */
     uint32_t num_slices;
     const gs_red_slice *slices;   /* in placement order (OpenVM sorted_cols) */
     const uint8_t *need_rot;      /* per slice: does its AIR have need_rot */
-    const struct gs_buf *matrix;  /* prover only (the verifier leaves it NULL): 2^(l_skip+n_stack) rows x width, column-major */
 } gs_sred_commit;
 
 /* The commit view of a stacked layout built by src/common/stacking.c
@@ -49,8 +43,8 @@ typedef struct gs_sred_commit {
  * are malloc'd and owned by the caller (out points into them). */
 struct gs_stack_layout;
 glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, const uint8_t *need_rot_per_trace,
-                                          const struct gs_buf *matrix, gs_sred_commit *out, gs_red_slice **slices_out,
-                                          uint8_t **rot_out, gs_error *err);
+                                          gs_sred_commit *out, gs_red_slice **slices_out, uint8_t **rot_out,
+                                          gs_error *err);
 
 typedef struct gs_sred_params {
     uint32_t l_skip;

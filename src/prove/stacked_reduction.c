@@ -125,8 +125,8 @@ void gs_sred_prover_free(gs_sred_prover *p)
 }
 
 glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_params prm,
-                                   const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *r,
-                                   uint32_t r_len, bb4_t lambda, gs_error *err)
+                                   const gs_sred_commit *commits, const gs_buf *const *matrices, uint32_t num_commits,
+                                   const bb4_t *r, uint32_t r_len, bb4_t lambda, gs_error *err)
 {
     memset(p, 0, sizeof *p);
     if (!eng || !eng->reduction)
@@ -139,8 +139,8 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
     if (st)
         return st;
     for (uint32_t c = 0; c < num_commits; c++)
-        if (!commits[c].matrix || commits[c].matrix->size < (size_t)commits[c].width * 4
-                                                                   << (prm.l_skip + prm.n_stack))
+        if (!matrices || !matrices[c] ||
+            matrices[c]->size < (size_t)commits[c].width * 4 << (prm.l_skip + prm.n_stack))
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                                 "stacked reduction: commit %u's matrix buffer is missing or smaller than %u columns "
                                 "of 2^%u rows",
@@ -148,6 +148,7 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
     p->eng = eng;
     p->prm = prm;
     p->commits = commits;
+    p->matrices = matrices;
     p->num_commits = num_commits;
     p->r0 = r[0];
     p->lambda = lambda;
@@ -219,7 +220,7 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
             st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
             break;
         }
-        st = p->eng->reduction->block_sums(p->eng, cm->matrix, height, l, cm->slices, cm->num_slices, p->eq_tables,
+        st = p->eng->reduction->block_sums(p->eng, p->matrices[c], height, l, cm->slices, cm->num_slices, p->eq_tables,
                                            p->max_nt, sums);
         if (st) {
             gs_error_set(err, st, "stacked reduction round 0, commit %u: %s", c, p->eng->err.msg);
@@ -312,7 +313,7 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
         const gs_sred_commit *cm = &p->commits[c];
         gs_red_cols out = {p->q, (size_t)col_off * len, len, cm->width};
         if (cm->width)
-            st = eng->reduction->fold_ple(eng, cm->matrix, cm->width, height, l, lagr, &out);
+            st = eng->reduction->fold_ple(eng, p->matrices[c], cm->width, height, l, lagr, &out);
         if (st)
             gs_error_set(err, st, "stacked reduction: PLE fold of commit %u: %s", c, eng->err.msg);
         col_off += cm->width;
@@ -454,8 +455,8 @@ glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *
 }
 
 glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
-                             uint32_t num_commits, const bb4_t *r, uint32_t r_len, gs_stacking_proof *proof,
-                             bb4_t *u, gs_error *err)
+                             const gs_buf *const *matrices, uint32_t num_commits, const bb4_t *r, uint32_t r_len,
+                             gs_stacking_proof *proof, bb4_t *u, gs_error *err)
 {
     memset(proof, 0, sizeof *proof);
     const size_t N = (size_t)1 << prm.l_skip;
@@ -463,7 +464,7 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
     gs_sred_prover p;
     /* glstark's own sub-spans (OpenVM has none below stacked_reduction) */
     int sp = gs_span_eng_begin(eng, "sred_init");
-    glstark_status st = gs_sred_prover_init(&p, eng, prm, commits, num_commits, r, r_len, lambda, err);
+    glstark_status st = gs_sred_prover_init(&p, eng, prm, commits, matrices, num_commits, r, r_len, lambda, err);
     gs_span_eng_end(eng, sp);
     if (st)
         return st;

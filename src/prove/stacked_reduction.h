@@ -15,6 +15,7 @@ typedef struct gs_sred_prover {
     gs_engine *eng;
     gs_sred_params prm;
     const gs_sred_commit *commits;
+    const gs_buf *const *matrices; /* per commit: 2^(l_skip+n_stack) rows x width, column-major */
     uint32_t num_commits;
     uint32_t total_width;   /* Σ widths */
     uint32_t total_slices;
@@ -29,11 +30,13 @@ typedef struct gs_sred_prover {
     uint32_t round;         /* rounds done (0 after fold_ple) */
 } gs_sred_prover;
 
-/* r: the batch sumcheck point (r_0, r_1..), r_len ≥ 1 + max ñ over slices.
- * lambda: λ'. */
+/* commits: each commitment's shape; matrices[c]: commit c's stacked matrix
+ * on eng (2^(l_skip+n_stack) rows x width, column-major), kept by the caller
+ * while the prover runs. r: the batch sumcheck point (r_0, r_1..),
+ * r_len ≥ 1 + max ñ over slices. lambda: λ'. */
 glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_params prm,
-                                   const gs_sred_commit *commits, uint32_t num_commits, const bb4_t *r,
-                                   uint32_t r_len, bb4_t lambda, gs_error *err);
+                                   const gs_sred_commit *commits, const gs_buf *const *matrices, uint32_t num_commits,
+                                   const bb4_t *r, uint32_t r_len, bb4_t lambda, gs_error *err);
 /* s'_0: 2(N−1)+1 coefficients, ascending. */
 glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error *err);
 /* Evaluates every stacked column at Z = u_0 and builds the weight tables. */
@@ -50,7 +53,7 @@ void gs_sred_prover_free(gs_sred_prover *p);
  * with gs_proof_free's stacking part or gs_stacking_proof_free) and
  * u[0..n_stack]. */
 glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
-                             uint32_t num_commits, const bb4_t *r, uint32_t r_len, gs_stacking_proof *proof,
-                             bb4_t *u, gs_error *err);
+                             const gs_buf *const *matrices, uint32_t num_commits, const bb4_t *r, uint32_t r_len,
+                             gs_stacking_proof *proof, bb4_t *u, gs_error *err);
 
 #endif

@@ -90,6 +90,269 @@ out:
     return st;
 }
 
+/* The most commitments one proof opens (the widths live on the stack). */
+#define WHIR_MAX_COMMITS 64
+
+/* The commitments against the parameters: each has its matrix and a tree
+ * of the codeword's shape. Writes the widths and their sum. */
+static glstark_status check_commits(const gs_whir_params *prm, const gs_whir_commit_data *commits,
+                                    uint32_t num_commits, uint32_t *widths, size_t *total_width, gs_error *err)
+{
+    const uint32_t L = prm->l_skip + prm->n_stack, k = prm->k;
+    if (num_commits == 0 || !commits)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prove: no commitments to open");
+    if (num_commits > WHIR_MAX_COMMITS)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prove: %u commitments, at most 64 supported",
+                            num_commits);
+    *total_width = 0;
+    for (uint32_t c = 0; c < num_commits; c++) {
+        const gs_merkle_dev *t = commits[c].tree;
+        if (!commits[c].matrix || !t)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prove: commit %u lacks its data", c);
+        if (commits[c].width == 0)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "whir prove: commit %u has stacked width 0; every commitment needs a column", c);
+        if (t->height != (size_t)1 << (L + prm->log_blowup) || t->log_k != k || t->elem_deg != 1 ||
+            t->width != commits[c].width)
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "whir prove: commit %u tree has %zu rows x %zu columns (k = %u), expected 2^%u rows x "
+                                "%u columns with k = %u",
+                                c, t->height, t->width, t->log_k, L + prm->log_blowup, commits[c].width, k);
+        widths[c] = commits[c].width;
+        *total_width += commits[c].width;
+    }
+    return GLSTARK_OK;
+}
+
+/* What the prover holds from one round to the next. */
+typedef struct whir_state {
+    gs_engine *eng;
+    gs_transcript *ts;
+    const gs_whir_params *prm;
+    const gs_whir_commit_data *commits;
+    uint32_t num_commits;
+    /* f (coefficients) and w (moments) fold out of place, between these and
+     * f2 / w2 (half as long), swapped after each fold */
+    gs_buf *f, *w, *f2, *w2;
+    size_t len;      /* entries of f and w */
+    uint32_t log_rs; /* log2 of the codeword domain of the current round */
+    /* the current round's codeword and tree, and the previous round's (its
+     * queries open that one) */
+    gs_buf *cw, *prev_cw;
+    gs_merkle_dev tree, prev_tree;
+    /* per query of a round: index, domain point, γ power */
+    uint32_t *idx;
+    bb_t *zs;
+    bb4_t *gp;
+} whir_state;
+
+static void whir_state_free(whir_state *s)
+{
+    gs_merkle_dev_release(&s->tree);
+    gs_merkle_dev_release(&s->prev_tree);
+    gs_buf_destroy(s->cw);
+    gs_buf_destroy(s->prev_cw);
+    gs_buf_destroy(s->f);
+    gs_buf_destroy(s->w);
+    gs_buf_destroy(s->f2);
+    gs_buf_destroy(s->w2);
+    free(s->idx);
+    free(s->zs);
+    free(s->gp);
+}
+
+/* μ batching, after its proof of work: f = Σ_j μ^j (column j of every
+ * commit's matrix in turn), as coefficients, and w = eq(u, ·). Sub-spans
+ * are glstark's own (OpenVM has none below "whir"). */
+static glstark_status whir_prepare(whir_state *s, const bb4_t *u, size_t total_width, gs_whir_proof *pf,
+                                   gs_error *err)
+{
+    gs_engine *eng = s->eng;
+    const gs_whir_params *prm = s->prm;
+    const uint32_t L = prm->l_skip + prm->n_stack, nc = s->num_commits;
+    const size_t height = (size_t)1 << L;
+    bb4_t *mu_pows = malloc((total_width + 1) * sizeof(bb4_t));
+    const gs_buf **mats = malloc(nc * sizeof *mats);
+    size_t *offs = malloc(nc * sizeof *offs), *wds = malloc(nc * sizeof *wds);
+    glstark_status st = GLSTARK_OK;
+    if (!mu_pows || !mats || !offs || !wds) {
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir prove: out of host memory");
+        goto out;
+    }
+    int sp = gs_span_eng_begin(eng, "whir_mu_pow");
+    st = grind(eng, s->ts, prm->mu_pow_bits, &pf->mu_pow_witness, err);
+    gs_span_eng_end(eng, sp);
+    if (st)
+        goto out;
+    bb4_t mu = gs_transcript_sample_ext(s->ts), mp = bb4_one();
+    for (size_t j = 0; j < total_width; j++) {
+        mu_pows[j] = mp;
+        mp = bb4_mul(mp, mu);
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        mats[c] = s->commits[c].matrix;
+        offs[c] = s->commits[c].matrix_off;
+        wds[c] = s->commits[c].width;
+    }
+    sp = gs_span_eng_begin(eng, "whir_prepare");
+    const size_t half = height / 2 ? height / 2 : 1;
+    if ((st = gs_buf_create(eng, height * sizeof(bb4_t), &s->f)) ||
+        (st = gs_buf_create(eng, height * sizeof(bb4_t), &s->w)) ||
+        (st = gs_buf_create(eng, half * sizeof(bb4_t), &s->f2)) ||
+        (st = gs_buf_create(eng, half * sizeof(bb4_t), &s->w2))) {
+        st = eng_fail(eng, st, err, "allocating f and w");
+        goto out;
+    }
+    if ((st = eng->whir->batch_columns(eng, mats, offs, wds, nc, height, mu_pows, s->f)) ||
+        (st = eng->whir->prepare_f(eng, s->f, L, prm->l_skip)) || (st = eng->whir->eq_table(eng, u, L, s->w))) {
+        st = eng_fail(eng, st, err, "preparing f and w");
+        goto out;
+    }
+    gs_span_eng_end(eng, sp);
+    s->len = height;
+    s->log_rs = L + prm->log_blowup;
+out:
+    free(mu_pows);
+    free(mats);
+    free(offs);
+    free(wds);
+    return st;
+}
+
+/* Round i's k sumcheck rounds (each observed, then its proof of work and
+ * folding challenge α), folding f and w after each but the last of a
+ * round that is not the last: that fold goes with the encoding
+ * (round_commit). Leaves the last α in *alpha. */
+static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whir_proof *pf, bb4_t *alpha,
+                                     gs_error *err)
+{
+    gs_engine *eng = s->eng;
+    const uint32_t k = s->prm->k;
+    for (uint32_t j = 0; j < k; j++) {
+        size_t n = (size_t)i * k + j;
+        bb4_t sv[2];
+        glstark_status st = eng->whir->sumcheck_round(eng, s->f, s->w, s->len, sv);
+        if (st)
+            return eng_fail(eng, st, err, "sumcheck round");
+        gs_transcript_observe_ext(s->ts, sv[0]);
+        gs_transcript_observe_ext(s->ts, sv[1]);
+        pf->sumcheck_polys[2 * n] = sv[0];
+        pf->sumcheck_polys[2 * n + 1] = sv[1];
+        if ((st = grind(eng, s->ts, s->prm->folding_pow_bits, &pf->folding_pow_witnesses[n], err)))
+            return st;
+        *alpha = gs_transcript_sample_ext(s->ts);
+        if (j + 1 == k && !last)
+            break; /* the round's last fold goes with the encoding below */
+        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)))
+            return eng_fail(eng, st, err, "fold");
+        swap_bufs(&s->f, &s->f2);
+        swap_bufs(&s->w, &s->w2);
+        s->len /= 2;
+    }
+    return GLSTARK_OK;
+}
+
+/* A round that is not the last: the last fold, and the folded f
+ * (coefficients) encoded as the round's codeword, committed (root
+ * observed); then the out-of-domain point z0 and f's value there. */
+static glstark_status round_commit(whir_state *s, uint32_t i, bb4_t alpha, gs_whir_proof *pf, bb4_t *z0,
+                                   gs_error *err)
+{
+    gs_engine *eng = s->eng;
+    size_t n = (size_t)1 << (s->log_rs - 1);
+    glstark_status st;
+    if ((st = gs_buf_create(eng, n * sizeof(bb4_t), &s->cw)) ||
+        (st = eng->whir->fold_encode(eng, s->f, s->w, s->len, alpha, s->f2, s->w2, s->log_rs - 1, s->cw)))
+        return eng_fail(eng, st, err, "folding and encoding the round codeword");
+    swap_bufs(&s->f, &s->f2);
+    swap_bufs(&s->w, &s->w2);
+    s->len /= 2;
+    if ((st = gs_engine_merkle_commit(eng, s->cw, 0, n, 1, 4, s->prm->k, &s->tree)) ||
+        (st = gs_engine_merkle_root(eng, &s->tree, pf->codeword_commits[i].v)))
+        return eng_fail(eng, st, err, "committing the round codeword");
+    gs_transcript_observe_commit(s->ts, pf->codeword_commits[i].v);
+    *z0 = gs_transcript_sample_ext(s->ts);
+    if ((st = eng->whir->eval_univariate(eng, s->f, s->len, *z0, &pf->ood_values[i])))
+        return eng_fail(eng, st, err, "out-of-domain evaluation");
+    gs_transcript_observe_ext(s->ts, pf->ood_values[i]);
+    return GLSTARK_OK;
+}
+
+/* The last round: f itself, read back and observed. */
+static glstark_status final_poly(whir_state *s, gs_whir_proof *pf, gs_error *err)
+{
+    glstark_status st = gs_buf_read(s->f, 0, pf->final_poly, s->len * sizeof(bb4_t));
+    if (st)
+        return eng_fail(s->eng, st, err, "reading the final polynomial");
+    for (size_t c = 0; c < s->len; c++)
+        gs_transcript_observe_ext(s->ts, pf->final_poly[c]);
+    return GLSTARK_OK;
+}
+
+/* Round i's nq queries at s->idx opened: the stacked commitments in the
+ * first round (re-encoded where the codeword was dropped), the previous
+ * round's codeword after that. */
+static glstark_status open_queries(whir_state *s, uint32_t i, uint32_t nq, gs_whir_proof *pf, gs_error *err)
+{
+    gs_engine *eng = s->eng;
+    glstark_status st = GLSTARK_OK;
+    if (i > 0) {
+        if ((st = gs_engine_merkle_open(eng, s->prev_cw, 0, &s->prev_tree, s->idx, nq,
+                                        pf->codeword_values[i - 1][0].c, pf->codeword_proofs[i - 1][0].v)))
+            return eng_fail(eng, st, err, "opening the previous round codeword");
+        return GLSTARK_OK;
+    }
+    for (uint32_t c = 0; c < s->num_commits && !st; c++) {
+        const gs_whir_commit_data *cd = &s->commits[c];
+        if (!cd->codeword)
+            st = open_reencoded(eng, s->prm, cd, s->idx, nq, pf->initial_rows[c], pf->initial_proofs[c][0].v, err);
+        else if ((st = gs_engine_merkle_open(eng, cd->codeword, cd->codeword_off, cd->tree, s->idx, nq,
+                                             pf->initial_rows[c], pf->initial_proofs[c][0].v)))
+            st = eng_fail(eng, st, err, "opening the stacked commitments");
+    }
+    return st;
+}
+
+/* Round i's queries: proof of work, the indices, their openings; then γ
+ * and, unless it is the last round, w updated with the out-of-domain point
+ * z0 and the queried points, weighted by powers of γ. */
+static glstark_status round_queries(whir_state *s, uint32_t i, int last, bb4_t z0, gs_whir_proof *pf, gs_error *err)
+{
+    const gs_whir_params *prm = s->prm;
+    const uint32_t k = prm->k, nq = prm->num_queries[i];
+    glstark_status st = grind(s->eng, s->ts, prm->query_phase_pow_bits, &pf->query_pow_witnesses[i], err);
+    if (st)
+        return st;
+    for (uint32_t q = 0; q < nq; q++)
+        s->idx[q] = gs_transcript_sample_bits(s->ts, s->log_rs - k);
+    if (nq > 0 && (st = open_queries(s, i, nq, pf, err)))
+        return st;
+    /* the previous codeword is done; this round's becomes the next one's */
+    gs_merkle_dev_release(&s->prev_tree);
+    gs_buf_destroy(s->prev_cw);
+    s->prev_tree = s->tree;
+    s->prev_cw = s->cw;
+    memset(&s->tree, 0, sizeof s->tree);
+    s->cw = NULL;
+
+    bb4_t gamma = gs_transcript_sample_ext(s->ts);
+    if (last)
+        return GLSTARK_OK;
+    bb_t omega = bb_two_adic_generator(s->log_rs - k);
+    bb4_t gpw = bb4_mul(gamma, gamma);
+    for (uint32_t q = 0; q < nq; q++) {
+        s->zs[q] = bb_pow(omega, s->idx[q]);
+        s->gp[q] = gpw;
+        gpw = bb4_mul(gpw, gamma);
+    }
+    unsigned n = 0;
+    while (((size_t)1 << n) < s->len)
+        n++;
+    if ((st = s->eng->whir->w_accumulate(s->eng, s->w, n, z0, gamma, s->zs, s->gp, nq)))
+        return eng_fail(s->eng, st, err, "updating w");
+    return GLSTARK_OK;
+}
+
 glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_params *prm,
                              const gs_whir_commit_data *commits, uint32_t num_commits, const bb4_t *u, size_t u_len,
                              gs_whir_proof *pf, gs_error *err)
@@ -106,221 +369,44 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "whir prove: the point has %zu coordinates, the stacked matrix has L = %u variables", u_len,
                             L);
-    if (num_commits == 0 || !commits)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prove: no commitments to open");
-    const size_t height = (size_t)1 << L;
     size_t total_width = 0;
-    uint32_t widths[64];
-    if (num_commits > 64)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prove: %u commitments, at most 64 supported",
-                            num_commits);
-    for (uint32_t c = 0; c < num_commits; c++) {
-        const gs_merkle_dev *t = commits[c].tree;
-        if (!commits[c].matrix || !t)
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir prove: commit %u lacks its data", c);
-        if (commits[c].width == 0)
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "whir prove: commit %u has stacked width 0; every commitment needs a column", c);
-        if (t->height != (size_t)1 << (L + prm->log_blowup) || t->log_k != k || t->elem_deg != 1 ||
-            t->width != commits[c].width)
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "whir prove: commit %u tree has %zu rows x %zu columns (k = %u), expected 2^%u rows x "
-                                "%u columns with k = %u",
-                                c, t->height, t->width, t->log_k, L + prm->log_blowup, commits[c].width, k);
-        widths[c] = commits[c].width;
-        total_width += commits[c].width;
-    }
+    uint32_t widths[WHIR_MAX_COMMITS];
+    if ((st = check_commits(prm, commits, num_commits, widths, &total_width, err)))
+        return st;
     const uint32_t depth0 = L + prm->log_blowup - k;
     st = gs_whir_proof_alloc(pf, nu, k, num_commits, widths, prm->num_queries, depth0, 1u << (L - nu * k), err);
     if (st)
         return st;
 
-    /* f (coefficients) and w (moments) fold out of place, between these and
-     * f2 / w2 (half as long), swapped after each fold */
-    gs_buf *f = NULL, *w = NULL, *f2 = NULL, *w2 = NULL, *cw = NULL, *prev_cw = NULL;
-    gs_merkle_dev tree = {0}, prev_tree = {0};
-    bb4_t *mu_pows = malloc((total_width + 1) * sizeof(bb4_t));
-    const gs_buf **mats = malloc(num_commits * sizeof *mats);
-    size_t *offs = malloc(num_commits * sizeof *offs), *wds = malloc(num_commits * sizeof *wds);
+    whir_state s = {.eng = eng, .ts = ts, .prm = prm, .commits = commits, .num_commits = num_commits};
     uint32_t maxq = 0;
     for (uint32_t i = 0; i < nu; i++)
         maxq = prm->num_queries[i] > maxq ? prm->num_queries[i] : maxq;
-    uint32_t *idx = malloc((maxq + 1) * sizeof(uint32_t));
-    bb_t *zs = malloc((maxq + 1) * sizeof(bb_t));
-    bb4_t *gp = malloc((maxq + 1) * sizeof(bb4_t));
-    if (!mu_pows || !mats || !offs || !wds || !idx || !zs || !gp) {
+    s.idx = malloc((maxq + 1) * sizeof(uint32_t));
+    s.zs = malloc((maxq + 1) * sizeof(bb_t));
+    s.gp = malloc((maxq + 1) * sizeof(bb4_t));
+    if (!s.idx || !s.zs || !s.gp)
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir prove: out of host memory");
-        goto out;
-    }
-
-    /* μ batching, after its proof of work. Sub-spans are glstark's own
-     * (OpenVM has none below "whir"). */
-    int sp = gs_span_eng_begin(eng, "whir_mu_pow");
-    st = grind(eng, ts, prm->mu_pow_bits, &pf->mu_pow_witness, err);
-    gs_span_eng_end(eng, sp);
-    if (st)
-        goto out;
-    bb4_t mu = gs_transcript_sample_ext(ts), mp = bb4_one();
-    for (size_t j = 0; j < total_width; j++) {
-        mu_pows[j] = mp;
-        mp = bb4_mul(mp, mu);
-    }
-    for (uint32_t c = 0; c < num_commits; c++) {
-        mats[c] = commits[c].matrix;
-        offs[c] = commits[c].matrix_off;
-        wds[c] = commits[c].width;
-    }
-    sp = gs_span_eng_begin(eng, "whir_prepare");
-    const size_t half = height / 2 ? height / 2 : 1;
-    if ((st = gs_buf_create(eng, height * sizeof(bb4_t), &f)) || (st = gs_buf_create(eng, height * sizeof(bb4_t), &w)) ||
-        (st = gs_buf_create(eng, half * sizeof(bb4_t), &f2)) || (st = gs_buf_create(eng, half * sizeof(bb4_t), &w2))) {
-        st = eng_fail(eng, st, err, "allocating f and w");
-        goto out;
-    }
-    if ((st = eng->whir->batch_columns(eng, mats, offs, wds, num_commits, height, mu_pows, f)) ||
-        (st = eng->whir->prepare_f(eng, f, L, prm->l_skip)) || (st = eng->whir->eq_table(eng, u, L, w))) {
-        st = eng_fail(eng, st, err, "preparing f and w");
-        goto out;
-    }
-    gs_span_eng_end(eng, sp);
-
-    size_t len = height;
-    uint32_t log_rs = L + prm->log_blowup;
-    for (uint32_t i = 0; i < nu; i++) {
+    if (!st)
+        st = whir_prepare(&s, u, total_width, pf, err);
+    for (uint32_t i = 0; i < nu && !st; i++) {
         const int last = i + 1 == nu;
-        sp = gs_span_eng_begin(eng, "whir_sumcheck");
-        bb4_t alpha = bb4_zero();
-        for (uint32_t j = 0; j < k; j++) {
-            size_t s = (size_t)i * k + j;
-            bb4_t sv[2];
-            if ((st = eng->whir->sumcheck_round(eng, f, w, len, sv))) {
-                st = eng_fail(eng, st, err, "sumcheck round");
-                goto out;
-            }
-            gs_transcript_observe_ext(ts, sv[0]);
-            gs_transcript_observe_ext(ts, sv[1]);
-            pf->sumcheck_polys[2 * s] = sv[0];
-            pf->sumcheck_polys[2 * s + 1] = sv[1];
-            if ((st = grind(eng, ts, prm->folding_pow_bits, &pf->folding_pow_witnesses[s], err)))
-                goto out;
-            alpha = gs_transcript_sample_ext(ts);
-            if (j + 1 == k && !last)
-                break; /* the round's last fold goes with the encoding below */
-            if ((st = eng->whir->fold(eng, f, w, len, alpha, f2, w2))) {
-                st = eng_fail(eng, st, err, "fold");
-                goto out;
-            }
-            swap_bufs(&f, &f2);
-            swap_bufs(&w, &w2);
-            len /= 2;
-        }
+        int sp = gs_span_eng_begin(eng, "whir_sumcheck");
+        bb4_t alpha = bb4_zero(), z0 = bb4_zero();
+        if ((st = round_sumcheck(&s, i, last, pf, &alpha, err)))
+            break;
         gs_span_eng_end(eng, sp);
         sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
-        bb4_t z0 = bb4_zero();
-        if (!last) {
-            /* the last fold, and the folded f (coefficients) encoded as the
-             * round's codeword */
-            size_t n = (size_t)1 << (log_rs - 1);
-            if ((st = gs_buf_create(eng, n * sizeof(bb4_t), &cw)) ||
-                (st = eng->whir->fold_encode(eng, f, w, len, alpha, f2, w2, log_rs - 1, cw))) {
-                st = eng_fail(eng, st, err, "folding and encoding the round codeword");
-                goto out;
-            }
-            swap_bufs(&f, &f2);
-            swap_bufs(&w, &w2);
-            len /= 2;
-            if ((st = gs_engine_merkle_commit(eng, cw, 0, n, 1, 4, k, &tree)) ||
-                (st = gs_engine_merkle_root(eng, &tree, pf->codeword_commits[i].v))) {
-                st = eng_fail(eng, st, err, "committing the round codeword");
-                goto out;
-            }
-            gs_transcript_observe_commit(ts, pf->codeword_commits[i].v);
-            z0 = gs_transcript_sample_ext(ts);
-            if ((st = eng->whir->eval_univariate(eng, f, len, z0, &pf->ood_values[i]))) {
-                st = eng_fail(eng, st, err, "out-of-domain evaluation");
-                goto out;
-            }
-            gs_transcript_observe_ext(ts, pf->ood_values[i]);
-        } else {
-            if ((st = gs_buf_read(f, 0, pf->final_poly, len * sizeof(bb4_t)))) {
-                st = eng_fail(eng, st, err, "reading the final polynomial");
-                goto out;
-            }
-            for (size_t c = 0; c < len; c++)
-                gs_transcript_observe_ext(ts, pf->final_poly[c]);
-        }
+        if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha, pf, &z0, err)))
+            break;
         gs_span_eng_end(eng, sp);
         sp = gs_span_eng_begin(eng, "whir_queries");
-        if ((st = grind(eng, ts, prm->query_phase_pow_bits, &pf->query_pow_witnesses[i], err)))
-            goto out;
-        const uint32_t nq = prm->num_queries[i];
-        for (uint32_t q = 0; q < nq; q++)
-            idx[q] = gs_transcript_sample_bits(ts, log_rs - k);
-        if (nq > 0) {
-            if (i == 0) {
-                for (uint32_t c = 0; c < num_commits && !st; c++) {
-                    if (!commits[c].codeword)
-                        st = open_reencoded(eng, prm, &commits[c], idx, nq, pf->initial_rows[c],
-                                            pf->initial_proofs[c][0].v, err);
-                    else if ((st = gs_engine_merkle_open(eng, commits[c].codeword, commits[c].codeword_off,
-                                                         commits[c].tree, idx, nq, pf->initial_rows[c],
-                                                         pf->initial_proofs[c][0].v)))
-                        st = eng_fail(eng, st, err, "opening the stacked commitments");
-                }
-                if (st)
-                    goto out;
-            } else {
-                if ((st = gs_engine_merkle_open(eng, prev_cw, 0, &prev_tree, idx, nq,
-                                                pf->codeword_values[i - 1][0].c, pf->codeword_proofs[i - 1][0].v))) {
-                    st = eng_fail(eng, st, err, "opening the previous round codeword");
-                    goto out;
-                }
-            }
-        }
-        /* the previous codeword is done; this round's becomes the next one's */
-        gs_merkle_dev_release(&prev_tree);
-        gs_buf_destroy(prev_cw);
-        prev_tree = tree;
-        prev_cw = cw;
-        memset(&tree, 0, sizeof tree);
-        cw = NULL;
-
-        bb4_t gamma = gs_transcript_sample_ext(ts);
-        if (!last) {
-            bb_t omega = bb_two_adic_generator(log_rs - k);
-            bb4_t gpw = bb4_mul(gamma, gamma);
-            for (uint32_t q = 0; q < nq; q++) {
-                zs[q] = bb_pow(omega, idx[q]);
-                gp[q] = gpw;
-                gpw = bb4_mul(gpw, gamma);
-            }
-            unsigned n = 0;
-            while (((size_t)1 << n) < len)
-                n++;
-            if ((st = eng->whir->w_accumulate(eng, w, n, z0, gamma, zs, gp, nq))) {
-                st = eng_fail(eng, st, err, "updating w");
-                goto out;
-            }
-        }
+        if ((st = round_queries(&s, i, last, z0, pf, err)))
+            break;
         gs_span_eng_end(eng, sp);
-        log_rs -= 1;
+        s.log_rs -= 1;
     }
-out:
-    gs_merkle_dev_release(&tree);
-    gs_merkle_dev_release(&prev_tree);
-    gs_buf_destroy(cw);
-    gs_buf_destroy(prev_cw);
-    gs_buf_destroy(f);
-    gs_buf_destroy(w);
-    gs_buf_destroy(f2);
-    gs_buf_destroy(w2);
-    free(mu_pows);
-    free(mats);
-    free(offs);
-    free(wds);
-    free(idx);
-    free(zs);
-    free(gp);
+    whir_state_free(&s);
     if (st)
         gs_whir_proof_free(pf);
     return st;

@@ -13,6 +13,11 @@ static glstark_status eng_fail(gs_engine *eng, gs_error *err, const char *what)
                         eng->err.msg);
 }
 
+static glstark_status oom(gs_error *err)
+{
+    return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
+}
+
 typedef struct trace_state {
     uint32_t nt;
     size_t ncols;
@@ -20,6 +25,26 @@ typedef struct trace_state {
     gs_zc_weights w;
     bb4_t tau; /* tail value once all of the trace's variables are bound */
 } trace_state;
+
+/* What the prover holds from round 0 to the openings. */
+typedef struct batch_state {
+    gs_engine *eng;
+    const gs_zerocheck_ops *ops;
+    const gs_zc_trace *traces;
+    const gs_batch_trace *shp;
+    gs_batch_shape shape;
+    uint32_t M, l_skip, D, N; /* N = 2^l_skip */
+    uint32_t max_cons;        /* the most constraints of a trace */
+    const bb4_t *xi;
+    trace_state *ts;
+    bb4_t *lpow;  /* λ^i, i < max_cons */
+    bb4_t *eq3b;  /* per interaction, all traces in order */
+    bb4_t *mupow; /* μ^i, i < 3M: trace t's p, q sums at 2t, 2t+1, its constraints at 2M+t */
+    bb4_t *rbuf;  /* one multilinear round's evaluations, 3 per X = 1..D */
+    gs_buf *eqb;  /* eq tables, 2^n_max entries */
+    /* eq_D(ξ_0, r_0) and eq#(ξ_<l, r_0), times eq(ξ_j, r_j) per round done */
+    bb4_t eqacc, eqsh;
+} batch_state;
 
 gs_batch_trace *gs_zc_trace_shapes(const gs_zc_trace *traces, uint32_t n)
 {
@@ -30,296 +55,383 @@ gs_batch_trace *gs_zc_trace_shapes(const gs_zc_trace *traces, uint32_t n)
     return s;
 }
 
-glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip,
-                              uint32_t D, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
-                              gs_batch_proof *out, bb4_t *r, gs_error *err)
+/* The proof's arrays and what every phase shares. */
+static glstark_status batch_init(batch_state *b, gs_batch_proof *out, gs_error *err)
 {
-    if (!eng->zerocheck || !eng->gkr)
-        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "batch prover: engine '%s' lacks the zerocheck or gkr family",
-                            eng->core->name);
-    if (M == 0 || l_skip == 0 || l_skip > 8 || D == 0 || D > 16)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "batch prover: %u traces, l_skip %u, degree %u; need >= 1 trace, l_skip 1..8, degree 1..16", M,
-                            l_skip, D);
-    const gs_zerocheck_ops *ops = eng->zerocheck;
-    gs_batch_trace *shp = gs_zc_trace_shapes(traces, M);
-    if (!shp)
-        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: out of host memory");
-    int span = gs_span_eng_begin(eng, "round0");
-    gs_batch_shape shape;
-    gs_batch_shape_of(shp, M, l_skip, D, &shape);
-    glstark_status st = gs_batch_proof_alloc(out, M, &shape, err);
-    if (st) {
-        free(shp);
+    gs_batch_shape_of(b->shp, b->M, b->l_skip, b->D, &b->shape);
+    glstark_status st = gs_batch_proof_alloc(out, b->M, &b->shape, err);
+    if (st)
         return st;
-    }
-    const uint32_t N = 1u << l_skip, n_max = shape.n_max;
-    size_t total_inter = gs_batch_total_interactions(shp, M);
-    uint32_t max_cons = 0;
-    for (uint32_t t = 0; t < M; t++)
-        if (traces[t].dag->n_constraints > max_cons)
-            max_cons = traces[t].dag->n_constraints;
+    size_t total_inter = gs_batch_total_interactions(b->shp, b->M);
+    for (uint32_t t = 0; t < b->M; t++)
+        if (b->traces[t].dag->n_constraints > b->max_cons)
+            b->max_cons = b->traces[t].dag->n_constraints;
+    b->ts = calloc(b->M, sizeof(*b->ts));
+    b->lpow = calloc(b->max_cons + 1, sizeof(bb4_t));
+    b->eq3b = calloc(total_inter + 1, sizeof(bb4_t));
+    b->mupow = calloc(3 * (size_t)b->M, sizeof(bb4_t));
+    b->rbuf = calloc(3 * (size_t)(b->D + 1), sizeof(bb4_t));
+    if (!b->ts || !b->lpow || !b->eq3b || !b->mupow || !b->rbuf)
+        return oom(err);
+    if (gs_buf_create(b->eng, ((size_t)1 << b->shape.n_max) * sizeof(bb4_t), &b->eqb))
+        return eng_fail(b->eng, err, "allocating the eq table");
+    return GLSTARK_OK;
+}
 
-    /* Round 0 per trace t of degree d (univariate skip): the constraint sum
-     * sp_zc = q (Z^N - 1) with q interpolated from d-1 cosets g^i D, and the
-     * LogUp sums sp_p, sp_q interpolated from d cosets (i = 1..), g = 31. */
-    const uint32_t max_cos = D;
-    const size_t n_cpts = (size_t)max_cos * N;      /* coset points */
-    const size_t n_all = N + n_cpts;                /* with D in front */
-    const size_t plen = (size_t)(D + 2) * N;        /* room for every product */
-    trace_state *ts = calloc(M, sizeof(*ts));
-    bb4_t *lpow = calloc(max_cons + 1, sizeof(bb4_t));
-    bb4_t *eq3b = calloc(total_inter + 1, sizeof(bb4_t));
-    bb_t *xs = calloc(n_cpts, sizeof(bb_t));
-    bb4_t *r0out = calloc(3 * n_all, sizeof(bb4_t));
-    bb4_t *vals = calloc(n_cpts, sizeof(bb4_t));
-    bb4_t *cf = calloc(plen, sizeof(bb4_t));
-    /* per trace: eq#·sp_p, eq#·sp_q, sp_zc (coefficients) */
-    bb4_t *polys = calloc(3 * plen * M, sizeof(bb4_t));
-    bb4_t *s0 = calloc(2 * plen, sizeof(bb4_t));
-    bb4_t *mupow = calloc(3 * (size_t)M, sizeof(bb4_t));
-    bb4_t *lw4 = calloc(N, sizeof(bb4_t));
-    bb4_t *rbuf = calloc(3 * (size_t)(D + 1), sizeof(bb4_t));
-    gs_buf *eqb = NULL;
-    if (!ts || !lpow || !eq3b || !xs || !r0out || !vals || !cf || !polys || !s0 || !mupow || !lw4 || !rbuf) {
-        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
-        goto done;
-    }
-    if (gs_buf_create(eng, ((size_t)1 << n_max) * sizeof(bb4_t), &eqb)) {
-        st = eng_fail(eng, err, "allocating the eq table");
-        goto done;
-    }
+static void batch_free(batch_state *b)
+{
+    if (b->ts)
+        for (uint32_t t = 0; t < b->M; t++)
+            gs_buf_destroy(b->ts[t].tables);
+    gs_buf_destroy(b->eqb);
+    free(b->ts), free(b->lpow), free(b->eq3b), free(b->mupow), free(b->rbuf);
+}
 
-    /* T7 */
-    bb4_t lambda = gs_fs_sample_ext(fs);
-    lpow[0] = bb4_one();
-    for (uint32_t i = 1; i < max_cons; i++)
-        lpow[i] = bb4_mul(lpow[i - 1], lambda);
-    gs_batch_eq3b(shp, M, l_skip, n_logup, xi, eq3b);
+/* Trace t's term of s_j at a point from its (zc, p, q) values o:
+ * μ^(2M+t) eq_D eq_j · zc + eq# eq_j · (μ^(2t) p + μ^(2t+1) q). */
+static bb4_t trace_term(const batch_state *b, uint32_t t, const bb4_t o[3])
+{
+    const bb4_t *mp = b->mupow;
+    return bb4_add(bb4_mul(bb4_mul(mp[2 * b->M + t], b->eqacc), o[0]),
+                   bb4_mul(b->eqsh, bb4_add(bb4_mul(mp[2 * t], o[1]), bb4_mul(mp[2 * t + 1], o[2]))));
+}
 
-    /* the coset points g^i w^k, i = 1..D, k < N, in the kernel's order */
-    const bb_t omega = bb_two_adic_generator(l_skip), g = bb_from_u32(31);
-    {
-        bb_t gi = g;
-        for (uint32_t i = 0; i < max_cos; i++) {
-            bb_t z = gi;
-            for (uint32_t k = 0; k < N; k++) {
-                xs[(size_t)i * N + k] = z;
-                z = bb_mul(z, omega);
-            }
-            gi = bb_mul(gi, g);
-        }
-    }
+/* ---- round 0 (univariate skip) ---- */
+
+/* Round 0 per trace t of degree d: the constraint sum sp_zc = q (Z^N - 1)
+ * with q interpolated from d-1 cosets g^i D, and the LogUp sums sp_p, sp_q
+ * interpolated from d cosets (i = 1..), g = 31. */
+typedef struct round0_scratch {
+    size_t n_cpts; /* coset points: D cosets of N */
+    size_t plen;   /* room for every product: (D + 2) N coefficients */
+    bb_t *xs;      /* the coset points g^i w^k, i = 1..D, k < N, in the kernel's order */
+    bb4_t *r0out;  /* the engine's (zc, p, q) per point, D in front when rows are checked */
+    bb4_t *vals;
+    bb4_t *cf;
+    bb4_t *polys;  /* per trace: eq#·sp_p, eq#·sp_q, sp_zc (coefficients) */
+    bb4_t *s0;     /* s_0, then the constraint part summed over traces */
     /* eq#(Z) coefficients (1/N) sum_k eq_H(xi_<l, k) w^-kj, and eq_D(xi_0, Z)'s */
     bb4_t esh_c[256], ezc_c[256];
-    {
-        bb4_t eqs[256];
-        bb4_eq_table(xi, l_skip, eqs);
-        bb_t ninv = bb_inv(bb_from_u32(N)), winv = bb_inv(omega);
-        for (uint32_t j = 0; j < N; j++) {
-            bb4_t acc = bb4_zero();
-            bb_t step = bb_pow(winv, j), pw = bb_one();
-            for (uint32_t k = 0; k < N; k++) {
-                acc = bb4_add(acc, bb4_mul_base(eqs[k], pw));
-                pw = bb_mul(pw, step);
-            }
-            esh_c[j] = bb4_mul_base(acc, ninv);
-            ezc_c[j] = bb4_mul_base(j == 0 ? bb4_one() : bb4_pow(xi[0], N - j), ninv);
-        }
-    }
+} round0_scratch;
 
-    size_t ei = 0;
-    for (uint32_t t = 0; t < M; t++) {
-        const gs_zc_trace *tr = &traces[t];
-        const gs_cdag *dg = tr->dag;
-        ts[t].nt = gs_batch_ntilde(&shp[t], l_skip);
-        ts[t].ncols = gs_zc_table_cols(tr);
-        ts[t].w.lambda_pows = lpow;
-        ts[t].w.beta = beta;
-        ts[t].w.eq3b = eq3b + ei;
-        ts[t].w.norm = tr->log_height < l_skip ? bb_inv(bb_from_u32(1u << (l_skip - tr->log_height))) : bb_one();
-        ei += dg->n_interactions;
-        uint32_t d = dg->max_degree ? dg->max_degree : 1;
-        if (d > D) {
-            st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                              "batch prover: trace %u has constraint degree %u above the system's maximum %u", t, d, D);
-            goto done;
+static glstark_status round0_alloc(const batch_state *b, round0_scratch *r, gs_error *err)
+{
+    const size_t N = b->N;
+    r->n_cpts = (size_t)b->D * N;
+    r->plen = (size_t)(b->D + 2) * N;
+    r->xs = calloc(r->n_cpts, sizeof(bb_t));
+    r->r0out = calloc(3 * (N + r->n_cpts), sizeof(bb4_t));
+    r->vals = calloc(r->n_cpts, sizeof(bb4_t));
+    r->cf = calloc(r->plen, sizeof(bb4_t));
+    r->polys = calloc(3 * r->plen * b->M, sizeof(bb4_t));
+    r->s0 = calloc(2 * r->plen, sizeof(bb4_t));
+    if (!r->xs || !r->r0out || !r->vals || !r->cf || !r->polys || !r->s0)
+        return oom(err);
+    return GLSTARK_OK;
+}
+
+static void round0_free(round0_scratch *r)
+{
+    free(r->xs), free(r->r0out), free(r->vals), free(r->cf), free(r->polys), free(r->s0);
+}
+
+/* The coset points and the coefficients of eq#(Z) and eq_D(ξ_0, Z). */
+static void round0_points(const batch_state *b, round0_scratch *r)
+{
+    const uint32_t N = b->N, l_skip = b->l_skip;
+    const bb4_t *xi = b->xi;
+    const bb_t omega = bb_two_adic_generator(l_skip), g = bb_from_u32(31);
+    bb_t gi = g;
+    for (uint32_t i = 0; i < b->D; i++) {
+        bb_t z = gi;
+        for (uint32_t k = 0; k < N; k++) {
+            r->xs[(size_t)i * N + k] = z;
+            z = bb_mul(z, omega);
         }
-        uint32_t cos_zc = dg->n_constraints && d >= 2 ? d - 1 : 0;
-        uint32_t cos_pq = dg->n_interactions ? d : 0;
-        uint32_t cos = cos_zc > cos_pq ? cos_zc : cos_pq;
-        size_t n_pts = (check_rows ? N : 0) + (size_t)cos * N;
-        bb4_t *o = r0out;
-        if (n_pts) {
-            if (eng->gkr->eq_table(eng, xi + l_skip, ts[t].nt, eqb) ||
-                ops->round0(eng, tr, l_skip, cos, check_rows, eqb, &ts[t].w, r0out)) {
-                st = eng_fail(eng, err, "round 0 evaluation");
-                goto done;
-            }
+        gi = bb_mul(gi, g);
+    }
+    bb4_t eqs[256];
+    bb4_eq_table(xi, l_skip, eqs);
+    bb_t ninv = bb_inv(bb_from_u32(N)), winv = bb_inv(omega);
+    for (uint32_t j = 0; j < N; j++) {
+        bb4_t acc = bb4_zero();
+        bb_t step = bb_pow(winv, j), pw = bb_one();
+        for (uint32_t k = 0; k < N; k++) {
+            acc = bb4_add(acc, bb4_mul_base(eqs[k], pw));
+            pw = bb_mul(pw, step);
         }
-        if (check_rows) {
-            /* the λ- and ξ-weighted constraint sums vanish on D for a
-             * satisfying trace: refuse before any prover message is observed */
+        r->esh_c[j] = bb4_mul_base(acc, ninv);
+        r->ezc_c[j] = bb4_mul_base(j == 0 ? bb4_one() : bb4_pow(xi[0], N - j), ninv);
+    }
+}
+
+/* Trace t's round-0 polynomials (into r->polys) and its LogUp sums over D
+ * (T8's values); *ei: its first interaction's index among all traces'. */
+static glstark_status round0_trace(batch_state *b, round0_scratch *r, uint32_t t, bb4_t beta, int check_rows,
+                                   size_t *ei, gs_batch_proof *out, gs_error *err)
+{
+    const uint32_t N = b->N, l_skip = b->l_skip, D = b->D;
+    const size_t plen = r->plen;
+    const gs_zc_trace *tr = &b->traces[t];
+    const gs_cdag *dg = tr->dag;
+    trace_state *ts = &b->ts[t];
+    ts->nt = gs_batch_ntilde(&b->shp[t], l_skip);
+    ts->ncols = gs_zc_table_cols(tr);
+    ts->w.lambda_pows = b->lpow;
+    ts->w.beta = beta;
+    ts->w.eq3b = b->eq3b + *ei;
+    ts->w.norm = tr->log_height < l_skip ? bb_inv(bb_from_u32(1u << (l_skip - tr->log_height))) : bb_one();
+    *ei += dg->n_interactions;
+    uint32_t d = dg->max_degree ? dg->max_degree : 1;
+    if (d > D)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "batch prover: trace %u has constraint degree %u above the system's maximum %u", t, d, D);
+    uint32_t cos_zc = dg->n_constraints && d >= 2 ? d - 1 : 0;
+    uint32_t cos_pq = dg->n_interactions ? d : 0;
+    uint32_t cos = cos_zc > cos_pq ? cos_zc : cos_pq;
+    size_t n_pts = (check_rows ? N : 0) + (size_t)cos * N;
+    bb4_t *o = r->r0out;
+    if (n_pts) {
+        if (b->eng->gkr->eq_table(b->eng, b->xi + l_skip, ts->nt, b->eqb) ||
+            b->ops->round0(b->eng, tr, l_skip, cos, check_rows, b->eqb, &ts->w, r->r0out))
+            return eng_fail(b->eng, err, "round 0 evaluation");
+    }
+    if (check_rows) {
+        /* the λ- and ξ-weighted constraint sums vanish on D for a
+         * satisfying trace: refuse before any prover message is observed */
+        for (uint32_t k = 0; k < N; k++)
+            if (!bb4_is_zero(r->r0out[3 * (size_t)k]))
+                return gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
+                                    "batch prover: the constraints of trace %u (sorted order) do not vanish on its "
+                                    "rows (skip-domain point %u); run the constraint checker to find the row",
+                                    t, k);
+        o = r->r0out + 3 * (size_t)N;
+    }
+    bb4_t *pp = r->polys + 3 * plen * t, *pq = pp + plen, *pz = pq + plen;
+    if (cos_zc) {
+        size_t n = (size_t)cos_zc * N;
+        bb_t g = bb_from_u32(31), gi = g;
+        for (uint32_t i = 0; i < cos_zc; i++) {
+            /* z^N - 1 is constant on a coset: g^(iN) - 1 */
+            bb_t inv = bb_inv(bb_sub(bb_pow(gi, N), bb_one()));
             for (uint32_t k = 0; k < N; k++)
-                if (!bb4_is_zero(r0out[3 * (size_t)k])) {
-                    st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
-                                      "batch prover: the constraints of trace %u (sorted order) do not vanish on its rows "
-                                      "(skip-domain point %u); run the constraint checker to find the row",
-                                      t, k);
-                    goto done;
-                }
-            o = r0out + 3 * (size_t)N;
+                r->vals[(size_t)i * N + k] = bb4_mul_base(o[3 * ((size_t)i * N + k)], inv);
+            gi = bb_mul(gi, g);
         }
-        bb4_t *pp = polys + 3 * plen * t, *pq = pp + plen, *pz = pq + plen;
-        if (cos_zc) {
-            size_t n = (size_t)cos_zc * N;
-            bb_t gi = g;
-            for (uint32_t i = 0; i < cos_zc; i++) {
-                /* z^N - 1 is constant on a coset: g^(iN) - 1 */
-                bb_t inv = bb_inv(bb_sub(bb_pow(gi, N), bb_one()));
-                for (uint32_t k = 0; k < N; k++)
-                    vals[(size_t)i * N + k] = bb4_mul_base(o[3 * ((size_t)i * N + k)], inv);
-                gi = bb_mul(gi, g);
-            }
-            if (gs_interp_coeffs(xs, vals, 1, n, cf)) {
-                st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
-                goto done;
-            }
-            for (size_t k = 0; k < n; k++) {
-                pz[k + N] = bb4_add(pz[k + N], cf[k]);
-                pz[k] = bb4_sub(pz[k], cf[k]);
-            }
+        if (gs_interp_coeffs(r->xs, r->vals, 1, n, r->cf))
+            return oom(err);
+        for (size_t k = 0; k < n; k++) {
+            pz[k + N] = bb4_add(pz[k + N], r->cf[k]);
+            pz[k] = bb4_sub(pz[k], r->cf[k]);
         }
-        if (cos_pq) {
-            size_t n = (size_t)cos_pq * N;
-            for (int which = 1; which <= 2; which++) {
-                if (gs_interp_coeffs(xs, o + which, 3, n, cf)) {
-                    st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
-                    goto done;
-                }
-                bb4_t *dst = which == 1 ? pp : pq;
-                for (size_t a = 0; a < N; a++)
-                    for (size_t k = 0; k < n; k++)
-                        dst[a + k] = bb4_add(dst[a + k], bb4_mul(esh_c[a], cf[k]));
-            }
-        }
-        /* T8 values: sum over D of eq#·sp = N · sum_k coeff_{kN} */
-        bb4_t sp = bb4_zero(), sq = bb4_zero();
-        for (size_t k = 0; k < plen; k += N) {
-            sp = bb4_add(sp, pp[k]);
-            sq = bb4_add(sq, pq[k]);
-        }
-        out->sum_p[t] = bb4_mul_base(sp, bb_from_u32(N));
-        out->sum_q[t] = bb4_mul_base(sq, bb_from_u32(N));
     }
+    if (cos_pq) {
+        size_t n = (size_t)cos_pq * N;
+        for (int which = 1; which <= 2; which++) {
+            if (gs_interp_coeffs(r->xs, o + which, 3, n, r->cf))
+                return oom(err);
+            bb4_t *dst = which == 1 ? pp : pq;
+            for (size_t a = 0; a < N; a++)
+                for (size_t k = 0; k < n; k++)
+                    dst[a + k] = bb4_add(dst[a + k], bb4_mul(r->esh_c[a], r->cf[k]));
+        }
+    }
+    /* T8 values: sum over D of eq#·sp = N · sum_k coeff_{kN} */
+    bb4_t sp = bb4_zero(), sq = bb4_zero();
+    for (size_t k = 0; k < plen; k += N) {
+        sp = bb4_add(sp, pp[k]);
+        sq = bb4_add(sq, pq[k]);
+    }
+    out->sum_p[t] = bb4_mul_base(sp, bb_from_u32(N));
+    out->sum_q[t] = bb4_mul_base(sq, bb_from_u32(N));
+    return GLSTARK_OK;
+}
 
+/* s_0 = sum_t mu^2t eq#·sp_p + mu^(2t+1) eq#·sp_q + eq_D(xi_0,·) sum_t
+ * mu^(2M+t) sp_zc, into out->uni; it must have fewer than n_uni
+ * coefficients. */
+static glstark_status round0_combine(const batch_state *b, round0_scratch *r, gs_batch_proof *out, gs_error *err)
+{
+    const uint32_t M = b->M;
+    const size_t plen = r->plen;
+    const bb4_t *mupow = b->mupow;
+    bb4_t *s0 = r->s0, *zc = r->s0 + plen;
+    for (uint32_t t = 0; t < M; t++) {
+        const bb4_t *pp = r->polys + 3 * plen * t, *pq = pp + plen, *pz = pq + plen;
+        for (size_t k = 0; k < plen; k++) {
+            s0[k] = bb4_add(s0[k], bb4_add(bb4_mul(mupow[2 * t], pp[k]), bb4_mul(mupow[2 * t + 1], pq[k])));
+            zc[k] = bb4_add(zc[k], bb4_mul(mupow[2 * M + t], pz[k]));
+        }
+    }
+    for (size_t a = 0; a < b->N; a++)
+        for (size_t k = 0; k + a < plen; k++)
+            s0[a + k] = bb4_add(s0[a + k], bb4_mul(r->ezc_c[a], zc[k]));
+    for (size_t k = 0; k < plen; k++) {
+        if (k < b->shape.n_uni)
+            out->uni[k] = s0[k];
+        else if (!bb4_is_zero(s0[k]))
+            return gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
+                                "batch prover: the round-0 polynomial has degree >= %u (coefficient %zu nonzero); a "
+                                "constraint does not hold on the trace or an AIR exceeds its declared degree",
+                                b->shape.n_uni, k);
+    }
+    return GLSTARK_OK;
+}
+
+/* T7..T10: λ, the LogUp sums, μ, the round-0 polynomial and r_0. */
+static glstark_status batch_round0(batch_state *b, gs_fs *fs, uint32_t n_logup, bb4_t beta, int check_rows,
+                                   gs_batch_proof *out, bb4_t *r, gs_error *err)
+{
+    const uint32_t M = b->M;
+    round0_scratch r0;
+    memset(&r0, 0, sizeof r0);
+    glstark_status st = round0_alloc(b, &r0, err);
+    if (st)
+        goto done;
+    /* T7 */
+    bb4_t lambda = gs_fs_sample_ext(fs);
+    b->lpow[0] = bb4_one();
+    for (uint32_t i = 1; i < b->max_cons; i++)
+        b->lpow[i] = bb4_mul(b->lpow[i - 1], lambda);
+    gs_batch_eq3b(b->shp, M, b->l_skip, n_logup, b->xi, b->eq3b);
+    round0_points(b, &r0);
+    size_t ei = 0;
+    for (uint32_t t = 0; t < M; t++)
+        if ((st = round0_trace(b, &r0, t, beta, check_rows, &ei, out, err)))
+            goto done;
     /* T8 */
     for (uint32_t t = 0; t < M; t++) {
         gs_fs_observe_ext(fs, out->sum_p[t]);
         gs_fs_observe_ext(fs, out->sum_q[t]);
     }
     /* T9 */
-    bb4_t mu = gs_fs_sample_ext(fs);
-    {
-        bb4_t pw = bb4_one();
-        for (uint32_t i = 0; i < 3 * M; i++) {
-            mupow[i] = pw;
-            pw = bb4_mul(pw, mu);
-        }
+    bb4_t mu = gs_fs_sample_ext(fs), pw = bb4_one();
+    for (uint32_t i = 0; i < 3 * M; i++) {
+        b->mupow[i] = pw;
+        pw = bb4_mul(pw, mu);
     }
-    /* s_0 = sum_t mu^2t eq#·sp_p + mu^(2t+1) eq#·sp_q + eq_D(xi_0,·) sum_t mu^(2M+t) sp_zc */
-    {
-        bb4_t *zc = s0 + plen;
-        for (uint32_t t = 0; t < M; t++) {
-            const bb4_t *pp = polys + 3 * plen * t, *pq = pp + plen, *pz = pq + plen;
-            for (size_t k = 0; k < plen; k++) {
-                s0[k] = bb4_add(s0[k], bb4_add(bb4_mul(mupow[2 * t], pp[k]), bb4_mul(mupow[2 * t + 1], pq[k])));
-                zc[k] = bb4_add(zc[k], bb4_mul(mupow[2 * M + t], pz[k]));
-            }
-        }
-        for (size_t a = 0; a < N; a++)
-            for (size_t k = 0; k + a < plen; k++)
-                s0[a + k] = bb4_add(s0[a + k], bb4_mul(ezc_c[a], zc[k]));
-        for (size_t k = 0; k < plen; k++) {
-            if (k < shape.n_uni)
-                out->uni[k] = s0[k];
-            else if (!bb4_is_zero(s0[k])) {
-                st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
-                                  "batch prover: the round-0 polynomial has degree >= %u (coefficient %zu nonzero); a "
-                                  "constraint does not hold on the trace or an AIR exceeds its declared degree",
-                                  shape.n_uni, k);
-                goto done;
-            }
-        }
-    }
-    for (uint32_t k = 0; k < shape.n_uni; k++)
+    if ((st = round0_combine(b, &r0, out, err)))
+        goto done;
+    /* T10 */
+    for (uint32_t k = 0; k < b->shape.n_uni; k++)
         gs_fs_observe_ext(fs, out->uni[k]);
     r[0] = gs_fs_sample_ext(fs);
-    gs_span_eng_end(eng, span);
+done:
+    round0_free(&r0);
+    return st;
+}
 
-    /* fold Z at r_0 */
-    span = gs_span_eng_begin(eng, "mle_rounds");
-    gs_lagrange_d(l_skip, r[0], lw4);
-    for (uint32_t t = 0; t < M; t++) {
-        size_t rows = (size_t)1 << ts[t].nt;
-        if (gs_buf_create(eng, ts[t].ncols * rows * sizeof(bb4_t), &ts[t].tables) ||
-            ops->fold_ple(eng, &traces[t], l_skip, lw4, ts[t].tables)) {
-            st = eng_fail(eng, err, "folding the skip variable");
-            goto done;
-        }
+/* ---- multilinear rounds ---- */
+
+/* Trace t's tail value once its variables are all bound: its one remaining
+ * row, evaluated. */
+static glstark_status finish_trace(batch_state *b, uint32_t t, gs_error *err)
+{
+    trace_state *ts = &b->ts[t];
+    bb4_t o[3];
+    if (b->ops->mle_round(b->eng, &b->traces[t], ts->tables, (size_t)1 << ts->nt, 1, NULL, 1, &ts->w, o))
+        return eng_fail(b->eng, err, "evaluating a finished trace");
+    ts->tau = trace_term(b, t, o);
+    return GLSTARK_OK;
+}
+
+/* Z folded at r_0 into every trace's tables; the traces with no
+ * multilinear variables are finished already. */
+static glstark_status fold_skip(batch_state *b, bb4_t r0, gs_error *err)
+{
+    bb4_t *lw4 = calloc(b->N, sizeof(bb4_t));
+    if (!lw4)
+        return oom(err);
+    gs_lagrange_d(b->l_skip, r0, lw4);
+    glstark_status st = GLSTARK_OK;
+    for (uint32_t t = 0; t < b->M && !st; t++) {
+        size_t rows = (size_t)1 << b->ts[t].nt;
+        if (gs_buf_create(b->eng, b->ts[t].ncols * rows * sizeof(bb4_t), &b->ts[t].tables) ||
+            b->ops->fold_ple(b->eng, &b->traces[t], b->l_skip, lw4, b->ts[t].tables))
+            st = eng_fail(b->eng, err, "folding the skip variable");
     }
-    bb4_t eqacc = gs_eq_uni(l_skip, xi[0], r[0]), eqsh = gs_eq_sharp(l_skip, xi, r[0]);
-    /* traces with no multilinear variables are finished already */
-    for (uint32_t t = 0; t < M; t++) {
-        if (ts[t].nt != 0)
+    free(lw4);
+    if (st)
+        return st;
+    b->eqacc = gs_eq_uni(b->l_skip, b->xi[0], r0);
+    b->eqsh = gs_eq_sharp(b->l_skip, b->xi, r0);
+    for (uint32_t t = 0; t < b->M && !st; t++)
+        if (b->ts[t].nt == 0)
+            st = finish_trace(b, t, err);
+    return st;
+}
+
+/* h(X) at X = 1..D (hv[1..D]) over the traces with variables left in round
+ * j, and the tail: the finished traces' sum. */
+static glstark_status round_head(batch_state *b, uint32_t j, bb4_t *hv, bb4_t *tail, int *any_head, gs_error *err)
+{
+    const uint32_t D = b->D, l_skip = b->l_skip;
+    *tail = bb4_zero();
+    *any_head = 0;
+    for (uint32_t X = 0; X <= D + 1; X++)
+        hv[X] = bb4_zero();
+    for (uint32_t t = 0; t < b->M; t++) {
+        trace_state *ts = &b->ts[t];
+        if (j > ts->nt) {
+            *tail = bb4_add(*tail, ts->tau);
             continue;
-        bb4_t o[3];
-        if (ops->mle_round(eng, &traces[t], ts[t].tables, 1, 1, NULL, 1, &ts[t].w, o)) {
-            st = eng_fail(eng, err, "evaluating a finished trace");
-            goto done;
         }
-        ts[t].tau = bb4_add(bb4_mul(bb4_mul(mupow[2 * M + t], eqacc), o[0]),
-                            bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
+        *any_head = 1;
+        size_t m = (size_t)1 << (ts->nt - j + 1);
+        if (b->eng->gkr->eq_table(b->eng, b->xi + l_skip + j, ts->nt - j, b->eqb) ||
+            b->ops->mle_round(b->eng, &b->traces[t], ts->tables, (size_t)1 << ts->nt, m, b->eqb, D, &ts->w, b->rbuf))
+            return eng_fail(b->eng, err, "a multilinear round");
+        for (uint32_t X = 1; X <= D; X++)
+            hv[X] = bb4_add(hv[X], trace_term(b, t, &b->rbuf[3 * (X - 1)]));
     }
+    return GLSTARK_OK;
+}
 
-    /* Rounds j >= 1 (multilinear rounds): s_j(X) = eq(ξ, X) h(X) + X tail, where h (degree
-     * <= D) sums the traces still having variables and tail the finished
-     * ones. h is evaluated at X = 1..D only; h(0) follows from
-     * s_j(0) + s_j(1) = cur, h(D+1) by interpolation (as OpenVM does). */
-    bb4_t cur = gs_horner(out->uni, shape.n_uni, r[0]);
+/* Binds round j's variable to rj: the traces with variables left fold
+ * (and finish when it was their last), the finished ones' tails scale. */
+static glstark_status round_fold(batch_state *b, uint32_t j, bb4_t rj, gs_error *err)
+{
+    for (uint32_t t = 0; t < b->M; t++) {
+        trace_state *ts = &b->ts[t];
+        if (j > ts->nt) {
+            ts->tau = bb4_mul(ts->tau, rj);
+            continue;
+        }
+        size_t m = (size_t)1 << (ts->nt - j + 1);
+        if (b->ops->fold(b->eng, ts->tables, ts->ncols, (size_t)1 << ts->nt, m, rj))
+            return eng_fail(b->eng, err, "folding");
+        if (j == ts->nt) {
+            glstark_status st = finish_trace(b, t, err);
+            if (st)
+                return st;
+        }
+    }
+    return GLSTARK_OK;
+}
+
+/* Rounds j >= 1 (T11, T12): s_j(X) = eq(ξ, X) h(X) + X tail, where h
+ * (degree <= D) sums the traces still having variables and tail the
+ * finished ones. h is evaluated at X = 1..D only; h(0) follows from
+ * s_j(0) + s_j(1) = cur, h(D+1) by interpolation (as OpenVM does). */
+static glstark_status batch_mle_rounds(batch_state *b, gs_fs *fs, gs_batch_proof *out, bb4_t *r, gs_error *err)
+{
+    const uint32_t D = b->D;
+    glstark_status st = fold_skip(b, r[0], err);
+    if (st)
+        return st;
+    bb4_t cur = gs_horner(out->uni, b->shape.n_uni, r[0]);
     bb4_t *hv = calloc(D + 2, sizeof(bb4_t)), *sv = calloc(D + 2, sizeof(bb4_t));
     if (!hv || !sv) {
         free(hv), free(sv);
-        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
-        goto done;
+        return oom(err);
     }
-    for (uint32_t j = 1; j <= n_max; j++) {
+    for (uint32_t j = 1; j <= b->shape.n_max; j++) {
         bb4_t *s = &out->rounds[(size_t)(j - 1) * (D + 1)];
-        bb4_t xj = xi[l_skip + j - 1];
-        bb4_t tail = bb4_zero();
-        int any_head = 0;
-        for (uint32_t X = 0; X <= D + 1; X++)
-            hv[X] = bb4_zero();
-        for (uint32_t t = 0; t < M; t++) {
-            if (j > ts[t].nt) {
-                tail = bb4_add(tail, ts[t].tau);
-                continue;
-            }
-            any_head = 1;
-            size_t m = (size_t)1 << (ts[t].nt - j + 1);
-            if (eng->gkr->eq_table(eng, xi + l_skip + j, ts[t].nt - j, eqb) ||
-                ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, m, eqb, D, &ts[t].w, rbuf)) {
-                free(hv), free(sv);
-                st = eng_fail(eng, err, "a multilinear round");
-                goto done;
-            }
-            for (uint32_t X = 1; X <= D; X++) {
-                const bb4_t *o = &rbuf[3 * (X - 1)];
-                bb4_t v = bb4_add(bb4_mul(bb4_mul(mupow[2 * M + t], eqacc), o[0]),
-                                  bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
-                hv[X] = bb4_add(hv[X], v);
-            }
-        }
+        bb4_t xj = b->xi[b->l_skip + j - 1];
+        bb4_t tail;
+        int any_head;
+        if ((st = round_head(b, j, hv, &tail, &any_head, err)))
+            break;
         if (any_head) {
             /* cur = (1 - ξ) h(0) + ξ h(1) + tail */
             bb4_t num = bb4_sub(bb4_sub(cur, bb4_mul(xj, hv[1])), tail);
@@ -338,110 +450,133 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
             sv[X] = s[X - 1];
         cur = gs_interp_0n(sv, D + 1, r[j]);
         bb4_t e1 = gs_eq1(xj, r[j]);
-        eqacc = bb4_mul(eqacc, e1);
-        eqsh = bb4_mul(eqsh, e1);
-        for (uint32_t t = 0; t < M; t++) {
-            if (j > ts[t].nt) {
-                ts[t].tau = bb4_mul(ts[t].tau, r[j]);
-                continue;
-            }
-            size_t m = (size_t)1 << (ts[t].nt - j + 1);
-            if (ops->fold(eng, ts[t].tables, ts[t].ncols, (size_t)1 << ts[t].nt, m, r[j])) {
-                free(hv), free(sv);
-                st = eng_fail(eng, err, "folding");
-                goto done;
-            }
-            if (j == ts[t].nt) {
-                bb4_t o[3];
-                if (ops->mle_round(eng, &traces[t], ts[t].tables, (size_t)1 << ts[t].nt, 1, NULL, 1, &ts[t].w, o)) {
-                    free(hv), free(sv);
-                    st = eng_fail(eng, err, "evaluating a finished trace");
-                    goto done;
-                }
-                ts[t].tau = bb4_add(bb4_mul(bb4_mul(mupow[2 * M + t], eqacc), o[0]),
-                                    bb4_mul(eqsh, bb4_add(bb4_mul(mupow[2 * t], o[1]), bb4_mul(mupow[2 * t + 1], o[2]))));
-            }
-        }
+        b->eqacc = bb4_mul(b->eqacc, e1);
+        b->eqsh = bb4_mul(b->eqsh, e1);
+        if ((st = round_fold(b, j, r[j], err)))
+            break;
     }
     free(hv), free(sv);
-    gs_span_eng_end(eng, span);
+    return st;
+}
 
-    /* T13: openings; all common-main parts first, then the other parts */
-    span = gs_span_eng_begin(eng, "column_openings");
-    {
-        size_t off = 0;
-        size_t *part_off = calloc((size_t)M * 64, sizeof(size_t));
-        if (!part_off) {
-            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: allocation failed");
-            goto done;
+/* ---- column openings ---- */
+
+/* Trace t's column openings into out->openings from *off (value, and the
+ * rotation where the AIR has need_rot, per column, part by part); its parts'
+ * first entries into part_off[t * 64 + p]. */
+static glstark_status read_openings(batch_state *b, uint32_t t, size_t *off, size_t *part_off, gs_batch_proof *out,
+                                    gs_error *err)
+{
+    const gs_zc_trace *tr = &b->traces[t];
+    const size_t stride = (size_t)1 << b->ts[t].nt;
+    /* the folded values (entry 0 of table columns 3, 4, ...: value and
+     * rotation per trace column) gathered on the engine and read back at
+     * once: one host sync per trace, not two per column */
+    size_t nv = 0;
+    for (uint32_t p = 0; p < tr->n_parts && p < 64; p++)
+        nv += 2 * (size_t)tr->part_widths[p];
+    bb4_t *hvals = malloc((nv ? nv : 1) * sizeof(bb4_t));
+    gs_buf *gather = NULL;
+    glstark_status rs = hvals ? GLSTARK_OK : GLSTARK_ERR_OUT_OF_MEMORY;
+    if (!rs && nv && stride == 1) {
+        rs = gs_buf_read(b->ts[t].tables, 3 * sizeof(bb4_t), hvals, nv * sizeof(bb4_t));
+    } else if (!rs && nv) {
+        rs = gs_buf_create(b->eng, nv * sizeof(bb4_t), &gather);
+        if (!rs)
+            rs = gs_buf_gather(gather, 0, b->ts[t].tables, 3 * stride * 4, 4, stride * 4, nv);
+        if (!rs)
+            rs = gs_buf_read(gather, 0, hvals, nv * sizeof(bb4_t));
+        gs_buf_destroy(gather);
+    }
+    if (rs) {
+        glstark_status st = !hvals ? gs_error_set(err, rs, "batch prover: allocation failed")
+                                   : eng_fail(b->eng, err, "reading openings");
+        free(hvals);
+        return st;
+    }
+    size_t k = 0;
+    for (uint32_t p = 0; p < tr->n_parts && p < 64; p++) {
+        part_off[(size_t)t * 64 + p] = *off;
+        for (uint32_t c = 0; c < tr->part_widths[p]; c++, k += 2) {
+            out->openings[(*off)++] = hvals[k];
+            if (tr->dag->need_rot)
+                out->openings[(*off)++] = hvals[k + 1];
         }
+    }
+    free(hvals);
+    return GLSTARK_OK;
+}
+
+/* T13: the openings, observed with all common-main parts first, then the
+ * other parts (a column without need_rot observes a zero rotation). */
+static glstark_status batch_openings(batch_state *b, gs_fs *fs, gs_batch_proof *out, gs_error *err)
+{
+    const uint32_t M = b->M;
+    size_t off = 0;
+    size_t *part_off = calloc((size_t)M * 64, sizeof(size_t));
+    if (!part_off)
+        return oom(err);
+    for (uint32_t t = 0; t < M; t++) {
+        glstark_status st = read_openings(b, t, &off, part_off, out, err);
+        if (st) {
+            free(part_off);
+            return st;
+        }
+    }
+    for (int pass = 0; pass < 2; pass++)
         for (uint32_t t = 0; t < M; t++) {
-            const gs_zc_trace *tr = &traces[t];
-            size_t stride = (size_t)1 << ts[t].nt;
-            /* the folded values (entry 0 of table columns 3, 4, ...: value and
-             * rotation per trace column) gathered on the engine and read back
-             * at once: one host sync per trace, not two per column */
-            size_t nv = 0;
-            for (uint32_t p = 0; p < tr->n_parts && p < 64; p++)
-                nv += 2 * (size_t)tr->part_widths[p];
-            bb4_t *hvals = malloc((nv ? nv : 1) * sizeof(bb4_t));
-            gs_buf *gather = NULL;
-            glstark_status rs = hvals ? GLSTARK_OK : GLSTARK_ERR_OUT_OF_MEMORY;
-            if (!rs && nv && stride == 1) {
-                rs = gs_buf_read(ts[t].tables, 3 * sizeof(bb4_t), hvals, nv * sizeof(bb4_t));
-            } else if (!rs && nv) {
-                rs = gs_buf_create(eng, nv * sizeof(bb4_t), &gather);
-                if (!rs)
-                    rs = gs_buf_gather(gather, 0, ts[t].tables, 3 * stride * 4, 4, stride * 4, nv);
-                if (!rs)
-                    rs = gs_buf_read(gather, 0, hvals, nv * sizeof(bb4_t));
-                gs_buf_destroy(gather);
-            }
-            if (rs) {
-                st = !hvals ? gs_error_set(err, rs, "batch prover: allocation failed")
-                            : eng_fail(eng, err, "reading openings");
-                free(hvals);
-                free(part_off);
-                goto done;
-            }
-            size_t k = 0;
-            for (uint32_t p = 0; p < tr->n_parts && p < 64; p++) {
-                part_off[(size_t)t * 64 + p] = off;
-                for (uint32_t c = 0; c < tr->part_widths[p]; c++, k += 2) {
-                    out->openings[off++] = hvals[k];
-                    if (tr->dag->need_rot)
-                        out->openings[off++] = hvals[k + 1];
-                }
-            }
-            free(hvals);
-        }
-        for (int pass = 0; pass < 2; pass++)
-            for (uint32_t t = 0; t < M; t++) {
-                const gs_zc_trace *tr = &traces[t];
-                for (uint32_t p = pass ? 1 : 0; p < (pass ? tr->n_parts : 1); p++) {
-                    const bb4_t *v = &out->openings[part_off[(size_t)t * 64 + p]];
-                    for (uint32_t c = 0; c < tr->part_widths[p]; c++) {
-                        if (tr->dag->need_rot) {
-                            gs_fs_observe_ext(fs, v[2 * c]);
-                            gs_fs_observe_ext(fs, v[2 * c + 1]);
-                        } else {
-                            gs_fs_observe_ext(fs, v[c]);
-                            gs_fs_observe_ext(fs, bb4_zero());
-                        }
+            const gs_zc_trace *tr = &b->traces[t];
+            for (uint32_t p = pass ? 1 : 0; p < (pass ? tr->n_parts : 1); p++) {
+                const bb4_t *v = &out->openings[part_off[(size_t)t * 64 + p]];
+                for (uint32_t c = 0; c < tr->part_widths[p]; c++) {
+                    if (tr->dag->need_rot) {
+                        gs_fs_observe_ext(fs, v[2 * c]);
+                        gs_fs_observe_ext(fs, v[2 * c + 1]);
+                    } else {
+                        gs_fs_observe_ext(fs, v[c]);
+                        gs_fs_observe_ext(fs, bb4_zero());
                     }
                 }
             }
-        free(part_off);
+        }
+    free(part_off);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip,
+                              uint32_t D, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
+                              gs_batch_proof *out, bb4_t *r, gs_error *err)
+{
+    if (!eng->zerocheck || !eng->gkr)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "batch prover: engine '%s' lacks the zerocheck or gkr family",
+                            eng->core->name);
+    if (M == 0 || l_skip == 0 || l_skip > 8 || D == 0 || D > 16)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "batch prover: %u traces, l_skip %u, degree %u; need >= 1 trace, l_skip 1..8, degree 1..16", M,
+                            l_skip, D);
+    gs_batch_trace *shp = gs_zc_trace_shapes(traces, M);
+    if (!shp)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: out of host memory");
+    batch_state b = {.eng = eng, .ops = eng->zerocheck, .traces = traces, .shp = shp, .M = M, .l_skip = l_skip,
+                     .D = D, .N = 1u << l_skip, .xi = xi};
+    int span = gs_span_eng_begin(eng, "round0");
+    glstark_status st = batch_init(&b, out, err);
+    if (!st)
+        st = batch_round0(&b, fs, n_logup, beta, check_rows, out, r, err);
+    if (!st) {
+        gs_span_eng_end(eng, span);
+        span = gs_span_eng_begin(eng, "mle_rounds");
+        st = batch_mle_rounds(&b, fs, out, r, err);
     }
-    gs_span_eng_end(eng, span);
-    st = GLSTARK_OK;
-done:
-    if (ts)
-        for (uint32_t t = 0; t < M; t++)
-            gs_buf_destroy(ts[t].tables);
-    gs_buf_destroy(eqb);
-    free(ts), free(lpow), free(eq3b), free(xs), free(r0out), free(vals), free(cf), free(polys), free(s0);
-    free(mupow), free(lw4), free(rbuf), free(shp);
+    if (!st) {
+        gs_span_eng_end(eng, span);
+        span = gs_span_eng_begin(eng, "column_openings");
+        st = batch_openings(&b, fs, out, err);
+    }
+    if (!st)
+        gs_span_eng_end(eng, span);
+    batch_free(&b);
+    free(shp);
     if (st)
         gs_batch_proof_free(out);
     return st;

@@ -64,7 +64,7 @@ static glstark_status build_commit_layout(uint32_t l_skip, uint32_t n_stack, con
         return st;
     gs_red_slice *sl;
     uint8_t *nr;
-    st = gs_sred_commit_from_layout(&lay, rot, NULL, out, &sl, &nr, err);
+    st = gs_sred_commit_from_layout(&lay, rot, out, &sl, &nr, err);
     gs_stack_layout_free(&lay);
     return st;
 }

@@ -42,7 +42,7 @@ typedef struct gs_verify_layout {
     uint32_t num_gkr_rounds;   /* R = 0 or l_skip + n_logup */
     uint32_t n_max;
     uint32_t num_commits;      /* common main, then per sorted trace: preprocessed?, cached... */
-    gs_sred_commit *commits;   /* slices and need_rot arrays owned; matrix = NULL */
+    gs_sred_commit *commits;   /* slices and need_rot arrays owned */
     uint32_t total_slices;
 } gs_verify_layout;
 

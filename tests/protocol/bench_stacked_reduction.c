@@ -60,7 +60,8 @@ int main(int argc, char **argv)
         h[i] = (i / height) * height + (i % height) < (size_t)width << log_h
                    ? bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P))
                    : 0;
-    gs_sred_commit c = {swidth, width, sl, rot, m};
+    gs_sred_commit c = {swidth, width, sl, rot};
+    const gs_buf *mat = m;
     bb4_t r[32];
     for (int i = 0; i < 32; i++)
         for (int j = 0; j < 4; j++)
@@ -70,7 +71,8 @@ int main(int argc, char **argv)
     gs_stacking_proof sp;
     bb4_t u[32];
     double t0 = gs_now_s();
-    glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){l, n_stack}, &c, 1, r, log_h - l + 1, &sp, u, &err);
+    glstark_status st =
+        gs_sred_prove(eng, &fs, (gs_sred_params){l, n_stack}, &c, &mat, 1, r, log_h - l + 1, &sp, u, &err);
     double t1 = gs_now_s();
     if (st) {
         fprintf(stderr, "%s\n", err.msg);
@@ -81,7 +83,7 @@ int main(int argc, char **argv)
     gs_sred_prover p;
     bb4_t coeffs[64], ev[2];
     double a = gs_now_s();
-    st = gs_sred_prover_init(&p, eng, (gs_sred_params){l, n_stack}, &c, 1, r, log_h - l + 1, r[5], &err);
+    st = gs_sred_prover_init(&p, eng, (gs_sred_params){l, n_stack}, &c, &mat, 1, r, log_h - l + 1, r[5], &err);
     double b = gs_now_s();
     st = st ? st : gs_sred_prover_round0(&p, coeffs, &err);
     double d = gs_now_s();

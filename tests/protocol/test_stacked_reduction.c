@@ -214,7 +214,7 @@ static void build_layout(const sred_vec *v, layout *L)
                 width = v->s_col[k] + 1;
             n++;
         }
-        L->commits[c] = (gs_sred_commit){width, n, L->slices[c], L->need_rot[c], NULL};
+        L->commits[c] = (gs_sred_commit){width, n, L->slices[c], L->need_rot[c]};
     }
 }
 
@@ -237,7 +237,6 @@ static void build_matrices(gs_engine *eng, const sred_vec *v, layout *L)
         }
         cr_assert_eq(gs_buf_create(eng, n * sizeof(bb_t), &L->mats[c]), GLSTARK_OK);
         cr_assert_eq(gs_buf_write(L->mats[c], 0, m, n * sizeof(bb_t)), GLSTARK_OK);
-        L->commits[c].matrix = L->mats[c];
         free(m);
     }
 }
@@ -331,8 +330,8 @@ static void prover_matches(const char *spec)
     gs_fs fs = {&sc, sc_observe, sc_sample};
     gs_stacking_proof sp;
     bb4_t u[64];
-    glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){v.l_skip, v.n_stack}, L.commits, L.ncommits, v.r,
-                                      v.r_len, &sp, u, &err);
+    glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){v.l_skip, v.n_stack}, L.commits,
+                                      (const gs_buf *const *)L.mats, L.ncommits, v.r, v.r_len, &sp, u, &err);
     cr_assert_eq(st, GLSTARK_OK, "%s: %s", spec, err.msg);
     cr_assert_eq(sc.mismatch_at, -1, "%s (%s): observed value %d differs from OpenVM's proof (%zu coefficients, then "
                                      "2 per round, then openings)",
@@ -545,7 +544,8 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
     cr_assert_eq(gs_buf_create(eng, height * sizeof(bb_t), &b1), GLSTARK_OK);
     gs_buf_write(b0, 0, m0, w0 * height * sizeof(bb_t));
     gs_buf_write(b1, 0, m1, height * sizeof(bb_t));
-    gs_sred_commit commits[2] = {{w0, ns0, sl0, nr0, b0}, {1, ns1, sl1, nr1, b1}};
+    gs_sred_commit commits[2] = {{w0, ns0, sl0, nr0}, {1, ns1, sl1, nr1}};
+    const gs_buf *mats[2] = {b0, b1};
 
     bb4_t r[3];
     for (int i = 0; i < 3; i++)
@@ -563,7 +563,7 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
     gs_stacking_proof sp;
     bb4_t pu[8], vu[8];
     gs_sred_params prm = {l, n_stack};
-    cr_assert_eq(gs_sred_prove(eng, &pfs, prm, commits, 2, r, 3, &sp, pu, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_sred_prove(eng, &pfs, prm, commits, mats, 2, r, 3, &sp, pu, &err), GLSTARK_OK, "%s", err.msg);
     glstark_status st = gs_sred_verify(&vfs, &sp, prm, commits, 2, claims, r, 3, vu, &err);
     cr_assert_eq(st, GLSTARK_OK, "verifier rejected the prover's proof: %s", err.msg);
     cr_assert_eq(pc.n, vc.n);
@@ -625,7 +625,7 @@ static void layout_matches(const char *spec)
     gs_sred_commit c;
     gs_red_slice *sl;
     uint8_t *nr;
-    cr_assert_eq(gs_sred_commit_from_layout(&lay, rot, NULL, &c, &sl, &nr, &err), GLSTARK_OK);
+    cr_assert_eq(gs_sred_commit_from_layout(&lay, rot, &c, &sl, &nr, &err), GLSTARK_OK);
     cr_assert_eq(c.width, L.commits[0].width, "%s: width", spec);
     cr_assert_eq(c.num_slices, L.commits[0].num_slices, "%s: slices", spec);
     for (uint32_t k = 0; k < c.num_slices; k++) {
