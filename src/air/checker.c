@@ -110,6 +110,163 @@ static void lu_free(lu_table *t)
     free(t->slots);
 }
 
+/* The trace of one AIR is one it can be checked on: height a power of
+ * two, every main part and the public values given, the preprocessed trace
+ * of the same height. */
+static glstark_status check_trace_inputs(const glstark_air *air, size_t a, const gs_air_trace_view *tv,
+                                         gs_error *err)
+{
+    size_t H = tv->height;
+    if (H & (H - 1))
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "check: AIR %zu '%s' trace height %zu is not a power of two", a, air->name, H);
+    if (!tv->main_parts || (air->num_public_values && !tv->public_values))
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "check: AIR %zu '%s' trace has no main data or public values", a, air->name);
+    for (size_t p = 0; p < gs_air_num_main_parts(air); p++)
+        if (!tv->main_parts[p])
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "check: AIR %zu '%s' main partition %zu is missing",
+                                a, air->name, p);
+    if (air->preprocessed_width && (!air->preprocessed_trace || air->preprocessed_height != H))
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "check: AIR %zu '%s' preprocessed trace is missing or its height %zu "
+                            "differs from the main trace height %zu",
+                            a, air->name, air->preprocessed_height, H);
+    return GLSTARK_OK;
+}
+
+/* One AIR's column pointers (main parts, and the preprocessed trace copied
+ * column-major), DAG node values of a row, and an interaction message. */
+typedef struct air_scratch {
+    const bb_t **cols;
+    const bb_t *const **parts;
+    bb_t *vals, *msg;
+    bb_t *prep_cm;
+    const bb_t **prep_cols;
+} air_scratch;
+
+static void scratch_free(air_scratch *sc)
+{
+    free(sc->cols);
+    free(sc->parts);
+    free(sc->vals);
+    free(sc->msg);
+    free(sc->prep_cm);
+    free(sc->prep_cols);
+}
+
+static glstark_status scratch_setup(air_scratch *sc, const glstark_air *air, const gs_air_trace_view *tv,
+                                    const gs_dag *dag, gs_error *err)
+{
+    const size_t H = tv->height, nparts = gs_air_num_main_parts(air);
+    size_t total_cols = 0;
+    for (size_t p = 0; p < nparts; p++)
+        total_cols += gs_air_main_part_width(air, p);
+    size_t max_msg = 0;
+    for (size_t i = 0; i < dag->num_interactions; i++)
+        if (dag->interactions[i].message_len > max_msg)
+            max_msg = dag->interactions[i].message_len;
+    sc->cols = malloc((total_cols ? total_cols : 1) * sizeof *sc->cols);
+    sc->parts = malloc((nparts ? nparts : 1) * sizeof *sc->parts);
+    sc->vals = malloc((dag->num_nodes ? dag->num_nodes : 1) * sizeof *sc->vals);
+    sc->msg = malloc((max_msg ? max_msg : 1) * sizeof *sc->msg);
+    if (!sc->cols || !sc->parts || !sc->vals || !sc->msg)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "check: out of memory");
+    size_t k = 0;
+    for (size_t p = 0; p < nparts; p++) {
+        sc->parts[p] = sc->cols + k;
+        for (size_t c = 0; c < gs_air_main_part_width(air, p); c++)
+            sc->cols[k++] = tv->main_parts[p] + c * H;
+    }
+    if (air->preprocessed_width) {
+        size_t w = air->preprocessed_width;
+        sc->prep_cm = malloc(w * H * sizeof *sc->prep_cm);
+        sc->prep_cols = malloc(w * sizeof *sc->prep_cols);
+        if (!sc->prep_cm || !sc->prep_cols)
+            return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "check: out of memory");
+        for (size_t r = 0; r < H; r++)
+            for (size_t c = 0; c < w; c++)
+                sc->prep_cm[c * H + r] = air->preprocessed_trace[r * w + c];
+        for (size_t c = 0; c < w; c++)
+            sc->prep_cols[c] = sc->prep_cm + c * H;
+    }
+    return GLSTARK_OK;
+}
+
+/* Every row of AIR a: each constraint must be 0; each interaction with a
+ * nonzero count goes into the bus table. */
+static glstark_status check_rows(const glstark_air *air, size_t a, const gs_air_trace_view *tv, const gs_dag *dag,
+                                 air_scratch *sc, lu_table *lu, glstark_check_failure *failure, gs_error *err)
+{
+    const size_t H = tv->height;
+    gs_dag_row_env env;
+    memset(&env, 0, sizeof env);
+    env.main_cols = sc->parts;
+    env.num_main_parts = gs_air_num_main_parts(air);
+    env.prep_cols = sc->prep_cols;
+    env.public_values = tv->public_values;
+    for (size_t r = 0; r < H; r++) {
+        env.row = r;
+        env.next_row = (r + 1) & (H - 1);
+        env.is_first_row = r == 0 ? bb_one() : 0;
+        env.is_last_row = r == H - 1 ? bb_one() : 0;
+        env.is_transition = r != H - 1 ? bb_one() : 0;
+        gs_dag_eval_row(dag, &env, sc->vals);
+        for (size_t c = 0; c < dag->num_constraints; c++) {
+            bb_t v = sc->vals[dag->constraint_idx[c]];
+            if (v == 0)
+                continue;
+            if (failure) {
+                failure->air = a;
+                failure->constraint = c;
+                failure->row = r;
+                failure->bus = 0;
+            }
+            return gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
+                                "AIR %zu '%s': constraint %zu (DAG node %u) is %u, not 0, "
+                                "on row %zu of %zu",
+                                a, air->name, c, dag->constraint_idx[c], bb_to_canonical(v), r, H);
+        }
+        for (size_t i = 0; i < dag->num_interactions; i++) {
+            const gs_dag_interaction *it = &dag->interactions[i];
+            bb_t count = sc->vals[it->count];
+            if (count == 0)
+                continue;
+            for (size_t j = 0; j < it->message_len; j++)
+                sc->msg[j] = sc->vals[it->message[j]];
+            if (!lu_add(lu, it->bus_index, sc->msg, it->message_len, count, a, r, i))
+                return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "check: out of memory");
+        }
+    }
+    return GLSTARK_OK;
+}
+
+/* Every (bus, message) must have net count 0 over all AIRs. */
+static glstark_status check_buses(const lu_table *lu, glstark_check_failure *failure, gs_error *err)
+{
+    for (size_t i = 0; i < lu->n; i++) {
+        const lu_entry *e = &lu->e[i];
+        if (e->net == 0)
+            continue;
+        if (failure) {
+            failure->air = e->air;
+            failure->constraint = SIZE_MAX;
+            failure->row = e->row;
+            failure->bus = e->bus;
+        }
+        char m[256];
+        size_t off = 0;
+        for (size_t j = 0; j < e->key_len && off + 16 < sizeof m; j++)
+            off += (size_t)snprintf(m + off, sizeof m - off, "%s%u", j ? ", " : "",
+                                    bb_to_canonical(lu->pool[e->key_off + j]));
+        return gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
+                            "LogUp: bus %u does not balance: message [%s] has net count %u, not 0 "
+                            "(first sent by AIR %zu interaction %zu on row %zu)",
+                            (unsigned)e->bus, m, bb_to_canonical(e->net), e->air, e->interaction, e->row);
+    }
+    return GLSTARK_OK;
+}
+
 glstark_status gs_check_constraints(glstark_air *const *airs, size_t num_airs,
                                     const gs_air_trace_view *traces,
                                     glstark_check_failure *failure, gs_error *err)
@@ -119,11 +276,6 @@ glstark_status gs_check_constraints(glstark_air *const *airs, size_t num_airs,
     glstark_status st = GLSTARK_OK;
     lu_table lu;
     memset(&lu, 0, sizeof lu);
-    bb_t *vals = NULL, *msg = NULL;
-    const bb_t **cols = NULL;
-    const bb_t *const **parts = NULL;
-    bb_t *prep_cm = NULL;
-    const bb_t **prep_cols = NULL;
     for (size_t a = 0; a < num_airs && st == GLSTARK_OK; a++) {
         glstark_air *air = airs[a];
         const gs_air_trace_view *tv = &traces[a];
@@ -131,164 +283,25 @@ glstark_status gs_check_constraints(glstark_air *const *airs, size_t num_airs,
             st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "check: AIR %zu is NULL", a);
             break;
         }
-        size_t H = tv->height;
-        if (H == 0)
+        if (tv->height == 0)
             continue; /* absent */
-        if (H & (H - 1)) {
-            st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                              "check: AIR %zu '%s' trace height %zu is not a power of two", a,
-                              air->name, H);
+        if ((st = check_trace_inputs(air, a, tv, err)))
             break;
-        }
-        size_t nparts = gs_air_num_main_parts(air);
-        if (!tv->main_parts || (air->num_public_values && !tv->public_values)) {
-            st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                              "check: AIR %zu '%s' trace has no main data or public values", a, air->name);
-            break;
-        }
-        for (size_t p = 0; p < nparts; p++)
-            if (!tv->main_parts[p]) {
-                st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                  "check: AIR %zu '%s' main partition %zu is missing", a, air->name, p);
-                break;
-            }
-        if (st)
-            break;
-        if (air->preprocessed_width && (!air->preprocessed_trace || air->preprocessed_height != H)) {
-            st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                              "check: AIR %zu '%s' preprocessed trace is missing or its height %zu "
-                              "differs from the main trace height %zu",
-                              a, air->name, air->preprocessed_height, H);
-            break;
-        }
         const gs_dag *dag = gs_air_dag(air, err);
         if (!dag) {
             st = err ? err->status : GLSTARK_ERR_INVALID_ARGUMENT;
             break;
         }
-        /* column pointer tables */
-        size_t total_cols = 0;
-        for (size_t p = 0; p < nparts; p++)
-            total_cols += gs_air_main_part_width(air, p);
-        free(cols);
-        free(parts);
-        free(vals);
-        free(prep_cm);
-        free(prep_cols);
-        prep_cm = NULL;
-        prep_cols = NULL;
-        cols = malloc((total_cols ? total_cols : 1) * sizeof *cols);
-        parts = malloc((nparts ? nparts : 1) * sizeof *parts);
-        vals = malloc((dag->num_nodes ? dag->num_nodes : 1) * sizeof *vals);
-        if (!cols || !parts || !vals) {
-            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "check: out of memory");
-            break;
-        }
-        size_t k = 0;
-        for (size_t p = 0; p < nparts; p++) {
-            parts[p] = cols + k;
-            for (size_t c = 0; c < gs_air_main_part_width(air, p); c++)
-                cols[k++] = tv->main_parts[p] + c * H;
-        }
-        if (air->preprocessed_width) {
-            size_t w = air->preprocessed_width;
-            prep_cm = malloc(w * H * sizeof *prep_cm);
-            prep_cols = malloc(w * sizeof *prep_cols);
-            if (!prep_cm || !prep_cols) {
-                st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "check: out of memory");
-                break;
-            }
-            for (size_t r = 0; r < H; r++)
-                for (size_t c = 0; c < w; c++)
-                    prep_cm[c * H + r] = air->preprocessed_trace[r * w + c];
-            for (size_t c = 0; c < w; c++)
-                prep_cols[c] = prep_cm + c * H;
-        }
-        size_t max_msg = 0;
-        for (size_t i = 0; i < dag->num_interactions; i++)
-            if (dag->interactions[i].message_len > max_msg)
-                max_msg = dag->interactions[i].message_len;
-        free(msg);
-        msg = malloc((max_msg ? max_msg : 1) * sizeof *msg);
-        if (!msg) {
-            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "check: out of memory");
-            break;
-        }
-        gs_dag_row_env env;
-        memset(&env, 0, sizeof env);
-        env.main_cols = parts;
-        env.num_main_parts = nparts;
-        env.prep_cols = prep_cols;
-        env.public_values = tv->public_values;
-        for (size_t r = 0; r < H && st == GLSTARK_OK; r++) {
-            env.row = r;
-            env.next_row = (r + 1) & (H - 1);
-            env.is_first_row = r == 0 ? bb_one() : 0;
-            env.is_last_row = r == H - 1 ? bb_one() : 0;
-            env.is_transition = r != H - 1 ? bb_one() : 0;
-            gs_dag_eval_row(dag, &env, vals);
-            for (size_t c = 0; c < dag->num_constraints; c++) {
-                bb_t v = vals[dag->constraint_idx[c]];
-                if (v != 0) {
-                    if (failure) {
-                        failure->air = a;
-                        failure->constraint = c;
-                        failure->row = r;
-                        failure->bus = 0;
-                    }
-                    st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
-                                      "AIR %zu '%s': constraint %zu (DAG node %u) is %u, not 0, "
-                                      "on row %zu of %zu",
-                                      a, air->name, c, dag->constraint_idx[c], bb_to_canonical(v), r, H);
-                    break;
-                }
-            }
-            if (st)
-                break;
-            for (size_t i = 0; i < dag->num_interactions; i++) {
-                const gs_dag_interaction *it = &dag->interactions[i];
-                bb_t count = vals[it->count];
-                if (count == 0)
-                    continue;
-                for (size_t j = 0; j < it->message_len; j++)
-                    msg[j] = vals[it->message[j]];
-                if (!lu_add(&lu, it->bus_index, msg, it->message_len, count, a, r, i)) {
-                    st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "check: out of memory");
-                    break;
-                }
-            }
-        }
+        air_scratch sc;
+        memset(&sc, 0, sizeof sc);
+        st = scratch_setup(&sc, air, tv, dag, err);
+        if (!st)
+            st = check_rows(air, a, tv, dag, &sc, &lu, failure, err);
+        scratch_free(&sc);
     }
-    if (st == GLSTARK_OK) {
-        for (size_t i = 0; i < lu.n; i++) {
-            const lu_entry *e = &lu.e[i];
-            if (e->net == 0)
-                continue;
-            if (failure) {
-                failure->air = e->air;
-                failure->constraint = SIZE_MAX;
-                failure->row = e->row;
-                failure->bus = e->bus;
-            }
-            char m[256];
-            size_t off = 0;
-            for (size_t j = 0; j < e->key_len && off + 16 < sizeof m; j++)
-                off += (size_t)snprintf(m + off, sizeof m - off, "%s%u", j ? ", " : "",
-                                        bb_to_canonical(lu.pool[e->key_off + j]));
-            st = gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
-                              "LogUp: bus %u does not balance: message [%s] has net count %u, not 0 "
-                              "(first sent by AIR %zu interaction %zu on row %zu)",
-                              (unsigned)e->bus, m, bb_to_canonical(e->net), e->air, e->interaction, e->row);
-            break;
-        }
-    }
+    if (st == GLSTARK_OK)
+        st = check_buses(&lu, failure, err);
     lu_free(&lu);
-    free(vals);
-    free(msg);
-    free(cols);
-    free(parts);
-    free(prep_cm);
-    free(prep_cols);
     return st;
 }
 

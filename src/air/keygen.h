@@ -93,9 +93,12 @@ void gs_multi_vk_free(gs_multi_vk *vk);
 glstark_status gs_vk_prevk_bytes(const gs_multi_vk *vk, uint8_t **bytes, size_t *len,
                                  gs_error *err);
 
-/* Decoding (vk_decode.c): the inverse of the encoder (gs_vk_from_postcard
- * reads the bytes after the 12-byte header). Fails with
- * GLSTARK_ERR_MALFORMED on truncated, overlong or inconsistent bytes.
+/* Decoding (vk_decode.c, with common/codec_io.h's reader): the inverse of
+ * the encoder (gs_vk_from_postcard reads the bytes after the 12-byte
+ * header). Fails with GLSTARK_ERR_MALFORMED on truncated, overlong or
+ * inconsistent bytes, the message naming the field and its byte offset
+ * (from the start of the header for gs_vk_from_prevk_bytes), and with
+ * GLSTARK_ERR_OUT_OF_MEMORY when an allocation fails.
  * The pre-hash is not part of the bytes (has_pre_hash = 0 after decoding;
  * gs_vk_compute_pre_hash fills it). */
 glstark_status gs_vk_from_postcard(const uint8_t *bytes, size_t len, gs_multi_vk *out,

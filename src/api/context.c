@@ -15,6 +15,7 @@
 
 #include "air/air_internal.h"
 #include "api/keys_internal.h"
+#include "common/codec_io.h"
 #include "context/context.h"
 #include "util/read_file.h"
 
@@ -43,10 +44,8 @@ static glstark_status set_words(glstark_context *ctx, gs_error *err)
     if (!ctx->owned)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "reading the context: out of host memory for %zu bytes",
                             ctx->len);
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *p = ctx->bytes + 4 * i;
-        ctx->owned[i] = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-    }
+    for (size_t i = 0; i < n; i++)
+        ctx->owned[i] = gs_load_u32le(ctx->bytes + 4 * i);
     ctx->words = ctx->owned;
     return GLSTARK_OK;
 }

@@ -30,10 +30,8 @@
 /* u32 length then `len` EF, with the length checked before allocating. */
 static glstark_status read_ef_vec(gs_reader *rd, gs_ef_vec *out, const char *label, uint32_t i, uint32_t j)
 {
-    size_t at = rd->pos;
     uint32_t len = 0;
-    TRY(gs_rd_u32(rd, &len, "%s[%u][%u] length", label, i, j));
-    TRY(gs_rd_check_fits(rd, at, len, 16, "%s[%u][%u] length", label, i, j));
+    TRY(gs_rd_len(rd, &len, 16, "%s[%u][%u] length", label, i, j));
     ALLOC(out->v, len, label);
     out->len = len;
     return gs_rd_ef_n(rd, out->v, len, "%s[%u][%u]", label, i, j);
@@ -42,10 +40,8 @@ static glstark_status read_ef_vec(gs_reader *rd, gs_ef_vec *out, const char *lab
 /* Same, for a top-level vector (no indices in the label). */
 static glstark_status read_ef_vec0(gs_reader *rd, gs_ef_vec *out, const char *label)
 {
-    size_t at = rd->pos;
     uint32_t len = 0;
-    TRY(gs_rd_u32(rd, &len, "%s length", label));
-    TRY(gs_rd_check_fits(rd, at, len, 16, "%s length", label));
+    TRY(gs_rd_len(rd, &len, 16, "%s length", label));
     ALLOC(out->v, len, label);
     out->len = len;
     return gs_rd_ef_n(rd, out->v, len, "%s", label);
@@ -82,26 +78,20 @@ static glstark_status decode_header(gs_reader *rd, gs_proof *p)
         if (!tv->present)
             continue;
         TRY(gs_rd_u32(rd, &tv->log_height, "trace_vdata[%u].log_height", a));
-        at = rd->pos;
         uint32_t nc = 0;
-        TRY(gs_rd_u32(rd, &nc, "trace_vdata[%u].cached_commitments length", a));
-        TRY(gs_rd_check_fits(rd, at, nc, 32, "trace_vdata[%u].cached_commitments length", a));
+        TRY(gs_rd_len(rd, &nc, 32, "trace_vdata[%u].cached_commitments length", a));
         ALLOC(tv->cached_commitments, nc, "cached_commitments");
         tv->num_cached = nc;
         TRY(gs_rd_digest_n(rd, tv->cached_commitments[0].v, nc, "trace_vdata[%u].cached_commitments", a));
     }
 
-    at = rd->pos;
     uint32_t npv = 0;
-    TRY(gs_rd_u32(rd, &npv, "public_values length"));
-    TRY(gs_rd_check_fits(rd, at, npv, 4, "public_values length"));
+    TRY(gs_rd_len(rd, &npv, 4, "public_values length"));
     ALLOC(p->public_values, npv, "public_values");
     p->num_public_value_lists = npv;
     for (uint32_t a = 0; a < npv; a++) {
-        at = rd->pos;
         uint32_t len = 0;
-        TRY(gs_rd_u32(rd, &len, "public_values[%u] length", a));
-        TRY(gs_rd_check_fits(rd, at, len, 4, "public_values[%u] length", a));
+        TRY(gs_rd_len(rd, &len, 4, "public_values[%u] length", a));
         ALLOC(p->public_values[a].v, len, "public_values");
         p->public_values[a].len = len;
         TRY(gs_rd_f_n(rd, p->public_values[a].v, len, "public_values[%u]", a));
@@ -113,10 +103,9 @@ static glstark_status decode_gkr(gs_reader *rd, gs_proof_gkr *g)
 {
     TRY(gs_rd_f(rd, &g->logup_pow_witness, "gkr_proof.logup_pow_witness"));
     TRY(gs_rd_ef(rd, &g->q0_claim, "gkr_proof.q0_claim"));
-    size_t at = rd->pos;
+    const size_t at = rd->pos;
     uint32_t R = 0;
-    TRY(gs_rd_u32(rd, &R, "gkr_proof.claims_per_layer length"));
-    TRY(gs_rd_check_fits(rd, at, R, 64, "gkr_proof.claims_per_layer length"));
+    TRY(gs_rd_len(rd, &R, 64, "gkr_proof.claims_per_layer length"));
     ALLOC(g->claims_per_layer, R, "claims_per_layer");
     g->num_layers = R;
     for (uint32_t j = 0; j < R; j++) {
@@ -140,10 +129,8 @@ static glstark_status decode_gkr(gs_reader *rd, gs_proof_gkr *g)
 
 static glstark_status decode_batch(gs_reader *rd, gs_batch_constraint_proof *b)
 {
-    size_t at = rd->pos;
     uint32_t M = 0;
-    TRY(gs_rd_u32(rd, &M, "batch_constraint_proof.numerator_term_per_air length"));
-    TRY(gs_rd_check_fits(rd, at, M, 36, "batch_constraint_proof.numerator_term_per_air length"));
+    TRY(gs_rd_len(rd, &M, 36, "batch_constraint_proof.numerator_term_per_air length"));
     ALLOC(b->numerator_term_per_air, M, "numerator_term_per_air");
     ALLOC(b->denominator_term_per_air, M, "denominator_term_per_air");
     ALLOC(b->column_openings, M, "column_openings");
@@ -152,7 +139,7 @@ static glstark_status decode_batch(gs_reader *rd, gs_batch_constraint_proof *b)
     TRY(gs_rd_ef_n(rd, b->denominator_term_per_air, M, "batch_constraint_proof.denominator_term_per_air"));
     TRY(read_ef_vec0(rd, &b->univariate_round_coeffs, "batch_constraint_proof.univariate_round_coeffs"));
 
-    at = rd->pos;
+    const size_t at = rd->pos;
     TRY(gs_rd_u32(rd, &b->n_max, "batch_constraint_proof.sumcheck_round_polys length"));
     if (b->n_max > 0) {
         size_t at_d = rd->pos;
@@ -173,10 +160,8 @@ static glstark_status decode_batch(gs_reader *rd, gs_batch_constraint_proof *b)
 
     for (uint32_t t = 0; t < M; t++) {
         gs_column_openings *co = &b->column_openings[t];
-        at = rd->pos;
         uint32_t parts = 0;
-        TRY(gs_rd_u32(rd, &parts, "batch_constraint_proof.column_openings[%u] length", t));
-        TRY(gs_rd_check_fits(rd, at, parts, 4, "batch_constraint_proof.column_openings[%u] length", t));
+        TRY(gs_rd_len(rd, &parts, 4, "batch_constraint_proof.column_openings[%u] length", t));
         ALLOC(co->parts, parts, "column_openings parts");
         co->num_parts = parts;
         for (uint32_t j = 0; j < parts; j++)
@@ -188,18 +173,14 @@ static glstark_status decode_batch(gs_reader *rd, gs_batch_constraint_proof *b)
 static glstark_status decode_stacking(gs_reader *rd, gs_stacking_proof *s)
 {
     TRY(read_ef_vec0(rd, &s->univariate_round_coeffs, "stacking_proof.univariate_round_coeffs"));
-    size_t at = rd->pos;
     uint32_t n = 0;
-    TRY(gs_rd_u32(rd, &n, "stacking_proof.sumcheck_round_polys length"));
-    TRY(gs_rd_check_fits(rd, at, n, 32, "stacking_proof.sumcheck_round_polys length"));
+    TRY(gs_rd_len(rd, &n, 32, "stacking_proof.sumcheck_round_polys length"));
     ALLOC(s->sumcheck_round_polys, (size_t)n * 2, "stacking sumcheck_round_polys");
     s->num_rounds = n;
     TRY(gs_rd_ef_n(rd, s->sumcheck_round_polys, (size_t)n * 2,
                    "stacking_proof.sumcheck_round_polys (flattened [round][2])"));
-    at = rd->pos;
     uint32_t nc = 0;
-    TRY(gs_rd_u32(rd, &nc, "stacking_proof.stacking_openings length"));
-    TRY(gs_rd_check_fits(rd, at, nc, 4, "stacking_proof.stacking_openings length"));
+    TRY(gs_rd_len(rd, &nc, 4, "stacking_proof.stacking_openings length"));
     ALLOC(s->stacking_openings, nc, "stacking_openings");
     s->num_commits = nc;
     for (uint32_t c = 0; c < nc; c++)
@@ -221,15 +202,8 @@ glstark_status gs_proof_decode(const uint8_t *bytes, size_t len, gs_proof *out, 
         st = decode_batch(&rd, &out->batch);
     if (st == GLSTARK_OK)
         st = decode_stacking(&rd, &out->stacking);
-    if (st == GLSTARK_OK) {
-        /* the WHIR part: whir.h's codec; its offsets count from its start */
-        size_t at = rd.pos, used = 0;
-        st = gs_whir_proof_decode(&out->whir, rd.buf + rd.pos, rd.len - rd.pos, &used, err);
-        if (st)
-            gs_error_prefix(err, "malformed proof bytes: whir_proof (which starts at byte %zu of the proof)", at);
-        else
-            rd.pos += used;
-    }
+    if (st == GLSTARK_OK)
+        st = gs_whir_proof_read(&rd, &out->whir); /* whir_codec.c */
     if (st == GLSTARK_OK && rd.pos != len)
         st = gs_rd_fail(&rd, rd.pos, "end of proof", "%zu trailing bytes after the WHIR proof", len - rd.pos);
     if (st != GLSTARK_OK)

@@ -104,6 +104,13 @@ glstark_status gs_whir_proof_encode(const gs_whir_proof *p, uint8_t *out, size_t
 glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size_t len, size_t *consumed,
                                     gs_error *err);
 
+/* The same from a reader (common/codec_io.h) at its position, which it
+ * leaves after the WhirProof: the proof codec reads its WHIR part so, and
+ * messages give offsets in the whole proof. Fields are named
+ * "whir_proof.<field>". */
+struct gs_reader;
+glstark_status gs_whir_proof_read(struct gs_reader *rd, gs_whir_proof *p);
+
 /* The proof-shape checks OpenVM's verifier makes before WHIR
  * (SB/verifier/proof_shape.rs), for a proof about commits of these widths. */
 glstark_status gs_whir_proof_check_shape(const gs_whir_proof *p, const gs_whir_params *params,

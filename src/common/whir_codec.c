@@ -4,6 +4,8 @@
  * layout implies are not written. */
 #include "common/whir.h"
 
+#include "common/codec_io.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,80 +289,249 @@ glstark_status gs_whir_proof_encode(const gs_whir_proof *p, uint8_t *out, size_t
 
 /* ---------- decoding ---------- */
 
-typedef struct rd {
-    const uint8_t *b;
-    size_t len, pos;
-    gs_error *err;
-    const char *what; /* the field being read, for messages */
-} rd;
+/* Where each part of a WhirProof lies in the bytes and the shape its length
+ * fields give. Decoding takes two passes: the first reads the lengths and
+ * skips over the values (checking they are there), so that everything is
+ * allocated at once from a shape known to fit in the input; the second goes
+ * back and reads the values. */
+typedef struct whir_layout {
+    size_t start; /* the WhirProof's first byte */
+    bb_t mu_pow_witness;
+    uint32_t nsc, ncw, nu, k;       /* sumcheck rounds, codeword commits, WHIR rounds, k */
+    size_t rows;                    /* 2^k */
+    uint32_t ncommits, depth0;      /* initial round: commits, Merkle depth */
+    uint32_t *widths;               /* ncommits (0 each without initial queries) */
+    uint32_t nq[GS_WHIR_PROOF_MAX_ROUNDS];
+    uint32_t depth1;                /* first codeword round's Merkle depth */
+    uint32_t nfin;                  /* final polynomial length */
+    size_t sc_pos, cw_pos, init_pos, cwv_pos[GS_WHIR_PROOF_MAX_ROUNDS], cwp_pos, fin_pos, end;
+} whir_layout;
 
-static glstark_status short_read(rd *r, size_t need)
+#define L_(name) "whir_proof." name
+
+/* Siblings per query in codeword round r >= 1, or 0 where OpenVM's usize
+ * decrement would wrap (only legal in a round without queries). */
+static uint64_t layout_depth(const whir_layout *L, uint32_t r)
 {
-    return gs_error_set(r->err, GLSTARK_ERR_MALFORMED,
-                        "whir decode: truncated while reading %s at byte %zu (need %zu more bytes, %zu left); "
-                        "the proof bytes are cut short or a length field is wrong",
-                        r->what, r->pos, need, r->len - r->pos);
+    return L->depth1 >= r - 1 ? (uint64_t)L->depth1 - (r - 1) : 0;
 }
 
-static glstark_status get_u32(rd *r, uint32_t *x)
+/* mu witness, sumcheck polynomials, codeword commits, OOD values and the
+ * proof-of-work witnesses: their lengths give the number of rounds and k. */
+static glstark_status scan_rounds(gs_reader *rd, whir_layout *L)
 {
-    if (r->len - r->pos < 4)
-        return short_read(r, 4);
-    const uint8_t *b = r->b + r->pos;
-    *x = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-    r->pos += 4;
+    glstark_status st;
+    if ((st = gs_rd_f(rd, &L->mu_pow_witness, L_("mu_pow_witness"))) ||
+        (st = gs_rd_len(rd, &L->nsc, 32, L_("whir_sumcheck_polys length"))))
+        return st;
+    L->sc_pos = rd->pos;
+    if ((st = gs_rd_skip(rd, (uint64_t)L->nsc * 32, L_("whir_sumcheck_polys"))))
+        return st;
+    const size_t at = rd->pos;
+    if ((st = gs_rd_u32(rd, &L->ncw, L_("codeword_commits length"))))
+        return st;
+    if (L->ncw >= GS_WHIR_PROOF_MAX_ROUNDS)
+        return gs_rd_fail(rd, at, L_("codeword_commits length"), "%u codeword commits (more than %d rounds)", L->ncw,
+                          GS_WHIR_PROOF_MAX_ROUNDS);
+    L->nu = L->ncw + 1;
+    if (L->nsc % L->nu != 0)
+        return gs_rd_fail(rd, at, L_("codeword_commits length"),
+                          "%u sumcheck rounds is not a multiple of the %u WHIR rounds", L->nsc, L->nu);
+    L->k = L->nsc / L->nu;
+    if (L->k > 16)
+        return gs_rd_fail(rd, at, L_("codeword_commits length"), "folding factor k = %u is out of range (at most 16)",
+                          L->k);
+    L->rows = (size_t)1 << L->k;
+    L->cw_pos = rd->pos;
+    /* commits, OOD values, folding and query witnesses (u32 counts: no overflow) */
+    return gs_rd_skip(rd, (uint64_t)L->ncw * 32 + (uint64_t)L->ncw * 16 + (uint64_t)L->nsc * 4 + (uint64_t)L->nu * 4,
+                      L_("codeword_commits, ood_values and pow witnesses"));
+}
+
+/* Adds `a * b * c` bytes to *total unless that passes `limit` (a, b, c below
+ * 2^32 but their product may not fit in 64 bits). */
+static int add_within(uint64_t *total, uint64_t a, uint64_t b, uint64_t c, uint64_t limit)
+{
+    uint64_t room = limit - *total;
+    if (a == 0 || b == 0 || c == 0)
+        return 1;
+    if (a > room / b || a * b > room / c)
+        return 0;
+    *total += a * b * c;
+    return 1;
+}
+
+/* The initial round's shape: commits, queries, Merkle depth, widths, and the
+ * opened rows and Merkle proofs they size. */
+static glstark_status scan_initial(gs_reader *rd, whir_layout *L)
+{
+    glstark_status st;
+    const size_t at = rd->pos;
+    if ((st = gs_rd_u32(rd, &L->ncommits, L_("num_commits"))))
+        return st;
+    if (L->ncommits == 0)
+        return gs_rd_fail(rd, at, L_("num_commits"), "num_commits must be nonzero");
+    if ((st = gs_rd_u32(rd, &L->nq[0], L_("initial num_queries"))))
+        return st;
+    if (L->nq[0] > 0) {
+        if ((st = gs_rd_u32(rd, &L->depth0, L_("initial merkle depth"))) ||
+            (st = gs_rd_check_fits(rd, at, L->ncommits, 4, L_("num_commits (commit widths follow)"))))
+            return st;
+    } else if (L->ncommits > rd->len - L->start) {
+        /* Without initial queries a commit takes no bytes here, so the
+         * remaining length cannot bound the count; a commit still stands for
+         * a stacking opening earlier in the proof (at least 4 bytes), so more
+         * commits than input bytes is malformed. (Found by fuzz_proof:
+         * num_commits = 0xFFFFFFFF made a 16 GiB allocation.) */
+        return gs_rd_fail(rd, at, L_("num_commits"), "num_commits %u exceeds the %zu-byte input", L->ncommits,
+                          rd->len - L->start);
+    }
+    L->widths = gs_rd_calloc(rd, L->ncommits, sizeof *L->widths, "WHIR commit widths"); /* OpenVM fills 0 */
+    if (!L->widths)
+        return rd->failed;
+    if (L->nq[0] > 0)
+        for (uint32_t c = 0; c < L->ncommits; c++)
+            if ((st = gs_rd_u32(rd, &L->widths[c], L_("commit widths[%u]"), c)))
+                return st;
+    /* bound the initial rows and proofs before allocating */
+    const uint64_t left = gs_reader_remaining(rd);
+    uint64_t tot = 0;
+    for (uint32_t c = 0; c < L->ncommits; c++)
+        if (!add_within(&tot, L->nq[0], L->rows * 4, L->widths[c], left) ||
+            !add_within(&tot, L->nq[0], L->depth0, 32, left))
+            return gs_rd_fail(rd, rd->pos, L_("initial_round_opened_rows and merkle proofs"),
+                              "commit %u's opened rows and Merkle proofs need more than the %llu bytes that remain "
+                              "(truncated input or a length field too large)",
+                              c, (unsigned long long)left);
+    L->init_pos = rd->pos;
+    rd->pos += (size_t)tot;
     return GLSTARK_OK;
 }
 
-static glstark_status get_f(rd *r, bb_t *x)
+/* The later rounds' queries and opened values, their Merkle depth and
+ * proofs, and the final polynomial's length. */
+static glstark_status scan_codewords(gs_reader *rd, whir_layout *L)
 {
-    uint32_t v = 0;
-    glstark_status st = get_u32(r, &v);
+    glstark_status st;
+    for (uint32_t r = 1; r < L->nu; r++) {
+        if ((st = gs_rd_len(rd, &L->nq[r], L->rows * 16, L_("codeword round %u num_queries"), r)))
+            return st;
+        L->cwv_pos[r] = rd->pos;
+        rd->pos += (size_t)L->nq[r] * L->rows * 16;
+    }
+    const size_t at = rd->pos;
+    if ((st = gs_rd_u32(rd, &L->depth1, L_("codeword merkle depth"))))
+        return st;
+    /* OpenVM decrements the depth per round (usize); a wrap past zero can only
+     * be read when that round has no queries. */
+    for (uint32_t r = 1; r < L->nu; r++)
+        if (L->depth1 < r - 1 && L->nq[r] > 0)
+            return gs_rd_fail(rd, at, L_("codeword merkle depth"), "depth %u runs below zero at round %u, which has %u "
+                              "queries", L->depth1, r, L->nq[r]);
+    L->cwp_pos = rd->pos;
+    const uint64_t left = gs_reader_remaining(rd);
+    uint64_t tot = 0;
+    for (uint32_t r = 1; r < L->nu; r++)
+        if (!add_within(&tot, L->nq[r], layout_depth(L, r), 32, left))
+            return gs_rd_fail(rd, rd->pos, L_("codeword_merkle_proofs"),
+                              "round %u's Merkle proofs need more than the %llu bytes that remain (truncated input "
+                              "or a length field too large)",
+                              r, (unsigned long long)left);
+    rd->pos += (size_t)tot;
+    if ((st = gs_rd_len(rd, &L->nfin, 16, L_("final_poly length"))))
+        return st;
+    L->fin_pos = rd->pos;
+    L->end = rd->pos + (size_t)L->nfin * 16;
+    return GLSTARK_OK;
+}
+
+/* Allocates p from the layout: the initial proofs at depth0, the codeword
+ * proofs at whatever depth the bytes say. */
+static glstark_status alloc_from_layout(gs_whir_proof *p, const whir_layout *L, gs_error *err)
+{
+    glstark_status st =
+        gs_whir_proof_alloc(p, L->nu, L->k, L->ncommits, L->widths, L->nq, L->depth0, L->nfin, err);
     if (st)
         return st;
-    if (v >= BB_P)
-        return gs_error_set(r->err, GLSTARK_ERR_MALFORMED,
-                            "whir decode: %s at byte %zu holds %u, not a canonical BabyBear value (< %u)", r->what,
-                            r->pos - 4, v, (unsigned)BB_P);
-    *x = bb_from_canonical(v);
-    return GLSTARK_OK;
-}
-
-static glstark_status get_ef(rd *r, bb4_t *x)
-{
-    for (int i = 0; i < 4; i++) {
-        glstark_status st = get_f(r, &x->c[i]);
-        if (st)
-            return st;
+    p->first_codeword_merkle_depth = L->depth1;
+    for (uint32_t r = 1; r < L->nu; r++) {
+        free(p->codeword_proofs[r - 1]);
+        size_t n = (size_t)L->nq[r] * (size_t)layout_depth(L, r);
+        p->codeword_proofs[r - 1] = n ? calloc(n, sizeof(gs_whir_digest)) : NULL;
+        if (n && !p->codeword_proofs[r - 1]) {
+            gs_whir_proof_free(p);
+            return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir decode: out of memory");
+        }
     }
-    return GLSTARK_OK;
-}
-
-static glstark_status get_dg(rd *r, gs_whir_digest *d)
-{
-    for (int i = 0; i < 8; i++) {
-        glstark_status st = get_f(r, &d->v[i]);
-        if (st)
-            return st;
-    }
-    return GLSTARK_OK;
-}
-
-/* Checks that count items of item_bytes each fit in what is left, before
- * anything is allocated for them (lengths come from untrusted bytes). */
-static glstark_status need_bytes(rd *r, uint64_t count, uint64_t item_bytes)
-{
-    if (item_bytes && count > (uint64_t)(r->len - r->pos) / item_bytes)
-        return short_read(r, (size_t)(count * item_bytes > SIZE_MAX ? SIZE_MAX : count * item_bytes));
+    p->mu_pow_witness = L->mu_pow_witness;
     return GLSTARK_OK;
 }
 
 #define TRY(x)                                                                                                       \
     do {                                                                                                             \
-        st = (x);                                                                                                    \
-        if (st)                                                                                                      \
-            goto fail;                                                                                               \
+        glstark_status st_ = (x);                                                                                    \
+        if (st_)                                                                                                     \
+            return st_;                                                                                              \
     } while (0)
+
+/* The second pass: every value, from the positions the first pass found. */
+static glstark_status read_values(gs_reader *rd, const whir_layout *L, gs_whir_proof *p)
+{
+    rd->pos = L->sc_pos;
+    TRY(gs_rd_ef_n(rd, p->sumcheck_polys, 2 * (size_t)L->nsc, L_("whir_sumcheck_polys")));
+    rd->pos = L->cw_pos;
+    for (uint32_t i = 0; i < L->ncw; i++)
+        TRY(gs_rd_digest(rd, p->codeword_commits[i].v, L_("codeword_commits[%u]"), i));
+    TRY(gs_rd_ef_n(rd, p->ood_values, L->ncw, L_("ood_values")));
+    TRY(gs_rd_f_n(rd, p->folding_pow_witnesses, L->nsc, L_("folding_pow_witnesses")));
+    TRY(gs_rd_f_n(rd, p->query_pow_witnesses, L->nu, L_("query_phase_pow_witnesses")));
+    rd->pos = L->init_pos;
+    for (uint32_t c = 0; c < L->ncommits; c++)
+        TRY(gs_rd_f_n(rd, p->initial_rows[c], (size_t)L->nq[0] * L->rows * p->widths[c],
+                      L_("initial_round_opened_rows[%u]"), c));
+    for (uint32_t c = 0; c < L->ncommits; c++)
+        for (size_t i = 0; i < (size_t)L->nq[0] * L->depth0; i++)
+            TRY(gs_rd_digest(rd, p->initial_proofs[c][i].v, L_("initial_round_merkle_proofs[%u][%zu]"), c, i));
+    for (uint32_t r = 1; r < L->nu; r++) {
+        rd->pos = L->cwv_pos[r];
+        TRY(gs_rd_ef_n(rd, p->codeword_values[r - 1], (size_t)L->nq[r] * L->rows,
+                       L_("codeword_opened_values[%u]"), r - 1));
+    }
+    rd->pos = L->cwp_pos;
+    for (uint32_t r = 1; r < L->nu; r++)
+        for (size_t i = 0; i < (size_t)L->nq[r] * (size_t)layout_depth(L, r); i++)
+            TRY(gs_rd_digest(rd, p->codeword_proofs[r - 1][i].v, L_("codeword_merkle_proofs[%u][%zu]"), r - 1, i));
+    rd->pos = L->fin_pos;
+    TRY(gs_rd_ef_n(rd, p->final_poly, L->nfin, L_("final_poly")));
+    if (rd->pos != L->end)
+        return gs_error_set(rd->err, GLSTARK_ERR_INTERNAL, "whir decode: position %zu after final poly, expected %zu",
+                            rd->pos, L->end);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_whir_proof_read(gs_reader *rd, gs_whir_proof *p)
+{
+    memset(p, 0, sizeof *p);
+    whir_layout L;
+    memset(&L, 0, sizeof L);
+    L.start = rd->pos;
+    glstark_status st = scan_rounds(rd, &L);
+    if (!st)
+        st = scan_initial(rd, &L);
+    if (!st)
+        st = scan_codewords(rd, &L);
+    if (!st)
+        st = alloc_from_layout(p, &L, rd->err);
+    free(L.widths);
+    if (!st)
+        st = read_values(rd, &L, p);
+    if (st) {
+        gs_whir_proof_free(p);
+        return st;
+    }
+    rd->pos = L.end;
+    return GLSTARK_OK;
+}
 
 glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size_t len, size_t *consumed,
                                     gs_error *err)
@@ -368,212 +539,11 @@ glstark_status gs_whir_proof_decode(gs_whir_proof *p, const uint8_t *bytes, size
     memset(p, 0, sizeof *p);
     if (!bytes && len)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir decode: NULL bytes");
-    rd r = {bytes, len, 0, err, "mu_pow_witness"};
-    glstark_status st;
-    bb_t mu_w = 0;
-    uint32_t nsc = 0, ncw = 0;
-    TRY(get_f(&r, &mu_w));
-    r.what = "num_whir_sumcheck_rounds";
-    TRY(get_u32(&r, &nsc));
-    TRY(need_bytes(&r, nsc, 32));
-    size_t sc_pos = r.pos;
-    r.pos += (size_t)nsc * 32; /* read after allocation; bounds checked above */
-    r.what = "codeword_commits length";
-    TRY(get_u32(&r, &ncw));
-    if (ncw >= GS_WHIR_PROOF_MAX_ROUNDS)
-        return gs_error_set(err, GLSTARK_ERR_MALFORMED, "whir decode: %u codeword commits (more than %d rounds)",
-                            ncw, GS_WHIR_PROOF_MAX_ROUNDS);
-    uint32_t nu = ncw + 1;
-    if (nsc % nu != 0)
-        return gs_error_set(err, GLSTARK_ERR_MALFORMED,
-                            "whir decode: %u sumcheck rounds is not a multiple of the %u WHIR rounds", nsc, nu);
-    uint32_t k = nsc / nu;
-    if (k > 16)
-        return gs_error_set(err, GLSTARK_ERR_MALFORMED, "whir decode: folding factor k = %u is out of range", k);
-    size_t rows = (size_t)1 << k;
-    /* Skip to the shape fields to size the allocation, then come back. */
-    size_t cw_pos = r.pos;
-    TRY(need_bytes(&r, (uint64_t)ncw * 32 + (uint64_t)ncw * 16 + (uint64_t)nsc * 4 + (uint64_t)nu * 4, 1));
-    r.pos += (size_t)ncw * 32 + (size_t)ncw * 16 + (size_t)nsc * 4 + (size_t)nu * 4;
-    uint32_t ncommits = 0, nq0 = 0, depth0 = 0;
-    r.what = "num_commits";
-    TRY(get_u32(&r, &ncommits));
-    if (ncommits == 0)
-        return gs_error_set(err, GLSTARK_ERR_MALFORMED, "whir decode: num_commits must be nonzero");
-    r.what = "initial num_queries";
-    TRY(get_u32(&r, &nq0));
-    uint32_t *widths = NULL;
-    if (nq0 > 0) {
-        r.what = "initial merkle depth";
-        TRY(get_u32(&r, &depth0));
-        TRY(need_bytes(&r, ncommits, 4));
-        widths = calloc(ncommits, sizeof *widths);
-        if (!widths)
-            return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir decode: out of memory");
-        r.what = "commit widths";
-        for (uint32_t c = 0; c < ncommits; c++)
-            if ((st = get_u32(&r, &widths[c]))) {
-                free(widths);
-                return st;
-            }
-    } else {
-        /* Without initial queries a commit takes no bytes here, so the
-         * remaining length cannot bound the count; a commit still stands for
-         * a stacking opening earlier in the proof (at least 4 bytes), so more
-         * commits than input bytes is malformed. (Found by fuzz_proof:
-         * num_commits = 0xFFFFFFFF made a 16 GiB allocation.) */
-        if (ncommits > r.len)
-            return gs_error_set(err, GLSTARK_ERR_MALFORMED,
-                                "whir decode: num_commits %u at byte %zu exceeds the %zu-byte input", ncommits,
-                                r.pos - 8, r.len);
-        widths = calloc(ncommits, sizeof *widths); /* OpenVM fills 0 */
-        if (!widths)
-            return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir decode: out of memory");
-    }
-    /* bound the initial rows and proofs before allocating */
-    {
-        uint64_t tot = 0;
-        for (uint32_t c = 0; c < ncommits; c++) {
-            tot += (uint64_t)nq0 * rows * widths[c] * 4 + (uint64_t)nq0 * depth0 * 32;
-            if (tot > (uint64_t)(r.len - r.pos)) {
-                free(widths);
-                r.what = "initial opened rows and Merkle proofs";
-                return short_read(&r, (size_t)(tot > SIZE_MAX ? SIZE_MAX : tot));
-            }
-        }
-    }
-    size_t init_pos = r.pos;
-    for (uint32_t c = 0; c < ncommits; c++)
-        r.pos += (size_t)nq0 * rows * widths[c] * 4 + (size_t)nq0 * depth0 * 32;
-    uint32_t nq[GS_WHIR_PROOF_MAX_ROUNDS];
-    nq[0] = nq0;
-    size_t cwv_pos[GS_WHIR_PROOF_MAX_ROUNDS];
-    for (uint32_t rr = 1; rr < nu; rr++) {
-        r.what = "codeword round num_queries";
-        if ((st = get_u32(&r, &nq[rr]))) {
-            free(widths);
-            return st;
-        }
-        cwv_pos[rr] = r.pos;
-        if ((st = need_bytes(&r, (uint64_t)nq[rr] * rows, 16))) {
-            free(widths);
-            return st;
-        }
-        r.pos += (size_t)nq[rr] * rows * 16;
-    }
-    uint32_t depth1;
-    r.what = "codeword merkle depth";
-    if ((st = get_u32(&r, &depth1))) {
-        free(widths);
-        return st;
-    }
-    /* OpenVM decrements the depth per round (usize); a wrap past zero can only
-     * be read when that round has no queries. */
-    for (uint32_t rr = 1; rr < nu; rr++) {
-        if (depth1 < rr - 1 && nq[rr] > 0) {
-            free(widths);
-            return gs_error_set(err, GLSTARK_ERR_MALFORMED,
-                                "whir decode: codeword Merkle depth %u runs below zero at round %u", depth1, rr);
-        }
-    }
-    size_t cwp_pos = r.pos;
-    {
-        uint64_t tot = 0;
-        for (uint32_t rr = 1; rr < nu; rr++)
-            if (depth1 >= rr - 1)
-                tot += (uint64_t)nq[rr] * (depth1 - (rr - 1)) * 32;
-        r.what = "codeword Merkle proofs";
-        if ((st = need_bytes(&r, tot, 1))) {
-            free(widths);
-            return st;
-        }
-        r.pos += (size_t)tot;
-    }
-    uint32_t nfin;
-    r.what = "final_poly length";
-    if ((st = get_u32(&r, &nfin)) || (st = need_bytes(&r, nfin, 16))) {
-        free(widths);
-        return st;
-    }
-    size_t fin_pos = r.pos;
-    size_t end = r.pos + (size_t)nfin * 16;
-
-    /* Allocate with depth0 for the initial proofs; the codeword depth is
-     * whatever the bytes say, so allocate those arrays here. */
-    st = gs_whir_proof_alloc(p, nu, k, ncommits, widths, nq, depth0, nfin, err);
-    free(widths);
-    if (st)
-        return st;
-    p->first_codeword_merkle_depth = depth1;
-    for (uint32_t rr = 1; rr < nu; rr++) {
-        free(p->codeword_proofs[rr - 1]);
-        size_t n = depth1 >= rr - 1 ? (size_t)nq[rr] * (depth1 - (rr - 1)) : 0;
-        p->codeword_proofs[rr - 1] = n ? calloc(n, sizeof(gs_whir_digest)) : NULL;
-        if (n && !p->codeword_proofs[rr - 1]) {
-            gs_whir_proof_free(p);
-            return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir decode: out of memory");
-        }
-    }
-    p->mu_pow_witness = mu_w;
-
-    /* second pass: values */
-    r.pos = sc_pos;
-    r.what = "whir_sumcheck_polys";
-    for (size_t j = 0; j < 2 * (size_t)nsc; j++)
-        TRY(get_ef(&r, &p->sumcheck_polys[j]));
-    r.pos = cw_pos;
-    r.what = "codeword_commits";
-    for (uint32_t i = 0; i < ncw; i++)
-        TRY(get_dg(&r, &p->codeword_commits[i]));
-    r.what = "ood_values";
-    for (uint32_t i = 0; i < ncw; i++)
-        TRY(get_ef(&r, &p->ood_values[i]));
-    r.what = "folding_pow_witnesses";
-    for (uint32_t i = 0; i < nsc; i++)
-        TRY(get_f(&r, &p->folding_pow_witnesses[i]));
-    r.what = "query_phase_pow_witnesses";
-    for (uint32_t i = 0; i < nu; i++)
-        TRY(get_f(&r, &p->query_pow_witnesses[i]));
-    r.pos = init_pos;
-    r.what = "initial_round_opened_rows";
-    for (uint32_t c = 0; c < ncommits; c++) {
-        size_t n = (size_t)nq0 * rows * p->widths[c];
-        for (size_t i = 0; i < n; i++)
-            TRY(get_f(&r, &p->initial_rows[c][i]));
-    }
-    r.what = "initial_round_merkle_proofs";
-    for (uint32_t c = 0; c < ncommits; c++) {
-        size_t n = (size_t)nq0 * depth0;
-        for (size_t i = 0; i < n; i++)
-            TRY(get_dg(&r, &p->initial_proofs[c][i]));
-    }
-    r.what = "codeword_opened_values";
-    for (uint32_t rr = 1; rr < nu; rr++) {
-        r.pos = cwv_pos[rr];
-        for (size_t i = 0; i < (size_t)nq[rr] * rows; i++)
-            TRY(get_ef(&r, &p->codeword_values[rr - 1][i]));
-    }
-    r.pos = cwp_pos;
-    r.what = "codeword_merkle_proofs";
-    for (uint32_t rr = 1; rr < nu; rr++) {
-        size_t n = depth1 >= rr - 1 ? (size_t)nq[rr] * (depth1 - (rr - 1)) : 0;
-        for (size_t i = 0; i < n; i++)
-            TRY(get_dg(&r, &p->codeword_proofs[rr - 1][i]));
-    }
-    r.pos = fin_pos;
-    r.what = "final_poly";
-    for (uint32_t i = 0; i < nfin; i++)
-        TRY(get_ef(&r, &p->final_poly[i]));
-    if (r.pos != end) {
-        st = gs_error_set(err, GLSTARK_ERR_INTERNAL, "whir decode: position %zu after final poly, expected %zu",
-                          r.pos, end);
-        goto fail;
-    }
-    if (consumed)
-        *consumed = end;
-    return GLSTARK_OK;
-fail:
-    gs_whir_proof_free(p);
+    gs_reader rd;
+    gs_reader_init_format(&rd, bytes, len, "WHIR proof bytes", "a valid OpenVM v2.0.1 WhirProof encoding", err);
+    glstark_status st = gs_whir_proof_read(&rd, p);
+    if (!st && consumed)
+        *consumed = rd.pos;
     return st;
 }
 

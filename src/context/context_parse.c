@@ -74,10 +74,8 @@ static glstark_status parse_preprocessed(gs_reader *rd, glstark_context *ctx, co
 {
     uint32_t n = 0;
     glstark_status st;
-    size_t at = rd->pos;
-    if ((st = gs_rd_u32(rd, &n, "num_preprocessed")))
-        return st;
-    if ((st = gs_rd_check_fits(rd, at, n, 12, "num_preprocessed")))
+    size_t at;
+    if ((st = gs_rd_len(rd, &n, 12, "num_preprocessed")))
         return st;
     size_t next = 0; /* the lowest air_id the next entry may have */
     for (uint32_t i = 0; i < n; i++) {
@@ -157,8 +155,7 @@ static glstark_status parse_trace(gs_reader *rd, glstark_context *ctx, const gs_
     snprintf(where, sizeof where, "AIR %u:", a);
 
     at = rd->pos;
-    if ((st = gs_rd_u32(rd, &u, "per_trace[%zu] (AIR %u).num_public_values", t, a)) ||
-        (st = gs_rd_check_fits(rd, at, u, 4, "per_trace[%zu] (AIR %u).public_values", t, a)))
+    if ((st = gs_rd_len(rd, &u, 4, "per_trace[%zu] (AIR %u).num_public_values", t, a)))
         return st;
     if (u != av->num_public_values)
         return mismatch(err, at, where, "the number of public values", u, av->num_public_values);

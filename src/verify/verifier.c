@@ -83,20 +83,19 @@ static glstark_status whir_params_of(const gs_system_params *prm, gs_whir_params
 
 #define SHAPE_FAIL(...) return gs_error_set(err, GLSTARK_ERR_REJECTED, "proof shape: " __VA_ARGS__)
 
-glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_layout *out,
-                                     gs_error *err)
+/* trace_vdata and public_values against the key, AIR by AIR; *present is
+ * the number of traces. */
+static glstark_status check_vdata(const gs_multi_vk *vk, const gs_proof *proof, uint32_t *present, gs_error *err)
 {
-    memset(out, 0, sizeof *out);
     const gs_system_params *prm = &vk->params;
     const uint32_t l_skip = (uint32_t)prm->l_skip, n_stack = (uint32_t)prm->n_stack;
     const size_t num_airs = vk->num_airs;
-
     if (proof->num_airs != num_airs)
         SHAPE_FAIL("InvalidVDataLength: trace_vdata has %u entries, the vk has %zu AIRs", proof->num_airs, num_airs);
     if (proof->num_public_value_lists != num_airs)
         SHAPE_FAIL("InvalidPublicValuesLength: public_values has %u entries, the vk has %zu AIRs",
                    proof->num_public_value_lists, num_airs);
-    uint32_t present = 0;
+    *present = 0;
     for (size_t a = 0; a < num_airs; a++) {
         const gs_air_vk *av = &vk->per_air[a];
         const gs_trace_vdata *tv = &proof->trace_vdata[a];
@@ -108,7 +107,7 @@ glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proo
                 SHAPE_FAIL("PublicValuesNoVData: AIR %zu has no trace but %u public values", a, npv);
             continue;
         }
-        present++;
+        (*present)++;
         if (tv->num_cached != av->num_cached_mains)
             SHAPE_FAIL("InvalidCachedCommitments: AIR %zu should have %zu cached commitments, has %u", a,
                        av->num_cached_mains, tv->num_cached);
@@ -119,23 +118,26 @@ glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proo
             SHAPE_FAIL("InvalidPublicValues: AIR %zu should have %zu public values, has %u", a,
                        av->num_public_values, npv);
     }
-    if (present == 0)
+    if (*present == 0)
         return gs_error_set(err, GLSTARK_ERR_REJECTED, "EmptyTraces: the proof has no traces");
+    return GLSTARK_OK;
+}
 
-    /* sorted traces: log_height descending, then air id */
+/* The trace order (log_height descending, then air id) and what it fixes:
+ * the interaction count, the GKR rounds, n_max. */
+static glstark_status order_traces(const gs_multi_vk *vk, const gs_proof *proof, uint32_t present,
+                                   gs_verify_layout *out, gs_error *err)
+{
+    const uint32_t l_skip = (uint32_t)vk->params.l_skip, n_stack = (uint32_t)vk->params.n_stack;
     out->trace_air = malloc(present * sizeof(uint32_t));
     if (!out->trace_air)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
     out->num_traces = present;
-    {
-        uint32_t k = 0;
-        for (int h = (int)(l_skip + n_stack); h >= 0; h--)
-            for (size_t a = 0; a < num_airs; a++)
-                if (proof->trace_vdata[a].present && proof->trace_vdata[a].log_height == (uint32_t)h)
-                    out->trace_air[k++] = (uint32_t)a;
-    }
-
-    glstark_status st = GLSTARK_OK;
+    uint32_t k = 0;
+    for (int h = (int)(l_skip + n_stack); h >= 0; h--)
+        for (size_t a = 0; a < vk->num_airs; a++)
+            if (proof->trace_vdata[a].present && proof->trace_vdata[a].log_height == (uint32_t)h)
+                out->trace_air[k++] = (uint32_t)a;
     uint64_t total_int = 0;
     for (uint32_t t = 0; t < present; t++) {
         uint32_t a = out->trace_air[t];
@@ -150,98 +152,95 @@ glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proo
         out->n_logup = bl - l_skip;
         out->num_gkr_rounds = l_skip + out->n_logup;
     }
-    uint32_t R = out->num_gkr_rounds;
-    const gs_proof_gkr *g = &proof->gkr;
-    if (g->num_layers != R) {
-        gs_verify_layout_free(out);
-        SHAPE_FAIL("InvalidClaimsPerLayer: claims_per_layer should have %u claims, has %u", R, g->num_layers);
-    }
-    /* sumcheck_polys lengths are implied by the codec (R-1 layers of 1..R-1 rounds) */
-
-    const gs_batch_constraint_proof *b = &proof->batch;
     uint32_t lh0 = proof->trace_vdata[out->trace_air[0]].log_height;
     out->n_max = lh0 > l_skip ? lh0 - l_skip : 0;
+    return GLSTARK_OK;
+}
+
+/* One trace's column openings: the common main, preprocessed and cached
+ * parts with the key's widths (doubled where the AIR needs rotation). */
+static glstark_status check_column_openings(const gs_air_vk *av, uint32_t a, const gs_column_openings *co,
+                                            gs_error *err)
+{
+    size_t per = av->need_rot ? 2 : 1;
+    size_t nparts = 1 + av->num_cached_mains + (av->has_preprocessed_data ? 1 : 0);
+    if (co->num_parts != nparts)
+        SHAPE_FAIL("InvalidColumnOpeningsPerAir: AIR %u has %zu parts, %u sets of openings found", a, nparts,
+                   co->num_parts);
+    if (co->parts[0].len != av->common_main_width * per)
+        SHAPE_FAIL("InvalidColumnOpeningsPerAirMain: AIR %u: %zu openings expected, %u found", a,
+                   av->common_main_width * per, co->parts[0].len);
+    if (av->has_preprocessed_width && (nparts < 2 || co->parts[1].len != av->preprocessed_width * per))
+        SHAPE_FAIL("InvalidColumnOpeningsPerAirPreprocessed: AIR %u: %zu openings expected", a,
+                   av->preprocessed_width * per);
+    size_t p = 1 + (av->has_preprocessed_data ? 1 : 0);
+    for (size_t c = 0; c < av->num_cached_mains && p + c < co->num_parts; c++)
+        if (co->parts[p + c].len != av->cached_main_widths[c] * per)
+            SHAPE_FAIL("InvalidColumnOpeningsPerAirCached: AIR %u cached %zu: %zu openings expected, %u found", a, c,
+                       av->cached_main_widths[c] * per, co->parts[p + c].len);
+    return GLSTARK_OK;
+}
+
+/* GKR claims, the batch constraint proof and the stacking sumcheck: the
+ * lengths the trace order and the parameters fix. */
+static glstark_status check_sumcheck_shapes(const gs_multi_vk *vk, const gs_proof *proof,
+                                            const gs_verify_layout *out, gs_error *err)
+{
+    const gs_system_params *prm = &vk->params;
+    const uint32_t present = out->num_traces, n_max = out->n_max;
+    if (proof->gkr.num_layers != out->num_gkr_rounds)
+        SHAPE_FAIL("InvalidClaimsPerLayer: claims_per_layer should have %u claims, has %u", out->num_gkr_rounds,
+                   proof->gkr.num_layers);
+    /* sumcheck_polys lengths are implied by the codec (R-1 layers of 1..R-1 rounds) */
+    const gs_batch_constraint_proof *b = &proof->batch;
     size_t D = prm->max_constraint_degree;
-    size_t N = (size_t)1 << l_skip;
-    if (b->num_traces != present) {
-        gs_verify_layout_free(out);
+    size_t N = (size_t)1 << prm->l_skip;
+    if (b->num_traces != present)
         SHAPE_FAIL("InvalidNumeratorTerms: numerator_term_per_air should have %u terms, has %u", present,
                    b->num_traces);
-    }
-    if (b->univariate_round_coeffs.len != (D + 1) * (N - 1) + 1) {
-        gs_verify_layout_free(out);
+    if (b->univariate_round_coeffs.len != (D + 1) * (N - 1) + 1)
         SHAPE_FAIL("InvalidUnivariateRoundCoeffs (batch): %zu coefficients expected, %u found", (D + 1) * (N - 1) + 1,
                    b->univariate_round_coeffs.len);
-    }
-    uint32_t n_max = out->n_max;
-    if (b->n_max != n_max) {
-        gs_verify_layout_free(out);
+    if (b->n_max != n_max)
         SHAPE_FAIL("InvalidSumcheckRoundPolys (batch): n_max = %u polynomials expected, %u found", n_max, b->n_max);
-    }
-    if (n_max > 0 && b->round_poly_len != D + 1) {
-        gs_verify_layout_free(out);
+    if (n_max > 0 && b->round_poly_len != D + 1)
         SHAPE_FAIL("InvalidSumcheckRoundPolyEvals: %zu evaluations per round expected, %u found", D + 1,
                    b->round_poly_len);
-    }
     for (uint32_t t = 0; t < present; t++) {
         uint32_t a = out->trace_air[t];
-        const gs_air_vk *av = &vk->per_air[a];
-        const gs_column_openings *co = &b->column_openings[t];
-        size_t per = av->need_rot ? 2 : 1;
-        size_t nparts = 1 + av->num_cached_mains + (av->has_preprocessed_data ? 1 : 0);
-        if (co->num_parts != nparts) {
-            gs_verify_layout_free(out);
-            SHAPE_FAIL("InvalidColumnOpeningsPerAir: AIR %u has %zu parts, %u sets of openings found", a, nparts,
-                       co->num_parts);
-        }
-        if (co->parts[0].len != av->common_main_width * per) {
-            gs_verify_layout_free(out);
-            SHAPE_FAIL("InvalidColumnOpeningsPerAirMain: AIR %u: %zu openings expected, %u found", a,
-                       av->common_main_width * per, co->parts[0].len);
-        }
-        size_t p = 1;
-        if (av->has_preprocessed_width) {
-            if (nparts < 2 || co->parts[1].len != av->preprocessed_width * per) {
-                gs_verify_layout_free(out);
-                SHAPE_FAIL("InvalidColumnOpeningsPerAirPreprocessed: AIR %u: %zu openings expected", a,
-                           av->preprocessed_width * per);
-            }
-        }
-        p = 1 + (av->has_preprocessed_data ? 1 : 0);
-        for (size_t c = 0; c < av->num_cached_mains && p + c < co->num_parts; c++)
-            if (co->parts[p + c].len != av->cached_main_widths[c] * per) {
-                gs_verify_layout_free(out);
-                SHAPE_FAIL("InvalidColumnOpeningsPerAirCached: AIR %u cached %zu: %zu openings expected, %u found", a,
-                           c, av->cached_main_widths[c] * per, co->parts[p + c].len);
-            }
+        glstark_status st = check_column_openings(&vk->per_air[a], a, &b->column_openings[t], err);
+        if (st)
+            return st;
     }
-
     const gs_stacking_proof *s = &proof->stacking;
-    if (s->univariate_round_coeffs.len != 2 * (N - 1) + 1) {
-        gs_verify_layout_free(out);
+    if (s->univariate_round_coeffs.len != 2 * (N - 1) + 1)
         SHAPE_FAIL("InvalidUnivariateRoundCoeffs (stacking): %zu coefficients expected, %u found", 2 * (N - 1) + 1,
                    s->univariate_round_coeffs.len);
-    }
-    if (s->num_rounds != n_stack) {
-        gs_verify_layout_free(out);
-        SHAPE_FAIL("InvalidSumcheckRoundPolys (stacking): n_stack = %u rounds expected, %u found", n_stack,
-                   s->num_rounds);
-    }
+    if (s->num_rounds != prm->n_stack)
+        SHAPE_FAIL("InvalidSumcheckRoundPolys (stacking): n_stack = %u rounds expected, %u found",
+                   (uint32_t)prm->n_stack, s->num_rounds);
+    return GLSTARK_OK;
+}
 
-    /* layouts: common main of all traces, then per trace preprocessed?, cached... */
+/* The stacked layout of every commit: the common mains of all traces, then
+ * per trace its preprocessed (if any) and cached mains, one commit each. */
+static glstark_status build_layouts(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_layout *out,
+                                    gs_error *err)
+{
+    const uint32_t l_skip = (uint32_t)vk->params.l_skip, n_stack = (uint32_t)vk->params.n_stack;
+    const uint32_t present = out->num_traces;
     uint32_t ncommits = 1;
     for (uint32_t t = 0; t < present; t++) {
         const gs_air_vk *av = &vk->per_air[out->trace_air[t]];
         ncommits += (av->has_preprocessed_width ? 1u : 0u) + (uint32_t)av->num_cached_mains;
     }
     out->commits = calloc(ncommits, sizeof(gs_sred_commit));
-    uint32_t *w = malloc(present * sizeof(uint32_t)), *lh = malloc(present * sizeof(uint32_t));
-    uint8_t *rot = malloc(present);
+    uint32_t *w = calloc(present, sizeof(uint32_t)), *lh = calloc(present, sizeof(uint32_t));
+    uint8_t *rot = calloc(present, 1);
     if (!out->commits || !w || !lh || !rot) {
         free(w);
         free(lh);
         free(rot);
-        gs_verify_layout_free(out);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
     }
     out->num_commits = ncommits;
@@ -251,11 +250,10 @@ glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proo
         lh[t] = proof->trace_vdata[a].log_height;
         rot[t] = (uint8_t)(vk->per_air[a].need_rot != 0);
     }
-    st = build_commit_layout(l_skip, n_stack, w, lh, rot, present, &out->commits[0], err);
+    glstark_status st = build_commit_layout(l_skip, n_stack, w, lh, rot, present, &out->commits[0], err);
     uint32_t ci = 1;
     for (uint32_t t = 0; t < present && !st; t++) {
-        uint32_t a = out->trace_air[t];
-        const gs_air_vk *av = &vk->per_air[a];
+        const gs_air_vk *av = &vk->per_air[out->trace_air[t]];
         if (av->has_preprocessed_width) {
             uint32_t pw = (uint32_t)av->preprocessed_width;
             st = build_commit_layout(l_skip, n_stack, &pw, &lh[t], &rot[t], 1, &out->commits[ci++], err);
@@ -268,35 +266,32 @@ glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proo
     free(w);
     free(lh);
     free(rot);
-    if (st) {
-        gs_verify_layout_free(out);
-        return st;
-    }
+    return st;
+}
+
+/* The stacked widths against w_stack and the stacking openings, then the
+ * WHIR proof (proof_shape.rs's WHIR part, implemented by whir.h). */
+static glstark_status check_openings_and_whir(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_layout *out,
+                                              gs_error *err)
+{
+    const gs_stacking_proof *s = &proof->stacking;
+    const uint32_t ncommits = out->num_commits;
     uint64_t total_width = 0;
     for (uint32_t c = 0; c < ncommits; c++) {
         total_width += out->commits[c].width;
         out->total_slices += out->commits[c].num_slices;
     }
-    if (total_width > prm->w_stack) {
-        gs_verify_layout_free(out);
+    if (total_width > vk->params.w_stack)
         SHAPE_FAIL("TotalStackedWidthOutOfBounds: total stacked width %llu exceeds w_stack %zu",
-                   (unsigned long long)total_width, prm->w_stack);
-    }
-    if (s->num_commits != ncommits) {
-        gs_verify_layout_free(out);
+                   (unsigned long long)total_width, vk->params.w_stack);
+    if (s->num_commits != ncommits)
         SHAPE_FAIL("InvalidStackOpenings: %u sets of stacking openings expected, %u found", ncommits, s->num_commits);
-    }
     for (uint32_t c = 0; c < ncommits; c++)
-        if (s->stacking_openings[c].len != out->commits[c].width) {
-            uint32_t want = out->commits[c].width;
-            gs_verify_layout_free(out);
-            SHAPE_FAIL("InvalidStackOpeningsPerMatrix: commit %u should have %u openings, has %u", c, want,
-                       s->stacking_openings[c].len);
-        }
-
-    /* WHIR (proof_shape.rs's WHIR part, implemented by whir.h) */
+        if (s->stacking_openings[c].len != out->commits[c].width)
+            SHAPE_FAIL("InvalidStackOpeningsPerMatrix: commit %u should have %u openings, has %u", c,
+                       out->commits[c].width, s->stacking_openings[c].len);
     gs_whir_params wp;
-    st = whir_params_of(prm, &wp, err);
+    glstark_status st = whir_params_of(&vk->params, &wp, err);
     uint32_t *widths = st ? NULL : malloc((size_t)ncommits * sizeof(uint32_t));
     if (!st && !widths)
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "verifier: out of host memory");
@@ -308,11 +303,26 @@ glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proo
             gs_error_prefix(err, "proof shape");
     }
     free(widths);
-    if (st) {
+    return st;
+}
+
+glstark_status gs_verify_proof_shape(const gs_multi_vk *vk, const gs_proof *proof, gs_verify_layout *out,
+                                     gs_error *err)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t present = 0;
+    glstark_status st = check_vdata(vk, proof, &present, err);
+    if (!st)
+        st = order_traces(vk, proof, present, out, err);
+    if (!st)
+        st = check_sumcheck_shapes(vk, proof, out, err);
+    if (!st)
+        st = build_layouts(vk, proof, out, err);
+    if (!st)
+        st = check_openings_and_whir(vk, proof, out, err);
+    if (st)
         gs_verify_layout_free(out);
-        return st;
-    }
-    return GLSTARK_OK;
+    return st;
 }
 
 /* ---- the walk ---- */

@@ -89,6 +89,10 @@ Test(whir_codec, malformed)
         cr_assert_eq(gs_whir_proof_decode(&p, b, wlen, NULL, &err), GLSTARK_ERR_MALFORMED);
         cr_assert(strstr(err.msg, "num_commits") != NULL, "%s", err.msg);
     }
+    /* the messages name the field and its offset */
+    memcpy(b, v.proof + v.whir_offset, wlen);
+    cr_assert_eq(gs_whir_proof_decode(&p, b, wlen - 1, NULL, &err), GLSTARK_ERR_MALFORMED);
+    cr_assert(strstr(err.msg, "whir_proof.") && strstr(err.msg, "at byte"), "%s", err.msg);
     /* a proof with padding decodes its part and reports the length used */
     uint8_t *pad = calloc(wlen + 8, 1);
     memcpy(pad, v.proof + v.whir_offset, wlen);
@@ -155,4 +159,37 @@ Test(whir_codec, mutations)
     free(b);
     free(out);
     whir_vec_free(&v);
+}
+
+static void put_u32(uint8_t *b, size_t *n, uint32_t v)
+{
+    b[(*n)++] = (uint8_t)v;
+    b[(*n)++] = (uint8_t)(v >> 8);
+    b[(*n)++] = (uint8_t)(v >> 16);
+    b[(*n)++] = (uint8_t)(v >> 24);
+}
+
+/* Sizes whose product passes 2^64: one round of k = 16, one commit of width
+ * 2^31 opened at 2^31 queries (2^31 * 2^16 * 2^31 * 4 bytes of rows, which
+ * is 0 mod 2^64) and no bytes for them. The size check must not wrap. */
+Test(whir_codec, row_bytes_overflowing_u64)
+{
+    static uint8_t b[1024];
+    size_t n = 0;
+    put_u32(b, &n, 0);  /* mu witness */
+    put_u32(b, &n, 16); /* 16 sumcheck rounds: k = 16, one WHIR round */
+    n += 16 * 32;
+    put_u32(b, &n, 0); /* no codeword commits */
+    n += 16 * 4 + 4;   /* folding and query witnesses */
+    put_u32(b, &n, 1);          /* num_commits */
+    put_u32(b, &n, 1u << 31);   /* initial num_queries */
+    put_u32(b, &n, 0);          /* initial Merkle depth */
+    put_u32(b, &n, 1u << 31);   /* width */
+    put_u32(b, &n, 0);          /* codeword Merkle depth */
+    put_u32(b, &n, 0);          /* final_poly length */
+    gs_whir_proof p;
+    gs_error err;
+    gs_error_clear(&err);
+    cr_assert_eq(gs_whir_proof_decode(&p, b, n, NULL, &err), GLSTARK_ERR_MALFORMED, "%s", err.msg);
+    cr_assert(strstr(err.msg, "initial_round_opened_rows") != NULL, "%s", err.msg);
 }
