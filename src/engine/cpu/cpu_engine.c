@@ -5,7 +5,7 @@
 #include "engine/zc_code.h"
 
 #include "engine/cpu/canonical_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "util/transpose.h"
 
 #include <stdlib.h>
@@ -118,6 +118,20 @@ static glstark_status cpu_buf_transpose(gs_engine *eng, gs_buf *dst, size_t dst_
                        cols};
     gs_parallel_for(rows * cols >= ((size_t)1 << 16) ? gs_cpu_parts(eng, cols) : 1, cols, transpose_range, &j);
     return GLSTARK_OK;
+}
+
+unsigned gs_cpu_threads(const gs_engine *eng)
+{
+    const gs_cpu_state *st = eng->impl;
+    return st && st->threads ? st->threads : 1;
+}
+
+unsigned gs_cpu_parts(const gs_engine *eng, size_t n)
+{
+    unsigned t = gs_cpu_threads(eng);
+    if (n < (size_t)t)
+        t = n > 0 ? (unsigned)n : 1;
+    return t;
 }
 
 static glstark_status cpu_finish(gs_engine *eng)

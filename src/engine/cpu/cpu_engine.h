@@ -17,6 +17,12 @@ typedef struct gs_cpu_state {
 /* The vector set eng's kernels use. */
 static inline gs_simd_isa gs_cpu_simd(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->simd; }
 
+/* The CPU engine's thread count (at least 1). */
+unsigned gs_cpu_threads(const gs_engine *eng);
+/* Workers a CPU-engine kernel should use for n items: the engine's threads,
+ * at most n, at least 1. */
+unsigned gs_cpu_parts(const gs_engine *eng, size_t n);
+
 /* The set the engine's kernels use: the widest this CPU runs, capped by
  * env (GLSTARK_CPU_SIMD's value: NULL, "", auto, avx512, avx2, neon, none); a
  * set the CPU lacks or an unknown name is an error with the reason. */

@@ -21,7 +21,7 @@
  * every phase of one column split across threads. */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/dft_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/cpu/rs_block16.h"
 #include "engine/dft_ops.h"
 

@@ -10,7 +10,7 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/ext_fold_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/cpu/weighted_sums_simd.h"
 #include "engine/reduction_ops.h"
 

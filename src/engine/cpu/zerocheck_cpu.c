@@ -11,7 +11,7 @@
  * every vector path has a plain C twin the tests run with simd = GS_SIMD_NONE. */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/ext_fold_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/cpu/r0_transform.h"
 #include "engine/cpu/weighted_sums_simd.h"
 #include "engine/cpu/zc_lanes.h"
