@@ -524,69 +524,64 @@ static int parse(int argc, char **argv, demo_cfg *c)
     return 0;
 }
 
-static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const glstark_verifying_key *vk, size_t h)
+/* The statements a run proves: per independent job (else one, shared) its
+ * inputs, its trace's memory and the trace. */
+typedef struct statements {
+    long n;
+    int stream; /* --stream-trace: rows made on request, no trace array */
+    uint64_t (*in)[25];
+    trace_mem *tm;
+    glstark_air_trace *t;
+} statements;
+
+/* Statement k's inputs (seed S + k) and, unless streamed, its trace. */
+static int make_statements(const demo_cfg *c, size_t h, statements *s)
 {
-    double t_origin = ex_now();
-    /* --jobs J proves J independent statements (job j: seed S + j, its own
-     * inputs and trace); with --same-statement, or one job, one trace is
-     * shared */
-    const int independent = c->jobs > 1 && !c->same_statement;
-    const long ntr = independent ? c->jobs : 1;
-    uint64_t(*in)[25] = malloc((size_t)ntr * (size_t)c->perms * sizeof *in);
-    /* --stream-trace: the prover asks for the rows block by block and no
-     * whole trace is ever held (parse() allows it for one proof without the
-     * constraint check only) */
-    int stream = c->stream_trace;
-    trace_mem *tm = calloc((size_t)ntr, sizeof *tm);
-    glstark_air_trace *t = calloc((size_t)ntr, sizeof *t);
-    job *jobs = calloc((size_t)c->jobs, sizeof *jobs);
-    pthread_t *th = calloc((size_t)c->jobs, sizeof *th);
-    int rc = 0;
-    summary sm;
-    memset(&sm, 0, sizeof sm);
-    sm.rows = (long)h;
-    if (!in || !tm || !t || !jobs || !th) {
-        fprintf(stderr, "error: out of host memory for %ld statements' inputs\n", ntr);
-        rc = 1;
-        goto out;
-    }
-    for (long k = 0; k < ntr; k++) {
-        uint64_t(*ink)[25] = in + (size_t)k * (size_t)c->perms;
-        tm[k] = (trace_mem){NULL, (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0, stream, (const uint64_t(*)[25])ink,
-                            (size_t)c->perms};
-        if (!stream && !(tm[k].values = malloc(tm[k].bytes))) {
-            fprintf(stderr, "error: out of host memory for %zu trace rows (statement %ld of %ld)\n", h, k + 1, ntr);
-            rc = 1;
-            goto out;
+    for (long k = 0; k < s->n; k++) {
+        uint64_t(*ink)[25] = s->in + (size_t)k * (size_t)c->perms;
+        s->tm[k] = (trace_mem){NULL, (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0, s->stream, (const uint64_t(*)[25])ink,
+                               (size_t)c->perms};
+        if (!s->stream && !(s->tm[k].values = malloc(s->tm[k].bytes))) {
+            fprintf(stderr, "error: out of host memory for %zu trace rows (statement %ld of %ld)\n", h, k + 1, s->n);
+            return 1;
         }
         glstark_keccak_inputs_from_seed(c->seed + (unsigned long long)k, (size_t)c->perms, ink);
-        glstark_status st =
-            stream ? GLSTARK_OK : glstark_keccak_trace((const uint64_t(*)[25])ink, (size_t)c->perms, tm[k].values);
+        glstark_status st = s->stream ? GLSTARK_OK
+                                      : glstark_keccak_trace((const uint64_t(*)[25])ink, (size_t)c->perms,
+                                                             s->tm[k].values);
         if (st) {
             fprintf(stderr, "error: trace generation failed (%s)\n", glstark_status_name(st));
-            rc = 1;
-            goto out;
+            return 1;
         }
-        t[k] = (glstark_air_trace){h, {tm[k].values, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
+        s->t[k] = (glstark_air_trace){h, {s->tm[k].values, GLSTARK_KECCAK_WIDTH}, NULL, NULL, 0};
     }
-    sm.trace_s = ex_now() - t_origin;
-    /* --ctx-out: statement 0's trace as a proving context, before the
-     * prover may free it */
-    if (c->ctx_out && (rc = ex_write_context(pk, &t[0], 1, c->ctx_out)) != 0)
-        goto out;
-    if (!c->quiet) {
-        char seeds[96];
-        if (independent)
-            snprintf(seeds, sizeof seeds, "seeds %llu..%llu, one per job", c->seed, c->seed + (unsigned long long)ntr - 1);
-        else
-            snprintf(seeds, sizeof seeds, "seed %llu", c->seed);
-        printf("keccakf: %ld permutations (%s), %zu rows x %d columns, L = %ld, engine %s, %ld job%s, "
-               "constraint check %s; trace%s %s%.3f s\n",
-               c->perms, seeds, h, GLSTARK_KECCAK_WIDTH, c->L, c->engine, c->jobs, c->jobs > 1 ? "s" : "",
-               c->check ? "on" : "off (--check turns it on)", independent ? "s" : "",
-               stream ? "streamed to the prover in row blocks (generated inside trace_upload), inputs " : "",
-               sm.trace_s);
-    }
+    return 0;
+}
+
+/* The line that says what the run proves. */
+static void print_header(const demo_cfg *c, size_t h, const statements *s, int independent, double trace_s)
+{
+    long ntr = s->n;
+    int stream = s->stream;
+    char seeds[96];
+    if (independent)
+        snprintf(seeds, sizeof seeds, "seeds %llu..%llu, one per job", c->seed, c->seed + (unsigned long long)ntr - 1);
+    else
+        snprintf(seeds, sizeof seeds, "seed %llu", c->seed);
+    printf("keccakf: %ld permutations (%s), %zu rows x %d columns, L = %ld, engine %s, %ld job%s, "
+           "constraint check %s; trace%s %s%.3f s\n",
+           c->perms, seeds, h, GLSTARK_KECCAK_WIDTH, c->L, c->engine, c->jobs, c->jobs > 1 ? "s" : "",
+           c->check ? "on" : "off (--check turns it on)", independent ? "s" : "",
+           stream ? "streamed to the prover in row blocks (generated inside trace_upload), inputs " : "",
+           trace_s);
+}
+
+/* Runs every job on its own thread and waits for them; the wall time and
+ * what became of the traces go into sm. */
+static int run_jobs(const demo_cfg *c, const glstark_proving_key *pk, statements *s, int independent,
+                    double t_origin, job *jobs, pthread_t *th, summary *sm)
+{
+    int rc = 0;
     pthread_mutex_t lock;
     pthread_mutex_init(&lock, NULL);
     double w0 = ex_now();
@@ -596,9 +591,10 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     const int release = c->repeat == 1 && !c->keep_trace && (independent || c->jobs == 1);
     for (long i = 0; i < c->jobs; i++) {
         long k = independent ? i : 0;
-        jobs[i] = (job){.id = (int)i, .cfg = c, .pk = pk, .trace = &t[k], .print_lock = &lock, .t_origin = t_origin};
+        jobs[i] =
+            (job){.id = (int)i, .cfg = c, .pk = pk, .trace = &s->t[k], .print_lock = &lock, .t_origin = t_origin};
         if (release)
-            jobs[i].trace_mem = &tm[k];
+            jobs[i].trace_mem = &s->tm[k];
         if (pthread_create(&th[i], NULL, run_job, &jobs[i])) {
             fprintf(stderr, "error: cannot start proving thread %ld\n", i);
             rc = 1;
@@ -608,32 +604,49 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
     }
     for (long i = 0; i < started; i++)
         pthread_join(th[i], NULL);
-    sm.wall_s = ex_now() - w0;
-    sm.trace_released = 1;
-    for (long k = 0; k < ntr; k++)
-        sm.trace_released &= tm[k].released;
-    sm.trace_streamed = tm[0].streamed;
+    sm->wall_s = ex_now() - w0;
+    sm->trace_released = 1;
+    for (long k = 0; k < s->n; k++)
+        sm->trace_released &= s->tm[k].released;
+    sm->trace_streamed = s->tm[0].streamed;
     pthread_mutex_destroy(&lock);
-    if (rc)
-        goto out;
+    return rc;
+}
+
+/* 1 (with the reasons) if a job did not prove. */
+static int jobs_failed(const demo_cfg *c, const job *jobs)
+{
+    int rc = 0;
     for (long i = 0; i < c->jobs; i++)
         if (!jobs[i].ok) {
             fprintf(stderr, "error: job %ld: %s\n", i, jobs[i].msg);
             rc = 1;
         }
-    if (rc)
-        goto out;
+    return rc;
+}
+
+/* The same statement's proofs must be one proof: 1 (with the reason) if
+ * not. */
+static int check_identical(const demo_cfg *c, const job *jobs, int independent, summary *sm)
+{
+    int rc = 0;
     const job *j0 = &jobs[0];
-    sm.independent = independent;
-    sm.identical = !independent;
+    sm->independent = independent;
+    sm->identical = !independent;
     for (long i = 1; !independent && i < c->jobs; i++)
         if (jobs[i].proof_len != j0->proof_len || memcmp(jobs[i].proof, j0->proof, j0->proof_len)) {
             fprintf(stderr, "error: job %ld's proof differs from job 0's (%zu vs %zu bytes) for the same inputs\n", i,
                     jobs[i].proof_len, j0->proof_len);
-            sm.identical = 0;
+            sm->identical = 0;
             rc = 1;
         }
-    /* --out FILE: job 0's proof; independent jobs' others as FILE.1, FILE.2, ... */
+    return rc;
+}
+
+/* --out FILE: job 0's proof; independent jobs' others as FILE.1, FILE.2, ... */
+static int write_proofs(const demo_cfg *c, const job *jobs, int independent)
+{
+    int rc = 0;
     for (long i = 0; c->out && i < (independent ? c->jobs : 1); i++) {
         char path[4096], msg[1024];
         if (i == 0)
@@ -647,87 +660,152 @@ static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const gl
             printf("wrote %s\n", path);
         }
     }
-    /* every independent proof is verified; identical ones once */
-    sm.verified = 1;
-    for (long i = 0; i < (independent ? c->jobs : 1); i++) {
+    return rc;
+}
+
+/* Every independent proof is verified; identical ones once. */
+static int verify_jobs(const glstark_verifying_key *vk, const job *jobs, long n, summary *sm)
+{
+    int rc = 0;
+    sm->verified = 1;
+    for (long i = 0; i < n; i++) {
         char msg[2048];
         double v0 = ex_now();
         glstark_status st = glstark_verify(vk, jobs[i].proof, jobs[i].proof_len, msg, sizeof msg);
         if (i == 0)
-            sm.verify_s = ex_now() - v0;
+            sm->verify_s = ex_now() - v0;
         if (st == GLSTARK_OK) {
-            sm.jobs_verified++;
+            sm->jobs_verified++;
         } else {
             fprintf(stderr, "verify: job %ld's proof NOT accepted (%s): %s\n", i, glstark_status_name(st), msg);
-            sm.verified = 0;
+            sm->verified = 0;
             rc = 1;
         }
     }
+    return rc;
+}
+
+/* --quiet: one line. */
+static void print_quiet(const demo_cfg *c, const job *jobs, const summary *sm)
+{
+    const job *j0 = &jobs[0];
+    const glstark_prove_stats *ps = &j0->stats;
+    char reps[64] = "";
+    if (c->repeat > 1)
+        snprintf(reps, sizeof reps, ", median of %ld repeats %.3f s", c->repeat, repeat_median(j0, c->repeat));
+    printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s\n",
+           c->perms, j0->dev.engine, j0->prove_s, reps, j0->proof_len, sm->verified ? "ok" : "FAILED", sm->verify_s,
+           (unsigned long long)ps->host_syncs, sm->peak_rss_kb / 1024.0,
+           c->jobs == 1 ? "" : sm->independent ? ", independent jobs all verified" : sm->identical ? ", jobs identical" : ", jobs DIFFER");
+}
+
+/* The full report: device, spans, phases, jobs, memory, proof, verification. */
+static void print_report(const demo_cfg *c, const job *jobs, const trace_mem *tm, const summary *sm)
+{
+    const job *j0 = &jobs[0];
+    const glstark_prove_stats *ps = &j0->stats;
+    printf("glstark %s\n", glstark_version());
+    ex_print_device(&j0->dev);
+    if (j0->fallback_phases)
+        printf("note: CPU fallback: %s\n", j0->fallback_note);
+    ex_print_span_tree(ps);
+    printf("prove: %.3f s (check %.3f, commit %.3f, LogUp PoW %.3f, LogUp/zerocheck %.3f, stacked reduction "
+           "%.3f, WHIR %.3f)\n",
+           j0->prove_s, j0->phase_s[0], j0->phase_s[1], j0->phase_s[2], j0->phase_s[3], j0->phase_s[4],
+           j0->phase_s[5]);
+    if (c->repeat > 1) {
+        printf("repeat: %ld proofs on one device:", c->repeat);
+        for (long i = 0; i < c->repeat; i++)
+            printf(" %.3f", j0->repeat_s[i]);
+        printf(" s; median %.3f s, all identical\n", repeat_median(j0, c->repeat));
+    }
+    if (c->jobs > 1) {
+        printf("jobs: %ld proofs in %.3f s wall (%.2f proofs/s); per job:", c->jobs, sm->wall_s,
+               (double)c->jobs / sm->wall_s);
+        for (long i = 0; i < c->jobs; i++)
+            printf(" %.3f", jobs[i].prove_s);
+        if (sm->independent)
+            printf(" s; %ld independent statements (seeds %llu..%llu), %ld of %ld proofs verified\n", c->jobs,
+                   c->seed, c->seed + (unsigned long long)c->jobs - 1, sm->jobs_verified, c->jobs);
+        else
+            printf(" s; the same statement, %s\n", sm->identical ? "all proofs identical" : "proofs DIFFER");
+    }
+    printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
+           j0->dev.engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
+    if (j0->programs_built)
+        printf("GPU programs: %llu made ready in %.3f s of the proving%s\n", (unsigned long long)j0->programs_built,
+               j0->program_build_s,
+               j0->program_build_s >= 0.02 * (double)j0->programs_built
+                   ? " (compiled: the driver's shader cache was cold, as on a machine's first run; it keeps "
+                     "them for the next runs)"
+                   : " (the driver had them cached)");
+    printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s, %.1f MB allocated anew",
+           sm->peak_rss_kb / 1024.0, j0->dev.engine, ps->device_bytes_peak / 1048576.0,
+           !strcmp(j0->dev.engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
+    if (ps->fallback_bytes_peak)
+        printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
+    printf("; the codeword %s", ps->codeword_reencoded ? "not kept whole (committed a column group at a time "
+                                                         "where that is smaller, encoded again for the queries; "
+                                                         "--codeword keep keeps it)"
+                                                       : "kept for the queries");
+    printf("; %s %.1f MB trace %s\n", sm->independent ? "each job's" : "the", tm[0].bytes / 1048576.0,
+           sm->trace_streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
+           : sm->trace_released ? "freed once the prover had its copy (--keep-trace keeps it)"
+                               : "held for the whole proof");
+    printf("proof: %zu bytes\n", j0->proof_len);
+    printf("verify: %s in %.3f s%s\n", sm->verified ? "accepted" : "NOT accepted", sm->verify_s,
+           sm->independent ? " (job 0's; every job's proof was verified)" : "");
+}
+
+static int prove_demo(const demo_cfg *c, const glstark_proving_key *pk, const glstark_verifying_key *vk, size_t h)
+{
+    double t_origin = ex_now();
+    /* --jobs J proves J independent statements (job j: seed S + j, its own
+     * inputs and trace); with --same-statement, or one job, one trace is
+     * shared */
+    const int independent = c->jobs > 1 && !c->same_statement;
+    statements s = {independent ? c->jobs : 1, 0, NULL, NULL, NULL};
+    s.in = malloc((size_t)s.n * (size_t)c->perms * sizeof *s.in);
+    /* --stream-trace: the prover asks for the rows block by block and no
+     * whole trace is ever held (parse() allows it for one proof without the
+     * constraint check only) */
+    s.stream = c->stream_trace;
+    s.tm = calloc((size_t)s.n, sizeof *s.tm);
+    s.t = calloc((size_t)s.n, sizeof *s.t);
+    job *jobs = calloc((size_t)c->jobs, sizeof *jobs);
+    pthread_t *th = calloc((size_t)c->jobs, sizeof *th);
+    int rc = 0;
+    summary sm;
+    memset(&sm, 0, sizeof sm);
+    sm.rows = (long)h;
+    if (!s.in || !s.tm || !s.t || !jobs || !th) {
+        fprintf(stderr, "error: out of host memory for %ld statements' inputs\n", s.n);
+        rc = 1;
+        goto out;
+    }
+    if ((rc = make_statements(c, h, &s)) != 0)
+        goto out;
+    sm.trace_s = ex_now() - t_origin;
+    /* --ctx-out: statement 0's trace as a proving context, before the
+     * prover may free it */
+    if (c->ctx_out && (rc = ex_write_context(pk, &s.t[0], 1, c->ctx_out)) != 0)
+        goto out;
+    if (!c->quiet)
+        print_header(c, h, &s, independent, sm.trace_s);
+    if ((rc = run_jobs(c, pk, &s, independent, t_origin, jobs, th, &sm)) != 0)
+        goto out;
+    if ((rc = jobs_failed(c, jobs)) != 0)
+        goto out;
+    rc = check_identical(c, jobs, independent, &sm);
+    rc |= write_proofs(c, jobs, independent);
+    rc |= verify_jobs(vk, jobs, independent ? c->jobs : 1, &sm);
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         sm.peak_rss_kb = ru.ru_maxrss; /* kilobytes on Linux */
-    const glstark_prove_stats *ps = &j0->stats;
-    if (c->quiet) {
-        char reps[64] = "";
-        if (c->repeat > 1)
-            snprintf(reps, sizeof reps, ", median of %ld repeats %.3f s", c->repeat, repeat_median(j0, c->repeat));
-        printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s\n",
-               c->perms, j0->dev.engine, j0->prove_s, reps, j0->proof_len, sm.verified ? "ok" : "FAILED", sm.verify_s,
-               (unsigned long long)ps->host_syncs, sm.peak_rss_kb / 1024.0,
-               c->jobs == 1 ? "" : sm.independent ? ", independent jobs all verified" : sm.identical ? ", jobs identical" : ", jobs DIFFER");
-    } else {
-        printf("glstark %s\n", glstark_version());
-        ex_print_device(&j0->dev);
-        if (j0->fallback_phases)
-            printf("note: CPU fallback: %s\n", j0->fallback_note);
-        ex_print_span_tree(ps);
-        printf("prove: %.3f s (check %.3f, commit %.3f, LogUp PoW %.3f, LogUp/zerocheck %.3f, stacked reduction "
-               "%.3f, WHIR %.3f)\n",
-               j0->prove_s, j0->phase_s[0], j0->phase_s[1], j0->phase_s[2], j0->phase_s[3], j0->phase_s[4],
-               j0->phase_s[5]);
-        if (c->repeat > 1) {
-            printf("repeat: %ld proofs on one device:", c->repeat);
-            for (long i = 0; i < c->repeat; i++)
-                printf(" %.3f", j0->repeat_s[i]);
-            printf(" s; median %.3f s, all identical\n", repeat_median(j0, c->repeat));
-        }
-        if (c->jobs > 1) {
-            printf("jobs: %ld proofs in %.3f s wall (%.2f proofs/s); per job:", c->jobs, sm.wall_s,
-                   (double)c->jobs / sm.wall_s);
-            for (long i = 0; i < c->jobs; i++)
-                printf(" %.3f", jobs[i].prove_s);
-            if (sm.independent)
-                printf(" s; %ld independent statements (seeds %llu..%llu), %ld of %ld proofs verified\n", c->jobs,
-                       c->seed, c->seed + (unsigned long long)c->jobs - 1, sm.jobs_verified, c->jobs);
-            else
-                printf(" s; the same statement, %s\n", sm.identical ? "all proofs identical" : "proofs DIFFER");
-        }
-        printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
-               j0->dev.engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
-        if (j0->programs_built)
-            printf("GPU programs: %llu made ready in %.3f s of the proving%s\n", (unsigned long long)j0->programs_built,
-                   j0->program_build_s,
-                   j0->program_build_s >= 0.02 * (double)j0->programs_built
-                       ? " (compiled: the driver's shader cache was cold, as on a machine's first run; it keeps "
-                         "them for the next runs)"
-                       : " (the driver had them cached)");
-        printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s, %.1f MB allocated anew",
-               sm.peak_rss_kb / 1024.0, j0->dev.engine, ps->device_bytes_peak / 1048576.0,
-               !strcmp(j0->dev.engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
-        if (ps->fallback_bytes_peak)
-            printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
-        printf("; the codeword %s", ps->codeword_reencoded ? "not kept whole (committed a column group at a time "
-                                                             "where that is smaller, encoded again for the queries; "
-                                                             "--codeword keep keeps it)"
-                                                           : "kept for the queries");
-        printf("; %s %.1f MB trace %s\n", sm.independent ? "each job's" : "the", tm[0].bytes / 1048576.0,
-               sm.trace_streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
-               : sm.trace_released ? "freed once the prover had its copy (--keep-trace keeps it)"
-                                   : "held for the whole proof");
-        printf("proof: %zu bytes\n", j0->proof_len);
-        printf("verify: %s in %.3f s%s\n", sm.verified ? "accepted" : "NOT accepted", sm.verify_s,
-               sm.independent ? " (job 0's; every job's proof was verified)" : "");
-    }
+    if (c->quiet)
+        print_quiet(c, jobs, &sm);
+    else
+        print_report(c, jobs, s.tm, &sm);
     if (c->json && write_json(c->json, c, jobs, &sm))
         rc = 1;
 out:
@@ -736,12 +814,12 @@ out:
             glstark_free(jobs[i].proof);
     free(jobs);
     free(th);
-    free(in);
-    if (tm)
-        for (long k = 0; k < ntr; k++)
-            free(tm[k].values);
-    free(tm);
-    free(t);
+    free(s.in);
+    if (s.tm)
+        for (long k = 0; k < s.n; k++)
+            free(s.tm[k].values);
+    free(s.tm);
+    free(s.t);
     return rc;
 }
 

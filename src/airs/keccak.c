@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "glstark/airs.h"
 
 static const uint64_t RC[24] = {

@@ -165,6 +165,265 @@ static uint32_t split_uses(const gs_cdag *d, const acc_use *uses, size_t n_uses,
     return g + 1;
 }
 
+/* gs_zc_compile's working state: per-node tables (n_nodes each), the
+ * accumulate uses and their weights, and the bytecode and constants as
+ * they grow group by group. */
+typedef struct zc_build {
+    const gs_cdag *d;
+    const gs_zc_trace *t;
+    uint32_t *order;    /* a group's nodes, ascending */
+    uint32_t *last;     /* each node's last reader in the group */
+    uint32_t *slot;     /* each node's operand word */
+    uint32_t *freel;    /* free slots */
+    uint32_t *stamp;    /* visit marks (split_uses, group_nodes) */
+    uint32_t *stack;    /* 2 n_nodes + 1 */
+    uint32_t *part_off; /* first table column of each trace part */
+    acc_use *uses;      /* sorted by node */
+    size_t n_uses;
+    bb4_t *wts;
+    size_t n_w;
+    uint32_t *ins, *consts; /* 4 words per instruction; one per constant */
+    size_t ins_cap, consts_cap;
+    uint32_t ni, n_consts;
+} zc_build;
+
+static void zc_build_free(zc_build *b)
+{
+    free(b->order), free(b->last), free(b->slot), free(b->freel), free(b->stamp), free(b->stack);
+    free(b->part_off), free(b->uses), free(b->wts), free(b->ins), free(b->consts);
+}
+
+/* Counts the uses and weights and allocates the tables. */
+static glstark_status zc_build_init(zc_build *b, const gs_zc_trace *t, gs_error *err)
+{
+    const gs_cdag *d = t->dag;
+    memset(b, 0, sizeof *b);
+    b->d = d;
+    b->t = t;
+    b->n_uses = d->n_constraints;
+    b->n_w = 1 + (size_t)d->n_constraints;
+    for (uint32_t q = 0; q < d->n_interactions; q++) {
+        b->n_uses += 1 + d->interactions[q].message_len;
+        b->n_w += 1 + d->interactions[q].message_len;
+    }
+    size_t n1 = d->n_nodes ? d->n_nodes : 1;
+    b->order = calloc(n1, sizeof(uint32_t));
+    b->last = calloc(n1, sizeof(uint32_t));
+    b->slot = calloc(n1, sizeof(uint32_t));
+    b->freel = calloc(n1, sizeof(uint32_t));
+    b->stamp = calloc(n1, sizeof(uint32_t));
+    b->stack = calloc(2 * n1 + 1, sizeof(uint32_t));
+    b->part_off = calloc((size_t)t->n_parts + 1, sizeof(uint32_t));
+    b->uses = calloc(b->n_uses ? b->n_uses : 1, sizeof(acc_use));
+    b->wts = calloc(b->n_w, sizeof(bb4_t));
+    /* instructions and constants grow group by group (a group adds at most
+     * its nodes and uses): sized by what the groups need, not by k times
+     * the DAG, which for 128 groups of a large DAG would be gigabytes */
+    b->ins_cap = n1 + b->n_uses;
+    b->consts_cap = n1;
+    b->ins = malloc(4 * b->ins_cap * sizeof(uint32_t));
+    b->consts = malloc(b->consts_cap * sizeof(uint32_t));
+    if (!b->order || !b->last || !b->slot || !b->freel || !b->stamp || !b->stack || !b->part_off || !b->uses ||
+        !b->wts || !b->ins || !b->consts)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory to compile the DAG");
+    b->part_off[0] = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        b->part_off[p + 1] = b->part_off[p] + 2 * t->part_widths[p];
+    return GLSTARK_OK;
+}
+
+/* The weights (wts[0]: the denominators' constant part) and the accumulate
+ * uses of constraints and interactions, sorted by node. */
+static void collect_uses(zc_build *b, const gs_zc_weights *w)
+{
+    const gs_cdag *d = b->d;
+    size_t u = 0, wi = 1;
+    b->wts[0] = bb4_zero();
+    for (uint32_t i = 0; i < d->n_constraints; i++, wi++) {
+        b->wts[wi] = w->lambda_pows[i];
+        b->uses[u++] = (acc_use){d->constraint_idx[i], 0, (uint32_t)wi};
+    }
+    for (uint32_t q = 0; q < d->n_interactions; q++) {
+        const gs_cinteraction *it = &d->interactions[q];
+        b->wts[wi] = bb4_mul_base(w->eq3b[q], w->norm);
+        b->uses[u++] = (acc_use){it->count, 1, (uint32_t)wi++};
+        bb4_t pw = bb4_one();
+        for (uint32_t j = 0; j < it->message_len; j++, wi++) {
+            b->wts[wi] = bb4_mul(w->eq3b[q], pw);
+            b->uses[u++] = (acc_use){it->message[j], 2, (uint32_t)wi};
+            pw = bb4_mul(pw, w->beta);
+        }
+        b->wts[0] =
+            bb4_add(b->wts[0], bb4_mul(w->eq3b[q], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
+    }
+    qsort(b->uses, b->n_uses, sizeof *b->uses, cmp_use);
+}
+
+/* The groups' first uses in cut (cut[ng] = n_uses) for up to k groups;
+ * returns ng. */
+static uint32_t choose_groups(zc_build *b, uint32_t k, size_t *cut)
+{
+    cut[0] = 0;
+    cut[1] = b->n_uses;
+    if (k <= 1)
+        return 1;
+    /* Groups recompute the nodes they share. Keccak's share little (the
+     * keccakf profile's instruction counts moved 0.2% from 16 to 64
+     * groups); where the split would pass ZC_SPLIT_GROWTH times the
+     * unsplit program, fewer groups: the extra work would outweigh the
+     * shorter chains. */
+    size_t whole = 0, split = 0;
+    uint32_t ng = split_uses(b->d, b->uses, b->n_uses, k, b->stamp, b->stack, cut, &whole, &split);
+    while (ng > 1 && split > ZC_SPLIT_GROWTH * whole)
+        ng = split_uses(b->d, b->uses, b->n_uses, ng / 2, b->stamp, b->stack, cut, &whole, &split);
+    return ng;
+}
+
+/* Group g's nodes, ascending, into order: the cones of its uses
+ * [cut[g], cut[g + 1]). Returns their count. (Passes over the whole DAG per
+ * group cost 128 x 40k node visits for Keccak's multilinear program; the
+ * cones are the group's program. Two keccakf-1024 proofs on the H100's
+ * host: 26.2 ms of compiling before, 12.8 ms after, most of it now cache
+ * hits' copies.) */
+static size_t group_nodes(zc_build *b, const size_t *cut, uint32_t g)
+{
+    const uint32_t mark = UINT32_MAX - g; /* split_uses stamps 1 .. k + 1 */
+    uint32_t *stack = b->stack;
+    size_t nn = 0;
+    for (size_t u = cut[g]; u < cut[g + 1]; u++) {
+        size_t sp = 0;
+        stack[sp++] = b->uses[u].node;
+        while (sp) {
+            uint32_t x = stack[--sp];
+            if (b->stamp[x] == mark)
+                continue;
+            b->stamp[x] = mark;
+            b->order[nn++] = x;
+            const gs_cnode *nd = &b->d->nodes[x];
+            if (!is_computed(nd->kind))
+                continue;
+            stack[sp++] = nd->a;
+            if (nd->kind != GS_CN_NEG)
+                stack[sp++] = nd->b;
+        }
+    }
+    qsort(b->order, nn, sizeof *b->order, cmp_u32);
+    return nn;
+}
+
+/* Node i's operand word, and its instruction where it is computed: slots
+ * are recycled as soon as their node's last reader has read them. */
+static void emit_node(zc_build *b, uint32_t i, uint32_t *n_free, uint32_t *g_slots)
+{
+    const gs_cdag *d = b->d;
+    const gs_cnode *nd = &d->nodes[i];
+    uint32_t *slot = b->slot;
+    switch (nd->kind) {
+    case GS_CN_VAR_PREP:
+    case GS_CN_VAR_MAIN:
+        slot[i] = GS_ZC_OPND_COL | (b->part_off[gs_cdag_part_of(d, nd)] + 2 * nd->a + nd->offset);
+        break;
+    case GS_CN_IS_FIRST: slot[i] = GS_ZC_OPND_COL | 0; break;
+    case GS_CN_IS_LAST: slot[i] = GS_ZC_OPND_COL | 1; break;
+    case GS_CN_IS_TRANSITION: slot[i] = GS_ZC_OPND_COL | 2; break;
+    case GS_CN_PUBLIC:
+        b->consts[b->n_consts] = b->t->publics[nd->a];
+        slot[i] = GS_ZC_OPND_CONST | b->n_consts++;
+        break;
+    case GS_CN_CONST:
+        b->consts[b->n_consts] = nd->value;
+        slot[i] = GS_ZC_OPND_CONST | b->n_consts++;
+        break;
+    default: {
+        uint32_t a = slot[nd->a], bo = nd->kind == GS_CN_NEG ? slot[nd->a] : slot[nd->b];
+        /* operands read before the result is written: their slots may be reused at once */
+        if (is_computed(d->nodes[nd->a].kind) && b->last[nd->a] == i)
+            b->freel[(*n_free)++] = a;
+        if (nd->kind != GS_CN_NEG && nd->b != nd->a && is_computed(d->nodes[nd->b].kind) && b->last[nd->b] == i)
+            b->freel[(*n_free)++] = bo;
+        uint32_t dst = *n_free ? b->freel[--*n_free] : (*g_slots)++;
+        uint32_t op = nd->kind == GS_CN_ADD   ? GS_ZC_OP_ADD
+                      : nd->kind == GS_CN_SUB ? GS_ZC_OP_SUB
+                      : nd->kind == GS_CN_MUL ? GS_ZC_OP_MUL
+                                              : GS_ZC_OP_NEG;
+        uint32_t *q = b->ins + 4 * (size_t)b->ni++;
+        q[0] = op, q[1] = dst, q[2] = a, q[3] = bo;
+        slot[i] = GS_ZC_OPND_SLOT | dst;
+        break;
+    }
+    }
+}
+
+/* Group g's program (its nn nodes in order): every node, each followed by
+ * the accumulates of its uses. *g_slots receives the slots it needs. */
+static glstark_status emit_group(zc_build *b, const size_t *cut, uint32_t g, size_t nn, uint32_t *g_slots,
+                                 gs_error *err)
+{
+    const gs_cdag *d = b->d;
+    glstark_status st;
+    if ((st = grow_u32(&b->ins, &b->ins_cap, (size_t)b->ni + nn + (cut[g + 1] - cut[g]), 4, err)) ||
+        (st = grow_u32(&b->consts, &b->consts_cap, (size_t)b->n_consts + nn, 1, err)))
+        return st;
+    /* liveness within the group: each node's last reader */
+    for (size_t j = 0; j < nn; j++)
+        b->last[b->order[j]] = b->order[j];
+    for (size_t j = 0; j < nn; j++) {
+        const uint32_t i = b->order[j];
+        const gs_cnode *nd = &d->nodes[i];
+        if (!is_computed(nd->kind))
+            continue;
+        b->last[nd->a] = i;
+        if (nd->kind != GS_CN_NEG)
+            b->last[nd->b] = i;
+    }
+    uint32_t n_free = 0;
+    *g_slots = 0;
+    size_t ui = cut[g];
+    for (size_t j = 0; j < nn; j++) {
+        const uint32_t i = b->order[j];
+        emit_node(b, i, &n_free, g_slots);
+        for (; ui < cut[g + 1] && b->uses[ui].node == i; ui++) {
+            uint32_t *q = b->ins + 4 * (size_t)b->ni++;
+            q[0] = GS_ZC_OP_ACC, q[1] = b->uses[ui].acc, q[2] = b->slot[i], q[3] = b->uses[ui].weight;
+        }
+        if (is_computed(d->nodes[i].kind) && b->last[i] == i)
+            b->freel[n_free++] = b->slot[i];
+    }
+    return GLSTARK_OK;
+}
+
+/* out's columns and aux words from the groups' bytecode (grp[g]: group g's
+ * instructions): instructions, group ranges, constants, weights. */
+static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t ng, uint32_t n_slots, int compact,
+                                 gs_zc_code *out, gs_error *err)
+{
+    glstark_status st = map_columns(b->ins, b->ni, gs_zc_table_cols(b->t), out, err);
+    if (st)
+        return st;
+    out->n_instr = b->ni;
+    out->n_groups = ng;
+    out->n_slots = n_slots;
+    out->grp_off = b->ni;
+    out->const_off = out->grp_off + ng;
+    out->w_off = out->const_off + (b->n_consts + 3) / 4;
+    out->aux_words = 4 * (out->w_off + b->n_w);
+    out->aux = calloc(out->aux_words, sizeof(uint32_t));
+    if (!out->aux) {
+        gs_zc_code_free(out);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the bytecode");
+    }
+    memcpy(out->aux, b->ins, 4 * (size_t)b->ni * sizeof(uint32_t));
+    for (uint32_t g = 0; g < ng; g++) {
+        out->aux[4 * ((size_t)out->grp_off + g)] = grp[g][0];
+        out->aux[4 * ((size_t)out->grp_off + g) + 1] = grp[g][1];
+    }
+    memcpy(out->aux + 4 * (size_t)out->const_off, b->consts, b->n_consts * sizeof(uint32_t));
+    memcpy(out->aux + 4 * (size_t)out->w_off, b->wts, b->n_w * sizeof(bb4_t));
+    if (compact)
+        compact_columns(out);
+    return GLSTARK_OK;
+}
+
 /* Compiles the DAG with this call's weights into bytecode, its uses split
  * into up to `k` groups: each group is a program of its own (the nodes its
  * uses need, recomputed where groups share them), run by its own lanes, so
@@ -180,204 +439,35 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
                             "constraint program: the constraint DAG (%u nodes) references a node, column or public value "
                             "out of range, or is not in topological order",
                             d->n_nodes);
-    uint32_t n = d->n_nodes;
-    size_t n_uses = d->n_constraints, n_w = 1 + (size_t)d->n_constraints;
-    for (uint32_t q = 0; q < d->n_interactions; q++) {
-        n_uses += 1 + d->interactions[q].message_len;
-        n_w += 1 + d->interactions[q].message_len;
-    }
+    zc_build b;
+    glstark_status st = zc_build_init(&b, t, err);
+    if (st)
+        goto done;
     if (k == 0)
         k = 1;
     if (k > GS_ZC_MAX_GROUPS)
         k = GS_ZC_MAX_GROUPS;
-    if (k > n_uses)
-        k = n_uses ? (uint32_t)n_uses : 1;
-    size_t n1 = n ? n : 1;
-    uint32_t *order = calloc(n1, sizeof(uint32_t));
-    uint32_t *last = calloc(n1, sizeof(uint32_t));
-    uint32_t *slot = calloc(n1, sizeof(uint32_t));
-    uint32_t *freel = calloc(n1, sizeof(uint32_t));
-    uint32_t *stamp = calloc(n1, sizeof(uint32_t));
-    uint32_t *stack = calloc(2 * n1 + 1, sizeof(uint32_t));
-    uint32_t *part_off = calloc((size_t)t->n_parts + 1, sizeof(uint32_t));
-    acc_use *uses = calloc(n_uses ? n_uses : 1, sizeof(acc_use));
-    bb4_t *wts = calloc(n_w, sizeof(bb4_t));
+    if (k > b.n_uses)
+        k = b.n_uses ? (uint32_t)b.n_uses : 1;
+    collect_uses(&b, w);
     size_t cut[GS_ZC_MAX_GROUPS + 1];
     uint32_t grp[GS_ZC_MAX_GROUPS][2];
-    /* instructions and constants grow group by group (a group adds at most
-     * its nodes and uses): sized by what the groups need, not by k times
-     * the DAG, which for 128 groups of a large DAG would be gigabytes */
-    size_t ins_cap = n1 + n_uses, consts_cap = n1;
-    uint32_t *ins = malloc(4 * ins_cap * sizeof(uint32_t));
-    uint32_t *consts = malloc(consts_cap * sizeof(uint32_t));
-    glstark_status st = GLSTARK_OK;
-    if (!order || !last || !slot || !freel || !stamp || !stack || !part_off || !uses || !wts || !ins || !consts) {
-        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory to compile the DAG");
-        goto done;
-    }
-    part_off[0] = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++)
-        part_off[p + 1] = part_off[p] + 2 * t->part_widths[p];
-
-    /* weights and accumulate uses */
-    size_t u = 0, wi = 1;
-    wts[0] = bb4_zero();
-    for (uint32_t i = 0; i < d->n_constraints; i++, wi++) {
-        wts[wi] = w->lambda_pows[i];
-        uses[u++] = (acc_use){d->constraint_idx[i], 0, (uint32_t)wi};
-    }
-    for (uint32_t q = 0; q < d->n_interactions; q++) {
-        const gs_cinteraction *it = &d->interactions[q];
-        wts[wi] = bb4_mul_base(w->eq3b[q], w->norm);
-        uses[u++] = (acc_use){it->count, 1, (uint32_t)wi++};
-        bb4_t pw = bb4_one();
-        for (uint32_t j = 0; j < it->message_len; j++, wi++) {
-            wts[wi] = bb4_mul(w->eq3b[q], pw);
-            uses[u++] = (acc_use){it->message[j], 2, (uint32_t)wi};
-            pw = bb4_mul(pw, w->beta);
-        }
-        wts[0] = bb4_add(wts[0], bb4_mul(w->eq3b[q], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
-    }
-    qsort(uses, n_uses, sizeof *uses, cmp_use);
-    uint32_t ng = 1;
-    cut[0] = 0;
-    cut[1] = n_uses;
-    if (k > 1) {
-        /* Groups recompute the nodes they share. Keccak's share little (the
-         * keccakf profile's instruction counts moved 0.2% from 16 to 64
-         * groups); where the split would pass ZC_SPLIT_GROWTH times the
-         * unsplit program, fewer groups: the extra work would outweigh the
-         * shorter chains. */
-        size_t whole = 0, split = 0;
-        ng = split_uses(d, uses, n_uses, k, stamp, stack, cut, &whole, &split);
-        while (ng > 1 && split > ZC_SPLIT_GROWTH * whole)
-            ng = split_uses(d, uses, n_uses, ng / 2, stamp, stack, cut, &whole, &split);
-    }
-
-    uint32_t n_consts = 0, n_slots = 0, ni = 0;
+    uint32_t ng = choose_groups(&b, k, cut), n_slots = 0;
     for (uint32_t g = 0; g < ng; g++) {
-        /* The group's nodes, ascending: the cones of its uses. (Passes over
-         * the whole DAG per group cost 128 x 40k node visits for Keccak's
-         * multilinear program; the cones are the group's program. Two
-         * keccakf-1024 proofs on the H100's host: 26.2 ms of compiling
-         * before, 12.8 ms after, most of it now cache hits' copies.) */
-        const uint32_t mark = UINT32_MAX - g; /* split_uses stamps 1 .. k + 1 */
-        size_t nn = 0;
-        for (size_t u = cut[g]; u < cut[g + 1]; u++) {
-            size_t sp = 0;
-            stack[sp++] = uses[u].node;
-            while (sp) {
-                uint32_t x = stack[--sp];
-                if (stamp[x] == mark)
-                    continue;
-                stamp[x] = mark;
-                order[nn++] = x;
-                const gs_cnode *nd = &d->nodes[x];
-                if (!is_computed(nd->kind))
-                    continue;
-                stack[sp++] = nd->a;
-                if (nd->kind != GS_CN_NEG)
-                    stack[sp++] = nd->b;
-            }
-        }
-        qsort(order, nn, sizeof *order, cmp_u32);
-        if ((st = grow_u32(&ins, &ins_cap, (size_t)ni + nn + (cut[g + 1] - cut[g]), 4, err)) ||
-            (st = grow_u32(&consts, &consts_cap, (size_t)n_consts + nn, 1, err)))
+        size_t nn = group_nodes(&b, cut, g);
+        uint32_t g_slots;
+        grp[g][0] = b.ni;
+        if ((st = emit_group(&b, cut, g, nn, &g_slots, err)))
             goto done;
-        /* liveness within the group: each node's last reader */
-        for (size_t j = 0; j < nn; j++)
-            last[order[j]] = order[j];
-        for (size_t j = 0; j < nn; j++) {
-            const uint32_t i = order[j];
-            const gs_cnode *nd = &d->nodes[i];
-            if (!is_computed(nd->kind))
-                continue;
-            last[nd->a] = i;
-            if (nd->kind != GS_CN_NEG)
-                last[nd->b] = i;
-        }
-        grp[g][0] = ni;
-        uint32_t n_free = 0, g_slots = 0;
-        size_t ui = cut[g];
-        for (size_t j = 0; j < nn; j++) {
-            const uint32_t i = order[j];
-            const gs_cnode *nd = &d->nodes[i];
-            switch (nd->kind) {
-            case GS_CN_VAR_PREP:
-            case GS_CN_VAR_MAIN:
-                slot[i] = GS_ZC_OPND_COL | (part_off[gs_cdag_part_of(d, nd)] + 2 * nd->a + nd->offset);
-                break;
-            case GS_CN_IS_FIRST: slot[i] = GS_ZC_OPND_COL | 0; break;
-            case GS_CN_IS_LAST: slot[i] = GS_ZC_OPND_COL | 1; break;
-            case GS_CN_IS_TRANSITION: slot[i] = GS_ZC_OPND_COL | 2; break;
-            case GS_CN_PUBLIC:
-                consts[n_consts] = t->publics[nd->a];
-                slot[i] = GS_ZC_OPND_CONST | n_consts++;
-                break;
-            case GS_CN_CONST:
-                consts[n_consts] = nd->value;
-                slot[i] = GS_ZC_OPND_CONST | n_consts++;
-                break;
-            default: {
-                uint32_t a = slot[nd->a], b = nd->kind == GS_CN_NEG ? slot[nd->a] : slot[nd->b];
-                /* operands read before the result is written: their slots may be reused at once */
-                if (is_computed(d->nodes[nd->a].kind) && last[nd->a] == i)
-                    freel[n_free++] = a;
-                if (nd->kind != GS_CN_NEG && nd->b != nd->a && is_computed(d->nodes[nd->b].kind) &&
-                    last[nd->b] == i)
-                    freel[n_free++] = b;
-                uint32_t dst = n_free ? freel[--n_free] : g_slots++;
-                uint32_t op = nd->kind == GS_CN_ADD   ? GS_ZC_OP_ADD
-                              : nd->kind == GS_CN_SUB ? GS_ZC_OP_SUB
-                              : nd->kind == GS_CN_MUL ? GS_ZC_OP_MUL
-                                                      : GS_ZC_OP_NEG;
-                uint32_t *q = ins + 4 * (size_t)ni++;
-                q[0] = op, q[1] = dst, q[2] = a, q[3] = b;
-                slot[i] = GS_ZC_OPND_SLOT | dst;
-                break;
-            }
-            }
-            for (; ui < cut[g + 1] && uses[ui].node == i; ui++) {
-                uint32_t *q = ins + 4 * (size_t)ni++;
-                q[0] = GS_ZC_OP_ACC, q[1] = uses[ui].acc, q[2] = slot[i], q[3] = uses[ui].weight;
-            }
-            if (is_computed(nd->kind) && last[i] == i)
-                freel[n_free++] = slot[i];
-        }
-        grp[g][1] = ni;
+        grp[g][1] = b.ni;
         if (g_slots > n_slots)
             n_slots = g_slots;
-        if (ni - grp[g][0] > out->max_group_instr)
-            out->max_group_instr = ni - grp[g][0];
+        if (b.ni - grp[g][0] > out->max_group_instr)
+            out->max_group_instr = b.ni - grp[g][0];
     }
-
-    if ((st = map_columns(ins, ni, gs_zc_table_cols(t), out, err)))
-        goto done;
-    out->n_instr = ni;
-    out->n_groups = ng;
-    out->n_slots = n_slots;
-    out->grp_off = ni;
-    out->const_off = out->grp_off + ng;
-    out->w_off = out->const_off + (n_consts + 3) / 4;
-    out->aux_words = 4 * (out->w_off + n_w);
-    out->aux = calloc(out->aux_words, sizeof(uint32_t));
-    if (!out->aux) {
-        gs_zc_code_free(out);
-        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the bytecode");
-        goto done;
-    }
-    memcpy(out->aux, ins, 4 * (size_t)ni * sizeof(uint32_t));
-    for (uint32_t g = 0; g < ng; g++) {
-        out->aux[4 * ((size_t)out->grp_off + g)] = grp[g][0];
-        out->aux[4 * ((size_t)out->grp_off + g) + 1] = grp[g][1];
-    }
-    memcpy(out->aux + 4 * (size_t)out->const_off, consts, n_consts * sizeof(uint32_t));
-    memcpy(out->aux + 4 * (size_t)out->w_off, wts, n_w * sizeof(bb4_t));
-    if (compact)
-        compact_columns(out);
+    st = write_code(&b, grp, ng, n_slots, compact, out, err);
 done:
-    free(order), free(last), free(slot), free(freel), free(stamp), free(stack), free(part_off), free(uses), free(wts);
-    free(ins), free(consts);
+    zc_build_free(&b);
     return st;
 }
 

@@ -65,6 +65,9 @@ BB8_FN __m256i bb8_div_2exp(__m256i x, int k)
     return bb8_sub(hi, t);
 }
 
+BB8_FN __m256i bb8_load(const bb_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+BB8_FN void bb8_store(bb_t *p, __m256i v) { _mm256_storeu_si256((__m256i *)(void *)p, v); }
+
 /* ---- 16 lanes in two registers: lanes 0..7 in h[0], 8..15 in h[1] ---- */
 typedef struct bb8x2 {
     __m256i h[2];

@@ -1,7 +1,7 @@
 /* See canonical.h. */
 #include "field/canonical.h"
 
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "field/babybear.h"
 
 #define CANON_THREADS_MAX 8

@@ -13,7 +13,7 @@ static gs_engine *mk_engine_s(unsigned threads, int scalar)
     gs_engine *eng = NULL;
     gs_error err;
     cr_assert_eq(gs_cpu_engine_create(threads, &eng, &err), GLSTARK_OK, "engine: %s", err.msg);
-    ((gs_cpu_state *)eng->impl)->simd = scalar ? GS_SIMD_NONE : gs_simd_best();
+    ((gs_cpu_state *)eng->impl)->kernels = gs_cpu_kernels_of(scalar ? GS_SIMD_NONE : gs_simd_best());
     return eng;
 }
 

@@ -11,6 +11,7 @@
 
 #include "dft_test_util.h"
 #include "engine/cpu/rs_block16.h"
+#include "engine/cpu/kernels.h"
 
 Test(rs_block16, vector_blocks_match_definition)
 {
@@ -33,7 +34,7 @@ Test(rs_block16, vector_blocks_match_definition)
                     in[16 * b + i] = bb_from_canonical(edge[b]);
             memcpy(x, in, n * sizeof *x);
             x[n] = 0xFFFFFFFFu;
-            int done = gs_rs_block16_run(&plan, isa, x, nb);
+            int done = gs_rs_block16_run(&plan, gs_cpu_kernels_of(isa), x, nb);
             if (!runs) {
                 cr_assert_eq(done, 0, "%s is not available here but reported work", gs_simd_name(isa));
                 cr_assert_eq(memcmp(x, in, n * sizeof *x), 0, "%s changed its input without running", gs_simd_name(isa));

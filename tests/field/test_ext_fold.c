@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/cpu/ext_fold_simd.h"
+#include "engine/cpu/kernels.h"
 #include "field/babybear.h"
 #include "field/ext4.h"
 
@@ -90,7 +91,7 @@ Test(ext_fold, lerp_matches_scalar_in_every_set)
                         poison(out, MAXN);
                     gs_ext_matrix rm;
                     gs_ext_matrix_of(r, &rm);
-                    size_t done = gs_ext_fold_lerp_simd(isa, dst, x, n, &rm);
+                    size_t done = gs_ext_fold_lerp_simd(gs_cpu_kernels_of(isa), dst, x, n, &rm);
                     cr_assert_eq(done, have ? n / 4 * 4 : 0, "%s, n %zu: %zu done", gs_simd_name(isa), n, done);
                     for (size_t y = 0; y < done; y++)
                         cr_assert(bb4_eq(dst[y], want[y]), "%s, challenge %d, n %zu, in place %d, element %zu differs",
@@ -125,7 +126,7 @@ Test(ext_fold, lin_matches_scalar_in_every_set)
                 gs_ext_matrix_of(a, &am);
                 gs_ext_matrix_of(b, &bm);
                 /* a = 1 (challenge 1) also through the path that skips its product */
-                size_t done = gs_ext_fold_lin_simd(isa, out, x, n, ai == 1 ? NULL : &am, &bm);
+                size_t done = gs_ext_fold_lin_simd(gs_cpu_kernels_of(isa), out, x, n, ai == 1 ? NULL : &am, &bm);
                 cr_assert_eq(done, have ? n / 4 * 4 : 0, "%s, n %zu: %zu done", gs_simd_name(isa), n, done);
                 for (size_t y = 0; y < done; y++) {
                     bb4_t w = bb4_add(bb4_mul(a, x[2 * y]), bb4_mul(b, x[2 * y + 1]));

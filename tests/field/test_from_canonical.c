@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/cpu/canonical_simd.h"
+#include "engine/cpu/kernels.h"
 #include "engine/cpu/cpu_engine.h"
 #include "engine/engine.h"
 #include "field/babybear.h"
@@ -58,7 +59,7 @@ Test(from_canonical, vector_prefix_matches_scalar_in_every_set)
                 bb_t *out = in_place ? in : dst + 1;
                 if (!in_place)
                     memset(dst, 0xFF, MAXN * sizeof *dst);
-                size_t done = gs_from_canonical_simd(isa, out, in, n);
+                size_t done = gs_from_canonical_simd(gs_cpu_kernels_of(isa), out, in, n);
                 cr_assert_eq(done, have ? n / 16 * 16 : 0, "%s, n %zu: converted %zu", gs_simd_name(isa), n, done);
                 for (size_t i = 0; i < done; i++)
                     cr_assert_eq(out[i], want[i], "%s, n %zu, in place %d, word %zu: %u, want %u", gs_simd_name(isa),

@@ -321,7 +321,7 @@ static void prover_matches(const char *spec)
     for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++) {
     if (!gs_simd_available(isa))
         continue;
-    ((gs_cpu_state *)eng->impl)->simd = isa;
+    ((gs_cpu_state *)eng->impl)->kernels = gs_cpu_kernels_of(isa);
     bb4_t samples[70];
     samples_of(&v, samples);
     size_t nexp;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/cpu/weighted_sums_simd.h"
+#include "engine/cpu/kernels.h"
 
 /* the edge-value generator of the dft tests */
 #define rnd_bb t_rand_bb
@@ -42,7 +43,7 @@ static void check_fold(gs_simd_isa isa)
     if (!runs(isa)) {
         bb_t m[64] = {0}, lw[16] = {0};
         bb4_t dst[4] = {POISON, POISON, POISON, POISON};
-        cr_assert_eq(gs_ple_fold_simd(isa, m, 4, 16, lw, dst), 0);
+        cr_assert_eq(gs_ple_fold_simd(gs_cpu_kernels_of(isa), m, 4, 16, lw, dst), 0);
         cr_assert(bb4_eq(dst[0], POISON), "an unavailable path wrote its output");
         return;
     }
@@ -65,7 +66,7 @@ static void check_fold(gs_simd_isa isa)
             }
             for (size_t x = 0; x <= xend; x++)
                 dst[x] = POISON;
-            size_t done = gs_ple_fold_simd(isa, m, n, xend, lwc, dst);
+            size_t done = gs_ple_fold_simd(gs_cpu_kernels_of(isa), m, n, xend, lwc, dst);
             cr_assert_eq(done, xend / 16 * 16, "%s, n %zu, xend %zu: stopped at %zu", gs_simd_name(isa), n, xend, done);
             for (size_t x = 0; x < done; x++) {
                 bb4_t want = bb4_zero();
@@ -90,7 +91,7 @@ static void check_block_sums(gs_simd_isa isa)
 {
     bb4_t out0[16], out1[16];
     if (!runs(isa)) {
-        cr_assert_eq(gs_ple_block_sums16_simd(isa, NULL, 0, NULL, out0, out1), 0);
+        cr_assert_eq(gs_ple_block_sums16_simd(gs_cpu_kernels_of(isa), NULL, 0, NULL, out0, out1), 0);
         return;
     }
     uint64_t seed = 0x91E50002;
@@ -107,7 +108,7 @@ static void check_block_sums(gs_simd_isa isa)
             e[x] = rnd_bb4(&s);
         for (int z = 0; z < 16; z++)
             out0[z] = out1[z] = POISON;
-        cr_assert_eq(gs_ple_block_sums16_simd(isa, m, nx, e, out0, out1), 1);
+        cr_assert_eq(gs_ple_block_sums16_simd(gs_cpu_kernels_of(isa), m, nx, e, out0, out1), 1);
         for (size_t z = 0; z < 16; z++) {
             bb4_t w0 = bb4_zero(), w1 = bb4_zero();
             for (size_t x = 0; x < nx; x++) {
@@ -149,7 +150,7 @@ static void check_lincomb(gs_simd_isa isa)
         size_t r0 = spans[t][0], r1 = spans[t][1];
         for (int r = 0; r < ROWS; r++)
             out[r] = POISON;
-        size_t done = gs_lincomb_rows_simd(isa, (const bb_t *const *)cols, mu, NC, r0, r1, out);
+        size_t done = gs_lincomb_rows_simd(gs_cpu_kernels_of(isa), (const bb_t *const *)cols, mu, NC, r0, r1, out);
         if (!on) {
             cr_assert_eq(done, r0, "an unavailable path did rows");
             continue;
@@ -190,11 +191,12 @@ static void check_matvec16(gs_simd_isa isa)
     for (int i = 0; i < 16 * NB; i++)
         orig[i] = a[i] = rnd_bb4(&s);
     if (!runs(isa)) {
-        cr_assert_eq(gs_matvec16_blocks_simd(isa, mat, a, NB), 0);
+        cr_assert_eq(gs_matvec16_blocks_simd(gs_cpu_kernels_of(isa), mat, a, NB), 0);
         cr_assert_eq(memcmp(a, orig, sizeof a), 0, "an unavailable path changed its input");
         return;
     }
-    cr_assert_eq(gs_matvec16_blocks_simd(isa, mat, a, NB - 1), 1); /* the last block must stay as it was */
+    /* the last block must stay as it was */
+    cr_assert_eq(gs_matvec16_blocks_simd(gs_cpu_kernels_of(isa), mat, a, NB - 1), 1);
     for (int b = 0; b < NB; b++)
         for (int r = 0; r < 16; r++) {
             bb4_t want = orig[16 * b + r];
@@ -244,7 +246,7 @@ static void check_w_accumulate(gs_simd_isa isa)
         for (size_t t = 0; t < sizeof ranges / sizeof *ranges; t++) {
             size_t b0 = ranges[t][0], b1 = ranges[t][1];
             memcpy(w, w0, sizeof w);
-            size_t done = gs_w_accumulate_simd(isa, w, t0, lo, hi, gammas, NZ, nlo, nhi, b0, b1);
+            size_t done = gs_w_accumulate_simd(gs_cpu_kernels_of(isa), w, t0, lo, hi, gammas, NZ, nlo, nhi, b0, b1);
             size_t want_done = on && nlo >= 4 && b0 % 16 == 0 ? b0 + (b1 - b0) / 16 * 16 : b0;
             cr_assert_eq(done, want_done, "%s, nlo %u, [%zu, %zu): stopped at %zu", gs_simd_name(isa), nlo, b0, b1,
                          done);

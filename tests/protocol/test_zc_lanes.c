@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/cpu/zc_lanes.h"
+#include "engine/cpu/kernels.h"
 #include "engine/zc_code.h"
 
 /* the edge-value generator of the dft tests */
@@ -163,7 +164,7 @@ static void check(gs_simd_isa isa, uint64_t seed, uint32_t n_computed)
     cr_assert_eq(code.compact, compact);
     check_col_map(f, &code);
     gs_zc_lanes lp;
-    cr_assert_eq(gs_zc_lanes_init(&lp, &code, isa), 0);
+    cr_assert_eq(gs_zc_lanes_init(&lp, &code, gs_cpu_kernels_of(isa)), 0);
     size_t ncols = gs_zc_table_cols(&f->tr);
     cr_assert_eq(ncols, 3 + 2 * (W_MAIN + W_PREP));
     bb_t *blocks = malloc(ncols * GS_ZC_BLOCK * sizeof(bb_t));
@@ -208,7 +209,7 @@ static void check_base(gs_simd_isa isa, uint64_t seed, uint32_t n_computed)
     gs_zc_code code;
     cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, 0, &code, &err), GLSTARK_OK, "%s", err.msg);
     gs_zc_lanes lp;
-    cr_assert_eq(gs_zc_lanes_init(&lp, &code, isa), 0);
+    cr_assert_eq(gs_zc_lanes_init(&lp, &code, gs_cpu_kernels_of(isa)), 0);
     size_t ncols = gs_zc_table_cols(&f->tr), stride = GS_ZC_LANES + 5; /* columns not back to back */
     bb_t *table = malloc(ncols * stride * sizeof *table), *lane = malloc(ncols * sizeof *lane);
     bb4_t *nodes = malloc(f->dag.n_nodes * sizeof *nodes);
@@ -275,7 +276,7 @@ Test(zc_lanes, vector_matches_definition)
             printf("zc_lanes: no %s on this CPU or in this build\n", gs_simd_name(isa));
             gs_zc_code code = {0};
             gs_zc_lanes lp;
-            cr_assert_eq(gs_zc_lanes_init(&lp, &code, isa), -1, "an unavailable vector form (%s) was accepted",
+            cr_assert_eq(gs_zc_lanes_init(&lp, &code, gs_cpu_kernels_of(isa)), -1, "an unavailable vector form (%s) was accepted",
                          gs_simd_name(isa));
             continue;
         }

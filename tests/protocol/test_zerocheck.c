@@ -178,7 +178,7 @@ static void run_prover(spec *s, const char *log)
         gs_simd_isa isa = (gs_simd_isa)(run % (GS_SIMD_LAST + 1));
         if (!gs_simd_available(isa))
             continue;
-        ((gs_cpu_state *)s->eng->impl)->simd = isa;
+        ((gs_cpu_state *)s->eng->impl)->kernels = gs_cpu_kernels_of(isa);
         replay r;
         cr_assert_eq(replay_load(&r, log), 0);
         bb4_t xi[32], pc, qc, rr[32];

@@ -9,12 +9,13 @@
 #include <stdint.h>
 
 #include "field/babybear.h"
-#include "field/simd_isa.h"
+
+struct gs_cpu_kernels; /* kernels.h */
 
 /* dst[i] = bb_from_canonical(src[i]) for a prefix of [0, n) (a multiple of
- * 16; none where isa is GS_SIMD_NONE or the CPU lacks it); returns its
+ * 16; none where k is NULL or has no vector form); returns its
  * length, so the caller converts the rest. Every src[i] must be below p (the
  * caller checked); dst may equal src. */
-size_t gs_from_canonical_simd(gs_simd_isa isa, bb_t *dst, const uint32_t *src, size_t n);
+size_t gs_from_canonical_simd(const struct gs_cpu_kernels *k, bb_t *dst, const uint32_t *src, size_t n);
 
 #endif

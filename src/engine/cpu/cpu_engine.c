@@ -5,7 +5,7 @@
 #include "engine/zc_code.h"
 
 #include "engine/cpu/canonical_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "util/transpose.h"
 
 #include <stdlib.h>
@@ -76,14 +76,14 @@ static glstark_status cpu_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, 
 typedef struct canon_job {
     bb_t *dst;
     const uint32_t *src;
-    gs_simd_isa simd;
+    const gs_cpu_kernels *k;
 } canon_job;
 
 static void canon_range(void *ctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     const canon_job *j = ctx;
-    size_t i = b + gs_from_canonical_simd(j->simd, j->dst + b, j->src + b, e - b);
+    size_t i = b + gs_from_canonical_simd(j->k, j->dst + b, j->src + b, e - b);
     for (; i < e; i++)
         j->dst[i] = bb_mul(j->src[i], BB_R2); /* bb_from_canonical without its reduction: src[i] < p */
 }
@@ -91,7 +91,7 @@ static void canon_range(void *ctx, size_t b, size_t e, unsigned worker)
 static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_t off, const uint32_t *src,
                                               size_t count)
 {
-    canon_job j = {(bb_t *)((char *)buf->host + off), src, gs_cpu_simd(eng)};
+    canon_job j = {(bb_t *)((char *)buf->host + off), src, gs_cpu_engine_kernels(eng)};
     /* threads only pay off for large writes (a trace, not a vector) */
     gs_parallel_for(count >= ((size_t)1 << 16) ? gs_cpu_threads(eng) : 1, count, canon_range, &j);
     return GLSTARK_OK;
@@ -120,6 +120,20 @@ static glstark_status cpu_buf_transpose(gs_engine *eng, gs_buf *dst, size_t dst_
     return GLSTARK_OK;
 }
 
+unsigned gs_cpu_threads(const gs_engine *eng)
+{
+    const gs_cpu_state *st = eng->impl;
+    return st && st->threads ? st->threads : 1;
+}
+
+unsigned gs_cpu_parts(const gs_engine *eng, size_t n)
+{
+    unsigned t = gs_cpu_threads(eng);
+    if (n < (size_t)t)
+        t = n > 0 ? (unsigned)n : 1;
+    return t;
+}
+
 static glstark_status cpu_finish(gs_engine *eng)
 {
     (void)eng;
@@ -140,31 +154,6 @@ static const gs_engine_core_ops cpu_core_ops = {
     .finish = cpu_finish,
 };
 
-/* The vector set the kernels use: the widest this CPU runs, or a narrower
- * one named by GLSTARK_CPU_SIMD (auto | avx512 | avx2 | neon | none), which
- * benchmarks and tests use to run another path on the same machine. Asking
- * for a set the CPU lacks is an error rather than a silent fallback. */
-glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *err)
-{
-    *out = gs_simd_best();
-    if (!env || !*env || !strcmp(env, "auto"))
-        return GLSTARK_OK;
-    static const gs_simd_isa sets[] = {GS_SIMD_NONE, GS_SIMD_AVX2, GS_SIMD_AVX512, GS_SIMD_NEON};
-    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-        if (strcmp(env, gs_simd_name(sets[i])))
-            continue;
-        if (!gs_simd_available(sets[i]))
-            return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
-                                "cpu engine: GLSTARK_CPU_SIMD=%s, but this CPU or build lacks %s (it has %s); "
-                                "unset it or name a narrower set",
-                                env, env, gs_simd_name(gs_simd_best()));
-        *out = sets[i];
-        return GLSTARK_OK;
-    }
-    return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                        "cpu engine: GLSTARK_CPU_SIMD=%s is not one of auto, avx512, avx2, neon, none", env);
-}
-
 glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error *err)
 {
     *out = NULL;
@@ -178,12 +167,14 @@ glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error 
     if (threads == 0)
         threads = gs_online_cores();
     st->threads = threads;
-    glstark_status cs = gs_cpu_simd_choice(gs_option_getenv("GLSTARK_CPU_SIMD"), &st->simd, err);
+    gs_simd_isa simd;
+    glstark_status cs = gs_cpu_simd_choice(gs_option_getenv("GLSTARK_CPU_SIMD"), &simd, err);
     if (cs) {
         free(eng);
         free(st);
         return cs;
     }
+    st->kernels = gs_cpu_kernels_of(simd); /* available: gs_cpu_simd_choice checked */
     eng->core = &cpu_core_ops;
     eng->impl = st;
     gs_cpu_engine_attach_families(eng);

@@ -2,25 +2,30 @@
 #ifndef GS_ENGINE_CPU_ENGINE_H
 #define GS_ENGINE_CPU_ENGINE_H
 
+#include "engine/cpu/kernels.h"
 #include "engine/engine.h"
-#include "field/simd_isa.h"
 
 typedef struct gs_cpu_state {
     unsigned threads;
-    /* the widest vector instruction set kernels may use: the best this CPU
-     * runs, capped by GLSTARK_CPU_SIMD; tests lower it to check every path
-     * on one machine (GS_SIMD_NONE: plain C everywhere) */
-    gs_simd_isa simd;
+    /* the vector kernels of the widest set this CPU runs, capped by
+     * GLSTARK_CPU_SIMD (kernels.h); tests lower it to check every path on
+     * one machine (gs_cpu_kernels_of(GS_SIMD_NONE): plain C everywhere) */
+    const gs_cpu_kernels *kernels;
     struct gs_zc_cache *zc_cache; /* compiled constraint programs (src/engine/zc_code.h) */
 } gs_cpu_state;
 
-/* The vector set eng's kernels use. */
-static inline gs_simd_isa gs_cpu_simd(const gs_engine *eng) { return ((const gs_cpu_state *)eng->impl)->simd; }
+/* eng's vector kernels, and their set. */
+static inline const gs_cpu_kernels *gs_cpu_engine_kernels(const gs_engine *eng)
+{
+    return ((const gs_cpu_state *)eng->impl)->kernels;
+}
+static inline gs_simd_isa gs_cpu_simd(const gs_engine *eng) { return gs_cpu_engine_kernels(eng)->isa; }
 
-/* The set the engine's kernels use: the widest this CPU runs, capped by
- * env (GLSTARK_CPU_SIMD's value: NULL, "", auto, avx512, avx2, neon, none); a
- * set the CPU lacks or an unknown name is an error with the reason. */
-glstark_status gs_cpu_simd_choice(const char *env, gs_simd_isa *out, gs_error *err);
+/* The CPU engine's thread count (at least 1). */
+unsigned gs_cpu_threads(const gs_engine *eng);
+/* Workers a CPU-engine kernel should use for n items: the engine's threads,
+ * at most n, at least 1. */
+unsigned gs_cpu_parts(const gs_engine *eng, size_t n);
 
 /* Sets eng->dft, eng->hash, ... to the CPU implementations that exist
  * (src/engine/cpu/families.c). */

@@ -7,9 +7,9 @@
  * butterfly layers, two at a time (radix 4). Layers whose butterflies stay
  * inside a 2^GS_DFT_BLOCK_LOG block (16 KiB) run block by block so they stay
  * in L1. Twiddles: tw[h + t] = w_(2h)^t for every half-size h, so each layer
- * reads a contiguous table. Runs of 8 butterflies use AVX2 when the CPU has
- * it (dft_simd.c); the arithmetic is exact, so every path gives the same
- * bits.
+ * reads a contiguous table. Runs of butterflies use the engine's vector
+ * kernels (kernels.h, dft_simd.c) where it has them; the arithmetic is
+ * exact, so every path gives the same bits.
  *
  * RS encoding uses that the zero-padded message is zero above 2^L: after
  * bit reversal the nonzero entries sit at multiples of 2^log_blowup, so the
@@ -20,8 +20,7 @@
  * Threads: many columns -> one thread per column range; few long columns ->
  * every phase of one column split across threads. */
 #include "engine/cpu/cpu_engine.h"
-#include "engine/cpu/dft_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/cpu/rs_block16.h"
 #include "engine/dft_ops.h"
 
@@ -31,13 +30,6 @@
 #define GS_DFT_BLOCK_LOG 12
 /* Below this length a single column is not worth splitting across threads. */
 #define GS_DFT_PAR_MIN_LOG 14
-
-/* Use the vector butterfly runs (dft_simd.h)? Tests switch them off through
- * gs_cpu_state.simd to check the scalar path on the same machine. */
-static int engine_simd(const gs_engine *eng)
-{
-    return gs_cpu_simd(eng) != GS_SIMD_NONE && gs_dft_simd_available();
-}
 
 static inline uint32_t rev32(uint32_t x)
 {
@@ -194,9 +186,9 @@ static inline void dit4_at(bb_t *p0, bb_t *p1, bb_t *p2, bb_t *p3, const bb_t *w
 }
 
 /* Two DIT layers (half-sizes h and 2h) over an array of n. */
-static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
+static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw, const gs_cpu_kernels *kern)
 {
-    if (simd && h <= 4 && gs_dft_pass4_small_simd(a, n, h, tw))
+    if (kern->dft_pass4_small && h <= 4 && kern->dft_pass4_small(a, n, h, tw))
         return;
     if (h == 1) { /* twiddles 1, 1, 1, w_4: one multiplication per quad */
         bb_t w4 = tw[3];
@@ -213,14 +205,14 @@ static void dit_pass4(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
     const bb_t *w1 = tw + h, *w2 = tw + 2 * h, *w3 = tw + 3 * h;
     for (size_t s = 0; s < n; s += 4 * h) {
         bb_t *p0 = a + s, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
-        size_t t = simd ? gs_dft_run4_simd(p0, p1, p2, p3, w1, w2, w3, 0, h) : 0;
+        size_t t = kern->dft_run4 ? kern->dft_run4(p0, p1, p2, p3, w1, w2, w3, 0, h) : 0;
         for (; t < h; t++)
             dit4_at(p0, p1, p2, p3, w1, w2, w3, t);
     }
 }
 
 /* One DIT layer of half-size h over an array of n. */
-static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
+static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw, const gs_cpu_kernels *kern)
 {
     const bb_t *w = tw + h;
     for (size_t s = 0; s < n; s += 2 * h) {
@@ -231,25 +223,25 @@ static void dit_pass2(bb_t *a, size_t n, size_t h, const bb_t *tw, int simd)
             y[0] = bb_sub(u, v);
             continue;
         }
-        size_t t = simd ? gs_dft_run2_simd(x, y, w, 0, h) : 0;
+        size_t t = kern->dft_run2 ? kern->dft_run2(x, y, w, 0, h) : 0;
         for (; t < h; t++)
             dit2_at(x, y, w, t);
     }
 }
 
 /* DIT layers with half-sizes h = 2^lo .. 2^(hi-1) on one block of 2^hi. */
-static void dit_block(bb_t *a, unsigned lo, unsigned hi, const bb_t *tw, int simd)
+static void dit_block(bb_t *a, unsigned lo, unsigned hi, const bb_t *tw, const gs_cpu_kernels *kern)
 {
     size_t n = (size_t)1 << hi;
     unsigned l = lo;
     for (; l + 1 < hi; l += 2)
-        dit_pass4(a, n, (size_t)1 << l, tw, simd);
+        dit_pass4(a, n, (size_t)1 << l, tw, kern);
     if (l < hi)
-        dit_pass2(a, n, (size_t)1 << l, tw, simd);
+        dit_pass2(a, n, (size_t)1 << l, tw, kern);
 }
 
 /* One radix-2 layer of half-size h over butterflies [k0, k1) of n/2. */
-static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, int simd)
+static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, const gs_cpu_kernels *kern)
 {
     const bb_t *w = tw + h;
     size_t k = k0;
@@ -257,8 +249,8 @@ static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, 
         size_t g = k / h, t = k % h;
         size_t stop = h - t < k1 - k ? h : t + (k1 - k);
         bb_t *x = a + 2 * h * g, *y = x + h;
-        if (simd) {
-            size_t t2 = gs_dft_run2_simd(x, y, w, t, stop);
+        if (kern->dft_run2) {
+            size_t t2 = kern->dft_run2(x, y, w, t, stop);
             k += t2 - t;
             t = t2;
         }
@@ -268,7 +260,7 @@ static void dit_layer2(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, 
 }
 
 /* Two layers (half-sizes h and 2h) at once over quads [k0, k1) of n/4. */
-static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, int simd)
+static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, const gs_cpu_kernels *kern)
 {
     const bb_t *w1 = tw + h, *w2 = tw + 2 * h, *w3 = tw + 3 * h;
     size_t k = k0;
@@ -276,8 +268,8 @@ static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, 
         size_t g = k / h, t = k % h;
         size_t stop = h - t < k1 - k ? h : t + (k1 - k);
         bb_t *p0 = a + 4 * h * g, *p1 = p0 + h, *p2 = p1 + h, *p3 = p2 + h;
-        if (simd) {
-            size_t t2 = gs_dft_run4_simd(p0, p1, p2, p3, w1, w2, w3, t, stop);
+        if (kern->dft_run4) {
+            size_t t2 = kern->dft_run4(p0, p1, p2, p3, w1, w2, w3, t, stop);
             k += t2 - t;
             t = t2;
         }
@@ -287,24 +279,24 @@ static void dit_layer4(bb_t *a, size_t h, const bb_t *tw, size_t k0, size_t k1, 
 }
 
 /* DIT layers lo..log_n-1 of one column, on this thread. */
-static void dit_serial(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, int simd)
+static void dit_serial(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, const gs_cpu_kernels *kern)
 {
     unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
     size_t n = (size_t)1 << log_n;
     if (lo < B)
         for (size_t s = 0; s < n; s += (size_t)1 << B)
-            dit_block(a + s, lo, B, tw, simd);
+            dit_block(a + s, lo, B, tw, kern);
     unsigned l = lo > B ? lo : B;
     for (; l + 1 < log_n; l += 2)
-        dit_layer4(a, (size_t)1 << l, tw, 0, n / 4, simd);
+        dit_layer4(a, (size_t)1 << l, tw, 0, n / 4, kern);
     if (l < log_n)
-        dit_layer2(a, (size_t)1 << l, tw, 0, n / 2, simd);
+        dit_layer2(a, (size_t)1 << l, tw, 0, n / 2, kern);
 }
 
-static void dft_serial(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, int simd)
+static void dft_serial(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, const gs_cpu_kernels *kern)
 {
     bitrev_range(a, log_n, 0, bitrev_units(log_n), scale);
-    dit_serial(a, log_n, 0, tw, simd);
+    dit_serial(a, log_n, 0, tw, kern);
 }
 
 /* One long column with every phase split across threads. */
@@ -314,7 +306,7 @@ typedef struct par_ctx {
     const bb_t *tw;
     bb_t scale;
     size_t h;
-    int simd;
+    const gs_cpu_kernels *kern;
 } par_ctx;
 
 static void par_bitrev(void *v, size_t b, size_t e, unsigned w)
@@ -329,28 +321,29 @@ static void par_blocks(void *v, size_t b, size_t e, unsigned w)
     (void)w;
     par_ctx *c = v;
     for (size_t i = b; i < e; i++)
-        dit_block(c->a + (i << c->B), c->lo, c->B, c->tw, c->simd);
+        dit_block(c->a + (i << c->B), c->lo, c->B, c->tw, c->kern);
 }
 
 static void par_layer4(void *v, size_t b, size_t e, unsigned w)
 {
     (void)w;
     par_ctx *c = v;
-    dit_layer4(c->a, c->h, c->tw, b, e, c->simd);
+    dit_layer4(c->a, c->h, c->tw, b, e, c->kern);
 }
 
 static void par_layer2(void *v, size_t b, size_t e, unsigned w)
 {
     (void)w;
     par_ctx *c = v;
-    dit_layer2(c->a, c->h, c->tw, b, e, c->simd);
+    dit_layer2(c->a, c->h, c->tw, b, e, c->kern);
 }
 
-static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads, int simd)
+static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads,
+                         const gs_cpu_kernels *kern)
 {
     unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
     size_t n = (size_t)1 << log_n;
-    par_ctx c = {a, log_n, lo, B, tw, 0, 0, simd};
+    par_ctx c = {a, log_n, lo, B, tw, 0, 0, kern};
     if (lo < B)
         gs_parallel_for(threads, n >> B, par_blocks, &c);
     unsigned l = lo > B ? lo : B;
@@ -364,11 +357,12 @@ static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, u
     }
 }
 
-static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads, int simd)
+static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads,
+                         const gs_cpu_kernels *kern)
 {
-    par_ctx c = {a, log_n, 0, 0, tw, scale, 0, simd};
+    par_ctx c = {a, log_n, 0, 0, tw, scale, 0, kern};
     gs_parallel_for(threads, bitrev_units(log_n), par_bitrev, &c);
-    dit_parallel(a, log_n, 0, tw, threads, simd);
+    dit_parallel(a, log_n, 0, tw, threads, kern);
 }
 
 /* --------------------------------------------------------- base-field DFT */
@@ -379,7 +373,7 @@ typedef struct cols_ctx {
     unsigned log_n;
     const bb_t *tw;
     bb_t scale;
-    int simd;
+    const gs_cpu_kernels *kern;
 } cols_ctx;
 
 static void cols_serial(void *v, size_t b, size_t e, unsigned w)
@@ -387,18 +381,18 @@ static void cols_serial(void *v, size_t b, size_t e, unsigned w)
     (void)w;
     cols_ctx *c = v;
     for (size_t i = b; i < e; i++)
-        dft_serial(c->base + i * c->stride, c->log_n, c->tw, c->scale, c->simd);
+        dft_serial(c->base + i * c->stride, c->log_n, c->tw, c->scale, c->kern);
 }
 
 static void dft_base_columns(bb_t *base, size_t stride, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale,
-                             unsigned threads, int simd)
+                             unsigned threads, const gs_cpu_kernels *kern)
 {
     if (ncols >= threads || log_n < GS_DFT_PAR_MIN_LOG) {
-        cols_ctx c = {base, stride, log_n, tw, scale, simd};
+        cols_ctx c = {base, stride, log_n, tw, scale, kern};
         gs_parallel_for(threads, ncols, cols_serial, &c);
     } else {
         for (size_t i = 0; i < ncols; i++)
-            dft_parallel(base + i * stride, log_n, tw, scale, threads, simd);
+            dft_parallel(base + i * stride, log_n, tw, scale, threads, kern);
     }
 }
 
@@ -424,7 +418,7 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
     if (!tw)
         return oom(eng, "dft", n * sizeof(bb_t));
     if (cols->elem_words == 1) {
-        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, threads, engine_simd(eng));
+        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, threads, gs_cpu_engine_kernels(eng));
     } else {
         /* Extension elements: split each column into its 4 coefficient
          * columns, transform those, and interleave back. */
@@ -438,7 +432,7 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
             for (size_t i = 0; i < n; i++)
                 for (unsigned k = 0; k < 4; k++)
                     tmp[k * n + i] = col[4 * i + k];
-            dft_base_columns(tmp, n, 4, log_n, tw, scale, threads, engine_simd(eng));
+            dft_base_columns(tmp, n, 4, log_n, tw, scale, threads, gs_cpu_engine_kernels(eng));
             for (size_t i = 0; i < n; i++)
                 for (unsigned k = 0; k < 4; k++)
                     col[4 * i + k] = tmp[k * n + i];
@@ -453,11 +447,11 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
 
 /* In place: inverse DFT of size 2^l (tw = inverse twiddles of size 2^l,
  * scale = 2^-l) followed by the subset-sum transform over the l bits. */
-static void rs_block(bb_t *x, unsigned l, const bb_t *tw, bb_t scale, int simd)
+static void rs_block(bb_t *x, unsigned l, const bb_t *tw, bb_t scale, const gs_cpu_kernels *kern)
 {
     if (l == 0)
         return;
-    dft_serial(x, l, tw, scale, simd);
+    dft_serial(x, l, tw, scale, kern);
     size_t n = (size_t)1 << l;
     for (size_t b = 1; b < n; b *= 2)
         for (size_t s = 0; s < n; s += 2 * b)
@@ -466,14 +460,14 @@ static void rs_block(bb_t *x, unsigned l, const bb_t *tw, bb_t scale, int simd)
 }
 
 /* Blocks [0, nblocks) of 2^l words at x: in vectors for l = 4 where the
- * CPU has them (rs_block16.h), else one by one. */
-static void rs_blocks(bb_t *x, size_t nblocks, unsigned l, const bb_t *tw, bb_t scale, int simd,
-                      const gs_rs_block16 *b16, gs_simd_isa isa)
+ * engine has them (rs_block16.h), else one by one. */
+static void rs_blocks(bb_t *x, size_t nblocks, unsigned l, const bb_t *tw, bb_t scale, const gs_cpu_kernels *kern,
+                      const gs_rs_block16 *b16)
 {
-    if (l == 4 && gs_rs_block16_run(b16, isa, x, nblocks))
+    if (l == 4 && gs_rs_block16_run(b16, kern, x, nblocks))
         return;
     for (size_t i = 0; i < nblocks; i++)
-        rs_block(x + (i << l), l, tw, scale, simd);
+        rs_block(x + (i << l), l, tw, scale, kern);
 }
 
 typedef struct rsmsg_ctx {
@@ -483,8 +477,7 @@ typedef struct rsmsg_ctx {
     size_t blocks_per_col;
     const bb_t *tw;
     bb_t scale;
-    int simd;
-    gs_simd_isa isa;
+    const gs_cpu_kernels *kern;
     gs_rs_block16 b16;
 } rsmsg_ctx;
 
@@ -495,7 +488,7 @@ static void rsmsg_range(void *v, size_t b, size_t e, unsigned w)
     for (size_t i = b; i < e;) { /* the range's part of each column at once */
         size_t col = i / c->blocks_per_col, blk = i % c->blocks_per_col;
         size_t n = c->blocks_per_col - blk < e - i ? c->blocks_per_col - blk : e - i;
-        rs_blocks(c->base + col * c->stride + (blk << c->l), n, c->l, c->tw, c->scale, c->simd, &c->b16, c->isa);
+        rs_blocks(c->base + col * c->stride + (blk << c->l), n, c->l, c->tw, c->scale, c->kern, &c->b16);
         i += n;
     }
 }
@@ -509,7 +502,7 @@ static glstark_status cpu_rs_message(gs_engine *eng, const gs_dft_cols *cols, un
         return oom(eng, "rs_message", sizeof(bb_t) << l_skip);
     rsmsg_ctx c = {(bb_t *)cols->buf->host + cols->offset, cols->col_stride, cols->log_n, l_skip,
                    (size_t)1 << (cols->log_n - l_skip), tw, bb_inv(bb_pow(bb_from_canonical(2), l_skip)),
-                   engine_simd(eng), gs_cpu_simd(eng), {{0}, 0}};
+                   gs_cpu_engine_kernels(eng), {{0}, 0}};
     gs_rs_block16_init(&c.b16);
     gs_parallel_for(gs_cpu_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
     free(tw);
@@ -575,8 +568,7 @@ typedef struct rs_ctx {
     const bb_t *tw_small; /* inverse twiddles of size 2^l_skip */
     bb_t small_scale;
     const bb_t *tw;       /* forward twiddles of size 2^(L + log_blowup) */
-    int simd;
-    gs_simd_isa isa;      /* the message's 16-row blocks in vectors (rs_block16.h) */
+    const gs_cpu_kernels *kern; /* vector butterflies and 16-row message blocks (kernels.h) */
     gs_rs_block16 b16;
     /* single-column parallel mode */
     const bb_t *msg;
@@ -590,7 +582,7 @@ static void rs_build_message(rs_ctx *c, uint32_t col, bb_t *msg)
     unsigned l = c->lay->l_skip;
     if (l == 0)
         return;
-    rs_blocks(msg, ((size_t)1 << c->L) >> l, l, c->tw_small, c->small_scale, c->simd, &c->b16, c->isa);
+    rs_blocks(msg, ((size_t)1 << c->L) >> l, l, c->tw_small, c->small_scale, c->kern, &c->b16);
 }
 
 /* dst[i] = msg[rev_L(i >> b)] for every i < 2^(L+b): the bit-reversed,
@@ -639,7 +631,7 @@ static void rs_columns_serial(void *v, size_t b, size_t e, unsigned w)
         bb_t *dst = c->cw + i * N;
         rs_build_message(c, c->col_begin + (uint32_t)i, msg);
         rs_gather(dst, msg, c->L, c->log_blowup, 0, bitrev_units(c->L));
-        dit_serial(dst, logN, c->log_blowup, c->tw, c->simd);
+        dit_serial(dst, logN, c->log_blowup, c->tw, c->kern);
     }
 }
 
@@ -672,7 +664,7 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
             goto out;
         }
     rs_ctx c = {layout, traces, col_begin, log_blowup, L, (bb_t *)codeword->host + cw_offset, scratch, tw_small,
-                bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), tw, engine_simd(eng), gs_cpu_simd(eng),
+                bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), tw, gs_cpu_engine_kernels(eng),
                 {{0}, 0}, NULL, NULL};
     gs_rs_block16_init(&c.b16);
     if (ncols >= threads || logN < GS_DFT_PAR_MIN_LOG) {
@@ -686,7 +678,7 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
             c.msg = scratch[0];
             c.dst = c.cw + i * N;
             gs_parallel_for(threads, bitrev_units(L), rs_gather_par, &c);
-            dit_parallel(c.dst, logN, log_blowup, tw, threads, c.simd);
+            dit_parallel(c.dst, logN, log_blowup, tw, threads, c.kern);
         }
     }
 out:

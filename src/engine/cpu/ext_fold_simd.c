@@ -1,6 +1,8 @@
 /* 16-lane vector extension folds (ext_fold_simd.h). */
 #include "engine/cpu/ext_fold_simd.h"
 
+#include "engine/cpu/kernels.h"
+
 #define GS_X16_TEMPLATE "engine/cpu/ext_fold_x16.inc"
 #include "field/x16_instantiate.h"
 
@@ -18,38 +20,15 @@ void gs_ext_matrix_of(bb4_t r, gs_ext_matrix *m)
         }
 }
 
-static int usable(gs_simd_isa isa) { return isa != GS_SIMD_NONE && gs_simd_available(isa); }
-
-size_t gs_ext_fold_lerp_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *r)
+size_t gs_ext_fold_lerp_simd(const gs_cpu_kernels *k, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *r)
 {
-    if (!usable(isa))
-        return 0;
-#ifdef GS_HAVE_X86_SIMD
-    if (isa == GS_SIMD_AVX512)
-        return fold_lerp_avx512(out, x, n, r->cols);
-    return fold_lerp_avx2(out, x, n, r->cols);
-#elif defined(GS_HAVE_NEON_SIMD)
-    return fold_lerp_neon(out, x, n, r->cols);
-#else
-    (void)out, (void)x, (void)n, (void)r;
-    return 0;
-#endif
+    return k && k->ext_fold_lerp ? k->ext_fold_lerp(out, x, n, r->cols) : 0;
 }
 
-size_t gs_ext_fold_lin_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *a,
+size_t gs_ext_fold_lin_simd(const gs_cpu_kernels *k, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *a,
                             const gs_ext_matrix *b)
 {
-    if (!usable(isa))
+    if (!k || !k->ext_fold_lin)
         return 0;
-    const bb_t(*ac)[16] = a ? (const bb_t(*)[16])a->cols : NULL;
-#ifdef GS_HAVE_X86_SIMD
-    if (isa == GS_SIMD_AVX512)
-        return fold_lin_avx512(out, x, n, ac, (const bb_t(*)[16])b->cols);
-    return fold_lin_avx2(out, x, n, ac, (const bb_t(*)[16])b->cols);
-#elif defined(GS_HAVE_NEON_SIMD)
-    return fold_lin_neon(out, x, n, ac, (const bb_t(*)[16])b->cols);
-#else
-    (void)out, (void)x, (void)n, (void)ac, (void)b;
-    return 0;
-#endif
+    return k->ext_fold_lin(out, x, n, a ? (const bb_t(*)[16])a->cols : NULL, (const bb_t(*)[16])b->cols);
 }

@@ -13,7 +13,8 @@
 #include <stddef.h>
 
 #include "field/ext4.h"
-#include "field/simd_isa.h"
+
+struct gs_cpu_kernels; /* kernels.h */
 
 /* The base-field matrix by which a fixed extension element multiplies, as
  * the kernels read it: column c in cols[c], repeated for the four elements
@@ -26,11 +27,12 @@ void gs_ext_matrix_of(bb4_t r, gs_ext_matrix *m);
 
 /* out[y] = x[2y] + r (x[2y+1] - x[2y]) for y in a prefix of [0, n), r given
  * by its matrix; out may be x (the in-place fold). */
-size_t gs_ext_fold_lerp_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *r);
+size_t gs_ext_fold_lerp_simd(const struct gs_cpu_kernels *k, bb4_t *out, const bb4_t *x, size_t n,
+                             const gs_ext_matrix *r);
 
 /* out[y] = a x[2y] + b x[2y+1] for y in a prefix of [0, n), a and b given by
  * their matrices (a NULL: a = 1, its product skipped); out must not overlap x. */
-size_t gs_ext_fold_lin_simd(gs_simd_isa isa, bb4_t *out, const bb4_t *x, size_t n, const gs_ext_matrix *a,
-                            const gs_ext_matrix *b);
+size_t gs_ext_fold_lin_simd(const struct gs_cpu_kernels *k, bb4_t *out, const bb4_t *x, size_t n,
+                            const gs_ext_matrix *a, const gs_ext_matrix *b);
 
 #endif

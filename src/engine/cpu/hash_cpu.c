@@ -1,6 +1,6 @@
 /* The CPU engine's hash family: the src/hash reference code on host buffers. */
 #include "engine/cpu/cpu_engine.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/hash_ops.h"
 #include "hash/grind.h"
 

@@ -1,6 +1,8 @@
 /* Round 0's per-column coset transform (r0_transform.h). */
 #include "engine/cpu/r0_transform.h"
 
+#include "engine/cpu/kernels.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,13 +82,10 @@ static void fill_lanes(gs_r0_transform *t)
 
 int gs_r0_transform_available(gs_simd_isa impl, uint32_t log_n)
 {
-    switch (impl) {
-    case GS_SIMD_NONE: return log_n <= 27;
-    case GS_SIMD_AVX2:
-    case GS_SIMD_AVX512:
-    case GS_SIMD_NEON: return log_n == VEC_LOG_N && gs_simd_available(impl);
-    default: return 0;
-    }
+    const gs_cpu_kernels *k = gs_cpu_kernels_of(impl);
+    if (!k)
+        return 0;
+    return k->r0_column ? log_n == VEC_LOG_N : log_n <= 27;
 }
 
 void gs_r0_transform_free(gs_r0_transform *t)
@@ -110,6 +109,7 @@ int gs_r0_transform_init(gs_r0_transform *t, uint32_t log_n, uint32_t n_cos, int
     t->n = n;
     t->n_cos = n_cos;
     t->impl = (gs_simd_isa)impl;
+    t->column = gs_cpu_kernels_of(t->impl)->r0_column;
     t->tw_fwd = malloc((n / 2 + 1) * 2 * sizeof(bb_t));
     t->scale = malloc(((size_t)n_cos * n * 2 + 1) * sizeof(bb_t));
     t->lanes = malloc(8 * 16 * sizeof(bb_t));
@@ -161,14 +161,8 @@ void gs_r0_transform_next(const gs_r0_transform *t, const bb_t *local_out, bb_t 
 
 void gs_r0_transform_column(const gs_r0_transform *t, const bb_t *values, bb_t *out, bb_t *scratch)
 {
-    switch (t->impl) {
-#ifdef GS_HAVE_X86_SIMD
-    case GS_SIMD_AVX512: column_avx512(t, values, out); return;
-    case GS_SIMD_AVX2: column_avx2(t, values, out); return;
-#endif
-#ifdef GS_HAVE_NEON_SIMD
-    case GS_SIMD_NEON: column_neon(t, values, out); return;
-#endif
-    default: column_portable(t, values, out, scratch); return;
-    }
+    if (t->column)
+        t->column(t, values, out);
+    else
+        column_portable(t, values, out, scratch);
 }

@@ -23,6 +23,7 @@ typedef struct gs_r0_transform {
     size_t n;
     uint32_t n_cos;
     gs_simd_isa impl;
+    void (*column)(const struct gs_r0_transform *t, const bb_t *values, bb_t *out); /* impl's vector form, or NULL */
     bb_t *tw_fwd, *tw_inv; /* n/2 each: w^k and w^-k */
     bb_t *scale;           /* n_cos x n: coset i+1's g^((i+1) j) / n at [i n + j] */
     bb_t *scale_rev;       /* the same with j bit-reversed (the vector path's coefficient order) */

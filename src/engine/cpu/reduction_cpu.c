@@ -10,7 +10,7 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/ext_fold_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/cpu/weighted_sums_simd.h"
 #include "engine/reduction_ops.h"
 
@@ -97,7 +97,7 @@ typedef struct bs_ctx {
     const gs_red_slice *slices;
     const bb4_t *eq_tables;
     bb4_t *out;
-    gs_simd_isa isa; /* vector sums for 16-row blocks */
+    const gs_cpu_kernels *k; /* vector sums for 16-row blocks */
 } bs_ctx;
 
 static void bs_range(void *p, size_t begin, size_t end, unsigned worker)
@@ -113,7 +113,7 @@ static void bs_range(void *p, size_t begin, size_t end, unsigned worker)
         const bb_t *base = c->m + (size_t)sl->col * c->height + sl->row;
         size_t nx = (size_t)1 << nt;
         bb4_t *a = c->out + s * 2 * N;
-        if (N == 16 && gs_ple_block_sums16_simd(c->isa, base, nx, eq, a, a + N))
+        if (N == 16 && gs_ple_block_sums16_simd(c->k, base, nx, eq, a, a + N))
             continue;
         memset(acc, 0, sizeof acc);
         for (size_t x = 0; x < nx; x++) {
@@ -149,7 +149,7 @@ static glstark_status cpu_block_sums(gs_engine *eng, const gs_buf *matrix, uint3
                                 "reduction block_sums: slice %u needs eq table %u but only %u given", s, nt, max_nt);
     }
     bs_ctx c = {(const bb_t *)matrix->host, height, l_skip, slices, eq_tables, out,
-                gs_cpu_simd(eng)};
+                gs_cpu_engine_kernels(eng)};
     parallel_for(eng, num_slices, 1, bs_range, &c);
     return GLSTARK_OK;
 }
@@ -164,7 +164,7 @@ typedef struct fp_ctx {
     bb4_t *o;
     size_t stride;
     bb_t lag_comp[4 * 64]; /* component j of lag[z] at [j N + z] (vector path; N <= 64) */
-    gs_simd_isa isa;
+    const gs_cpu_kernels *k;
 } fp_ctx;
 
 static void fp_range(void *p, size_t begin, size_t end, unsigned worker)
@@ -177,8 +177,8 @@ static void fp_range(void *p, size_t begin, size_t end, unsigned worker)
         const bb_t *cm = c->m + col * c->height;
         bb4_t *co = c->o + col * c->stride;
         size_t stop = (col + 1) * c->nx < end ? c->nx : x + (end - i); /* this column's part of the range */
-        if (c->isa)
-            x += gs_ple_fold_simd(c->isa, cm + x * N, N, stop - x, c->lag_comp, co + x);
+        if (c->k->ple_fold)
+            x += gs_ple_fold_simd(c->k, cm + x * N, N, stop - x, c->lag_comp, co + x);
         for (; x < stop; x++) {
             const bb_t *blk = cm + x * N;
             acc64 acc[4] = {{0, 0}, {0, 0}, {0, 0}, {0, 0}};
@@ -202,8 +202,8 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_
     const size_t N = (size_t)1 << l_skip;
     fp_ctx c = {(const bb_t *)matrix->host, height, l_skip, (size_t)height >> l_skip, lag,
                 (bb4_t *)out->buf->host + out->offset, out->stride, {0},
-                N <= 64 ? gs_cpu_simd(eng) : GS_SIMD_NONE};
-    for (size_t z = 0; c.isa && z < N; z++)
+                N <= 64 ? gs_cpu_engine_kernels(eng) : gs_cpu_kernels_of(GS_SIMD_NONE)};
+    for (size_t z = 0; c.k->ple_fold && z < N; z++)
         for (int j = 0; j < 4; j++)
             c.lag_comp[(size_t)j * N + z] = lag[z].c[j];
     parallel_for(eng, (size_t)width * c.nx, 4096, fp_range, &c);
@@ -271,13 +271,13 @@ typedef struct fo_ctx {
     size_t len;
     bb4_t u;
     gs_ext_matrix um; /* u for the vector path */
-    gs_simd_isa simd;
+    const gs_cpu_kernels *k;
 } fo_ctx;
 
 static void fold_col(const fo_ctx *c, bb4_t *v)
 {
     size_t half = c->len / 2;
-    for (size_t y = gs_ext_fold_lerp_simd(c->simd, v, v, half, &c->um); y < half; y++)
+    for (size_t y = gs_ext_fold_lerp_simd(c->k, v, v, half, &c->um); y < half; y++)
         v[y] = bb4_add(v[2 * y], bb4_mul(c->u, bb4_sub(v[2 * y + 1], v[2 * y])));
 }
 
@@ -295,7 +295,7 @@ static void fo_range(void *p, size_t begin, size_t end, unsigned worker)
 
 static glstark_status cpu_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)
 {
-    fo_ctx c = {.q = q, .w = w, .len = len, .u = u, .simd = gs_cpu_simd(eng)};
+    fo_ctx c = {.q = q, .w = w, .len = len, .u = u, .k = gs_cpu_engine_kernels(eng)};
     gs_ext_matrix_of(u, &c.um);
     parallel_for(eng, q->ncols, 1, fo_range, &c);
     return GLSTARK_OK;

@@ -1,6 +1,8 @@
 /* 16-row Reed-Solomon message blocks in vectors (rs_block16.h). */
 #include "engine/cpu/rs_block16.h"
 
+#include "engine/cpu/kernels.h"
+
 #define GS_X16_TEMPLATE "engine/cpu/rs_block16_x16.inc"
 #include "field/x16_instantiate.h"
 
@@ -21,21 +23,10 @@ void gs_rs_block16_init(gs_rs_block16 *p)
     p->scale = bb_inv(bb_from_u32(16));
 }
 
-int gs_rs_block16_run(const gs_rs_block16 *p, gs_simd_isa isa, bb_t *x, size_t nblocks)
+int gs_rs_block16_run(const gs_rs_block16 *p, const gs_cpu_kernels *k, bb_t *x, size_t nblocks)
 {
-    if (isa == GS_SIMD_NONE || !gs_simd_available(isa))
+    if (!k || !k->rs_blocks)
         return 0;
-#ifdef GS_HAVE_X86_SIMD
-    if (isa == GS_SIMD_AVX512)
-        rs_blocks_avx512(p, x, nblocks);
-    else
-        rs_blocks_avx2(p, x, nblocks);
+    k->rs_blocks(p, x, nblocks);
     return 1;
-#elif defined(GS_HAVE_NEON_SIMD)
-    rs_blocks_neon(p, x, nblocks);
-    return 1;
-#else
-    (void)p, (void)x, (void)nblocks;
-    return 0;
-#endif
 }

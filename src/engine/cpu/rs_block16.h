@@ -18,7 +18,8 @@
 #include <stddef.h>
 
 #include "field/babybear.h"
-#include "field/simd_isa.h"
+
+struct gs_cpu_kernels; /* kernels.h */
 
 typedef struct gs_rs_block16 {
     bb_t lanes[4 * 16]; /* per inverse layer, each lane's twiddle (1 on lanes that take a + b) */
@@ -28,8 +29,8 @@ typedef struct gs_rs_block16 {
 void gs_rs_block16_init(gs_rs_block16 *p);
 
 /* In place: nblocks consecutive blocks of 16 words, each replaced by its RS
- * message block. Returns 1 if done, 0 (nothing touched) if isa is
- * GS_SIMD_NONE or this CPU lacks it. */
-int gs_rs_block16_run(const gs_rs_block16 *p, gs_simd_isa isa, bb_t *x, size_t nblocks);
+ * message block. Returns 1 if done, 0 (nothing touched) if k is NULL or has
+ * no vector form. */
+int gs_rs_block16_run(const gs_rs_block16 *p, const struct gs_cpu_kernels *k, bb_t *x, size_t nblocks);
 
 #endif

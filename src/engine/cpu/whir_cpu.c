@@ -7,7 +7,7 @@
 
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/ext_fold_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/cpu/weighted_sums_simd.h"
 #include "engine/dft_ops.h"
 #include "engine/whir_prep.h"
@@ -31,7 +31,7 @@ typedef struct batch_ctx {
     const bb_t *const *cols; /* every column of every matrix, in coefficient order */
     const bb4_t *coeffs;
     size_t ncols;
-    gs_simd_isa isa; /* vector rows (weighted_sums_simd.h) */
+    const gs_cpu_kernels *k; /* vector rows (weighted_sums_simd.h) */
 } batch_ctx;
 
 /* Rows [b, e): out[r] = Σ_j coeffs[j] · col_j[r], in chunks of rows whose
@@ -45,7 +45,7 @@ static void batch_range(void *ctx, size_t b, size_t e, unsigned worker)
     for (size_t r0 = b; r0 < e; r0 += BATCH_CHUNK) {
         size_t r1 = e - r0 < BATCH_CHUNK ? e : r0 + BATCH_CHUNK;
         /* the vector rows first; the rows they leave, below */
-        size_t rs = gs_lincomb_rows_simd(c->isa, c->cols, c->coeffs, c->ncols, r0, r1, c->out);
+        size_t rs = gs_lincomb_rows_simd(c->k, c->cols, c->coeffs, c->ncols, r0, r1, c->out);
         for (size_t r = rs; r < r1; r++)
             c->out[r] = bb4_zero();
         for (size_t j = 0; j < c->ncols; j++) {
@@ -79,7 +79,7 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
             cols[j++] = (const bb_t *)mats[c]->host + offs[c] + k * height;
     /* rows split over the threads, every column streamed per range */
     batch_ctx bc = {out->host, cols, coeffs, ncols,
-                    gs_cpu_simd(eng)};
+                    gs_cpu_engine_kernels(eng)};
     gs_parallel_for(height >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, height, batch_range, &bc);
     free(cols);
     return GLSTARK_OK;
@@ -100,7 +100,7 @@ typedef struct prep_ctx {
     bb4_t *a;
     const bb_t *mat; /* N x N, row-major */
     uint32_t N;
-    gs_simd_isa isa; /* vector products for N = 16 (weighted_sums_simd.h) */
+    const gs_cpu_kernels *k; /* vector products for N = 16 (weighted_sums_simd.h) */
 } prep_ctx;
 
 /* Blocks [b, e) of N entries: a_block = M · a_block, per EF coefficient. */
@@ -109,7 +109,7 @@ static void prep_blocks_range(void *ctx, size_t b, size_t e, unsigned worker)
     (void)worker;
     const prep_ctx *c = ctx;
     const uint32_t N = c->N;
-    if (N == 16 && gs_matvec16_blocks_simd(c->isa, c->mat, c->a + b * N, e - b))
+    if (N == 16 && gs_matvec16_blocks_simd(c->k, c->mat, c->a + b * N, e - b))
         return;
     bb4_t in[16];
     for (size_t blk = b; blk < e; blk++) {
@@ -143,7 +143,7 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
          * for keccakf-1024's 2^21 entries on 2 cores) */
         bb_t mat[16 * 16];
         gs_whir_prep_matrix(l_skip, mat);
-        prep_ctx c = {a, mat, (uint32_t)blk, gs_cpu_simd(eng)};
+        prep_ctx c = {a, mat, (uint32_t)blk, gs_cpu_engine_kernels(eng)};
         gs_parallel_for(n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n / blk, prep_blocks_range, &c);
         return GLSTARK_OK;
     }
@@ -175,7 +175,7 @@ typedef struct pairs_ctx {
     bb4_t alpha, one_minus, two_minus;
     bb4_t (*partial)[2];
     gs_ext_matrix alpha_m, one_minus_m, two_minus_m; /* the fold's weights for the vector path */
-    gs_simd_isa simd;
+    const gs_cpu_kernels *k;
 } pairs_ctx;
 
 static void round_range(void *vctx, size_t b, size_t e, unsigned worker)
@@ -221,10 +221,10 @@ static void fold_range(void *vctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     const pairs_ctx *c = vctx;
-    size_t fy = b + gs_ext_fold_lin_simd(c->simd, c->f_out + b, c->f + 2 * b, e - b, NULL, &c->alpha_m);
+    size_t fy = b + gs_ext_fold_lin_simd(c->k, c->f_out + b, c->f + 2 * b, e - b, NULL, &c->alpha_m);
     for (size_t y = fy; y < e; y++)
         c->f_out[y] = bb4_add(c->f[2 * y], bb4_mul(c->alpha, c->f[2 * y + 1]));
-    size_t wy = b + gs_ext_fold_lin_simd(c->simd, c->w_out + b, c->w + 2 * b, e - b, &c->one_minus_m, &c->two_minus_m);
+    size_t wy = b + gs_ext_fold_lin_simd(c->k, c->w_out + b, c->w + 2 * b, e - b, &c->one_minus_m, &c->two_minus_m);
     for (size_t y = wy; y < e; y++)
         c->w_out[y] = bb4_add(bb4_mul(c->one_minus, c->w[2 * y]), bb4_mul(c->two_minus, c->w[2 * y + 1]));
 }
@@ -261,7 +261,7 @@ static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w,
                    .alpha = alpha,
                    .one_minus = bb4_sub(bb4_one(), alpha),
                    .two_minus = bb4_sub(bb4_add(alpha, alpha), bb4_one()),
-                   .simd = gs_cpu_simd(eng)};
+                   .k = gs_cpu_engine_kernels(eng)};
     gs_ext_matrix_of(c.alpha, &c.alpha_m);
     gs_ext_matrix_of(c.one_minus, &c.one_minus_m);
     gs_ext_matrix_of(c.two_minus, &c.two_minus_m);
@@ -350,7 +350,7 @@ typedef struct wacc_ctx {
     const bb4_t *gammas;
     size_t nz;
     unsigned nlo, nhi;
-    gs_simd_isa simd;
+    const gs_cpu_kernels *k;
 } wacc_ctx;
 
 /* w[b] plus t0[b] and every base point's term, in plain C. */
@@ -373,7 +373,7 @@ static void wacc_range(void *vctx, size_t b0, size_t b1, unsigned worker)
     (void)worker;
     const wacc_ctx *c = vctx;
     size_t up = (b0 + 15) & ~(size_t)15, v0 = up < b1 ? up : b1;
-    size_t v1 = gs_w_accumulate_simd(c->simd, c->w, c->t0, c->lo, c->hi, c->gammas, c->nz, c->nlo, c->nhi, v0, b1);
+    size_t v1 = gs_w_accumulate_simd(c->k, c->w, c->t0, c->lo, c->hi, c->gammas, c->nz, c->nlo, c->nhi, v0, b1);
     for (size_t b = b0; b < v0; b++)
         wacc_one(c, b);
     for (size_t b = v1; b < b1; b++)
@@ -410,7 +410,7 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
         bb_pow_table(zs[q], 0, nlo, lo + q * ((size_t)1 << nlo));
         bb_pow_table(zs[q], nlo, nhi, hi + q * ((size_t)1 << nhi));
     }
-    wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi, gs_cpu_simd(eng)};
+    wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi, gs_cpu_engine_kernels(eng)};
     unsigned threads = gs_cpu_threads(eng);
     gs_parallel_for(len >= 4096 ? threads : 1, len, wacc_range, &c);
     free(t);

@@ -1,6 +1,8 @@
 /* Lane interpreter of compiled constraint programs (zc_lanes.h). */
 #include "engine/cpu/zc_lanes.h"
 
+#include "engine/cpu/kernels.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,16 +127,10 @@ static void run_base_portable(gs_zc_lanes *lp, const bb_t *cols, size_t col_stri
 
 void gs_zc_lanes_run_base(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, bb_t acc[3][GS_ZC_BLOCK])
 {
-    switch (lp->isa) {
-#ifdef GS_HAVE_X86_SIMD
-    case GS_SIMD_AVX512: run_base_avx512(lp, cols, col_stride, acc); return;
-    case GS_SIMD_AVX2: run_base_avx2(lp, cols, col_stride, acc); return;
-#endif
-#ifdef GS_HAVE_NEON_SIMD
-    case GS_SIMD_NEON: run_base_neon(lp, cols, col_stride, acc); return;
-#endif
-    default: run_base_portable(lp, cols, col_stride, acc); return;
-    }
+    if (lp->k->zc_run_base)
+        lp->k->zc_run_base(lp, cols, col_stride, acc);
+    else
+        run_base_portable(lp, cols, col_stride, acc);
 }
 
 void gs_zc_lanes_free(gs_zc_lanes *lp)
@@ -144,13 +140,13 @@ void gs_zc_lanes_free(gs_zc_lanes *lp)
     memset(lp, 0, sizeof *lp);
 }
 
-int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, gs_simd_isa isa)
+int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, const gs_cpu_kernels *k)
 {
     memset(lp, 0, sizeof *lp);
-    if (!gs_simd_available(isa))
+    if (!k)
         return -1;
     lp->code = code;
-    lp->isa = isa;
+    lp->k = k;
     lp->n_consts = 4 * (code->w_off - code->const_off); /* the padded constant area */
     lp->work = malloc(((size_t)code->n_slots + 1) * GS_ZC_BLOCK * sizeof(bb_t));
     lp->consts = calloc(((size_t)lp->n_consts + 1) * GS_ZC_BLOCK, sizeof(bb_t));
@@ -167,14 +163,8 @@ int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, gs_simd_isa isa)
 
 void gs_zc_lanes_run(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BLOCK])
 {
-    switch (lp->isa) {
-#ifdef GS_HAVE_X86_SIMD
-    case GS_SIMD_AVX512: run_avx512(lp, cols, acc); return;
-    case GS_SIMD_AVX2: run_avx2(lp, cols, acc); return;
-#endif
-#ifdef GS_HAVE_NEON_SIMD
-    case GS_SIMD_NEON: run_neon(lp, cols, acc); return;
-#endif
-    default: run_portable(lp, cols, acc); return;
-    }
+    if (lp->k->zc_run)
+        lp->k->zc_run(lp, cols, acc);
+    else
+        run_portable(lp, cols, acc);
 }

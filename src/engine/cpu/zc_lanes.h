@@ -3,7 +3,8 @@
  * points at once. Values are stored by component: an operand is a block of
  * 4 x GS_ZC_LANES words, component k of lane j at [k * GS_ZC_LANES + j], so
  * every instruction is one loop over lanes, or one 16-lane vector operation
- * per component (AVX-512, or AVX2 in two halves: zc_lanes_x16.inc). Interpreting the program once per 16 points instead of walking
+ * per component (AVX-512, AVX2 in two halves or Advanced SIMD in four:
+ * zc_lanes_x16.inc). Interpreting the program once per 16 points instead of walking
  * the DAG once per point removes the per-node dispatch from the inner loop
  * and lets the arithmetic use vector units; slots recycled by liveness keep
  * the working set small. Both implementations give identical words.
@@ -16,7 +17,8 @@
 
 #include "engine/zc_code.h"
 #include "field/ext4.h"
-#include "field/simd_isa.h"
+
+struct gs_cpu_kernels; /* kernels.h */
 
 #define GS_ZC_LANES 16
 #define GS_ZC_BLOCK (4 * GS_ZC_LANES) /* words per operand block */
@@ -36,17 +38,16 @@ static inline void gs_zc_lane_put(bb_t *blk, int j, bb4_t v)
 
 typedef struct gs_zc_lanes {
     const gs_zc_code *code;
-    gs_simd_isa isa; /* the arithmetic: plain C, AVX2 or AVX-512 */
+    const struct gs_cpu_kernels *k; /* the arithmetic: its zc_run/zc_run_base, or plain C where NULL */
     bb_t *work;    /* n_slots blocks */
     bb_t *consts;  /* one block per constant operand (constant c as an extension element in every lane) */
     uint32_t n_consts;
 } gs_zc_lanes;
 
-
 /* Scratch for running `code` (group 0 of it: compile with k = 1) with the
- * arithmetic of isa (refused with -1 where gs_simd_available(isa) is 0).
- * Returns 0, or -1 (nothing to free). */
-int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, gs_simd_isa isa);
+ * arithmetic of the kernel table k (refused with -1 where k is NULL: a set
+ * this CPU lacks, gs_cpu_kernels_of). Returns 0, or -1 (nothing to free). */
+int gs_zc_lanes_init(gs_zc_lanes *lp, const gs_zc_code *code, const struct gs_cpu_kernels *k);
 void gs_zc_lanes_free(gs_zc_lanes *lp);
 
 /* Runs the program with table column c's lane values in the block at

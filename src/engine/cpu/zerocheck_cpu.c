@@ -7,11 +7,12 @@
  * transform per local column, a rotation plus a correction for its next-row
  * column), then runs the program in base-field lanes; the multilinear rounds
  * interpolate the folded tables' row pairs at X = 1..d in extension lanes.
- * The weighted sums of fold_ple have AVX-512 forms (weighted_sums_simd.h);
- * every vector path has a plain C twin the tests run with simd = GS_SIMD_NONE. */
+ * The weighted sums of fold_ple have vector forms (weighted_sums_simd.h);
+ * every vector path has a plain C twin the tests run with the kernels of
+ * GS_SIMD_NONE (kernels.h). */
 #include "engine/cpu/cpu_engine.h"
 #include "engine/cpu/ext_fold_simd.h"
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 #include "engine/cpu/r0_transform.h"
 #include "engine/cpu/weighted_sums_simd.h"
 #include "engine/cpu/zc_lanes.h"
@@ -72,9 +73,9 @@ typedef struct r0_ctx {
     int d_points;
     const gs_r0_transform *tf; /* a column's values on D -> on the n_cos cosets */
     const bb4_t *E;
-    const gs_zc_code *code; /* the DAG with the round's weights, one group */
-    gs_simd_isa isa;        /* its arithmetic */
-    bb4_t *acc; /* per part: 3 * n_pts */
+    const gs_zc_code *code;  /* the DAG with the round's weights, one group */
+    const gs_cpu_kernels *k; /* its arithmetic */
+    bb4_t *acc;              /* per part: 3 * n_pts */
     int oom;
 } r0_ctx;
 
@@ -100,7 +101,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     bb_t *coef = malloc(2 * N * sizeof(bb_t)), *tmp = coef + N;
     const bb_t **colsrc = malloc(n_tab * sizeof(*colsrc));
     gs_zc_lanes lp;
-    if (!pv || !coef || !colsrc || gs_zc_lanes_init(&lp, cx->code, cx->isa)) {
+    if (!pv || !coef || !colsrc || gs_zc_lanes_init(&lp, cx->code, cx->k)) {
         free(pv), free(coef), free(colsrc);
         cx->oom = 1;
         return;
@@ -199,7 +200,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
         return st;
     }
     r0_ctx cx = {t,    l_skip, n_cos, n_pts, d_points, &tf, (const bb4_t *)e->host,
-                 &code, cs->simd, NULL, 0};
+                 &code, cs->kernels, NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_pts * sizeof(bb4_t));
     if (!cx.acc) {
         gs_r0_transform_free(&tf);
@@ -225,7 +226,7 @@ typedef struct fp_ctx {
     const bb_t **src; /* per table column >= 3 */
     bb4_t *T;
     const bb_t *lw_comp; /* 4 x N: component j of lw[k] at [j N + k] (vector path) */
-    gs_simd_isa isa;
+    const gs_cpu_kernels *k;
 } fp_ctx;
 
 /* Table columns [lo, hi): each trace column is streamed once, in order. */
@@ -252,8 +253,8 @@ static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
         const bb_t *m = cx->src[c];
         size_t rot = (c - 3) & 1, x = 0;
         /* blocks whose rows do not wrap around the trace: all of them unrotated, all but the last rotated */
-        if (cx->isa && H >= N)
-            x = gs_ple_fold_simd(cx->isa, m + rot, N, nx - rot, cx->lw_comp, dst);
+        if (cx->k->ple_fold && H >= N)
+            x = gs_ple_fold_simd(cx->k, m + rot, N, nx - rot, cx->lw_comp, dst);
         for (; x < nx; x++) {
             bb4_t a = bb4_zero();
             for (size_t k = 0; k < N; k++)
@@ -285,7 +286,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
     for (size_t k = 0; k < N; k++)
         for (int j = 0; j < 4; j++)
             lw_comp[(size_t)j * N + k] = lw[k].c[j];
-    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, gs_cpu_simd(eng)};
+    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, gs_cpu_engine_kernels(eng)};
     gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
     free(src), free(lw_comp);
     return GLSTARK_OK;
@@ -296,9 +297,9 @@ typedef struct mle_ctx {
     const bb4_t *T;
     size_t stride, n_x;
     const bb4_t *E;
-    const gs_zc_code *code; /* the DAG with this round's weights, one group */
-    gs_simd_isa isa;        /* its arithmetic */
-    bb4_t *acc;             /* per part: 3 * n_x */
+    const gs_zc_code *code;  /* the DAG with this round's weights, one group */
+    const gs_cpu_kernels *k; /* its arithmetic */
+    bb4_t *acc;              /* per part: 3 * n_x */
     int oom;
 } mle_ctx;
 
@@ -319,7 +320,7 @@ static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     gs_zc_lanes lp;
     size_t words = ncols * GS_ZC_BLOCK;
     bb_t *vals = malloc(2 * words * sizeof(bb_t)), *diff = vals + words;
-    if (!vals || gs_zc_lanes_init(&lp, cx->code, cx->isa)) {
+    if (!vals || gs_zc_lanes_init(&lp, cx->code, cx->k)) {
         free(vals);
         cx->oom = 1;
         return;
@@ -390,7 +391,7 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, 1, &code, &eng->err);
     if (st)
         return st;
-    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, &code, cs->simd,
+    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, &code, cs->kernels,
                   NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_x * sizeof(bb4_t));
     if (!cx.acc) {
@@ -413,7 +414,7 @@ typedef struct fold_ctx {
     size_t stride, m;
     bb4_t r;
     gs_ext_matrix rm; /* r for the vector path */
-    gs_simd_isa simd;
+    const gs_cpu_kernels *k;
 } fold_ctx;
 
 /* Columns [lo, hi), each folded in place (row a reads rows 2a, 2a + 1 >= a). */
@@ -423,14 +424,14 @@ static void fold_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     const fold_ctx *cx = vctx;
     for (size_t c = lo; c < hi; c++) {
         bb4_t *v = cx->T + c * cx->stride;
-        for (size_t a = gs_ext_fold_lerp_simd(cx->simd, v, v, cx->m / 2, &cx->rm); a < cx->m / 2; a++)
+        for (size_t a = gs_ext_fold_lerp_simd(cx->k, v, v, cx->m / 2, &cx->rm); a < cx->m / 2; a++)
             v[a] = bb4_add(v[2 * a], bb4_mul(cx->r, bb4_sub(v[2 * a + 1], v[2 * a])));
     }
 }
 
 static glstark_status cpu_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, size_t stride, size_t m, bb4_t r)
 {
-    fold_ctx cx = {.T = (bb4_t *)tables->host, .stride = stride, .m = m, .r = r, .simd = gs_cpu_simd(eng)};
+    fold_ctx cx = {.T = (bb4_t *)tables->host, .stride = stride, .m = m, .r = r, .k = gs_cpu_engine_kernels(eng)};
     gs_ext_matrix_of(r, &cx.rm);
     /* one thread for small folds, where starting threads costs more than the work */
     unsigned parts = n_cols * m >= ((size_t)1 << 14) ? gs_cpu_parts(eng, n_cols) : 1;

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 
 glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err)
 {

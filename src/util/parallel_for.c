@@ -1,4 +1,4 @@
-#include "engine/cpu/parallel_for.h"
+#include "util/parallel_for.h"
 
 #include "engine/cpu/cpu_engine.h"
 
@@ -55,20 +55,6 @@ void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx)
         else
             run_job(&jobs[t]);
     }
-}
-
-unsigned gs_cpu_threads(const struct gs_engine *eng)
-{
-    const gs_cpu_state *st = eng->impl;
-    return st && st->threads ? st->threads : 1;
-}
-
-unsigned gs_cpu_parts(const struct gs_engine *eng, size_t n)
-{
-    unsigned t = gs_cpu_threads(eng);
-    if (n < (size_t)t)
-        t = n > 0 ? (unsigned)n : 1;
-    return t;
 }
 
 unsigned gs_online_cores(void)
