@@ -62,13 +62,19 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
     if (ns == 0)
         ns = 1;
     r->timed++;
+    /* time grows with the work: out of the latency-bound regime */
+    const int scales = r->prev_count && count > r->prev_count &&
+                       (double)ns / (double)(r->prev_ns ? r->prev_ns : 1) >=
+                           0.5 * (double)count / (double)r->prev_count;
+    r->prev_count = count;
+    r->prev_ns = ns;
     if (count > r->last_chunk)
         r->last_chunk = count;
     if (ns >= r->best_ns) {
         r->best_ns = ns;
         r->rate = (double)count * (double)weight / (double)ns;
     }
-    if (r->best_ns >= budget_ns / 8 || call_end)
+    if (r->best_ns >= budget_ns / 2 || (scales && (ns >= budget_ns / 8 || call_end)))
         r->calibrated = 1;
 }
 
@@ -100,9 +106,10 @@ uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
     if (instr_per_lane == 0)
         instr_per_lane = 1;
     uint64_t most = GS_ZC_GROUP_INSTR / instr_per_lane;
-    if (r && r->calibrated && r->rate > 0.0) {
-        /* the measured rate replaces the prior, with half the budget per
-         * group: a dispatch holds at least one */
+    if (r && r->rate > 0.0) {
+        /* a measured rate replaces the prior, with half the budget per
+         * group (a dispatch holds at least one); measured on small chunks
+         * it is low (fixed costs, latency), the safe side */
         double fit = (double)budget_ns / 2 * r->rate / (double)instr_per_lane;
         most = fit >= (double)local ? local : (uint64_t)fit;
     }

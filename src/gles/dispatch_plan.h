@@ -29,6 +29,8 @@ typedef struct gs_dispatch_rate {
     uint32_t timed;      /* chunks timed so far */
     uint64_t dispatches; /* dispatches of the program on this device */
     int calibrated;      /* the rate is trusted: no more timing */
+    uint64_t prev_count; /* the latest timed chunk: invocations and duration, */
+    uint64_t prev_ns;    /* to see whether time still grows with the work */
 } gs_dispatch_rate;
 
 /* Invocations per dispatch: the most whose cost (count x weight units) runs
@@ -59,14 +61,16 @@ void gs_dispatch_count(gs_dispatch_rate *r);
 
 /* Records a timed chunk of `count` invocations of `weight` units that took
  * ns nanoseconds. The rate follows the longest chunk timed (the one least
- * distorted by the fixed cost of a dispatch and a sync, which makes short
- * chunks look slow: the safe side); it is calibrated once a chunk ran at
- * least an eighth of the budget, or once a chunk held the rest of its call
- * (`call_end`: the growth allowed more, the call had no more). On a fast
- * GPU a program's calls can all be far shorter than the budget; waiting for
- * a long chunk would then time every call and keep the interpreter's
- * slow-device work groups for good, while the rate from a whole call is a
- * lower bound, safe to plan with. */
+ * distorted by fixed costs, which make short chunks look slow: the safe
+ * side). A chunk's time is latency plus work: a wide GPU runs a few work
+ * groups of a long constraint DAG in the time it runs thousands (the H200
+ * ran 8 interpreter lanes of Keccak in 12.9 ms), so a duration alone says
+ * nothing of the rate. The rate is calibrated once time grows with the work
+ * (the chunk took at least half as many times longer as it had times more
+ * invocations than the one timed before it) and the chunk ran at least an
+ * eighth of the budget or held the rest of its call (`call_end`: the growth
+ * allowed more, the call had no more); or once a chunk ran half the budget,
+ * where growing further is not safe. Until then chunks keep growing. */
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
                              int call_end);
 
@@ -110,10 +114,11 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
 /* Lanes per work group of the constraint interpreter under the budget: a
  * work group runs all its lanes' DAGs, and a dispatch cannot be cut inside
  * one, so a large DAG needs small groups. The largest power of two <= local
- * whose lanes run at most GS_ZC_GROUP_INSTR instructions while r is not
- * calibrated (NULL: none), and within half of budget_ns at r's rate once it
- * is (the rate then replaces the prior, so a fast device gets its full
- * groups back); at least 1. local without a budget. */
+ * whose lanes run at most GS_ZC_GROUP_INSTR instructions while r has no
+ * rate (NULL: none), and within half of budget_ns at r's rate once it has
+ * one, calibrated or not: a measured rate is low rather than high, and it
+ * replaces the prior, so a fast device gets its full groups back; at
+ * least 1. local without a budget. */
 uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local);
 
 /* The budget in ns: ms as GLSTARK_DISPATCH_MS resolves (gs_device_config.

@@ -56,7 +56,7 @@ Test(dispatch_plan, interpreter_keccak)
     cr_assert_eq(lanes, 24ull, "%llu", (unsigned long long)lanes);
     cr_assert_leq((double)lanes * keccak / rate, 50.0 * MS);
     /* the interpreter's own planning: its scratch allows 848 lanes */
-    gs_dispatch_rate r = {rate, 10 * MS, 64, 5, 6, 1};
+    gs_dispatch_rate r = {.rate = rate, .best_ns = 10 * MS, .last_chunk = 64, .timed = 5, .dispatches = 6, .calibrated = 1};
     cr_assert_eq(gs_zc_budget_lanes(50 * MS, &r, keccak, 8, 848), 24ull);
     cr_assert_eq(gs_zc_budget_lanes(0, &r, keccak, 8, 848), 848ull, "no budget: unchanged");
     gs_dispatch_rate cold = {0};
@@ -124,16 +124,29 @@ Test(dispatch_plan, calibration_sequence)
     gs_dispatch_rate_record(&s, 4096, 1, 100000, B, 0);
     cr_assert(!gs_dispatch_should_time(&s, B, 4096));
     cr_assert(gs_dispatch_should_time(&s, B, 4097));
-    /* a fast GPU: every call is far shorter than the budget. A chunk that
-     * held the rest of its call calibrates at once (a lower bound of the
-     * rate: the safe side), so the interpreter gets its full work groups
-     * back: 848 Keccak lanes of 39536 instructions in 50 us */
+    /* a wide GPU, latency-bound: 8 Keccak lanes take 12.9 ms, and 4x or 16x
+     * as many hardly longer. Such durations are no rate: not calibrated,
+     * so the chunks keep growing; but each measured rate is a low estimate,
+     * so the interpreter's work groups widen with it (8 -> 32 -> 128) */
     gs_dispatch_rate f = {0};
     gs_dispatch_count(&f);
-    gs_dispatch_rate_record(&f, 848, 39536, 50000, B, 1);
-    cr_assert(f.calibrated);
+    gs_dispatch_rate_record(&f, 8, 39536, 12900000, B, 0);
+    cr_assert(!f.calibrated, "one chunk: no evidence that time grows with the work");
+    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128), 8u);
+    gs_dispatch_rate_record(&f, 32, 39536, 13000000, B, 0);
+    cr_assert(!f.calibrated, "4x the lanes in the same time: latency-bound");
+    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128), 32u);
+    gs_dispatch_rate_record(&f, 848, 39536, 14000000, B, 1);
+    cr_assert(!f.calibrated, "even the call's end: the time did not grow");
     cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128), 128u);
     cr_assert_eq(gs_zc_budget_local(B, NULL, 39536, 128), 8u, "the prior before any rate");
+    /* out of the latency-bound regime: 4x the work, 3x the time */
+    gs_dispatch_rate_record(&f, 4 * 848, 39536, 42000000, B, 0);
+    cr_assert(f.calibrated);
+    /* a chunk of half the budget ends calibration whatever came before */
+    gs_dispatch_rate h = {0};
+    gs_dispatch_rate_record(&h, 8, 39536, 26 * MS, B, 0);
+    cr_assert(h.calibrated);
     /* no budget: nothing is timed, nothing is cut */
     cr_assert(!gs_dispatch_should_time(&s, 0, 1u << 30));
     cr_assert_eq(gs_dispatch_next(&s, 0, 1, 256, CAP256), CAP256);

@@ -345,7 +345,7 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
     if ((st = prog_eval(c, ext, e->lpg ? l1 : 0, l1, e->code.n_slots, &e->prog)))
         return st;
     const gs_dispatch_rate *r1 = gs_gl_program_rate(e->prog);
-    uint32_t l2 = r1->calibrated ? gs_zc_budget_local(budget, r1, per, loc) : l1;
+    uint32_t l2 = r1->rate > 0.0 ? gs_zc_budget_local(budget, r1, per, loc) : l1;
     if (l2 != l1 && (st = prog_eval(c, ext, e->lpg ? l2 : 0, l2, e->code.n_slots, &e->prog)))
         return st;
     if (e->lpg)
@@ -420,7 +420,8 @@ static uint64_t instr_weight(const eval_plan *e)
 /* Under a time budget a plan starts with the small work groups the
  * slow-device prior allows (gs_zc_budget_local), since the interpreter's
  * rate is not known before its first dispatches. Once they have measured
- * it, the plan moves to the widest variant that rate allows, with the
+ * it (a low estimate at first, rising as the chunks grow), the plan moves
+ * to the widest variant that rate allows, with the
  * recorded uniforms; the lanes and the work buffer stay as they are (a lane
  * is an index, not a place in a work group). Without this a fast GPU under
  * a budget kept 8-lane groups for a whole round (keccakf-256 with the floor
@@ -432,7 +433,7 @@ static glstark_status plan_widen(zc_ctx *c, eval_plan *e)
     if (!budget || e->lpg || e->local >= full)
         return GLSTARK_OK;
     const gs_dispatch_rate *r = gs_gl_program_rate(e->prog);
-    if (!r->calibrated)
+    if (!(r->rate > 0.0))
         return GLSTARK_OK;
     uint32_t l = gs_zc_budget_local(budget, r, instr_weight(e), full);
     if (l <= e->local)
@@ -441,6 +442,15 @@ static glstark_status plan_widen(zc_ctx *c, eval_plan *e)
     glstark_status st = prog_eval(c, e->ext, 0, l, e->code.n_slots, &wide);
     if (st)
         return st;
+    /* the wider variant runs the same lanes: it starts from this rate
+     * (still with its own warm-up dispatch, where a driver may compile) */
+    gs_dispatch_rate *wr = gs_gl_program_rate(wide);
+    if (!(wr->rate > 0.0) && wr->dispatches == 0) {
+        uint64_t d = wr->dispatches;
+        *wr = *r;
+        wr->dispatches = d;
+        wr->calibrated = 0;
+    }
     e->prog = wide;
     e->local = l;
     for (unsigned i = 0; i < e->nu; i++)
