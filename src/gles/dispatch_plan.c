@@ -65,7 +65,7 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
     /* time grows with the work: out of the latency-bound regime */
     const int scales = r->prev_count && count > r->prev_count &&
                        (double)ns / (double)(r->prev_ns ? r->prev_ns : 1) >=
-                           0.5 * (double)count / (double)r->prev_count;
+                           0.75 * (double)count / (double)r->prev_count;
     r->prev_count = count;
     r->prev_ns = ns;
     if (count > r->last_chunk)
@@ -74,7 +74,8 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
         r->best_ns = ns;
         r->rate = (double)count * (double)weight / (double)ns;
     }
-    if (r->best_ns >= budget_ns / 2 || (scales && (ns >= budget_ns / 8 || call_end)))
+    if (r->best_ns >= budget_ns / 2 || (scales && (ns >= budget_ns / 8 || call_end)) ||
+        r->timed >= GS_CALIB_MAX_TIMED)
         r->calibrated = 1;
 }
 

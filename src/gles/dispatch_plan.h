@@ -21,6 +21,11 @@
 
 /* Growth of the timed chunks while calibrating. */
 #define GS_CALIB_GROWTH 4u
+/* Timed chunks after which a program's rate counts as calibrated whatever
+ * they showed: each costs two syncs, and on a wide GPU a program whose calls
+ * are all small never leaves the latency-bound regime (its rate then stays
+ * a low estimate: the safe side). */
+#define GS_CALIB_MAX_TIMED 12u
 
 typedef struct gs_dispatch_rate {
     double rate;         /* units per ns from the longest timed chunk; 0: none yet */
@@ -66,11 +71,12 @@ void gs_dispatch_count(gs_dispatch_rate *r);
  * groups of a long constraint DAG in the time it runs thousands (the H200
  * ran 8 interpreter lanes of Keccak in 12.9 ms), so a duration alone says
  * nothing of the rate. The rate is calibrated once time grows with the work
- * (the chunk took at least half as many times longer as it had times more
+ * (the chunk took at least 3/4 as many times longer as it had times more
  * invocations than the one timed before it) and the chunk ran at least an
  * eighth of the budget or held the rest of its call (`call_end`: the growth
  * allowed more, the call had no more); or once a chunk ran half the budget,
- * where growing further is not safe. Until then chunks keep growing. */
+ * where growing further is not safe; or after GS_CALIB_MAX_TIMED chunks.
+ * Until then chunks keep growing. */
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
                              int call_end);
 

@@ -143,6 +143,14 @@ Test(dispatch_plan, calibration_sequence)
     /* out of the latency-bound regime: 4x the work, 3x the time */
     gs_dispatch_rate_record(&f, 4 * 848, 39536, 42000000, B, 0);
     cr_assert(f.calibrated);
+    /* a program whose calls never leave the latency-bound regime stops
+     * being timed after GS_CALIB_MAX_TIMED chunks, with its low estimate */
+    gs_dispatch_rate g = {0};
+    for (uint64_t k = 1; k <= GS_CALIB_MAX_TIMED; k++) {
+        cr_assert(!g.calibrated, "chunk %llu", (unsigned long long)k);
+        gs_dispatch_rate_record(&g, 8ull << (2 * k), 39536, 12900000, B, 0);
+    }
+    cr_assert(g.calibrated);
     /* a chunk of half the budget ends calibration whatever came before */
     gs_dispatch_rate h = {0};
     gs_dispatch_rate_record(&h, 8, 39536, 26 * MS, B, 0);
