@@ -26,6 +26,20 @@ uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint
     return n < grid_cap ? n : grid_cap;
 }
 
+/* The plan from the rate, but never below the largest chunk that already
+ * ran within half the budget (time only grows with the work): on a wide GPU
+ * the rate from latency-bound chunks is far too low, and cutting a call
+ * below what is known to be safe only adds latency-bound dispatches. */
+static uint64_t rate_plan(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t weight, uint32_t local,
+                          uint64_t grid_cap)
+{
+    uint64_t p = gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+    uint64_t proven = groups_floor(r->safe_units / (weight ? weight : 1), local);
+    if (proven > grid_cap)
+        proven = grid_cap;
+    return p > proven ? p : proven;
+}
+
 uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t weight, uint32_t local,
                           uint64_t grid_cap)
 {
@@ -34,12 +48,12 @@ uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_
     if (budget_ns == 0)
         return grid_cap;
     if (r->calibrated)
-        return gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+        return rate_plan(r, budget_ns, weight, local, grid_cap);
     if (r->dispatches == 0)
         return local < grid_cap ? local : grid_cap;
     uint64_t n = r->last_chunk ? r->last_chunk * GS_CALIB_GROWTH : local;
     if (r->rate > 0.0) {
-        uint64_t p = gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+        uint64_t p = rate_plan(r, budget_ns, weight, local, grid_cap);
         if (p < n)
             n = p;
     }
@@ -70,6 +84,8 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
     r->prev_ns = ns;
     if (count > r->last_chunk)
         r->last_chunk = count;
+    if (ns <= budget_ns / 2 && count * weight > r->safe_units)
+        r->safe_units = count * weight;
     if (ns >= r->best_ns) {
         r->best_ns = ns;
         r->rate = (double)count * (double)weight / (double)ns;
@@ -96,7 +112,7 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
 {
     if (!budget_ns || !r || !r->calibrated)
         return lanes;
-    uint64_t most = gs_dispatch_plan(budget_ns, r->rate, instr_per_lane, local, UINT32_MAX);
+    uint64_t most = rate_plan(r, budget_ns, instr_per_lane, local, UINT32_MAX);
     return most < lanes ? most : lanes;
 }
 
@@ -112,6 +128,10 @@ uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
          * group (a dispatch holds at least one); measured on small chunks
          * it is low (fixed costs, latency), the safe side */
         double fit = (double)budget_ns / 2 * r->rate / (double)instr_per_lane;
+        /* or as many lanes as a timed chunk ran within half the budget */
+        double proven = (double)(r->safe_units / instr_per_lane);
+        if (proven > fit)
+            fit = proven;
         most = fit >= (double)local ? local : (uint64_t)fit;
     }
     uint32_t l = 1;

@@ -36,6 +36,7 @@ typedef struct gs_dispatch_rate {
     int calibrated;      /* the rate is trusted: no more timing */
     uint64_t prev_count; /* the latest timed chunk: invocations and duration, */
     uint64_t prev_ns;    /* to see whether time still grows with the work */
+    uint64_t safe_units; /* the most units a timed chunk ran within half the budget */
 } gs_dispatch_rate;
 
 /* Invocations per dispatch: the most whose cost (count x weight units) runs
@@ -46,7 +47,8 @@ typedef struct gs_dispatch_rate {
 uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap);
 
 /* The invocations of the next dispatch of a program whose rate r may not be
- * calibrated yet: planned from r when calibrated; one work group for the
+ * calibrated yet: planned from r when calibrated (never below a chunk that
+ * already ran within half the budget: r->safe_units); one work group for the
  * program's first dispatch on the device (a warm-up: software renderers
  * such as llvmpipe compile the shader then, which says nothing of its
  * rate and is host time, not GPU time); else a timed chunk that

@@ -151,6 +151,18 @@ Test(dispatch_plan, calibration_sequence)
         gs_dispatch_rate_record(&g, 8ull << (2 * k), 39536, 12900000, B, 0);
     }
     cr_assert(g.calibrated);
+    /* a chunk that ran within half the budget bounds every later plan from
+     * below: here the longest chunk (8 lanes, a 30 ms hiccup) sets a rate
+     * of 13 lanes per 50 ms, but 848 lanes already ran in 20 ms */
+    gs_dispatch_rate q = {0};
+    gs_dispatch_count(&q);
+    gs_dispatch_rate_record(&q, 8, 39536, 30 * MS, B, 0);
+    gs_dispatch_rate_record(&q, 848, 39536, 20 * MS, B, 1);
+    cr_assert_eq(q.safe_units, 848ull * 39536);
+    q.calibrated = 1;
+    cr_assert_eq(gs_dispatch_next(&q, B, 39536, 8, CAP256), 848ull);
+    cr_assert_eq(gs_zc_budget_lanes(B, &q, 39536, 8, 4096), 848ull);
+    cr_assert_eq(gs_zc_budget_local(B, &q, 39536, 128), 128u);
     /* a chunk of half the budget ends calibration whatever came before */
     gs_dispatch_rate h = {0};
     gs_dispatch_rate_record(&h, 8, 39536, 26 * MS, B, 0);
