@@ -197,6 +197,11 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budgets and split every constraint evaluation into groups (128 in the
      * multilinear rounds, 16 in round 0: src/engine/gles/zerocheck_gles.c). */
     c.desktop_class = !dev->is_software && c.max_binding_bytes >= ((uint64_t)1 << 30);
+    /* the same rule on the limits the driver reported: floor mode on an
+     * H200 runs the small limits of a board, not its speed, and a time
+     * budget there only adds latency-bound dispatches (keccakf-1024 with
+     * the floor: 11 s against 1.9 s without the budget) */
+    c.fast_class = !dev->is_software && dev->hw_caps.max_binding_bytes >= ((uint64_t)1 << 30);
     c.interp_groups = dev->cfg.interp_groups ? dev->cfg.interp_groups : c.desktop_class ? 128 : 1;
     c.field_mul = dev->cfg.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->cfg.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,

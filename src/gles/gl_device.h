@@ -44,6 +44,8 @@ typedef struct gs_gl_caps {
     glstark_readback readback;       /* the readback path in use (never AUTO on a GLES device) */
     glstark_slot_memory slots;       /* GLOBAL or SHARED (SHARED: where a DAG's slots fit) */
     int desktop_class;               /* hardware with bindings of 1 GiB or more: bigger scratch and budgets */
+    int fast_class;                  /* the GPU itself is desktop-class, whatever limits are simulated (floor
+                                        mode, test knobs): the dispatch time budget follows the GPU's speed */
     unsigned interp_groups;          /* most groups the interpreter splits an evaluation into (1: never) */
     uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */

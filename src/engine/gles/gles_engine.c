@@ -650,7 +650,7 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
      * after about half a second) and none on desktop-class GPUs. Every
      * dispatch is then cut to run about this long at the kernel's rate
      * measured on this device (src/gles/dispatch_plan.h). */
-    s->dev->dispatch_budget_ns = gs_dispatch_budget_ns(s->dev->cfg.dispatch_ms, s->dev->caps.desktop_class);
+    s->dev->dispatch_budget_ns = gs_dispatch_budget_ns(s->dev->cfg.dispatch_ms, s->dev->caps.fast_class);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "dispatch budget: %s%.0f ms", s->dev->dispatch_budget_ns ? "" : "none, ",
               (double)s->dev->dispatch_budget_ns * 1e-6);
     gs_gles_readback_init(&s->readback, s->dev);
