@@ -20,6 +20,7 @@
  * GPU, and every buffer is bound through windows within the binding limit.
  * The fold is out of place (scratch, then copied back) because in place the
  * invocations would race. */
+#include "engine/gles/colwin.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/zc_code.h"
 #include "engine/zerocheck_ops.h"
@@ -176,20 +177,6 @@ static glstark_status bind_elems(zc_ctx *c, GLuint binding, const gs_buf *buf, u
     if (lead)
         *lead = (uint32_t)((byte - off) / eb);
     return gs_gl_bind_range(c->dev, binding, buf->gl_name, off, bytes, &c->eng->err);
-}
-
-/* Whole columns (of col elements, stride apart, first one at element first)
- * that fit one binding together with the alignment lead, at most ncols and
- * at most cap bytes of data (0: no cap). */
-static uint64_t fit_cols(zc_ctx *c, uint64_t first, uint64_t stride, uint64_t col, uint32_t eb, uint64_t ncols,
-                         uint64_t cap)
-{
-    uint64_t lead = (first * eb) % c->align;
-    uint64_t lim = cap && cap < c->maxb ? cap : c->maxb;
-    if ((col * eb + lead) > lim)
-        return 0;
-    uint64_t k = 1 + (lim - lead - col * eb) / (stride * eb);
-    return k < ncols ? k : ncols;
 }
 
 static glstark_status run_ids(zc_ctx *c, gs_gl_program *p, uint64_t count)
@@ -635,7 +622,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
                     j0 = (col_map[te] - col) / 2;
                     continue;
                 }
-                uint64_t cw = fit_cols(&c, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
+                uint64_t cw = gs_colwin_fit(&c.dev->caps, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
                 if (cw == 0) {
                     st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                                       "gles zerocheck round 0: a column of 2^%u rows exceeds the binding limit",
@@ -710,7 +697,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
     st = bind_elems(&c, 0, lb, 0, N * 4, 4, NULL);
     set_u(p, "gs_sel", 1);
     for (uint64_t s0 = 0; !st && s0 < 3;) {
-        uint64_t cw = fit_cols(&c, s0 * nx, nx, nx, 16, 3 - s0, 0);
+        uint64_t cw = gs_colwin_fit(&c.dev->caps, s0 * nx, nx, nx, 16, 3 - s0, 0);
         if (cw == 0) {
             st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                               "gles zerocheck fold_ple: a table column of %" PRIu64 " rows exceeds the binding limit",
@@ -730,8 +717,8 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
     for (uint32_t q = 0; !st && q < t->n_parts; q++) {
         uint64_t wdt = t->part_widths[q];
         for (uint64_t j0 = 0; !st && j0 < wdt;) {
-            uint64_t cw = fit_cols(&c, gs_zc_part_offset(t, q) + j0 * H, H, H, 4, wdt - j0, 0);
-            uint64_t ct = fit_cols(&c, (col + 2 * j0) * nx, nx, nx, 16, 2 * (wdt - j0), 0) / 2;
+            uint64_t cw = gs_colwin_fit(&c.dev->caps, gs_zc_part_offset(t, q) + j0 * H, H, H, 4, wdt - j0, 0);
+            uint64_t ct = gs_colwin_fit(&c.dev->caps, (col + 2 * j0) * nx, nx, nx, 16, 2 * (wdt - j0), 0) / 2;
             if (ct < cw)
                 cw = ct;
             if (cw == 0) {
@@ -830,7 +817,7 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
             set_u(gp, "gs_r0", 0);
             st = bind_elems(&c, 1, gt, 0, ncols * R, 16, NULL);
             for (uint64_t c0 = 0; !st && c0 < ncols;) {
-                uint64_t cw = fit_cols(&c, c0 * stride + r0, stride, nr, 16, ncols - c0, 0);
+                uint64_t cw = gs_colwin_fit(&c.dev->caps, c0 * stride + r0, stride, nr, 16, ncols - c0, 0);
                 if (cw == 0) {
                     st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                                       "gles zerocheck mle round: %" PRIu64 " rows of one column do not fit a binding",
@@ -880,7 +867,7 @@ static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, s
                             "gles zerocheck fold: %zu columns of stride %zu, %zu rows do not fit %zu bytes", n_cols,
                             stride, m, tables->size);
     const uint64_t half = m / 2;
-    uint64_t cw_max = fit_cols(&c, 0, half, half, 16, n_cols, c.scratch);
+    uint64_t cw_max = gs_colwin_fit(&c.dev->caps, 0, half, half, 16, n_cols, c.scratch);
     if (cw_max == 0)
         cw_max = 1;
     gs_buf *s = NULL;
@@ -899,7 +886,7 @@ static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, s
     }
     glProgramUniform4ui(gs_gl_program_name(pf), gs_gl_program_uniform(pf, "gs_r"), r.c[0], r.c[1], r.c[2], r.c[3]);
     for (uint64_t c0 = 0; !st && c0 < n_cols;) {
-        uint64_t cw = fit_cols(&c, c0 * stride, stride, m, 16, n_cols - c0, 0);
+        uint64_t cw = gs_colwin_fit(&c.dev->caps, c0 * stride, stride, m, 16, n_cols - c0, 0);
         if (cw > cw_max)
             cw = cw_max;
         if (cw == 0) {
