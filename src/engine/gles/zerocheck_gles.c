@@ -501,6 +501,101 @@ static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out)
 
 /* ---- round 0 ---- */
 
+/* The eq buffer holds nx extension elements and every part its columns. */
+static glstark_status r0_check(gs_engine *eng, const gs_zc_trace *t, const gs_buf *e, uint64_t nx)
+{
+    const uint64_t H = (uint64_t)1 << t->log_height;
+    if (!e || e->size < nx * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck round 0: the eq buffer needs %" PRIu64 " extension elements", nx);
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        if (t->parts[p]->size < ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
+                                ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4);
+    return GLSTARK_OK;
+}
+
+/* The LDE's table: twiddles w^k, w^-k (k < N/2), then the coset scales
+ * g^(ij) / N, then the column map (at least one word). */
+static glstark_status r0_table(zc_ctx *c, uint32_t l_skip, uint32_t n_cos, const uint32_t *col_map, uint64_t ncols,
+                               gs_buf **tab)
+{
+    const size_t N = (size_t)1 << l_skip, ent0 = N + (size_t)n_cos * N;
+    size_t words = ent0 + (ncols ? ncols : 1);
+    bb_t *tw = calloc(words, sizeof(bb_t));
+    if (!tw)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck round 0: no host memory");
+    bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
+    for (size_t k = 0; k < N / 2; k++) {
+        tw[k] = a;
+        tw[N / 2 + k] = b;
+        a = bb_mul(a, om);
+        b = bb_mul(b, omi);
+    }
+    if (N == 1)
+        tw[0] = bb_one();
+    bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
+    for (uint32_t i = 0; i < n_cos; i++) {
+        bb_t s = ninv;
+        for (size_t j = 0; j < N; j++) {
+            tw[N + (size_t)i * N + j] = s;
+            s = bb_mul(s, gi);
+        }
+        gi = bb_mul(gi, g);
+    }
+    memcpy(tw + ent0, col_map, ncols * sizeof(uint32_t));
+    glstark_status st = gs_buf_create(c->eng, words * 4, tab);
+    if (!st)
+        st = gs_buf_write(*tab, 0, tw, words * 4);
+    free(tw);
+    return st;
+}
+
+/* The LDE of the tile's tx x for the table columns the program reads
+ * (tile columns [te, ncols), col_map ascending) from the parts: windows of
+ * whole trace columns that fit one binding, skipping to the window of the
+ * next column the program reads. */
+static glstark_status r0_lde_parts(zc_ctx *c, const gs_zc_trace *t, gs_gl_program *lde, const uint32_t *col_map,
+                                  uint64_t ncols, uint64_t te, uint64_t tx)
+{
+    const uint64_t H = (uint64_t)1 << t->log_height;
+    glstark_status st = GLSTARK_OK;
+    uint64_t col = 3; /* the next tile column to make */
+    for (uint32_t p = 0; !st && p < t->n_parts; p++) {
+        uint64_t wdt = t->part_widths[p];
+        for (uint64_t j0 = 0; !st && j0 < wdt && te < ncols && col_map[te] < col + 2 * wdt;) {
+            /* skip to the window of the next column the program reads */
+            if (col_map[te] >= col + 2 * j0 + 2) {
+                j0 = (col_map[te] - col) / 2;
+                continue;
+            }
+            uint64_t cw = gs_colwin_fit(&c->dev->caps, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
+            if (cw == 0) {
+                st = gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                  "gles zerocheck round 0: a column of 2^%u rows exceeds the binding limit",
+                                  t->log_height);
+                break;
+            }
+            uint64_t e_b = te;
+            while (e_b < ncols && col_map[e_b] < col + 2 * (j0 + cw))
+                e_b++;
+            uint32_t lead = 0;
+            st = bind_elems(c, 0, t->parts[p], gs_zc_part_offset(t, p) + j0 * H, cw * H, 4, &lead);
+            if (st)
+                break;
+            set_u(lde, "gs_plead", lead);
+            set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
+            set_u(lde, "gs_e0", (uint32_t)te);
+            st = run_ids(c, lde, (e_b - te) * tx);
+            te = e_b;
+            j0 += cw;
+        }
+        col += 2 * wdt;
+    }
+    return st;
+}
+
 static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
                                   const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
 {
@@ -514,19 +609,14 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     const uint64_t n_pts = (d_points ? N : 0) + (uint64_t)n_cos * N;
     if (n_pts == 0)
         return GLSTARK_OK;
-    if (!e || e->size < nx * 16)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "gles zerocheck round 0: the eq buffer needs %" PRIu64 " extension elements", nx);
-    for (uint32_t p = 0; p < t->n_parts; p++)
-        if (t->parts[p]->size < ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4)
-            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
-                                ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4);
+    glstark_status st = r0_check(eng, t, e, nx);
+    if (st)
+        return st;
     /* the program first: the tile holds only the columns it reads */
     eval_plan ep;
     gs_buf *pv = NULL, *tab = NULL;
     gs_gl_program *lde = NULL;
-    glstark_status st = plan_compile(&c, &ep, t, w, 0, (uint32_t)n_pts);
+    st = plan_compile(&c, &ep, t, w, 0, (uint32_t)n_pts);
     if (st)
         goto done;
     const uint32_t *col_map = ep.code.col_map;
@@ -549,38 +639,8 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     if (!st)
         st = gs_buf_create(eng, TX * per_x, &pv);
     const size_t ent0 = N + (size_t)n_cos * N;
-    if (!st) {
-        /* twiddles w^k, w^-k (k < N/2), then the coset scales g^(ij) / N, then the column map */
-        size_t words = ent0 + tcols;
-        bb_t *tw = calloc(words, sizeof(bb_t));
-        if (!tw) {
-            st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck round 0: no host memory");
-        } else {
-            bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
-            for (size_t k = 0; k < N / 2; k++) {
-                tw[k] = a;
-                tw[N / 2 + k] = b;
-                a = bb_mul(a, om);
-                b = bb_mul(b, omi);
-            }
-            if (N == 1)
-                tw[0] = bb_one();
-            bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
-            for (uint32_t i = 0; i < n_cos; i++) {
-                bb_t s = ninv;
-                for (size_t j = 0; j < N; j++) {
-                    tw[N + (size_t)i * N + j] = s;
-                    s = bb_mul(s, gi);
-                }
-                gi = bb_mul(gi, g);
-            }
-            memcpy(tw + ent0, col_map, ncols * sizeof(uint32_t));
-            st = gs_buf_create(eng, words * 4, &tab);
-            if (!st)
-                st = gs_buf_write(tab, 0, tw, words * 4);
-            free(tw);
-        }
-    }
+    if (!st)
+        st = r0_table(&c, l_skip, n_cos, col_map, ncols, &tab);
     if (!st)
         st = prog_mode(&c, M_LDE, l_skip, &lde);
     if (st)
@@ -590,7 +650,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     set_u(lde, "gs_ncos", n_cos);
     set_u(lde, "gs_dpts", d_points ? 1 : 0);
     set_u(lde, "gs_ent0", (uint32_t)ent0);
-    /* tile columns [e_a, e_b): those whose table columns lie in [c_a, c_b) (col_map ascends) */
+    /* tile columns [0, n_sel): the selectors, table columns 0-2 (col_map ascends) */
     uint64_t n_sel = 0;
     while (n_sel < ncols && col_map[n_sel] < 3)
         n_sel++;
@@ -613,38 +673,8 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
             st = run_ids(&c, lde, n_sel * tx);
         }
         set_u(lde, "gs_sel", 0);
-        uint64_t col = 3, te = n_sel; /* the next tile column to make */
-        for (uint32_t p = 0; !st && p < t->n_parts; p++) {
-            uint64_t wdt = t->part_widths[p];
-            for (uint64_t j0 = 0; !st && j0 < wdt && te < ncols && col_map[te] < col + 2 * wdt;) {
-                /* skip to the window of the next column the program reads */
-                if (col_map[te] >= col + 2 * j0 + 2) {
-                    j0 = (col_map[te] - col) / 2;
-                    continue;
-                }
-                uint64_t cw = gs_colwin_fit(&c.dev->caps, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
-                if (cw == 0) {
-                    st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
-                                      "gles zerocheck round 0: a column of 2^%u rows exceeds the binding limit",
-                                      t->log_height);
-                    break;
-                }
-                uint64_t e_b = te;
-                while (e_b < ncols && col_map[e_b] < col + 2 * (j0 + cw))
-                    e_b++;
-                uint32_t lead = 0;
-                st = bind_elems(&c, 0, t->parts[p], gs_zc_part_offset(t, p) + j0 * H, cw * H, 4, &lead);
-                if (st)
-                    break;
-                set_u(lde, "gs_plead", lead);
-                set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
-                set_u(lde, "gs_e0", (uint32_t)te);
-                st = run_ids(&c, lde, (e_b - te) * tx);
-                te = e_b;
-                j0 += cw;
-            }
-            col += 2 * wdt;
-        }
+        if (!st)
+            st = r0_lde_parts(&c, t, lde, col_map, ncols, n_sel, tx);
         if (st)
             break;
         /* the interpreter over the tile's items */
