@@ -1,8 +1,10 @@
-/* Column windows for the GLES whir and reduction families: cutting work on
- * sets of equal-length columns into pieces whose buffer ranges each fit one
- * SSBO binding and whose size stays within a per-dispatch budget, and the
- * two column-pair kernels both families share (product-sumcheck sums and
- * folds, glsl/whir.comp).
+/* Column windows for the GLES engine: how many whole columns one SSBO
+ * binding holds with its alignment lead (gs_colwin_fit, gs_colwin_fit_any:
+ * the column groups below and the dft, zerocheck, gkr and merkle windows);
+ * for the whir and reduction families, cutting work on sets of equal-length
+ * columns into pieces whose buffer ranges each fit one binding and whose
+ * size stays within a per-dispatch budget, and the two column-pair kernels
+ * both families share (product-sumcheck sums and folds, glsl/whir.comp).
  *
  * A column set: column j, element e sits at element index
  * off + j*stride + (e >> shift) of buf (elements of esz bytes). shift lets a
