@@ -66,6 +66,39 @@ static int fits(const gs_cw_iter *it, uint64_t c0, uint64_t nc, uint64_t e0, uin
     return 1;
 }
 
+uint64_t gs_colwin_fit(const gs_gl_caps *caps, uint64_t first, uint64_t stride, uint64_t col, uint32_t esz,
+                       uint64_t ncols, uint64_t cap)
+{
+    uint64_t lead = (first * esz) % caps->binding_offset_align;
+    uint64_t lim = cap && cap < caps->max_binding_bytes ? cap : caps->max_binding_bytes;
+    if (col * esz + lead > lim)
+        return 0;
+    if (stride == 0)
+        return ncols;
+    uint64_t k = 1 + (lim - lead - col * esz) / (stride * esz);
+    return k < ncols ? k : ncols;
+}
+
+uint64_t gs_colwin_fit_any(const gs_gl_caps *caps, uint64_t col_bytes)
+{
+    if (caps->max_binding_bytes <= caps->binding_offset_align)
+        return 0;
+    return (caps->max_binding_bytes - caps->binding_offset_align) / col_bytes;
+}
+
+/* Columns in a group starting at column c: as many whole columns, rows
+ * [e_begin, e_end), as one window holds in every set (0: not even one). */
+static uint64_t group_cols(const gs_cw_iter *it, uint64_t c)
+{
+    uint64_t k = it->ncols - c;
+    for (unsigned i = 0; i < it->nsets && k > 0; i++) {
+        const gs_cw_set *s = &it->sets[i];
+        uint64_t e0 = it->e_begin >> s->shift, e1 = (it->e_end - 1) >> s->shift;
+        k = gs_colwin_fit(it->caps, s->off + c * s->stride + e0, s->stride, e1 - e0 + 1, s->esz, k, 0);
+    }
+    return k;
+}
+
 void gs_cw_start(gs_cw_iter *it, const gs_gl_caps *caps, const gs_cw_set *sets, unsigned nsets, uint64_t ncols,
                  uint64_t e_begin, uint64_t e_end, uint64_t unit, uint64_t budget)
 {
@@ -86,19 +119,8 @@ int gs_cw_next(gs_cw_iter *it, gs_cw_piece *p)
 {
     if (it->c >= it->ncols)
         return 0;
-    const uint64_t full = it->e_end - it->e_begin;
-    if (it->kg == 0 && fits(it, it->c, 1, it->e_begin, full)) {
-        /* a new group: as many whole columns as one window holds */
-        uint64_t lo = 1, hi = it->ncols - it->c;
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo + 1) / 2;
-            if (fits(it, it->c, mid, it->e_begin, full))
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
-        it->kg = lo;
-    }
+    if (it->kg == 0)
+        it->kg = group_cols(it, it->c); /* a new group, if one column fits */
     if (it->kg > 0) {
         /* the group's rows, budget / kg at a time (all of them if they fit) */
         uint64_t r = it->budget / it->kg;

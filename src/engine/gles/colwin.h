@@ -1,8 +1,10 @@
-/* Column windows for the GLES whir and reduction families: cutting work on
- * sets of equal-length columns into pieces whose buffer ranges each fit one
- * SSBO binding and whose size stays within a per-dispatch budget, and the
- * two column-pair kernels both families share (product-sumcheck sums and
- * folds, glsl/whir.comp).
+/* Column windows for the GLES engine: how many whole columns one SSBO
+ * binding holds with its alignment lead (gs_colwin_fit, gs_colwin_fit_any:
+ * the column groups below and the dft, zerocheck, gkr and merkle windows);
+ * for the whir and reduction families, cutting work on sets of equal-length
+ * columns into pieces whose buffer ranges each fit one binding and whose
+ * size stays within a per-dispatch budget, and the two column-pair kernels
+ * both families share (product-sumcheck sums and folds, glsl/whir.comp).
  *
  * A column set: column j, element e sits at element index
  * off + j*stride + (e >> shift) of buf (elements of esz bytes). shift lets a
@@ -45,6 +47,24 @@ void gs_cw_start(gs_cw_iter *it, const gs_gl_caps *caps, const gs_cw_set *sets, 
 /* Next piece; 0 when done. Fails (returns -1) when not even one unit of one
  * column fits a binding. */
 int gs_cw_next(gs_cw_iter *it, gs_cw_piece *p);
+
+/* How many whole columns fit one SSBO binding that starts at the aligned
+ * offset at or below the first of them (the alignment lead counts against
+ * the binding): columns of col elements of esz bytes, stride elements
+ * apart, the first at element `first` of its buffer. At most ncols, and at
+ * most cap bytes bound (0: only max_binding_bytes limits); 0 when not even
+ * one column fits. With stride 0 every column is the same range: ncols or 0.
+ * The column groups of gs_cw_next and the windows of the dft and zerocheck
+ * families. */
+uint64_t gs_colwin_fit(const gs_gl_caps *caps, uint64_t first, uint64_t stride, uint64_t col, uint32_t esz,
+                       uint64_t ncols, uint64_t cap);
+
+/* How many whole columns of col_bytes each, back to back, fit one binding
+ * wherever they start: a full binding_offset_align is set aside for the
+ * lead. 0 when not even one does. For a window width fixed once for a whole
+ * loop (the merkle row gather, the gkr input gather, the rs_code_matrix
+ * column groups). */
+uint64_t gs_colwin_fit_any(const gs_gl_caps *caps, uint64_t col_bytes);
 
 /* Binds set s's range for piece p to binding; *lead = word position of the
  * piece's first element inside the binding. */

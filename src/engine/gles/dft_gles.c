@@ -22,6 +22,7 @@
  * codeword columns in bit-reversed order with the first log_blowup copy-only
  * layers already applied, and finished with the remaining DIT layers. */
 #include "engine/dft_ops.h"
+#include "engine/gles/colwin.h"
 #include "engine/gles/gles_engine.h"
 #include "gles/dispatch_plan.h"
 
@@ -373,12 +374,7 @@ static void make_view(dft_ctx *c, vview *v, gs_buf *buf, uint64_t first_word, ui
  * one column does). */
 static uint64_t cols_per_window(dft_ctx *c, uint64_t first_word, uint64_t stride, uint64_t span, uint64_t ncols)
 {
-    uint64_t maxb = c->dev->caps.max_binding_bytes, align = c->dev->caps.binding_offset_align;
-    uint64_t lead = (first_word * 4) % align;
-    if (span * 4 + lead > maxb)
-        return 0;
-    uint64_t k = 1 + (maxb - lead - span * 4) / (stride ? stride * 4 : 1);
-    return k < ncols ? k : ncols;
+    return gs_colwin_fit(&c->dev->caps, first_word, stride, span, 4, ncols, 0);
 }
 
 /* Host fallback for one column longer than any binding window. */
@@ -583,7 +579,7 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     ctx_init(&c, eng);
     const unsigned l = layout->l_skip, L = l + layout->n_stack, logN = L + log_blowup;
     const uint64_t H = (uint64_t)1 << L, N = (uint64_t)1 << logN;
-    const uint64_t maxb = c.dev->caps.max_binding_bytes, align = c.dev->caps.binding_offset_align;
+    const uint64_t maxb = c.dev->caps.max_binding_bytes;
     const uint64_t ncols = col_end - col_begin;
     if (N * 4 > maxb)
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
@@ -592,7 +588,7 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
                             logN, N * 4, maxb);
     /* Columns per group: the codeword window and the message scratch must
      * each fit a binding; keep scratch modest. */
-    uint64_t g = (maxb - align) / (N * 4);
+    uint64_t g = gs_colwin_fit_any(&c.dev->caps, N * 4);
     if (g == 0)
         g = 1;
     uint64_t cap = ((uint64_t)1 << 24) / H;

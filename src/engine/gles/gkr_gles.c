@@ -23,6 +23,7 @@
  * into a slot-major node buffer, the other nodes are evaluated in slot order,
  * and each interaction's leaves are written; rows go in chunks bounded by a
  * binding and by a node-evaluation budget per dispatch. */
+#include "engine/gles/colwin.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/gkr_ops.h"
 
@@ -580,7 +581,7 @@ static glstark_status input_trace(gs_engine *eng, const gs_zc_trace *tr, const u
         glProgramUniform4ui(gs_gl_program_name(pm), loc, alpha.c[0], alpha.c[1], alpha.c[2], alpha.c[3]);
     if ((loc = gs_gl_program_uniform(pm, "gs_beta")) >= 0)
         glProgramUniform4ui(gs_gl_program_name(pm), loc, beta.c[0], beta.c[1], beta.c[2], beta.c[3]);
-    const uint64_t cols_per_window = (maxb - align) / (h * 4);
+    const uint64_t cols_per_window = gs_colwin_fit_any(&dev->caps, h * 4);
     for (uint64_t r0 = 0; r0 < len; r0 += rows) {
         uint64_t nr = len - r0 < rows ? len - r0 : rows;
         for (int i = 0; i < 3; i++) {

@@ -21,6 +21,7 @@
  * touches, and absorbs only that window's elements; the sponge states of the
  * tile rows wait in a scratch buffer between windows. Dispatches are also
  * cut to a permutation budget so none runs long on a slow GPU. */
+#include "engine/gles/colwin.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/hash_ops.h"
 #include "gles/dispatch_plan.h"
@@ -429,8 +430,9 @@ static glstark_status gather_rows(gs_engine *eng, const gs_buf *mat, size_t mat_
     const uint64_t maxb = dev->caps.max_binding_bytes;
     const size_t k = (size_t)1 << tree->log_k, s = tree->height >> tree->log_k, deg = tree->elem_deg;
     const uint64_t col_words = (uint64_t)tree->height * deg, out_words = (uint64_t)n * k * tree->width * deg;
-    const uint64_t align_words = dev->caps.binding_offset_align / 4;
-    if ((col_words + align_words) * 4 > maxb || out_words * 4 > maxb || (uint64_t)n * k * 4 > maxb ||
+    /* columns per window: whole columns plus the alignment lead in one binding */
+    const uint64_t cw_max = gs_colwin_fit_any(&dev->caps, col_words * 4);
+    if (cw_max == 0 || out_words * 4 > maxb || (uint64_t)n * k * 4 > maxb ||
         col_words > UINT32_MAX || out_words > UINT32_MAX)
         return GLSTARK_ERR_UNSUPPORTED;
     uint32_t *rows = malloc(n * k * sizeof(uint32_t));
@@ -456,8 +458,6 @@ static glstark_status gather_rows(gs_engine *eng, const gs_buf *mat, size_t mat_
         set_u(prog, "gs_width", (uint32_t)tree->width);
         set_u(prog, "gs_deg", (uint32_t)deg);
     }
-    /* columns per window: whole columns plus the alignment lead in one binding */
-    uint64_t cw_max = (maxb / 4 - align_words) / col_words;
     for (size_t c0 = 0; !st && c0 < tree->width;) {
         uint64_t cw = tree->width - c0 < cw_max ? tree->width - c0 : cw_max;
         uint32_t lead = 0;

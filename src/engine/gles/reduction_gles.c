@@ -63,12 +63,26 @@ static int bs_cmp(const void *a, const void *b)
     return x->base < y->base ? -1 : x->base > y->base;
 }
 
-static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint32_t height, uint32_t l_skip,
-                                      const gs_red_slice *slices, uint32_t num_slices, const bb4_t *eq_tables,
-                                      uint32_t max_nt, bb4_t *out)
+/* One block_sums call: the slices in address order, their items and the
+ * device side. */
+typedef struct bs_ctx {
+    gs_engine *eng;
+    gs_gl_device *dev;
+    uint64_t N, maxb, align;
+    bs_sort *order;  /* slices sorted by matrix address */
+    uint32_t *tab;   /* items (base, x0, x1, nt), then per sorted slice (first item, count) */
+    uint64_t nitems; /* items in tab */
+    uint64_t stab;   /* word of the per-slice part of tab */
+    uint64_t twords; /* words of tab */
+    uint64_t eq_bytes;
+    gs_gl_program *p1, *p2;
+    gs_buf *tb, *eqb, *parts, *ob;
+} bs_ctx;
+
+/* Each slice's eq table is given and its rows lie inside the matrix. */
+static glstark_status bs_check(gs_engine *eng, const gs_buf *matrix, uint32_t height, uint32_t l_skip,
+                               const gs_red_slice *slices, uint32_t num_slices, uint32_t max_nt)
 {
-    gs_gl_device *dev = gs_gles_device(eng);
-    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
     if (l_skip > 10)
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                             "reduction block_sums: l_skip %u > 10 is not supported by the gles engine", l_skip);
@@ -84,39 +98,32 @@ static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint
                                 "reduction block_sums: slice %u reads up to byte %" PRIu64 " of a %zu-byte matrix", s,
                                 end, matrix->size);
     }
-    if (num_slices == 0)
-        return GLSTARK_OK;
-    const uint64_t eq_bytes = ((((uint64_t)2) << max_nt) - 1) * 16;
-    if (eq_bytes > maxb)
-        return too_big(eng, "the eq tables", eq_bytes);
-    /* blocks per item: one item's rows must fit a window */
-    uint64_t xc = (maxb - align) / (N * 4);
-    if (xc > RED_XC)
-        xc = RED_XC;
-    if (xc == 0)
-        return too_big(eng, "one block of the matrix", N * 4);
+    return GLSTARK_OK;
+}
 
-    bs_sort *order = malloc(num_slices * sizeof *order);
-    uint64_t nitems = 0;
-    if (!order)
-        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
+/* The slices sorted by matrix address and cut into items of at most xc
+ * blocks (c->order, c->tab). */
+static glstark_status bs_table(bs_ctx *c, uint32_t height, uint32_t l_skip, const gs_red_slice *slices,
+                               uint32_t num_slices, uint64_t xc)
+{
+    c->order = malloc(num_slices * sizeof *c->order);
+    if (!c->order)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
+    bs_sort *order = c->order;
+    c->nitems = 0;
     for (uint32_t s = 0; s < num_slices; s++) {
         order[s].base = (uint64_t)slices[s].col * height + slices[s].row;
         order[s].idx = s;
         uint32_t nt = slices[s].log_height > l_skip ? slices[s].log_height - l_skip : 0;
-        nitems += (((uint64_t)1 << nt) + xc - 1) / xc;
+        c->nitems += (((uint64_t)1 << nt) + xc - 1) / xc;
     }
     qsort(order, num_slices, sizeof *order, bs_cmp);
-    /* table: items (base, x0, x1, nt), then per sorted slice (first item, count) */
-    const uint64_t stab = 4 * nitems, twords = stab + 2 * (uint64_t)num_slices;
-    uint32_t *tab = malloc(twords * 4);
-    bb4_t *res = malloc((size_t)num_slices * 2 * N * sizeof(bb4_t));
-    if (!tab || !res) {
-        free(order);
-        free(tab);
-        free(res);
-        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
-    }
+    c->stab = 4 * c->nitems;
+    c->twords = c->stab + 2 * (uint64_t)num_slices;
+    uint32_t *tab = c->tab = malloc(c->twords * 4);
+    if (!tab)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
+    const uint64_t stab = c->stab;
     uint64_t it = 0;
     for (uint32_t k = 0; k < num_slices; k++) {
         const gs_red_slice *sl = &slices[order[k].idx];
@@ -131,41 +138,145 @@ static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint
         }
         tab[stab + 2 * k + 1] = (uint32_t)(it - tab[stab + 2 * k]);
     }
-    glstark_status st = GLSTARK_OK;
-    if (twords * 4 > maxb)
-        st = too_big(eng, "the slice table", twords * 4);
-    if (order[num_slices - 1].base + (N << max_nt) > UINT32_MAX)
+    return GLSTARK_OK;
+}
+
+/* Pass 1 over items [i0, i1): runs of items whose rows one matrix window
+ * covers and whose blocks stay within the dispatch budget. */
+static glstark_status bs_pass1(bs_ctx *c, const gs_buf *matrix, uint64_t i0, uint64_t i1)
+{
+    const uint64_t N = c->N, align = c->align;
+    const uint32_t *tab = c->tab;
+    const uint64_t budget = 4 * (uint64_t)GS_CW_BUDGET; /* matrix words read per dispatch */
+    glstark_status st = gs_gles_bind(c->eng, 1, c->eqb, 0, c->eq_bytes);
+    if (!st)
+        st = gs_gles_bind(c->eng, 2, c->tb, 0, c->twords * 4);
+    if (!st)
+        st = gs_gles_bind(c->eng, 3, c->parts, 0, (i1 - i0) * 2 * N * 16);
+    gs_cw_set_u(c->p1, "gs_pbase", (uint32_t)i0);
+    for (uint64_t a = i0; !st && a < i1;) {
+        uint64_t w0 = ((uint64_t)tab[4 * a] + (uint64_t)tab[4 * a + 1] * N) * 4;
+        uint64_t ws = w0 - w0 % align;
+        uint64_t b = a, work = 0, wend = 0;
+        while (b < i1) {
+            uint64_t e = ((uint64_t)tab[4 * b] + (uint64_t)tab[4 * b + 2] * N) * 4;
+            uint64_t wk = (uint64_t)(tab[4 * b + 2] - tab[4 * b + 1]) * N;
+            if (b > a && (e - ws > c->maxb || work + wk > budget))
+                break;
+            work += wk;
+            wend = e;
+            b++;
+        }
+        st = gs_gl_bind_range(c->dev, 0, matrix->gl_name, ws, wend - ws, &c->eng->err);
+        if (st)
+            break;
+        gs_cw_set_u(c->p1, "gs_win", (uint32_t)(ws / 4));
+        gs_cw_set_u(c->p1, "gs_item0", (uint32_t)a);
+        st = gs_gl_dispatch_1d(c->dev, c->p1, (b - a) * N, &c->eng->err);
+        a = b;
+    }
+    return st;
+}
+
+/* Pass 2: the sums of sorted slices [s0, s1), whose items start at i0,
+ * into the output. */
+static glstark_status bs_pass2(bs_ctx *c, uint32_t s0, uint32_t s1, uint64_t i0)
+{
+    const uint64_t N = c->N;
+    gs_cw_set ocs = {c->ob, 0, 0, 16, 0};
+    gs_cw_piece pc = {0, 1, (uint64_t)s0 * 2 * N, (uint64_t)(s1 - s0) * 2 * N};
+    uint32_t lead;
+    glstark_status st = gs_cw_bind(c->eng, 0, &ocs, &pc, &lead);
+    if (!st) {
+        gs_cw_set_u(c->p2, "gs_olead", lead);
+        gs_cw_set_u(c->p2, "gs_s0", s0);
+        gs_cw_set_u(c->p2, "gs_pbase", (uint32_t)i0);
+        st = gs_gl_dispatch_1d(c->dev, c->p2, (uint64_t)(s1 - s0) * 2 * N, &c->eng->err);
+    }
+    return st;
+}
+
+/* The programs, the table and eq tables on the device, the partial slots
+ * (items_per_batch items) and the output. */
+static glstark_status bs_setup(bs_ctx *c, const bb4_t *eq_tables, uint32_t num_slices, uint64_t items_per_batch,
+                               uint32_t l_skip)
+{
+    const uint64_t N = c->N;
+    glstark_status st = prog(c->eng, RM_BLOCK_PART, &c->p1);
+    if (!st)
+        st = prog(c->eng, RM_BLOCK_SUM, &c->p2);
+    if (!st && !(st = gs_buf_create(c->eng, c->twords * 4, &c->tb)))
+        st = gs_buf_write(c->tb, 0, c->tab, c->twords * 4);
+    if (!st && !(st = gs_buf_create(c->eng, c->eq_bytes, &c->eqb)))
+        st = gs_buf_write(c->eqb, 0, eq_tables, c->eq_bytes);
+    if (!st)
+        st = gs_buf_create(c->eng, items_per_batch * 2 * N * 16, &c->parts);
+    if (!st)
+        st = gs_buf_create(c->eng, (uint64_t)num_slices * 2 * N * 16, &c->ob);
+    if (!st) {
+        gs_cw_set_u(c->p1, "gs_lskip", l_skip);
+        gs_cw_set_u(c->p2, "gs_lskip", l_skip);
+        gs_cw_set_u(c->p2, "gs_stab", (uint32_t)c->stab);
+    }
+    return st;
+}
+
+static void bs_free(bs_ctx *c)
+{
+    gs_buf_destroy(c->tb);
+    gs_buf_destroy(c->eqb);
+    gs_buf_destroy(c->parts);
+    gs_buf_destroy(c->ob);
+    free(c->order);
+    free(c->tab);
+}
+
+static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint32_t height, uint32_t l_skip,
+                                      const gs_red_slice *slices, uint32_t num_slices, const bb4_t *eq_tables,
+                                      uint32_t max_nt, bb4_t *out)
+{
+    gs_gl_device *dev = gs_gles_device(eng);
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    glstark_status st = bs_check(eng, matrix, height, l_skip, slices, num_slices, max_nt);
+    if (st || num_slices == 0)
+        return st;
+    const uint64_t N = (uint64_t)1 << l_skip;
+    bs_ctx c = {.eng = eng, .dev = dev, .N = N, .maxb = maxb, .align = align};
+    c.eq_bytes = ((((uint64_t)2) << max_nt) - 1) * 16;
+    if (c.eq_bytes > maxb)
+        return too_big(eng, "the eq tables", c.eq_bytes);
+    /* blocks per item: one item's rows must fit a window */
+    uint64_t xc = (maxb - align) / (N * 4);
+    if (xc > RED_XC)
+        xc = RED_XC;
+    if (xc == 0)
+        return too_big(eng, "one block of the matrix", N * 4);
+    bb4_t *res = NULL;
+    if ((st = bs_table(&c, height, l_skip, slices, num_slices, xc)))
+        goto done;
+    res = malloc((size_t)num_slices * 2 * N * sizeof(bb4_t));
+    if (!res) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
+        goto done;
+    }
+    const uint32_t *tab = c.tab;
+    const uint64_t stab = c.stab;
+    if (c.twords * 4 > maxb)
+        st = too_big(eng, "the slice table", c.twords * 4);
+    if (c.order[num_slices - 1].base + (N << max_nt) > UINT32_MAX)
         st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                           "gles reduction block_sums: matrix word indices beyond 2^32 are not supported");
-    gs_gl_program *p1 = NULL, *p2 = NULL;
-    gs_buf *tb = NULL, *eqb = NULL, *parts = NULL, *ob = NULL;
     uint64_t part_cap = maxb < RED_PART_CAP ? maxb : RED_PART_CAP;
     if (!st && 2 * N * 16 > part_cap)
         st = too_big(eng, "the partials of one item", 2 * N * 16);
-    if (!st)
-        st = prog(eng, RM_BLOCK_PART, &p1);
-    if (!st)
-        st = prog(eng, RM_BLOCK_SUM, &p2);
-    if (!st && !(st = gs_buf_create(eng, twords * 4, &tb)))
-        st = gs_buf_write(tb, 0, tab, twords * 4);
-    if (!st && !(st = gs_buf_create(eng, eq_bytes, &eqb)))
-        st = gs_buf_write(eqb, 0, eq_tables, eq_bytes);
     /* partial slots: as many items as fit part_cap */
     uint64_t items_per_batch = part_cap / (2 * N * 16);
-    if (items_per_batch > nitems)
-        items_per_batch = nitems;
+    if (items_per_batch > c.nitems)
+        items_per_batch = c.nitems;
     if (!st)
-        st = gs_buf_create(eng, items_per_batch * 2 * N * 16, &parts);
-    if (!st)
-        st = gs_buf_create(eng, (uint64_t)num_slices * 2 * N * 16, &ob);
-    if (!st) {
-        gs_cw_set_u(p1, "gs_lskip", l_skip);
-        gs_cw_set_u(p2, "gs_lskip", l_skip);
-        gs_cw_set_u(p2, "gs_stab", (uint32_t)stab);
-    }
+        st = bs_setup(&c, eq_tables, num_slices, items_per_batch, l_skip);
     /* batches of whole slices whose items' partials fit the slots and whose
      * outputs fit a binding */
-    const uint64_t budget = 4 * (uint64_t)GS_CW_BUDGET; /* matrix words read per dispatch */
     for (uint32_t s0 = 0; !st && s0 < num_slices;) {
         uint64_t i0 = tab[stab + 2 * s0];
         uint32_t s1 = s0;
@@ -177,60 +288,18 @@ static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint
             break;
         }
         uint64_t i1 = tab[stab + 2 * (s1 - 1)] + tab[stab + 2 * (s1 - 1) + 1];
-        /* pass 1: items [i0, i1) in matrix windows */
-        st = gs_gles_bind(eng, 1, eqb, 0, eq_bytes);
+        st = bs_pass1(&c, matrix, i0, i1);
         if (!st)
-            st = gs_gles_bind(eng, 2, tb, 0, twords * 4);
-        if (!st)
-            st = gs_gles_bind(eng, 3, parts, 0, (i1 - i0) * 2 * N * 16);
-        gs_cw_set_u(p1, "gs_pbase", (uint32_t)i0);
-        for (uint64_t a = i0; !st && a < i1;) {
-            uint64_t w0 = ((uint64_t)tab[4 * a] + (uint64_t)tab[4 * a + 1] * N) * 4;
-            uint64_t ws = w0 - w0 % align;
-            uint64_t b = a, work = 0, wend = 0;
-            while (b < i1) {
-                uint64_t e = ((uint64_t)tab[4 * b] + (uint64_t)tab[4 * b + 2] * N) * 4;
-                uint64_t wk = (uint64_t)(tab[4 * b + 2] - tab[4 * b + 1]) * N;
-                if (b > a && (e - ws > maxb || work + wk > budget))
-                    break;
-                work += wk;
-                wend = e;
-                b++;
-            }
-            st = gs_gl_bind_range(dev, 0, matrix->gl_name, ws, wend - ws, &eng->err);
-            if (st)
-                break;
-            gs_cw_set_u(p1, "gs_win", (uint32_t)(ws / 4));
-            gs_cw_set_u(p1, "gs_item0", (uint32_t)a);
-            st = gs_gl_dispatch_1d(dev, p1, (b - a) * N, &eng->err);
-            a = b;
-        }
-        /* pass 2: slices [s0, s1) into the output, sorted order */
-        if (!st) {
-            gs_cw_set ocs = {ob, 0, 0, 16, 0};
-            gs_cw_piece pc = {0, 1, (uint64_t)s0 * 2 * N, (uint64_t)(s1 - s0) * 2 * N};
-            uint32_t lead;
-            st = gs_cw_bind(eng, 0, &ocs, &pc, &lead);
-            if (!st) {
-                gs_cw_set_u(p2, "gs_olead", lead);
-                gs_cw_set_u(p2, "gs_s0", s0);
-                gs_cw_set_u(p2, "gs_pbase", (uint32_t)i0);
-                st = gs_gl_dispatch_1d(dev, p2, (uint64_t)(s1 - s0) * 2 * N, &eng->err);
-            }
-        }
+            st = bs_pass2(&c, s0, s1, i0);
         s0 = s1;
     }
     if (!st)
-        st = gs_buf_read(ob, 0, res, (size_t)num_slices * 2 * N * sizeof(bb4_t));
+        st = gs_buf_read(c.ob, 0, res, (size_t)num_slices * 2 * N * sizeof(bb4_t));
     if (!st)
         for (uint32_t k = 0; k < num_slices; k++)
-            memcpy(out + (size_t)order[k].idx * 2 * N, res + (size_t)k * 2 * N, 2 * N * sizeof(bb4_t));
-    gs_buf_destroy(tb);
-    gs_buf_destroy(eqb);
-    gs_buf_destroy(parts);
-    gs_buf_destroy(ob);
-    free(order);
-    free(tab);
+            memcpy(out + (size_t)c.order[k].idx * 2 * N, res + (size_t)k * 2 * N, 2 * N * sizeof(bb4_t));
+done:
+    bs_free(&c);
     free(res);
     return st;
 }

@@ -20,6 +20,7 @@
  * GPU, and every buffer is bound through windows within the binding limit.
  * The fold is out of place (scratch, then copied back) because in place the
  * invocations would race. */
+#include "engine/gles/colwin.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/zc_code.h"
 #include "engine/zerocheck_ops.h"
@@ -176,20 +177,6 @@ static glstark_status bind_elems(zc_ctx *c, GLuint binding, const gs_buf *buf, u
     if (lead)
         *lead = (uint32_t)((byte - off) / eb);
     return gs_gl_bind_range(c->dev, binding, buf->gl_name, off, bytes, &c->eng->err);
-}
-
-/* Whole columns (of col elements, stride apart, first one at element first)
- * that fit one binding together with the alignment lead, at most ncols and
- * at most cap bytes of data (0: no cap). */
-static uint64_t fit_cols(zc_ctx *c, uint64_t first, uint64_t stride, uint64_t col, uint32_t eb, uint64_t ncols,
-                         uint64_t cap)
-{
-    uint64_t lead = (first * eb) % c->align;
-    uint64_t lim = cap && cap < c->maxb ? cap : c->maxb;
-    if ((col * eb + lead) > lim)
-        return 0;
-    uint64_t k = 1 + (lim - lead - col * eb) / (stride * eb);
-    return k < ncols ? k : ncols;
 }
 
 static glstark_status run_ids(zc_ctx *c, gs_gl_program *p, uint64_t count)
@@ -514,6 +501,101 @@ static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out)
 
 /* ---- round 0 ---- */
 
+/* The eq buffer holds nx extension elements and every part its columns. */
+static glstark_status r0_check(gs_engine *eng, const gs_zc_trace *t, const gs_buf *e, uint64_t nx)
+{
+    const uint64_t H = (uint64_t)1 << t->log_height;
+    if (!e || e->size < nx * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "gles zerocheck round 0: the eq buffer needs %" PRIu64 " extension elements", nx);
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        if (t->parts[p]->size < ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4)
+            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
+                                ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4);
+    return GLSTARK_OK;
+}
+
+/* The LDE's table: twiddles w^k, w^-k (k < N/2), then the coset scales
+ * g^(ij) / N, then the column map (at least one word). */
+static glstark_status r0_table(zc_ctx *c, uint32_t l_skip, uint32_t n_cos, const uint32_t *col_map, uint64_t ncols,
+                               gs_buf **tab)
+{
+    const size_t N = (size_t)1 << l_skip, ent0 = N + (size_t)n_cos * N;
+    size_t words = ent0 + (ncols ? ncols : 1);
+    bb_t *tw = calloc(words, sizeof(bb_t));
+    if (!tw)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck round 0: no host memory");
+    bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
+    for (size_t k = 0; k < N / 2; k++) {
+        tw[k] = a;
+        tw[N / 2 + k] = b;
+        a = bb_mul(a, om);
+        b = bb_mul(b, omi);
+    }
+    if (N == 1)
+        tw[0] = bb_one();
+    bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
+    for (uint32_t i = 0; i < n_cos; i++) {
+        bb_t s = ninv;
+        for (size_t j = 0; j < N; j++) {
+            tw[N + (size_t)i * N + j] = s;
+            s = bb_mul(s, gi);
+        }
+        gi = bb_mul(gi, g);
+    }
+    memcpy(tw + ent0, col_map, ncols * sizeof(uint32_t));
+    glstark_status st = gs_buf_create(c->eng, words * 4, tab);
+    if (!st)
+        st = gs_buf_write(*tab, 0, tw, words * 4);
+    free(tw);
+    return st;
+}
+
+/* The LDE of the tile's tx x for the table columns the program reads
+ * (tile columns [te, ncols), col_map ascending) from the parts: windows of
+ * whole trace columns that fit one binding, skipping to the window of the
+ * next column the program reads. */
+static glstark_status r0_lde_parts(zc_ctx *c, const gs_zc_trace *t, gs_gl_program *lde, const uint32_t *col_map,
+                                  uint64_t ncols, uint64_t te, uint64_t tx)
+{
+    const uint64_t H = (uint64_t)1 << t->log_height;
+    glstark_status st = GLSTARK_OK;
+    uint64_t col = 3; /* the next tile column to make */
+    for (uint32_t p = 0; !st && p < t->n_parts; p++) {
+        uint64_t wdt = t->part_widths[p];
+        for (uint64_t j0 = 0; !st && j0 < wdt && te < ncols && col_map[te] < col + 2 * wdt;) {
+            /* skip to the window of the next column the program reads */
+            if (col_map[te] >= col + 2 * j0 + 2) {
+                j0 = (col_map[te] - col) / 2;
+                continue;
+            }
+            uint64_t cw = gs_colwin_fit(&c->dev->caps, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
+            if (cw == 0) {
+                st = gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                  "gles zerocheck round 0: a column of 2^%u rows exceeds the binding limit",
+                                  t->log_height);
+                break;
+            }
+            uint64_t e_b = te;
+            while (e_b < ncols && col_map[e_b] < col + 2 * (j0 + cw))
+                e_b++;
+            uint32_t lead = 0;
+            st = bind_elems(c, 0, t->parts[p], gs_zc_part_offset(t, p) + j0 * H, cw * H, 4, &lead);
+            if (st)
+                break;
+            set_u(lde, "gs_plead", lead);
+            set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
+            set_u(lde, "gs_e0", (uint32_t)te);
+            st = run_ids(c, lde, (e_b - te) * tx);
+            te = e_b;
+            j0 += cw;
+        }
+        col += 2 * wdt;
+    }
+    return st;
+}
+
 static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
                                   const gs_buf *e, const gs_zc_weights *w, bb4_t *out)
 {
@@ -527,19 +609,14 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     const uint64_t n_pts = (d_points ? N : 0) + (uint64_t)n_cos * N;
     if (n_pts == 0)
         return GLSTARK_OK;
-    if (!e || e->size < nx * 16)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "gles zerocheck round 0: the eq buffer needs %" PRIu64 " extension elements", nx);
-    for (uint32_t p = 0; p < t->n_parts; p++)
-        if (t->parts[p]->size < ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4)
-            return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "gles zerocheck round 0: part %u has %zu bytes, needs %" PRIu64, p, t->parts[p]->size,
-                                ((uint64_t)gs_zc_part_offset(t, p) + (uint64_t)t->part_widths[p] * H) * 4);
+    glstark_status st = r0_check(eng, t, e, nx);
+    if (st)
+        return st;
     /* the program first: the tile holds only the columns it reads */
     eval_plan ep;
     gs_buf *pv = NULL, *tab = NULL;
     gs_gl_program *lde = NULL;
-    glstark_status st = plan_compile(&c, &ep, t, w, 0, (uint32_t)n_pts);
+    st = plan_compile(&c, &ep, t, w, 0, (uint32_t)n_pts);
     if (st)
         goto done;
     const uint32_t *col_map = ep.code.col_map;
@@ -562,38 +639,8 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     if (!st)
         st = gs_buf_create(eng, TX * per_x, &pv);
     const size_t ent0 = N + (size_t)n_cos * N;
-    if (!st) {
-        /* twiddles w^k, w^-k (k < N/2), then the coset scales g^(ij) / N, then the column map */
-        size_t words = ent0 + tcols;
-        bb_t *tw = calloc(words, sizeof(bb_t));
-        if (!tw) {
-            st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles zerocheck round 0: no host memory");
-        } else {
-            bb_t om = bb_two_adic_generator(l_skip), omi = bb_inv(om), a = bb_one(), b = bb_one();
-            for (size_t k = 0; k < N / 2; k++) {
-                tw[k] = a;
-                tw[N / 2 + k] = b;
-                a = bb_mul(a, om);
-                b = bb_mul(b, omi);
-            }
-            if (N == 1)
-                tw[0] = bb_one();
-            bb_t g = bb_from_u32(31), gi = g, ninv = bb_inv(bb_from_u32((uint32_t)N));
-            for (uint32_t i = 0; i < n_cos; i++) {
-                bb_t s = ninv;
-                for (size_t j = 0; j < N; j++) {
-                    tw[N + (size_t)i * N + j] = s;
-                    s = bb_mul(s, gi);
-                }
-                gi = bb_mul(gi, g);
-            }
-            memcpy(tw + ent0, col_map, ncols * sizeof(uint32_t));
-            st = gs_buf_create(eng, words * 4, &tab);
-            if (!st)
-                st = gs_buf_write(tab, 0, tw, words * 4);
-            free(tw);
-        }
-    }
+    if (!st)
+        st = r0_table(&c, l_skip, n_cos, col_map, ncols, &tab);
     if (!st)
         st = prog_mode(&c, M_LDE, l_skip, &lde);
     if (st)
@@ -603,7 +650,7 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
     set_u(lde, "gs_ncos", n_cos);
     set_u(lde, "gs_dpts", d_points ? 1 : 0);
     set_u(lde, "gs_ent0", (uint32_t)ent0);
-    /* tile columns [e_a, e_b): those whose table columns lie in [c_a, c_b) (col_map ascends) */
+    /* tile columns [0, n_sel): the selectors, table columns 0-2 (col_map ascends) */
     uint64_t n_sel = 0;
     while (n_sel < ncols && col_map[n_sel] < 3)
         n_sel++;
@@ -626,38 +673,8 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
             st = run_ids(&c, lde, n_sel * tx);
         }
         set_u(lde, "gs_sel", 0);
-        uint64_t col = 3, te = n_sel; /* the next tile column to make */
-        for (uint32_t p = 0; !st && p < t->n_parts; p++) {
-            uint64_t wdt = t->part_widths[p];
-            for (uint64_t j0 = 0; !st && j0 < wdt && te < ncols && col_map[te] < col + 2 * wdt;) {
-                /* skip to the window of the next column the program reads */
-                if (col_map[te] >= col + 2 * j0 + 2) {
-                    j0 = (col_map[te] - col) / 2;
-                    continue;
-                }
-                uint64_t cw = fit_cols(&c, gs_zc_part_offset(t, p) + j0 * H, H, H, 4, wdt - j0, 0);
-                if (cw == 0) {
-                    st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
-                                      "gles zerocheck round 0: a column of 2^%u rows exceeds the binding limit",
-                                      t->log_height);
-                    break;
-                }
-                uint64_t e_b = te;
-                while (e_b < ncols && col_map[e_b] < col + 2 * (j0 + cw))
-                    e_b++;
-                uint32_t lead = 0;
-                st = bind_elems(&c, 0, t->parts[p], gs_zc_part_offset(t, p) + j0 * H, cw * H, 4, &lead);
-                if (st)
-                    break;
-                set_u(lde, "gs_plead", lead);
-                set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
-                set_u(lde, "gs_e0", (uint32_t)te);
-                st = run_ids(&c, lde, (e_b - te) * tx);
-                te = e_b;
-                j0 += cw;
-            }
-            col += 2 * wdt;
-        }
+        if (!st)
+            st = r0_lde_parts(&c, t, lde, col_map, ncols, n_sel, tx);
         if (st)
             break;
         /* the interpreter over the tile's items */
@@ -710,7 +727,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
     st = bind_elems(&c, 0, lb, 0, N * 4, 4, NULL);
     set_u(p, "gs_sel", 1);
     for (uint64_t s0 = 0; !st && s0 < 3;) {
-        uint64_t cw = fit_cols(&c, s0 * nx, nx, nx, 16, 3 - s0, 0);
+        uint64_t cw = gs_colwin_fit(&c.dev->caps, s0 * nx, nx, nx, 16, 3 - s0, 0);
         if (cw == 0) {
             st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                               "gles zerocheck fold_ple: a table column of %" PRIu64 " rows exceeds the binding limit",
@@ -730,8 +747,8 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
     for (uint32_t q = 0; !st && q < t->n_parts; q++) {
         uint64_t wdt = t->part_widths[q];
         for (uint64_t j0 = 0; !st && j0 < wdt;) {
-            uint64_t cw = fit_cols(&c, gs_zc_part_offset(t, q) + j0 * H, H, H, 4, wdt - j0, 0);
-            uint64_t ct = fit_cols(&c, (col + 2 * j0) * nx, nx, nx, 16, 2 * (wdt - j0), 0) / 2;
+            uint64_t cw = gs_colwin_fit(&c.dev->caps, gs_zc_part_offset(t, q) + j0 * H, H, H, 4, wdt - j0, 0);
+            uint64_t ct = gs_colwin_fit(&c.dev->caps, (col + 2 * j0) * nx, nx, nx, 16, 2 * (wdt - j0), 0) / 2;
             if (ct < cw)
                 cw = ct;
             if (cw == 0) {
@@ -830,7 +847,7 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
             set_u(gp, "gs_r0", 0);
             st = bind_elems(&c, 1, gt, 0, ncols * R, 16, NULL);
             for (uint64_t c0 = 0; !st && c0 < ncols;) {
-                uint64_t cw = fit_cols(&c, c0 * stride + r0, stride, nr, 16, ncols - c0, 0);
+                uint64_t cw = gs_colwin_fit(&c.dev->caps, c0 * stride + r0, stride, nr, 16, ncols - c0, 0);
                 if (cw == 0) {
                     st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                                       "gles zerocheck mle round: %" PRIu64 " rows of one column do not fit a binding",
@@ -880,7 +897,7 @@ static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, s
                             "gles zerocheck fold: %zu columns of stride %zu, %zu rows do not fit %zu bytes", n_cols,
                             stride, m, tables->size);
     const uint64_t half = m / 2;
-    uint64_t cw_max = fit_cols(&c, 0, half, half, 16, n_cols, c.scratch);
+    uint64_t cw_max = gs_colwin_fit(&c.dev->caps, 0, half, half, 16, n_cols, c.scratch);
     if (cw_max == 0)
         cw_max = 1;
     gs_buf *s = NULL;
@@ -899,7 +916,7 @@ static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, s
     }
     glProgramUniform4ui(gs_gl_program_name(pf), gs_gl_program_uniform(pf, "gs_r"), r.c[0], r.c[1], r.c[2], r.c[3]);
     for (uint64_t c0 = 0; !st && c0 < n_cols;) {
-        uint64_t cw = fit_cols(&c, c0 * stride, stride, m, 16, n_cols - c0, 0);
+        uint64_t cw = gs_colwin_fit(&c.dev->caps, c0 * stride, stride, m, 16, n_cols - c0, 0);
         if (cw > cw_max)
             cw = cw_max;
         if (cw == 0) {
