@@ -4,6 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+void gs_stacking_proof_free(gs_stacking_proof *s)
+{
+    if (!s)
+        return;
+    free(s->univariate_round_coeffs.v);
+    free(s->sumcheck_round_polys);
+    if (s->stacking_openings)
+        for (uint32_t c = 0; c < s->num_commits; c++)
+            free(s->stacking_openings[c].v);
+    free(s->stacking_openings);
+    memset(s, 0, sizeof *s);
+}
+
 void gs_proof_free(gs_proof *p)
 {
     if (!p)
@@ -36,14 +49,7 @@ void gs_proof_free(gs_proof *p)
     }
     free(b->column_openings);
 
-    gs_stacking_proof *s = &p->stacking;
-    free(s->univariate_round_coeffs.v);
-    free(s->sumcheck_round_polys);
-    if (s->stacking_openings)
-        for (uint32_t c = 0; c < s->num_commits; c++)
-            free(s->stacking_openings[c].v);
-    free(s->stacking_openings);
-
+    gs_stacking_proof_free(&p->stacking);
     gs_whir_proof_free(&p->whir);
     memset(p, 0, sizeof *p);
 }

@@ -96,6 +96,8 @@ typedef struct gs_proof {
 
 /* Releases every array and zeroes *p (p itself is caller storage). */
 void gs_proof_free(gs_proof *p);
+/* Frees the stacking part of a proof (gs_proof_free calls it). */
+void gs_stacking_proof_free(gs_stacking_proof *s);
 
 /* Decodes OpenVM proof bytes (Proof::decode_from_bytes): version must be 3,
  * every field element canonical, no trailing bytes. On failure returns

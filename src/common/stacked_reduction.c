@@ -53,19 +53,6 @@ glstark_status gs_sred_check_commits(gs_sred_params prm, const gs_sred_commit *c
     return GLSTARK_OK;
 }
 
-void gs_stacking_proof_free(gs_stacking_proof *s)
-{
-    if (!s)
-        return;
-    free(s->univariate_round_coeffs.v);
-    free(s->sumcheck_round_polys);
-    if (s->stacking_openings)
-        for (uint32_t c = 0; c < s->num_commits; c++)
-            free(s->stacking_openings[c].v);
-    free(s->stacking_openings);
-    memset(s, 0, sizeof *s);
-}
-
 glstark_status gs_sred_commit_from_layout(const struct gs_stack_layout *lay, const uint8_t *need_rot_per_trace,
                                           gs_sred_commit *out, gs_red_slice **slices_out, uint8_t **rot_out,
                                           gs_error *err)

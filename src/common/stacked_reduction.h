@@ -58,9 +58,6 @@ glstark_status gs_sred_check_commits(gs_sred_params prm, const gs_sred_commit *c
                                      uint32_t r_len, uint32_t *total_width, uint32_t *total_slices, uint32_t *max_nt,
                                      gs_error *err);
 
-/* Frees the stacking part of a proof. */
-void gs_stacking_proof_free(gs_stacking_proof *s);
-
 
 
 #endif
