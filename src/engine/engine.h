@@ -61,9 +61,12 @@ typedef struct gs_engine_core_ops {
     glstark_status (*buf_read)(gs_engine *eng, const gs_buf *buf, size_t offset, void *dst, size_t bytes);
     glstark_status (*buf_copy)(gs_engine *eng, gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes);
     glstark_status (*buf_fill_u32)(gs_engine *eng, gs_buf *buf, size_t offset, size_t count, uint32_t value);
-    /* Writes `count` canonical field values (each < p: the caller checks)
-     * at byte `offset`, stored in Montgomery form: the trace upload, without
-     * a converted host copy (the GLES engine converts on the GPU). */
+    /* Writes `count` canonical field values at byte `offset`, stored in
+     * Montgomery form: the trace upload, without a converted host copy (the
+     * GLES engine converts on the GPU). Every value is checked to be below p
+     * as it is copied (no separate pass over the source); a value that is
+     * not gives GLSTARK_ERR_INVALID_ARGUMENT naming its index, and the
+     * destination is then unspecified. */
     glstark_status (*buf_write_canonical)(gs_engine *eng, gs_buf *buf, size_t offset, const uint32_t *src,
                                           size_t count);
     /* Strided copy: `count` items of `item_words` words, item k read at

@@ -273,14 +273,16 @@ static glstark_status stream_trace(gs_engine *eng, const gs_prove_options *opt, 
                               a, r0, r0 + n);
             break;
         }
-        size_t bad = gs_first_non_canonical(host, n * width, 0);
+        /* the write checks every value; a refusal is located here */
+        st = gs_buf_write_canonical(stage, 0, host, n * width);
+        size_t bad = st == GLSTARK_ERR_INVALID_ARGUMENT ? gs_first_non_canonical(host, n * width, 0) : n * width;
         if (bad < n * width) {
             st = gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                               "prove: AIR %u trace value %u (column %zu, row %zu, from trace_rows) is not below p = %u",
                               a, host[bad], bad / n, r0 + bad % n, (unsigned)BB_P);
             break;
         }
-        if ((st = gs_buf_write_canonical(stage, 0, host, n * width)) ||
+        if (st ||
             (st = gs_buf_copy_strided(dst, base + r0, height, stage, 0, n, n, width)))
             st = eng_fail(eng, st, "uploading a block of trace rows", err);
     }
@@ -336,21 +338,16 @@ static glstark_status pstate_alloc(pstate *s, gs_error *err)
 
 /* Every value of the common mains given as arrays is below p (the streamed
  * ones are checked block by block as they arrive). */
-static glstark_status check_trace_values(const gs_prove_plan *p, const glstark_air_trace *traces, gs_error *err)
+/* Nonzero, with the message naming where, if AIR a's common main holds a
+ * value not below p. */
+static int check_trace_value(uint32_t a, const glstark_air_trace *tr, gs_error *err)
 {
-    for (uint32_t t = 0; t < p->M; t++) {
-        uint32_t a = p->trace_air[t];
-        const glstark_air_trace *tr = &traces[a];
-        size_t n = tr->common_main.width * tr->height;
-        if (!tr->common_main.values)
-            continue;
-        size_t bad = gs_first_non_canonical(tr->common_main.values, n, 0);
-        if (bad < n)
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a,
-                                tr->common_main.values[bad], bad / tr->height, bad % tr->height, (unsigned)BB_P);
-    }
-    return GLSTARK_OK;
+    size_t n = tr->common_main.width * tr->height;
+    size_t bad = gs_first_non_canonical(tr->common_main.values, n, 0);
+    if (bad < n)
+        gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a,
+                     tr->common_main.values[bad], bad / tr->height, bad % tr->height, (unsigned)BB_P);
+    return bad < n;
 }
 
 /* Sorted trace t's common main to engine e: into Q at the plan's offset, or
@@ -378,9 +375,12 @@ static glstark_status write_main_trace(pstate *s, int e, const gs_prove_options 
         return stream_row_major(eng, opt, row_major, tr->common_main.width, tr->height, dst, base, err);
     if (!tr->common_main.values)
         return stream_trace(eng, opt, a, tr->common_main.width, tr->height, dst, base, err);
-    if ((st = gs_buf_write_canonical(dst, base * sizeof(bb_t), tr->common_main.values, n)))
-        return eng_fail(eng, st, "uploading a trace", err);
-    return GLSTARK_OK;
+    st = gs_buf_write_canonical(dst, base * sizeof(bb_t), tr->common_main.values, n);
+    /* the write checks every value as it copies it; a refusal is located
+     * (AIR, column, row) by scanning again, which only a bad trace pays */
+    if (st == GLSTARK_ERR_INVALID_ARGUMENT && check_trace_value(a, tr, err))
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    return st ? eng_fail(eng, st, "uploading a trace", err) : GLSTARK_OK;
 }
 
 /* The preprocessed traces (from the key's AIRs) and the cached mains, each
@@ -460,13 +460,9 @@ static glstark_status upload_traces(pstate *s, int e, const gs_multi_pk *pk, con
              (st = gs_buf_fill_u32(s->q.b[e], p->q_zero_from * sizeof(bb_t), all - p->q_zero_from, 0))))
             return eng_fail(eng, st, "allocating the stacked matrix", err);
     }
-    /* three passes, each one span: every value below p (host), the uploads,
-     * the constraint DAGs and public values */
-    int sn = gs_span_eng_begin(eng, "trace_check");
-    if ((st = check_trace_values(p, traces, err)))
-        return st;
-    gs_span_eng_end(eng, sn);
-    sn = gs_span_eng_begin(eng, "trace_write");
+    /* two passes, each one span: the uploads (which check that every value
+     * is below p as they copy it), the constraint DAGs and public values */
+    int sn = gs_span_eng_begin(eng, "trace_write");
     for (uint32_t t = 0; t < p->M; t++)
         if ((st = write_main_trace(s, e, opt, traces, t, err)))
             return st;

@@ -310,6 +310,72 @@ Test(gles_buffers, canonical_write_matches_cpu_engine)
     gs_engine_destroy(c);
 }
 
+/* A canonical write checks every value as it copies it: a word >= p is
+ * refused on both engines and both upload paths, naming the first bad index
+ * (a word of every ring slot is checked, so positions cover the first and
+ * a later batch of slots, a slot's last word, the small-write path and two
+ * bad words at once), and good values around a refusal never make one. */
+Test(gles_buffers, canonical_write_refuses_values_not_below_p)
+{
+    const char *modes[] = {"ring", "subdata"};
+    const size_t big = (GS_UPLOAD_BATCH + 2) * GS_UPLOAD_SLOT_BYTES / 4 + 333; /* over one batch of slots */
+    const size_t small = 1000;                                                  /* the appended small path */
+    uint32_t *src = tu_alloc(big * 4);
+    uint64_t seed = 0xBAD0001;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    for (size_t i = 0; i < big; i++)
+        src[i] = (uint32_t)(splitmix64(&seed) % BB_P);
+    src[big / 2] = BB_P - 1; /* the largest good value */
+    const size_t slot_words = GS_UPLOAD_SLOT_BYTES / 4;
+    /* (length, bad index, second bad index or 0, bad value) */
+    const struct {
+        size_t n, bad, bad2;
+        uint32_t v;
+    } cases[] = {
+        {big, 0, 0, BB_P},
+        {big, big - 1, 0, 0xFFFFFFFFu},
+        {big, slot_words - 1, 0, BB_P + 1},
+        {big, (GS_UPLOAD_BATCH + 1) * slot_words + 5, 0, BB_P},
+        {big, 3 * slot_words + 17, 2 * slot_words + 9, 0x80000000u},
+        {small, 999, 0, BB_P},
+        {small, 3, 500, BB_P},
+    };
+    /* one engine at a time: a GL context is current on one thread */
+    for (size_t e = 0; e < 3; e++) {
+        gs_engine *eng;
+        gs_error err;
+        if (e < 2) {
+            setenv("GLSTARK_UPLOAD", modes[e], 1);
+            eng = tu_engine(NULL);
+            unsetenv("GLSTARK_UPLOAD");
+        } else {
+            cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
+        }
+        gs_buf *b;
+        TU_OK(eng, gs_buf_create(eng, big * 4, &b));
+        TU_OK(eng, gs_buf_write_canonical(b, 0, src, big)); /* all good: accepted */
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            const size_t first = cases[k].bad2 && cases[k].bad2 < cases[k].bad ? cases[k].bad2 : cases[k].bad;
+            uint32_t keep = src[cases[k].bad], keep2 = src[cases[k].bad2];
+            src[cases[k].bad] = cases[k].v;
+            if (cases[k].bad2)
+                src[cases[k].bad2] = cases[k].v;
+            glstark_status st = gs_buf_write_canonical(b, 0, src, cases[k].n);
+            char want[64];
+            snprintf(want, sizeof want, "at index %zu is not below p", first);
+            cr_assert_eq(st, GLSTARK_ERR_INVALID_ARGUMENT, "%s, case %zu: status %d", eng->core->name, k, (int)st);
+            cr_assert(strstr(eng->err.msg, want), "%s, case %zu: '%s' lacks '%s'", eng->core->name, k, eng->err.msg,
+                      want);
+            src[cases[k].bad] = keep;
+            src[cases[k].bad2] = keep2;
+        }
+        TU_OK(eng, gs_buf_write_canonical(b, 0, src, big)); /* good again: accepted */
+        gs_buf_destroy(b);
+        gs_engine_destroy(eng);
+    }
+    free(src);
+}
+
 /* Every readback path returns the same bytes: reads at odd offsets and
  * lengths, reads that grow the staging buffer, reads above the staging
  * limit (which map the source), and reads right after a kernel wrote the

@@ -154,6 +154,19 @@ Test(prover_gles, streamed_commit_equals_cpu_kept, .timeout = 300) { streamed_co
 Test(prover_gles, fib_small_n4) { oc_fib_small(4, "fib-small_n4.proof.bin", prove_on_gles); }
 Test(prover_gles, fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles); }
 Test(prover_gles, interactions_small) { oc_interactions_small(prove_on_gles); }
+
+/* on both upload paths */
+Test(prover_gles, trace_value_not_below_p_refused)
+{
+    const char *modes[] = {"ring", "subdata"};
+    for (size_t m = 0; m < 2; m++) {
+        setenv("GLSTARK_UPLOAD", modes[m], 1);
+        gs_engine *eng = tu_engine(NULL);
+        oc_refuses_trace_value_not_below_p(eng);
+        gs_engine_destroy(eng);
+    }
+    unsetenv("GLSTARK_UPLOAD");
+}
 Test(prover_gles, precompiled_interactions_small) { oc_interactions_small(prove_on_gles_precompiled); }
 Test(prover_gles, precompiled_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_precompiled); }
 Test(prover_gles, fib_app18_n10, .timeout = 300) { oc_fib_app18_n10(prove_on_gles); }

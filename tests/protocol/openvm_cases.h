@@ -100,6 +100,42 @@ static inline void oc_interactions_small(oc_prove_fn prove)
     glstark_air_destroy(airs[1]);
 }
 
+/* A whole trace (a values array, not streamed) holding a value that is not
+ * below p is refused on `eng` naming the AIR, the value, its column and its
+ * row, with the constraint check off (the upload's own check finds it); a
+ * value of p - 1 there proves. The interactions pair: AIR 1 has 8 rows. */
+static inline void oc_refuses_trace_value_not_below_p(gs_engine *eng)
+{
+    glstark_air *airs[2];
+    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
+    uint32_t s[8], r[16];
+    glstark_interactions_fixture_traces(s, r);
+    glstark_air_trace t[2] = {{4, {s, 2}, NULL, NULL, 0}, {8, {r, 2}, NULL, NULL, 0}};
+    gs_system_params sp;
+    gs_default_test_params_small(&sp);
+    gs_error err;
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    const gs_prove_options opt = {.skip_constraint_check = 1};
+    const uint32_t bad[] = {BB_P, 0xFFFFFFFFu};
+    for (size_t k = 0; k < 2; k++) {
+        const uint32_t keep = r[1 * 8 + 5];
+        r[1 * 8 + 5] = bad[k]; /* column 1, row 5 */
+        gs_proof pf;
+        cr_assert_eq(gs_prove(eng, &pk, t, 2, &opt, &pf, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT, "%s", err.msg);
+        char want[96];
+        snprintf(want, sizeof want, "AIR 1 trace value %u (column 1, row 5) is not below p", bad[k]);
+        cr_assert(strstr(err.msg, want), "'%s' lacks '%s'", err.msg, want);
+        r[1 * 8 + 5] = keep;
+    }
+    gs_proof pf;
+    cr_assert_eq(gs_prove(eng, &pk, t, 2, &opt, &pf, NULL, &err), GLSTARK_OK, "%s", err.msg);
+    gs_proof_free(&pf);
+    gs_multi_pk_free(&pk);
+    glstark_air_destroy(airs[0]);
+    glstark_air_destroy(airs[1]);
+}
+
 /* P Keccak-f inputs from StdRng seed 42 (25 next_u64 per permutation). */
 static inline void oc_keccak_inputs(uint64_t (*in)[25], size_t P)
 {

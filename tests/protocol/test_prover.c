@@ -49,6 +49,15 @@ Test(prover, interactions_small) { oc_interactions_small(prove_and_compare); }
 Test(prover, fib_app18_n10, .timeout = 120) { oc_fib_app18_n10(prove_and_compare); }
 Test(prover, keccak_app21_p16, .timeout = 300) { oc_keccak_app21_p16(prove_and_compare); }
 
+Test(prover, trace_value_not_below_p_refused)
+{
+    gs_error err;
+    gs_engine *eng;
+    cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
+    oc_refuses_trace_value_not_below_p(eng);
+    gs_engine_destroy(eng);
+}
+
 /* Streamed traces (trace_rows): the caller's rows, served block by block
  * from the arrays here while the prover sees no values array. The source
  * checks the prover asks for each AIR's rows in order, without gaps or

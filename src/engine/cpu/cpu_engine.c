@@ -5,9 +5,11 @@
 #include "engine/zc_code.h"
 
 #include "engine/cpu/canonical_simd.h"
+#include "field/canonical.h"
 #include "util/parallel_for.h"
 #include "util/transpose.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,27 +75,50 @@ static glstark_status cpu_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, 
     return GLSTARK_OK;
 }
 
+#define CANON_WORKERS_MAX 256 /* gs_parallel_for's bound */
+/* Values converted per step, each step checked just before (in cache). */
+#define CANON_STEP 4096
+
 typedef struct canon_job {
     bb_t *dst;
     const uint32_t *src;
     const gs_cpu_kernels *k;
+    size_t first_bad[CANON_WORKERS_MAX]; /* per worker: its first value >= p, or SIZE_MAX */
 } canon_job;
 
 static void canon_range(void *ctx, size_t b, size_t e, unsigned worker)
 {
-    (void)worker;
-    const canon_job *j = ctx;
-    size_t i = b + gs_from_canonical_simd(j->k, j->dst + b, j->src + b, e - b);
-    for (; i < e; i++)
-        j->dst[i] = bb_mul(j->src[i], BB_R2); /* bb_from_canonical without its reduction: src[i] < p */
+    canon_job *j = ctx;
+    j->first_bad[worker] = SIZE_MAX;
+    for (size_t s0 = b; s0 < e; s0 += CANON_STEP) {
+        size_t n = e - s0 < CANON_STEP ? e - s0 : CANON_STEP;
+        size_t bad = gs_first_non_canonical(j->src + s0, n, 1);
+        if (bad < n) {
+            j->first_bad[worker] = s0 + bad;
+            return;
+        }
+        size_t i = s0 + gs_from_canonical_simd(j->k, j->dst + s0, j->src + s0, n);
+        for (; i < s0 + n; i++)
+            j->dst[i] = bb_mul(j->src[i], BB_R2); /* bb_from_canonical without its reduction: src[i] < p */
+    }
 }
 
 static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_t off, const uint32_t *src,
                                               size_t count)
 {
-    canon_job j = {(bb_t *)((char *)buf->host + off), src, gs_cpu_engine_kernels(eng)};
+    canon_job j = {.dst = (bb_t *)((char *)buf->host + off), .src = src, .k = gs_cpu_engine_kernels(eng)};
     /* threads only pay off for large writes (a trace, not a vector) */
-    gs_parallel_for(count >= ((size_t)1 << 16) ? gs_cpu_threads(eng) : 1, count, canon_range, &j);
+    unsigned threads = count >= ((size_t)1 << 16) ? gs_cpu_threads(eng) : 1;
+    threads = threads > CANON_WORKERS_MAX ? CANON_WORKERS_MAX : threads;
+    threads = (size_t)threads > count ? (unsigned)count : threads;
+    gs_parallel_for(threads, count, canon_range, &j);
+    size_t bad = SIZE_MAX;
+    for (unsigned w = 0; w < threads; w++)
+        bad = j.first_bad[w] < bad ? j.first_bad[w] : bad;
+    if (bad < count)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "canonical write: value %u at index %zu is not below p = %u", src[bad], bad,
+                            (unsigned)BB_P);
     return GLSTARK_OK;
 }
 

@@ -187,10 +187,12 @@ static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
     free(buf);
 }
 
-static glstark_status gles_buf_write(gs_engine *eng, gs_buf *buf, size_t off, const void *src, size_t n)
+/* One host-to-GPU write through the upload writer (profiled; a wait for a
+ * ring slot counts as a host sync). `canonical`: the bytes are words that
+ * must be below p (see gs_gles_upload_write_canonical), *first_bad set. */
+static glstark_status upload(gs_engine *eng, gs_buf *buf, size_t off, const void *src, size_t n, int canonical,
+                             size_t *first_bad)
 {
-    if (n == 0)
-        return GLSTARK_OK;
     gs_gl_device *dev = gs_gles_device(eng);
     /* Shader writes still in flight must land before the host overwrites. */
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -198,13 +200,20 @@ static glstark_status gles_buf_write(gs_engine *eng, gs_buf *buf, size_t off, co
         gs_gl_profile_begin(dev);
     gs_gles_state *s = eng->impl;
     uint64_t waits0 = s->upload.waits;
-    glstark_status st = gs_gles_upload_write(&s->upload, dev, buf->gl_name, off, src, n, &eng->err);
-    /* a full upload ring makes the host wait for the GPU: a host sync */
+    glstark_status st =
+        canonical ? gs_gles_upload_write_canonical(&s->upload, dev, buf->gl_name, off, src, n / sizeof(uint32_t),
+                                                   first_bad, &eng->err)
+                  : gs_gles_upload_write(&s->upload, dev, buf->gl_name, off, src, n, &eng->err);
     eng->host_syncs += s->upload.waits - waits0;
     if (dev->prof)
         gs_gl_profile_end(dev, s->upload.mode == GS_UPLOAD_RING ? "buffer write (ring)" : "buffer write (glBufferSubData)",
                           n);
     return st;
+}
+
+static glstark_status gles_buf_write(gs_engine *eng, gs_buf *buf, size_t off, const void *src, size_t n)
+{
+    return n ? upload(eng, buf, off, src, n, 0, NULL) : GLSTARK_OK;
 }
 
 static glstark_status gles_buf_read(gs_engine *eng, const gs_buf *buf, size_t off, void *dst, size_t n)
@@ -434,9 +443,14 @@ glstark_status gs_gles_fill_pattern(gs_engine *eng, gs_buf *buf, size_t first_wo
 static glstark_status gles_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_t off, const uint32_t *src,
                                                size_t count)
 {
-    /* Upload the caller's words as they are and convert them in place on
-     * the GPU: no converted host copy of a trace (345 MB for keccakf-1024). */
-    glstark_status st = gles_buf_write(eng, buf, off, src, count * sizeof(uint32_t));
+    /* Upload the caller's words as they are, checked while they are copied,
+     * and convert them in place on the GPU: no converted host copy of a
+     * trace (345 MB for keccakf-1024) and no separate pass to check it. */
+    size_t bad = count;
+    glstark_status st = upload(eng, buf, off, src, count * sizeof(uint32_t), 1, &bad);
+    if (!st && bad < count)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "canonical write: value %u at index %zu is not below p = %u", src[bad], bad, (unsigned)BB_P);
     return st ? st : word_pass(eng, "to_montgomery.comp", buf, off / 4, count, 0, 0);
 }
 

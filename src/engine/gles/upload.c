@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "field/canonical.h"
 #include "util/parallel_for.h"
 
 glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err)
@@ -79,16 +80,36 @@ static glstark_status wait_slot(gs_gles_upload *up, gs_gl_device *dev, unsigned 
 typedef struct fill_job {
     unsigned char *map;
     const unsigned char *src;
+    int check; /* the words must be canonical field values */
     unsigned slot[GS_UPLOAD_BATCH];
     size_t from[GS_UPLOAD_BATCH], len[GS_UPLOAD_BATCH];
+    size_t first_bad[GS_UPLOAD_BATCH]; /* per slot: byte offset in src of its first word >= p, or SIZE_MAX */
 } fill_job;
+
+/* Bytes copied before the source just copied is checked: small enough that
+ * the check reads it from the core's cache, not memory again. */
+#define FILL_CHECK_STEP ((size_t)256 << 10)
 
 static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     fill_job *j = ctx;
-    for (size_t k = b; k < e; k++)
-        memcpy(j->map + (size_t)j->slot[k] * GS_UPLOAD_SLOT_BYTES, j->src + j->from[k], j->len[k]);
+    for (size_t k = b; k < e; k++) {
+        unsigned char *to = j->map + (size_t)j->slot[k] * GS_UPLOAD_SLOT_BYTES;
+        const unsigned char *from = j->src + j->from[k];
+        j->first_bad[k] = SIZE_MAX;
+        for (size_t at = 0; at < j->len[k]; at += FILL_CHECK_STEP) {
+            size_t step = j->len[k] - at < FILL_CHECK_STEP ? j->len[k] - at : FILL_CHECK_STEP;
+            memcpy(to + at, from + at, step);
+            if (!j->check)
+                continue;
+            size_t words = step / sizeof(uint32_t), bad = gs_first_non_canonical((const uint32_t *)(from + at), words, 1);
+            if (bad < words) {
+                j->first_bad[k] = j->from[k] + at + bad * sizeof(uint32_t);
+                break;
+            }
+        }
+    }
 }
 
 /* A small write in ring mode: appended to the open slot, whose fence is
@@ -118,11 +139,24 @@ static glstark_status small_write(gs_gles_upload *up, gs_gl_device *dev, GLuint 
     return gs_gl_check(dev, err, "gles buffer write (ring copy)");
 }
 
-glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
-                                    size_t n, gs_error *err)
+/* The write behind both entry points; with `check`, n is a whole number of
+ * words and *first_bad (bytes into src) is set to the first word >= p, or
+ * n when there is none. A bad word stops the write after its batch. */
+static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
+                                 size_t n, int check, size_t *first_bad, gs_error *err)
 {
     if (up->mode == GS_UPLOAD_RING)
         ensure_ring(up, dev);
+    if (check)
+        *first_bad = n;
+    /* paths that copy no bytes themselves check the source in one pass */
+    if (check && (up->mode != GS_UPLOAD_RING || n < GS_UPLOAD_RING_MIN)) {
+        size_t words = n / sizeof(uint32_t), bad = gs_first_non_canonical(src, words, n < GS_UPLOAD_RING_MIN ? 1 : 0);
+        if (bad < words) {
+            *first_bad = bad * sizeof(uint32_t);
+            return GLSTARK_OK;
+        }
+    }
     if (up->mode != GS_UPLOAD_RING) {
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
         glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
@@ -134,7 +168,7 @@ glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuin
     glstark_status st = GLSTARK_OK;
     for (size_t done = 0; !st && done < n;) {
         /* the next batch of slots: wait until the GPU has drained them */
-        fill_job j = {up->map, src, {0}, {0}, {0}};
+        fill_job j = {.map = up->map, .src = src, .check = check};
         size_t cnt = 0, at = done;
         while (cnt < GS_UPLOAD_BATCH && at < n) {
             unsigned i = (up->next + (unsigned)cnt) % GS_UPLOAD_SLOTS;
@@ -147,6 +181,9 @@ glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuin
             cnt++;
         }
         gs_parallel_for(up->threads < cnt ? up->threads : (unsigned)cnt, cnt, fill_slots, &j);
+        for (size_t k = 0; check && k < cnt; k++)
+            if (j.first_bad[k] < *first_bad)
+                *first_bad = j.first_bad[k];
         glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
         for (size_t k = 0; k < cnt; k++) {
@@ -157,8 +194,23 @@ glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuin
         }
         glFlush(); /* start the copies now, not at the next sync */
         up->next = (up->next + (unsigned)cnt) % GS_UPLOAD_SLOTS;
-        done = at;
+        done = check && *first_bad < n ? n : at;
         st = gs_gl_check(dev, err, "gles buffer write (ring copy)");
     }
+    return st;
+}
+
+glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
+                                    size_t n, gs_error *err)
+{
+    return write_impl(up, dev, dst, off, src, n, 0, NULL, err);
+}
+
+glstark_status gs_gles_upload_write_canonical(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off,
+                                              const uint32_t *src, size_t count, size_t *first_bad, gs_error *err)
+{
+    size_t bad_byte;
+    glstark_status st = write_impl(up, dev, dst, off, src, count * sizeof(uint32_t), 1, &bad_byte, err);
+    *first_bad = bad_byte / sizeof(uint32_t);
     return st;
 }

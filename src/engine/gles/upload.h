@@ -63,6 +63,14 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
 glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
                                     size_t n, gs_error *err);
 
+/* The same for `count` 32-bit words that must be canonical field values
+ * (each < p), checked as they are copied (in ring mode each piece right
+ * after its copy, while it is in cache: no separate pass over the source).
+ * *first_bad is the index of the first word >= p, or count; after a bad
+ * word dst holds an unspecified prefix of src. */
+glstark_status gs_gles_upload_write_canonical(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off,
+                                              const uint32_t *src, size_t count, size_t *first_bad, gs_error *err);
+
 /* Deletes the ring (the context must be current). */
 void gs_gles_upload_free(gs_gles_upload *up);
 
