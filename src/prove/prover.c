@@ -345,7 +345,8 @@ static int check_trace_value(uint32_t a, const glstark_air_trace *tr, gs_error *
     size_t n = tr->common_main.width * tr->height;
     size_t bad = gs_first_non_canonical(tr->common_main.values, n, 0);
     if (bad < n)
-        gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a,
+        gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                     "prove: AIR %u trace value %u (column %zu, row %zu) is not below p = %u", a,
                      tr->common_main.values[bad], bad / tr->height, bad % tr->height, (unsigned)BB_P);
     return bad < n;
 }

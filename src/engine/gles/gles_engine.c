@@ -450,7 +450,8 @@ static glstark_status gles_buf_write_canonical(gs_engine *eng, gs_buf *buf, size
     glstark_status st = upload(eng, buf, off, src, count * sizeof(uint32_t), 1, &bad);
     if (!st && bad < count)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "canonical write: value %u at index %zu is not below p = %u", src[bad], bad, (unsigned)BB_P);
+                            "canonical write: value %u at index %zu is not below p = %u", src[bad], bad,
+                            (unsigned)BB_P);
     return st ? st : word_pass(eng, "to_montgomery.comp", buf, off / 4, count, 0, 0);
 }
 

@@ -103,7 +103,8 @@ static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
             memcpy(to + at, from + at, step);
             if (!j->check)
                 continue;
-            size_t words = step / sizeof(uint32_t), bad = gs_first_non_canonical((const uint32_t *)(from + at), words, 1);
+            size_t words = step / sizeof(uint32_t);
+            size_t bad = gs_first_non_canonical((const uint32_t *)(from + at), words, 1);
             if (bad < words) {
                 j->first_bad[k] = j->from[k] + at + bad * sizeof(uint32_t);
                 break;
