@@ -232,29 +232,43 @@ static glstark_status zc_build_init(zc_build *b, const gs_zc_trace *t, gs_error 
     return GLSTARK_OK;
 }
 
-/* The weights (wts[0]: the denominators' constant part) and the accumulate
- * uses of constraints and interactions, sorted by node. */
+/* The program's weight table (1 + constraints + per interaction 1 +
+ * message length entries): wts[0] the denominators' constant part, then a
+ * weight per use in the order collect_uses numbers them. Only this table
+ * depends on the proof's challenges; the bytecode does not, so a cached
+ * program is reused with the table written again (gs_zc_compile_cached). */
+static void fill_weights(const gs_cdag *d, const gs_zc_weights *w, bb4_t *wts)
+{
+    size_t wi = 1;
+    wts[0] = bb4_zero();
+    for (uint32_t i = 0; i < d->n_constraints; i++)
+        wts[wi++] = w->lambda_pows[i];
+    for (uint32_t q = 0; q < d->n_interactions; q++) {
+        const gs_cinteraction *it = &d->interactions[q];
+        wts[wi++] = bb4_mul_base(w->eq3b[q], w->norm);
+        bb4_t pw = bb4_one();
+        for (uint32_t j = 0; j < it->message_len; j++) {
+            wts[wi++] = bb4_mul(w->eq3b[q], pw);
+            pw = bb4_mul(pw, w->beta);
+        }
+        wts[0] = bb4_add(wts[0], bb4_mul(w->eq3b[q], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
+    }
+}
+
+/* The weights and the accumulate uses of constraints and interactions,
+ * sorted by node (each use names its weight's index in the table). */
 static void collect_uses(zc_build *b, const gs_zc_weights *w)
 {
     const gs_cdag *d = b->d;
     size_t u = 0, wi = 1;
-    b->wts[0] = bb4_zero();
-    for (uint32_t i = 0; i < d->n_constraints; i++, wi++) {
-        b->wts[wi] = w->lambda_pows[i];
+    fill_weights(d, w, b->wts);
+    for (uint32_t i = 0; i < d->n_constraints; i++, wi++)
         b->uses[u++] = (acc_use){d->constraint_idx[i], 0, (uint32_t)wi};
-    }
     for (uint32_t q = 0; q < d->n_interactions; q++) {
         const gs_cinteraction *it = &d->interactions[q];
-        b->wts[wi] = bb4_mul_base(w->eq3b[q], w->norm);
         b->uses[u++] = (acc_use){it->count, 1, (uint32_t)wi++};
-        bb4_t pw = bb4_one();
-        for (uint32_t j = 0; j < it->message_len; j++, wi++) {
-            b->wts[wi] = bb4_mul(w->eq3b[q], pw);
+        for (uint32_t j = 0; j < it->message_len; j++, wi++)
             b->uses[u++] = (acc_use){it->message[j], 2, (uint32_t)wi};
-            pw = bb4_mul(pw, w->beta);
-        }
-        b->wts[0] =
-            bb4_add(b->wts[0], bb4_mul(w->eq3b[q], bb4_mul_base(pw, bb_from_u32((uint32_t)it->bus_index + 1))));
     }
     qsort(b->uses, b->n_uses, sizeof *b->uses, cmp_use);
 }
@@ -472,11 +486,13 @@ done:
 }
 
 /* ---- compiled-code cache ----
- * The multilinear rounds compile the same DAG with the same weights once per
- * round (13 times for keccakf-1024, 3.5 ms each with 16 groups on the H200's
- * host). The engine keeps the last few results, keyed by everything
- * zc_compile reads, compared byte for byte (no hash: a stale DAG at a reused
- * address must never match). */
+ * The multilinear rounds compile the same DAG once per round (13 times for
+ * keccakf-1024, 3.5 ms each with 16 groups on the H200's host), and every
+ * proof of the same AIRs compiles it again with new challenges. The engine
+ * keeps the last few results, keyed by everything zc_compile's bytecode
+ * depends on, compared byte for byte (no hash: a stale DAG at a reused
+ * address must never match); the weights are not in the key, and a hit gets
+ * its weight table written from this call's (fill_weights). */
 #define ZC_CACHE_MAX 8
 
 struct gs_zc_cache {
@@ -489,8 +505,8 @@ struct gs_zc_cache {
     uint64_t clock;
 };
 
-/* Everything zc_compile's output depends on, as bytes. */
-static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, gs_bytebuf *b)
+/* Everything zc_compile's output depends on but the weights, as bytes. */
+static int compile_key(const gs_zc_trace *t, uint32_t k, gs_bytebuf *b)
 {
     const gs_cdag *d = t->dag;
     gs_bytebuf_put(b, &k, sizeof k);
@@ -511,10 +527,6 @@ static int compile_key(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
     gs_bytebuf_put(b, t->part_widths, (size_t)t->n_parts * sizeof *t->part_widths);
     gs_bytebuf_put(b, &t->n_publics, sizeof t->n_publics);
     gs_bytebuf_put(b, t->publics, (size_t)t->n_publics * sizeof *t->publics);
-    gs_bytebuf_put(b, w->lambda_pows, (size_t)d->n_constraints * sizeof *w->lambda_pows);
-    gs_bytebuf_put(b, &w->beta, sizeof w->beta);
-    gs_bytebuf_put(b, w->eq3b, (size_t)d->n_interactions * sizeof *w->eq3b);
-    gs_bytebuf_put(b, &w->norm, sizeof w->norm);
     return !b->oom;
 }
 
@@ -543,6 +555,23 @@ void gs_zc_cache_free(gs_zc_cache *c)
     free(c);
 }
 
+/* A cached program's weight table, written again from this call's weights. */
+static glstark_status rewrite_weights(const gs_cdag *d, const gs_zc_weights *w, gs_zc_code *code, gs_error *err)
+{
+    size_t n_w = 1 + (size_t)d->n_constraints;
+    for (uint32_t q = 0; q < d->n_interactions; q++)
+        n_w += 1 + d->interactions[q].message_len;
+    bb4_t *wts = malloc(n_w * sizeof *wts);
+    if (!wts) {
+        gs_zc_code_free(code);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the weights");
+    }
+    fill_weights(d, w, wts);
+    memcpy(code->aux + 4 * (size_t)code->w_off, wts, n_w * sizeof *wts);
+    free(wts);
+    return GLSTARK_OK;
+}
+
 /* zc_compile through the engine's cache; *out is the caller's copy. */
 glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
                                     int compact, gs_zc_code *out, gs_error *err)
@@ -551,7 +580,7 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
     if (!*cache)
         *cache = calloc(1, sizeof **cache);
     gs_zc_cache *c = *cache;
-    if (!c || !compile_key(t, w, k, &kb)) {
+    if (!c || !compile_key(t, k, &kb)) {
         free(kb.p);
         return gs_zc_compile(t, w, k, compact, out, err); /* no memory to cache: compile as before */
     }
@@ -562,6 +591,8 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
             free(kb.p);
             c->e[i].used = c->clock;
             glstark_status st = code_copy(&c->e[i].code, out, err);
+            if (!st)
+                st = rewrite_weights(t->dag, w, out, err);
             if (!st && compact)
                 compact_columns(out);
             return st;

@@ -329,8 +329,11 @@ Test(zc_lanes, split_growth_is_bounded)
     free(f);
 }
 
-/* The cache keeps one table-numbered program per DAG and weights and hands
- * out compact copies: every combination gives the words a direct compile gives. */
+/* The cache keeps one table-numbered program per DAG (the weights are not
+ * part of its key) and hands out compact copies with this call's weight
+ * table: every combination, with the weights drawn anew on some calls (a
+ * new proof's challenges) and kept on others (the rounds of one proof),
+ * gives the words a direct compile gives. */
 Test(zc_lanes, cached_programs_match_direct_compiles)
 {
     uint64_t s = 0x2C1A3001;
@@ -341,6 +344,14 @@ Test(zc_lanes, cached_programs_match_direct_compiles)
     const int order[6] = {1, 0, 1, 0, 0, 1};
     for (int i = 0; i < 6; i++) {
         int compact = order[i];
+        if (i == 2 || i == 4) { /* new challenges: every weight changes */
+            for (uint32_t c = 0; c < f->dag.n_constraints; c++)
+                f->lambda[c] = rnd_bb4(&s);
+            for (uint32_t k = 0; k < N_INT; k++)
+                f->eq3b[k] = rnd_bb4(&s);
+            f->w.beta = rnd_bb4(&s);
+            f->w.norm = rnd_bb(&s);
+        }
         gs_zc_code direct, cached;
         cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 2, compact, &direct, &err), GLSTARK_OK, "%s", err.msg);
         cr_assert_eq(gs_zc_compile_cached(&cache, &f->tr, &f->w, 2, compact, &cached, &err), GLSTARK_OK, "%s", err.msg);
