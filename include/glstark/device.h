@@ -170,10 +170,11 @@ typedef enum glstark_buffer_pool {
     GLSTARK_BUFFER_POOL_BOUNDED = 1,
     /* as BOUNDED, but a request that would grow the footprint first takes
      * the smallest larger kept buffer (up to 64 times its size, or any up
-     * to 256 MiB): a repeated proof of the same shape allocates (almost)
-     * nothing new, for a larger footprint (keccakf-1024 on the H100: 1314
-     * against 800 MiB, warm proofs 0.18 against 0.33 s). The default on
-     * desktop-class GPUs; BOUNDED under device_memory_cap */
+     * to 256 MiB), and kept buffers are released only past half again the
+     * largest live footprint: a repeated proof of the same shape allocates
+     * (almost) nothing new, for a larger footprint (keccakf-1024 on the
+     * H100: 1314 against 800 MiB, warm proofs 0.18 against 0.33 s). The
+     * default on desktop-class GPUs; BOUNDED under device_memory_cap */
     GLSTARK_BUFFER_POOL_REUSE = 2,
 } glstark_buffer_pool;
 

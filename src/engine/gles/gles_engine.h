@@ -48,6 +48,7 @@ typedef struct gs_gles_pool {
     } free[GS_GLES_POOL_MAX];
     uint64_t hits, misses;
     uint64_t bytes_reused; /* capacity handed out again */
+    size_t live_mark;      /* the most bytes live buffers ever held (REUSE's holding limit) */
 } gs_gles_pool;
 
 typedef struct gs_gles_state {
