@@ -107,6 +107,17 @@ uint64_t gs_weight_sponge(uint64_t words, unsigned extra)
     return (perms ? perms : 1) + extra;
 }
 
+uint64_t gs_weight_gather(unsigned log_blowup) { return 1 + ((uint64_t)1 << log_blowup); }
+
+uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel)
+{
+    const uint64_t n = (uint64_t)1 << logn, ntt = n * logn;
+    uint64_t w = (sel ? 0 : n) + (dpts ? n : 0) + ntt + (uint64_t)ncos * (n + ntt + n);
+    return w ? w : 1;
+}
+
+uint64_t gs_weight_fold_ple(unsigned logn, int sel) { return ((uint64_t)1 << logn) * (sel ? 5u : 9u); }
+
 uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
                             uint64_t lanes)
 {

@@ -103,6 +103,23 @@ uint64_t gs_weight_subset_sums(unsigned bits);
  * rate 8 (a permutation per 8 words, at least one), plus `extra`
  * permutations of its own (the coset tree's compressions). */
 uint64_t gs_weight_sponge(uint64_t words, unsigned extra);
+/* An invocation of the bit-reversed codeword gather as tile transposes
+ * (glsl/dft.comp MODE_GATHER_TILED): it reads its share of a 32 x 32 tile
+ * and writes each word 2^log_blowup times. */
+uint64_t gs_weight_gather(unsigned log_blowup);
+/* An invocation of round 0's coset LDE (glsl/zerocheck.comp MODE_LDE) over
+ * skip domains of 2^logn points, in field multiplications and memory words:
+ * it loads its column's 2^logn values (a selector computes them: sel), stores
+ * them when the domain's own points are asked (dpts), runs an NTT (2^logn x
+ * logn), then per coset (ncos) a scale, an NTT and 2^logn stores. A proof's
+ * AIRs differ in their coset count, and the selectors run first. */
+uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel);
+/* An invocation of the skip-domain fold (MODE_FOLD_PLE), per point of 2^logn:
+ * a trace column's is a load, an extension-by-base product (4
+ * multiplications) and a sum (4 additions); a selector's is a comparison
+ * and at most the sum, with nothing to load. The selectors run first, so
+ * the rate is measured on the lighter ids. */
+uint64_t gs_weight_fold_ple(unsigned logn, int sel);
 
 /* Lanes per dispatch of the constraint interpreter (src/engine/gles/
  * zerocheck_gles.c) under the budget: `lanes` (what its scratch and work

@@ -179,16 +179,27 @@ static glstark_status bind_elems(zc_ctx *c, GLuint binding, const gs_buf *buf, u
     return gs_gl_bind_range(c->dev, binding, buf->gl_name, off, bytes, &c->eng->err);
 }
 
-static glstark_status run_ids(zc_ctx *c, gs_gl_program *p, uint64_t count)
+/* `weight`: an id's cost relative to the program's other calls (gs_weight_*
+ * in gles/dispatch_plan.h), so that the dispatch time budget plans fewer
+ * ids for heavier calls of a program whose rate was measured on lighter
+ * ones. */
+static glstark_status run_ids_weighted(zc_ctx *c, gs_gl_program *p, uint64_t count, uint64_t weight)
 {
     for (uint64_t i0 = 0; i0 < count; i0 += ZC_DISPATCH) {
         uint64_t n = min_u64(count - i0, ZC_DISPATCH);
         set_u(p, "gs_id0", (uint32_t)i0);
-        glstark_status st = gs_gl_dispatch_1d(c->dev, p, n, &c->eng->err);
+        glstark_status st =
+            gs_gl_dispatch_1d_weighted(c->dev, p, n, c->dev->caps.local_size, weight, &c->eng->err);
         if (st)
             return st;
     }
     return GLSTARK_OK;
+}
+
+/* run_ids_weighted for programs whose ids all cost the same. */
+static glstark_status run_ids(zc_ctx *c, gs_gl_program *p, uint64_t count)
+{
+    return run_ids_weighted(c, p, count, 1);
 }
 
 static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
@@ -555,9 +566,9 @@ static glstark_status r0_table(zc_ctx *c, uint32_t l_skip, uint32_t n_cos, const
 /* The LDE of the tile's tx x for the table columns the program reads
  * (tile columns [te, ncols), col_map ascending) from the parts: windows of
  * whole trace columns that fit one binding, skipping to the window of the
- * next column the program reads. */
+ * next column the program reads. An id weighs `weight` (gs_weight_lde). */
 static glstark_status r0_lde_parts(zc_ctx *c, const gs_zc_trace *t, gs_gl_program *lde, const uint32_t *col_map,
-                                  uint64_t ncols, uint64_t te, uint64_t tx)
+                                  uint64_t ncols, uint64_t te, uint64_t tx, uint64_t weight)
 {
     const uint64_t H = (uint64_t)1 << t->log_height;
     glstark_status st = GLSTARK_OK;
@@ -587,7 +598,7 @@ static glstark_status r0_lde_parts(zc_ctx *c, const gs_zc_trace *t, gs_gl_progra
             set_u(lde, "gs_plead", lead);
             set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
             set_u(lde, "gs_e0", (uint32_t)te);
-            st = run_ids(c, lde, (e_b - te) * tx);
+            st = run_ids_weighted(c, lde, (e_b - te) * tx, weight);
             te = e_b;
             j0 += cw;
         }
@@ -670,11 +681,11 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
             set_u(lde, "gs_sel", 1);
             set_u(lde, "gs_tcol0", 0);
             set_u(lde, "gs_e0", 0);
-            st = run_ids(&c, lde, n_sel * tx);
+            st = run_ids_weighted(&c, lde, n_sel * tx, gs_weight_lde(l_skip, n_cos, d_points, 1));
         }
         set_u(lde, "gs_sel", 0);
         if (!st)
-            st = r0_lde_parts(&c, t, lde, col_map, ncols, n_sel, tx);
+            st = r0_lde_parts(&c, t, lde, col_map, ncols, n_sel, tx, gs_weight_lde(l_skip, n_cos, d_points, 0));
         if (st)
             break;
         /* the interpreter over the tile's items */
@@ -739,7 +750,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
             break;
         set_u(p, "gs_tcol0", (uint32_t)s0);
         set_u(p, "gs_tlead", tl);
-        st = run_ids(&c, p, cw * nx);
+        st = run_ids_weighted(&c, p, cw * nx, gs_weight_fold_ple(l_skip, 1));
         s0 += cw;
     }
     set_u(p, "gs_sel", 0);
@@ -766,7 +777,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
             set_u(p, "gs_plead", pl);
             set_u(p, "gs_tlead", tl);
             set_u(p, "gs_tcol0", (uint32_t)(col + 2 * j0));
-            st = run_ids(&c, p, 2 * cw * nx);
+            st = run_ids_weighted(&c, p, 2 * cw * nx, gs_weight_fold_ple(l_skip, 0));
             j0 += cw;
         }
         col += 2 * wdt;
