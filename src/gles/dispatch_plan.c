@@ -127,24 +127,29 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
     return most < lanes ? most : lanes;
 }
 
+uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r)
+{
+    if (!budget_ns)
+        return UINT64_MAX;
+    if (!r || !(r->rate > 0.0))
+        return GS_ZC_GROUP_INSTR;
+    /* a measured rate replaces the prior, with half the budget per group
+     * (a dispatch holds at least one); measured on small chunks it is low
+     * (fixed costs, latency), the safe side; or what a timed chunk ran
+     * within half the budget */
+    double fit = (double)budget_ns / 2 * r->rate;
+    if ((double)r->safe_units > fit)
+        fit = (double)r->safe_units;
+    return fit >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)fit;
+}
+
 uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local)
 {
     if (!budget_ns || local <= 1)
         return local ? local : 1;
     if (instr_per_lane == 0)
         instr_per_lane = 1;
-    uint64_t most = GS_ZC_GROUP_INSTR / instr_per_lane;
-    if (r && r->rate > 0.0) {
-        /* a measured rate replaces the prior, with half the budget per
-         * group (a dispatch holds at least one); measured on small chunks
-         * it is low (fixed costs, latency), the safe side */
-        double fit = (double)budget_ns / 2 * r->rate / (double)instr_per_lane;
-        /* or as many lanes as a timed chunk ran within half the budget */
-        double proven = (double)(r->safe_units / instr_per_lane);
-        if (proven > fit)
-            fit = proven;
-        most = fit >= (double)local ? local : (uint64_t)fit;
-    }
+    uint64_t most = gs_zc_lane_instr(budget_ns, r) / instr_per_lane;
     uint32_t l = 1;
     while (l * 2 <= local && l * 2 <= most)
         l *= 2;

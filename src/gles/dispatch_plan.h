@@ -136,14 +136,21 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
  * interpreted instructions per second of Keccak's DAG there). */
 #define GS_ZC_GROUP_INSTR (1u << 19)
 
+/* The most instructions one work group of the constraint interpreter may
+ * run under the budget: GS_ZC_GROUP_INSTR while r has no rate (NULL: none),
+ * once it has one (calibrated or not) what runs within half of budget_ns at
+ * that rate, or what a timed chunk already ran within it (r->safe_units),
+ * whichever is more; UINT64_MAX without a budget. */
+uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r);
+
 /* Lanes per work group of the constraint interpreter under the budget: a
  * work group runs all its lanes' DAGs, and a dispatch cannot be cut inside
  * one, so a large DAG needs small groups. The largest power of two <= local
- * whose lanes run at most GS_ZC_GROUP_INSTR instructions while r has no
- * rate (NULL: none), and within half of budget_ns at r's rate once it has
- * one, calibrated or not: a measured rate is low rather than high, and it
- * replaces the prior, so a fast device gets its full groups back; at
- * least 1. local without a budget. */
+ * whose lanes run at most gs_zc_lane_instr(budget_ns, r) instructions in
+ * all: a measured rate replaces the prior, so a fast device gets its full
+ * groups back; at least 1 (a lane over that limit is split by compiling
+ * the DAG into more groups, src/engine/gles/zerocheck_gles.c). local
+ * without a budget. */
 uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local);
 
 /* The budget in ns: ms as GLSTARK_DISPATCH_MS resolves (gs_device_config.

@@ -306,3 +306,30 @@ Test(dispatch_plan, gather_weights)
     cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_gather(1), 256, CAP256), 195ull * 256);
     cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_gather(3), 256, CAP256), 65ull * 256);
 }
+
+/* The interpreter's one-lane limit (gs_zc_lane_instr), below which a lane
+ * needs no split of its DAG: the prior before any rate, half the budget at
+ * a measured rate, or what a timed chunk already ran within half the
+ * budget. Keccak's 39536 instructions fit at llvmpipe's one-thread rate
+ * (22 M per second: 550000 in 25 ms); a DAG of 2 M instructions does not,
+ * and needs at least 4 groups. */
+Test(dispatch_plan, interpreter_lane_limit)
+{
+    const uint64_t B = 50 * MS;
+    cr_assert_eq(gs_zc_lane_instr(0, NULL), UINT64_MAX, "no budget: no limit");
+    cr_assert_eq(gs_zc_lane_instr(B, NULL), (uint64_t)GS_ZC_GROUP_INSTR);
+    gs_dispatch_rate none = {0};
+    cr_assert_eq(gs_zc_lane_instr(B, &none), (uint64_t)GS_ZC_GROUP_INSTR, "no rate yet: the prior");
+    gs_dispatch_rate r = {.rate = 22e6 * 1e-9, .calibrated = 1};
+    cr_assert_eq(gs_zc_lane_instr(B, &r), 550000ull);
+    cr_assert_leq(39536ull, gs_zc_lane_instr(B, &r));
+    cr_assert_gt(2000000ull, gs_zc_lane_instr(B, &r));
+    cr_assert_leq(2000000ull / 4, gs_zc_lane_instr(B, &r));
+    /* a chunk of 64 Keccak lanes ran within half the budget */
+    r.safe_units = 64ull * 39536;
+    cr_assert_eq(gs_zc_lane_instr(B, &r), 64ull * 39536);
+    /* the work groups follow the same limit: 2530304 / 39536 = 64 lanes */
+    cr_assert_eq(gs_zc_budget_local(B, &r, 39536, 256), 64u);
+    /* a lane over the limit still gets a work group of one */
+    cr_assert_eq(gs_zc_budget_local(B, &r, 4000000, 256), 1u);
+}

@@ -577,6 +577,40 @@ Test(zerocheck_gles, shared_chain_falls_back_to_fewer_groups)
     gs_engine_destroy(c);
 }
 
+/* Under a dispatch time budget a dispatch is cut between work groups only,
+ * and one lane runs its whole group of the DAG: a DAG whose group alone
+ * runs past what one work group may run is compiled into more groups (their
+ * own lanes, which the dispatcher can cut between), with the same sums. A
+ * budget of 2 ns makes every lane too long once the interpreter's rate is
+ * measured (each program's first evaluation measures it), so the later
+ * evaluations split; without a budget none does (one group unless the
+ * device is desktop-class). */
+Test(zerocheck_gles, budget_splits_long_lanes)
+{
+    for (int on = 0; on < 2; on++) {
+        uint64_t s = 0x2C000C;
+        int notes[4] = {0, 0, 0, 0};
+        gs_engine *g = gles_opts(0, notes, GLSTARK_SLOTS_GLOBAL, 0), *c = cpu();
+        gs_gl_device *dev = gs_gles_device(g);
+        dev->dispatch_budget_ns = on ? 2 : 0;
+        for (int it = 0; it < 3; it++) {
+            tcase tc;
+            tcase_random(&tc, &s, 5, 60);
+            char tag[64];
+            snprintf(tag, sizeof tag, "budget %s, case %d", on ? "2 ns" : "none", it);
+            compare_case(g, c, &tc, 2, &s, tag);
+            tcase_free(&tc);
+        }
+        cr_log_info("budget %s: %d split evaluations", on ? "2 ns" : "none", notes[3]);
+        if (on)
+            cr_assert(notes[3] > 0, "a 2 ns budget split no evaluation's DAG");
+        else if (!dev->caps.desktop_class)
+            cr_assert_eq(notes[3], 0, "no budget: no split off desktop-class devices");
+        gs_engine_destroy(g);
+        gs_engine_destroy(c);
+    }
+}
+
 /* Dispatches of one call of n ids planned at p ids each (p >= 1). */
 static uint64_t chunks(uint64_t n, uint64_t p) { return (n + p - 1) / p; }
 
