@@ -132,7 +132,9 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         const int call_end = base + part == count && part < most;
         int calib = gs_dispatch_should_time(rate, budget, part) ||
                     (call_end && budget && !rate->calibrated && rate->dispatches > 0);
-        int timed = calib || dev->prof || (budget && rate->dispatches == 0);
+        /* the first chunks planned at the full budget: checked once */
+        int check = !calib && gs_dispatch_should_check(rate, budget, part, weight);
+        int timed = calib || check || dev->prof || (budget && rate->dispatches == 0);
         uint64_t t0 = 0;
         if (timed) {
             glFinish();
@@ -158,6 +160,11 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
                 dev->calib_syncs += 2;
                 dev->calib_chunks++;
                 gs_dispatch_rate_record(rate, part, weight, dt, budget, call_end);
+            }
+            if (check) {
+                dev->calib_syncs += 2;
+                dev->calib_chunks++;
+                gs_dispatch_rate_check(rate, part, weight, dt, budget);
             }
         }
     }

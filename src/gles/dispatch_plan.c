@@ -66,6 +66,29 @@ int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint6
     return budget_ns && !r->calibrated && r->dispatches > 0 && count > r->last_chunk;
 }
 
+int gs_dispatch_should_check(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight)
+{
+    return budget_ns && r->calibrated && r->checks < GS_CALIB_MAX_CHECKS &&
+           count * (weight ? weight : 1) > r->timed_units;
+}
+
+void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+{
+    const uint64_t units = count * (weight ? weight : 1);
+    if (ns == 0)
+        ns = 1;
+    r->checks++;
+    if (units > r->timed_units)
+        r->timed_units = units;
+    if (ns <= budget_ns / 2 && units > r->safe_units)
+        r->safe_units = units;
+    const double measured = (double)units / (double)ns;
+    if (measured < r->rate) {
+        r->rate = measured;
+        r->best_ns = ns;
+    }
+}
+
 void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
 
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
@@ -84,6 +107,8 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
     r->prev_ns = ns;
     if (count > r->last_chunk)
         r->last_chunk = count;
+    if (count * weight > r->timed_units)
+        r->timed_units = count * weight;
     if (ns <= budget_ns / 2 && count * weight > r->safe_units)
         r->safe_units = count * weight;
     if (ns >= r->best_ns) {

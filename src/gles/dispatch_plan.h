@@ -26,6 +26,8 @@
  * are all small never leaves the latency-bound regime (its rate then stays
  * a low estimate: the safe side). */
 #define GS_CALIB_MAX_TIMED 12u
+/* Chunks timed after calibration to check the rate (gs_dispatch_rate_check). */
+#define GS_CALIB_MAX_CHECKS 2u
 
 typedef struct gs_dispatch_rate {
     double rate;         /* units per ns from the longest timed chunk; 0: none yet */
@@ -37,6 +39,8 @@ typedef struct gs_dispatch_rate {
     uint64_t prev_count; /* the latest timed chunk: invocations and duration, */
     uint64_t prev_ns;    /* to see whether time still grows with the work */
     uint64_t safe_units; /* the most units a timed chunk ran within half the budget */
+    uint64_t timed_units; /* the most units of any timed chunk */
+    uint32_t checks;      /* chunks timed after calibration */
 } gs_dispatch_rate;
 
 /* Invocations per dispatch: the most whose cost (count x weight units) runs
@@ -63,6 +67,19 @@ uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_
  * teach nothing new, so a kernel that only ever runs small grids costs a
  * few timed chunks, not one per call). */
 int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count);
+/* Whether a chunk of `count` invocations of `weight` units should be timed
+ * to check a calibrated rate: the first chunks (at most
+ * GS_CALIB_MAX_CHECKS) that hold more units than any chunk timed before,
+ * which are the first chunks planned at the full budget, 4 to 8 times
+ * the calibrating ones. */
+int gs_dispatch_should_check(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight);
+/* Records a check: a chunk of count x weight units that took ns. A chunk
+ * the size of the plans can run slower per unit than the smaller chunks
+ * that calibrated the rate (on the board proxy round 0's LDE ran 32768
+ * ids in 24 ms and then 68224 ids in 80 ms: a working set past a cache),
+ * so the rate drops to the check's when that is lower; it never rises
+ * (a check that ran faster says nothing about the larger plans). */
+void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
 /* Counts a dispatch of the program (after it was issued and timed). */
 void gs_dispatch_count(gs_dispatch_rate *r);
 

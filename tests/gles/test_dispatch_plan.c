@@ -333,3 +333,42 @@ Test(dispatch_plan, interpreter_lane_limit)
     /* a lane over the limit still gets a work group of one */
     cr_assert_eq(gs_zc_budget_local(B, &r, 4000000, 256), 1u);
 }
+
+/* After calibration the first chunk planned at the full budget is timed
+ * once more (a check): a kernel whose cost per id grows with the chunk (a
+ * working set past a cache) ran slower there than on the chunks that set
+ * its rate. The figures are round 0's LDE on the board proxy
+ * (keccakf-1024): chunks of 512 .. 32768 ids at about 0.73 us each, then
+ * 68224 ids (the plan: 50 ms x 32768 / 23.97 ms) in 80 ms. */
+Test(dispatch_plan, calibration_check)
+{
+    const uint64_t B = 50 * MS;
+    gs_dispatch_rate r = {0};
+    gs_dispatch_count(&r);
+    const uint64_t n[] = {512, 2048, 8192, 32768}, ns[] = {489838, 1637372, 5941658, 23971259};
+    for (int i = 0; i < 4; i++) {
+        cr_assert(!r.calibrated);
+        gs_dispatch_rate_record(&r, n[i], 1, ns[i], B, 0);
+    }
+    cr_assert(r.calibrated);
+    /* 50e6 x 32768 / 23971259 = 68348 -> 533 groups of 128 */
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 533ull * 128);
+    cr_assert(!gs_dispatch_should_check(&r, B, 32768, 1), "no larger than the calibrating chunks");
+    cr_assert(gs_dispatch_should_check(&r, B, 533 * 128, 1));
+    cr_assert(!gs_dispatch_should_check(&r, 0, 533 * 128, 1), "no budget, no check");
+    gs_dispatch_rate_check(&r, 533 * 128, 1, 80 * MS, B);
+    /* the check's own rate: 50 x 68224 / 80 = 42640 -> 333 groups */
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 333ull * 128);
+    cr_assert(!gs_dispatch_should_check(&r, B, 333 * 128, 1), "smaller plans are not checked again");
+    /* a check that ran faster leaves the rate alone */
+    gs_dispatch_rate f = r;
+    f.checks = 0;
+    f.timed_units = 0;
+    gs_dispatch_rate_check(&f, 333 * 128, 1, 10 * MS, B);
+    cr_assert_eq(gs_dispatch_next(&f, B, 1, 128, CAP128), 333ull * 128);
+    /* at most GS_CALIB_MAX_CHECKS checks per program */
+    gs_dispatch_rate m = r;
+    for (uint32_t k = m.checks; k < GS_CALIB_MAX_CHECKS; k++)
+        gs_dispatch_rate_check(&m, 1, 1, 1, B);
+    cr_assert(!gs_dispatch_should_check(&m, B, 1ull << 40, 1));
+}
