@@ -655,11 +655,12 @@ Test(zerocheck_gles, fold_ple_budget_weights)
         lw[k] = rand_bb4(&s);
     const size_t twords = gs_zc_table_cols(&in[0].t) * nx * 4;
     gs_buf *tb[2];
-    const uint64_t splits0 = dev->budget_splits;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++)
         OK(engs[k], gs_buf_create(engs[k], twords * 4, &tb[k]));
+    /* around the fold alone: a poisoned pool fills new buffers by dispatch */
+    const uint64_t splits0 = dev->budget_splits;
+    for (int k = 0; k < 2; k++)
         OK(engs[k], engs[k]->zerocheck->fold_ple(engs[k], &in[k].t, l, lw, tb[k]));
-    }
     /* one call for the 3 selector columns, one for the part's 2 columns
      * (local and next) of 2 trace columns */
     const uint64_t want = (chunks(3 * nx, p_sel) - 1) + (chunks(2 * 2 * nx, p_col) - 1);
