@@ -75,10 +75,11 @@ int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint6
 int gs_dispatch_should_check(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight);
 /* Records a check: a chunk of count x weight units that took ns. A chunk
  * the size of the plans can run slower per unit than the smaller chunks
- * that calibrated the rate (on the board proxy round 0's LDE ran 32768
- * ids in 24 ms and then 68224 ids in 80 ms: a working set past a cache),
- * so the rate drops to the check's when that is lower; it never rises
- * (a check that ran faster says nothing about the larger plans). */
+ * that calibrated the rate (on the board proxy round 0's LDE once ran 32768
+ * ids in 24 ms and then 68224 ids of the same call in 80 ms), so the rate
+ * drops to the check's when that is lower; it never rises (a check that
+ * ran faster says nothing about the larger plans). A cost that drifts
+ * later in a run is not followed (docs/performance.md, 'Slow GPUs'). */
 void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
 /* Counts a dispatch of the program (after it was issued and timed). */
 void gs_dispatch_count(gs_dispatch_rate *r);

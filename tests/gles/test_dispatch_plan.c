@@ -335,9 +335,8 @@ Test(dispatch_plan, interpreter_lane_limit)
 }
 
 /* After calibration the first chunk planned at the full budget is timed
- * once more (a check): a kernel whose cost per id grows with the chunk (a
- * working set past a cache) ran slower there than on the chunks that set
- * its rate. The figures are round 0's LDE on the board proxy
+ * once more (a check): a kernel can run slower per id there than on the
+ * chunks that set its rate. The figures are round 0's LDE on the board proxy
  * (keccakf-1024): chunks of 512 .. 32768 ids at about 0.73 us each, then
  * 68224 ids (the plan: 50 ms x 32768 / 23.97 ms) in 80 ms. */
 Test(dispatch_plan, calibration_check)
