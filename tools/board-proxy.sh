@@ -31,13 +31,16 @@ LP_NUM_THREADS=1 GLSTARK_LIMITS=es31-min GLSTARK_PROFILE=1 "$demo" --perms "$per
 t1=$(date +%s.%N)
 echo "board proxy: keccakf --perms $perms, LP_NUM_THREADS=1, GLSTARK_LIMITS=es31-min, GLSTARK_DISPATCH_MS=${GLSTARK_DISPATCH_MS:-default}"
 grep '^GLSTARK_PROFILE: longest' "$tmp/stderr" || true
-echo "longest single dispatch per kernel (ms; each program's first dispatch, with llvmpipe's compile, apart):"
+echo "longest single dispatch per kernel (ms; the most process CPU time of one dispatch beside it, which"
+echo "other processes on the host do not inflate; each program's first dispatch, with llvmpipe's compile, apart):"
 grep '^GLSTARK_PROFILE longest' "$tmp/stderr" | sed 's/^GLSTARK_PROFILE longest */  /'
 python3 - "$tmp/out.json" "$t0" "$t1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 ld = j.get("longest_dispatch") or {}
 print("longest dispatch: %.1f ms (%s)" % (ld.get("ms", 0.0), ld.get("kernel", "-")))
+lc = j.get("longest_dispatch_cpu") or {}
+print("longest dispatch in CPU time: %.1f ms (%s)" % (lc.get("ms", 0.0), lc.get("kernel", "-")))
 print("prove %.2f s (with the profile's glFinish around every dispatch); whole run %.1f s"
       % (j["prove_seconds"], float(sys.argv[3]) - float(sys.argv[2])))
 print("peak host RSS %.1f MB, GPU buffers peak %.1f MB, verified %s"

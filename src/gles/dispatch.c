@@ -93,7 +93,7 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     GLuint p = gs_gl_program_name(prog);
     if (dev->prof)
         gs_gl_profile_begin(dev);
-    uint64_t dispatches = 0, longest = 0, first = 0;
+    uint64_t dispatches = 0, longest = 0, longest_cpu = 0, first = 0;
     glUseProgram(p);
     GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
     GLint loc_count = glGetUniformLocation(p, "gs_count");
@@ -132,11 +132,14 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         const int call_end = base + part == count && part < most;
         int calib = gs_dispatch_should_time(rate, budget, part) ||
                     (call_end && budget && !rate->calibrated && rate->dispatches > 0);
-        int timed = calib || dev->prof || (budget && rate->dispatches == 0);
-        uint64_t t0 = 0;
+        /* the first chunks planned at the full budget: checked once */
+        int check = !calib && gs_dispatch_should_check(rate, budget, part, weight);
+        int timed = calib || check || dev->prof || (budget && rate->dispatches == 0);
+        uint64_t t0 = 0, c0 = 0;
         if (timed) {
             glFinish();
             t0 = gs_monotonic_ns();
+            c0 = dev->prof ? gs_process_cpu_ns() : 0;
         }
         glDispatchCompute(gx, gy, 1);
         dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
@@ -146,12 +149,15 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         if (timed) {
             glFinish();
             uint64_t dt = gs_monotonic_ns() - t0;
+            uint64_t dc = dev->prof ? gs_process_cpu_ns() - c0 : 0;
             /* the program's first dispatch on the device stands apart: on
              * llvmpipe it includes the driver's shader compile */
             if (warmup)
                 first = dt;
             else if (dt > longest)
                 longest = dt;
+            if (!warmup && dc > longest_cpu)
+                longest_cpu = dc;
             if (budget && warmup)
                 dev->calib_syncs += 2;
             if (calib) {
@@ -159,12 +165,17 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
                 dev->calib_chunks++;
                 gs_dispatch_rate_record(rate, part, weight, dt, budget, call_end);
             }
+            if (check) {
+                dev->calib_syncs += 2;
+                dev->calib_chunks++;
+                gs_dispatch_rate_check(rate, part, weight, dt, budget);
+            }
         }
     }
     if (dev->prof) {
         char label[96];
         gs_gl_program_label(prog, label, sizeof label);
-        gs_gl_profile_end_split(dev, label, count, dispatches, longest, first);
+        gs_gl_profile_end_split(dev, label, count, dispatches, longest, longest_cpu, first);
     }
     return gs_gl_check(dev, err, "glDispatchCompute");
 }

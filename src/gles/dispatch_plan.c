@@ -66,6 +66,29 @@ int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint6
     return budget_ns && !r->calibrated && r->dispatches > 0 && count > r->last_chunk;
 }
 
+int gs_dispatch_should_check(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight)
+{
+    return budget_ns && r->calibrated && r->checks < GS_CALIB_MAX_CHECKS &&
+           count * (weight ? weight : 1) > r->timed_units;
+}
+
+void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+{
+    const uint64_t units = count * (weight ? weight : 1);
+    if (ns == 0)
+        ns = 1;
+    r->checks++;
+    if (units > r->timed_units)
+        r->timed_units = units;
+    if (ns <= budget_ns / 2 && units > r->safe_units)
+        r->safe_units = units;
+    const double measured = (double)units / (double)ns;
+    if (measured < r->rate) {
+        r->rate = measured;
+        r->best_ns = ns;
+    }
+}
+
 void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
 
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
@@ -84,6 +107,8 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
     r->prev_ns = ns;
     if (count > r->last_chunk)
         r->last_chunk = count;
+    if (count * weight > r->timed_units)
+        r->timed_units = count * weight;
     if (ns <= budget_ns / 2 && count * weight > r->safe_units)
         r->safe_units = count * weight;
     if (ns >= r->best_ns) {
@@ -107,6 +132,17 @@ uint64_t gs_weight_sponge(uint64_t words, unsigned extra)
     return (perms ? perms : 1) + extra;
 }
 
+uint64_t gs_weight_gather(unsigned log_blowup) { return 1 + ((uint64_t)1 << log_blowup); }
+
+uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel)
+{
+    const uint64_t n = (uint64_t)1 << logn, ntt = n * logn;
+    uint64_t w = (sel ? 0 : n) + (dpts ? n : 0) + ntt + (uint64_t)ncos * (n + ntt + n);
+    return w ? w : 1;
+}
+
+uint64_t gs_weight_fold_ple(unsigned logn, int sel) { return ((uint64_t)1 << logn) * (sel ? 5u : 9u); }
+
 uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
                             uint64_t lanes)
 {
@@ -116,24 +152,29 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
     return most < lanes ? most : lanes;
 }
 
+uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r)
+{
+    if (!budget_ns)
+        return UINT64_MAX;
+    if (!r || !(r->rate > 0.0))
+        return GS_ZC_GROUP_INSTR;
+    /* a measured rate replaces the prior, with half the budget per group
+     * (a dispatch holds at least one); measured on small chunks it is low
+     * (fixed costs, latency), the safe side; or what a timed chunk ran
+     * within half the budget */
+    double fit = (double)budget_ns / 2 * r->rate;
+    if ((double)r->safe_units > fit)
+        fit = (double)r->safe_units;
+    return fit >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)fit;
+}
+
 uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local)
 {
     if (!budget_ns || local <= 1)
         return local ? local : 1;
     if (instr_per_lane == 0)
         instr_per_lane = 1;
-    uint64_t most = GS_ZC_GROUP_INSTR / instr_per_lane;
-    if (r && r->rate > 0.0) {
-        /* a measured rate replaces the prior, with half the budget per
-         * group (a dispatch holds at least one); measured on small chunks
-         * it is low (fixed costs, latency), the safe side */
-        double fit = (double)budget_ns / 2 * r->rate / (double)instr_per_lane;
-        /* or as many lanes as a timed chunk ran within half the budget */
-        double proven = (double)(r->safe_units / instr_per_lane);
-        if (proven > fit)
-            fit = proven;
-        most = fit >= (double)local ? local : (uint64_t)fit;
-    }
+    uint64_t most = gs_zc_lane_instr(budget_ns, r) / instr_per_lane;
     uint32_t l = 1;
     while (l * 2 <= local && l * 2 <= most)
         l *= 2;

@@ -26,6 +26,8 @@
  * are all small never leaves the latency-bound regime (its rate then stays
  * a low estimate: the safe side). */
 #define GS_CALIB_MAX_TIMED 12u
+/* Chunks timed after calibration to check the rate (gs_dispatch_rate_check). */
+#define GS_CALIB_MAX_CHECKS 2u
 
 typedef struct gs_dispatch_rate {
     double rate;         /* units per ns from the longest timed chunk; 0: none yet */
@@ -37,6 +39,8 @@ typedef struct gs_dispatch_rate {
     uint64_t prev_count; /* the latest timed chunk: invocations and duration, */
     uint64_t prev_ns;    /* to see whether time still grows with the work */
     uint64_t safe_units; /* the most units a timed chunk ran within half the budget */
+    uint64_t timed_units; /* the most units of any timed chunk */
+    uint32_t checks;      /* chunks timed after calibration */
 } gs_dispatch_rate;
 
 /* Invocations per dispatch: the most whose cost (count x weight units) runs
@@ -63,6 +67,20 @@ uint64_t gs_dispatch_next(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_
  * teach nothing new, so a kernel that only ever runs small grids costs a
  * few timed chunks, not one per call). */
 int gs_dispatch_should_time(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count);
+/* Whether a chunk of `count` invocations of `weight` units should be timed
+ * to check a calibrated rate: the first chunks (at most
+ * GS_CALIB_MAX_CHECKS) that hold more units than any chunk timed before,
+ * which are the first chunks planned at the full budget, 4 to 8 times
+ * the calibrating ones. */
+int gs_dispatch_should_check(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight);
+/* Records a check: a chunk of count x weight units that took ns. A chunk
+ * the size of the plans can run slower per unit than the smaller chunks
+ * that calibrated the rate (on the board proxy round 0's LDE once ran 32768
+ * ids in 24 ms and then 68224 ids of the same call in 80 ms), so the rate
+ * drops to the check's when that is lower; it never rises (a check that
+ * ran faster says nothing about the larger plans). A cost that drifts
+ * later in a run is not followed (docs/performance.md, 'Slow GPUs'). */
+void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
 /* Counts a dispatch of the program (after it was issued and timed). */
 void gs_dispatch_count(gs_dispatch_rate *r);
 
@@ -103,6 +121,23 @@ uint64_t gs_weight_subset_sums(unsigned bits);
  * rate 8 (a permutation per 8 words, at least one), plus `extra`
  * permutations of its own (the coset tree's compressions). */
 uint64_t gs_weight_sponge(uint64_t words, unsigned extra);
+/* An invocation of the bit-reversed codeword gather as tile transposes
+ * (glsl/dft.comp MODE_GATHER_TILED): it reads its share of a 32 x 32 tile
+ * and writes each word 2^log_blowup times. */
+uint64_t gs_weight_gather(unsigned log_blowup);
+/* An invocation of round 0's coset LDE (glsl/zerocheck.comp MODE_LDE) over
+ * skip domains of 2^logn points, in field multiplications and memory words:
+ * it loads its column's 2^logn values (a selector computes them: sel), stores
+ * them when the domain's own points are asked (dpts), runs an NTT (2^logn x
+ * logn), then per coset (ncos) a scale, an NTT and 2^logn stores. A proof's
+ * AIRs differ in their coset count, and the selectors run first. */
+uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel);
+/* An invocation of the skip-domain fold (MODE_FOLD_PLE), per point of 2^logn:
+ * a trace column's is a load, an extension-by-base product (4
+ * multiplications) and a sum (4 additions); a selector's is a comparison
+ * and at most the sum, with nothing to load. The selectors run first, so
+ * the rate is measured on the lighter ids. */
+uint64_t gs_weight_fold_ple(unsigned logn, int sel);
 
 /* Lanes per dispatch of the constraint interpreter (src/engine/gles/
  * zerocheck_gles.c) under the budget: `lanes` (what its scratch and work
@@ -119,14 +154,21 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
  * interpreted instructions per second of Keccak's DAG there). */
 #define GS_ZC_GROUP_INSTR (1u << 19)
 
+/* The most instructions one work group of the constraint interpreter may
+ * run under the budget: GS_ZC_GROUP_INSTR while r has no rate (NULL: none),
+ * once it has one (calibrated or not) what runs within half of budget_ns at
+ * that rate, or what a timed chunk already ran within it (r->safe_units),
+ * whichever is more; UINT64_MAX without a budget. */
+uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r);
+
 /* Lanes per work group of the constraint interpreter under the budget: a
  * work group runs all its lanes' DAGs, and a dispatch cannot be cut inside
  * one, so a large DAG needs small groups. The largest power of two <= local
- * whose lanes run at most GS_ZC_GROUP_INSTR instructions while r has no
- * rate (NULL: none), and within half of budget_ns at r's rate once it has
- * one, calibrated or not: a measured rate is low rather than high, and it
- * replaces the prior, so a fast device gets its full groups back; at
- * least 1. local without a budget. */
+ * whose lanes run at most gs_zc_lane_instr(budget_ns, r) instructions in
+ * all: a measured rate replaces the prior, so a fast device gets its full
+ * groups back; at least 1 (a lane over that limit is split by compiling
+ * the DAG into more groups, src/engine/gles/zerocheck_gles.c). local
+ * without a budget. */
 uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local);
 
 /* The budget in ns: ms as GLSTARK_DISPATCH_MS resolves (gs_device_config.

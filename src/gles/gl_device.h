@@ -267,6 +267,10 @@ glstark_status gs_gl_span_begin(gs_gl_device *dev, gs_gl_span *s, const char *na
 /* Ends the span and returns its duration in nanoseconds (waits for it). */
 glstark_status gs_gl_span_end(gs_gl_device *dev, gs_gl_span *s, uint64_t *ns, gs_error *err);
 uint64_t gs_monotonic_ns(void);
+/* CPU time of the whole process (every thread), 0 where the clock is
+ * missing. On a software renderer (llvmpipe) a dispatch's share is the
+ * device's work, whatever else runs on the host; on a GPU it is near 0. */
+uint64_t gs_process_cpu_ns(void);
 
 /* ---- kernel profile (profile.c), GLSTARK_PROFILE=1 ---- */
 
@@ -278,9 +282,11 @@ void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units);
 /* The same for an operation issued as `dispatches` dispatches, the longest
  * of which took longest_ns, not counting the program's first dispatch on
  * the device (first_ns when this call made it, else 0), which on llvmpipe
- * includes the shader's compile (profile_end records the whole as one). */
+ * includes the shader's compile (profile_end records the whole as one).
+ * longest_cpu_ns: the most process CPU time one of those dispatches took
+ * (gs_process_cpu_ns). */
 void gs_gl_profile_end_split(gs_gl_device *dev, const char *key, uint64_t units, uint64_t dispatches,
-                             uint64_t longest_ns, uint64_t first_ns);
+                             uint64_t longest_ns, uint64_t longest_cpu_ns, uint64_t first_ns);
 /* Logs the table, largest first (log callback, else stderr). */
 void gs_gl_profile_report(gs_gl_device *dev);
 void gs_gl_profile_free(gs_gl_device *dev);

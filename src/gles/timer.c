@@ -12,6 +12,14 @@ uint64_t gs_monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t gs_process_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 glstark_status gs_gl_span_begin(gs_gl_device *dev, gs_gl_span *s, const char *name, gs_error *err)
 {
     s->name = name;

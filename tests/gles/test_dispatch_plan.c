@@ -242,3 +242,132 @@ Test(dispatch_plan, per_call_weights)
     /* 5000 * 7 / 331 = 105 -> no whole group of 128: at least one group */
     cr_assert_eq(gs_dispatch_plan(B, m_rate, gs_weight_sponge(2634, 1), 128, CAP128), 128ull);
 }
+
+/* Round 0's coset LDE (MODE_LDE), 16-point skip domains, in multiplications
+ * and memory words per id: a trace column's id loads 16 values, stores the
+ * domain's own 16 (dpts), runs a 16-point NTT (16 x 4) and per coset a
+ * scale (16), an NTT (64) and 16 stores. A selector computes its values
+ * (no load). The program's rate is measured on its first call, the
+ * selectors of an AIR with one coset; an AIR with three cosets then gets
+ * 2.2x fewer ids per dispatch, where the unweighted plan gave it as many. */
+Test(dispatch_plan, lde_weights)
+{
+    const uint64_t B = 50 * MS;
+    /* 0 + 16 + 64 + 1 x (16 + 64 + 16) = 176; a trace column: 192 */
+    cr_assert_eq(gs_weight_lde(4, 1, 1, 1), 176ull);
+    cr_assert_eq(gs_weight_lde(4, 1, 1, 0), 192ull);
+    /* 16 + 16 + 64 + 3 x 96 = 384; without the domain's own points 368 */
+    cr_assert_eq(gs_weight_lde(4, 3, 1, 0), 384ull);
+    cr_assert_eq(gs_weight_lde(4, 3, 0, 0), 368ull);
+    /* 1-point domains (N 1, no NTT layers): a load and a scaled store */
+    cr_assert_eq(gs_weight_lde(0, 1, 0, 0), 3ull);
+    cr_assert_eq(gs_weight_lde(0, 0, 0, 1), 1ull, "at least one unit");
+    /* measured: 1 selector id per us -> 0.176 units per ns */
+    const double rate = 1e-3 * 176;
+    /* the selector call itself: 50000 ids -> 195 groups of 256 */
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_lde(4, 1, 1, 1), 256, CAP256), 195ull * 256);
+    /* three cosets: 50e6 x 0.176 / 384 = 22916 ids -> 89 groups */
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_lde(4, 3, 1, 0), 256, CAP256), 89ull * 256);
+    /* unweighted (1 id per us for every call) it was 195 groups: 2.19x the
+     * budget for the three-coset columns */
+    cr_assert_eq(gs_dispatch_plan(B, 1e-3, 1, 256, CAP256), 195ull * 256);
+}
+
+/* The skip-domain fold (MODE_FOLD_PLE), 16 points: a selector id costs a
+ * comparison and a sum per point (5), a trace column's a load, an
+ * extension-by-base product and a sum (9). The selectors run first, so the
+ * rate is theirs: the board proxy measured keccakf-1024's column ids at
+ * 1.7x the planned time before this weight. */
+Test(dispatch_plan, fold_ple_weights)
+{
+    const uint64_t B = 50 * MS;
+    cr_assert_eq(gs_weight_fold_ple(4, 1), 80ull);
+    cr_assert_eq(gs_weight_fold_ple(4, 0), 144ull);
+    cr_assert_eq(gs_weight_fold_ple(0, 0), 9ull);
+    /* 1 selector id per us -> 0.08 units per ns; the floor's 128 lanes */
+    const double rate = 1e-3 * 80;
+    /* selectors: 50000 ids -> 390 groups of 128 */
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_fold_ple(4, 1), 128, CAP128), 390ull * 128);
+    /* columns: 50e6 x 0.08 / 144 = 27777 ids -> 217 groups */
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_fold_ple(4, 0), 128, CAP128), 217ull * 128);
+}
+
+/* The codeword gather as tile transposes (MODE_GATHER_TILED): an id reads
+ * its share of a tile and writes each word 2^log_blowup times. */
+Test(dispatch_plan, gather_weights)
+{
+    const uint64_t B = 50 * MS;
+    cr_assert_eq(gs_weight_gather(0), 2ull);
+    cr_assert_eq(gs_weight_gather(1), 3ull);
+    cr_assert_eq(gs_weight_gather(3), 9ull);
+    /* rate measured at log blowup 1 (1 id per us, 3 units each); at log
+     * blowup 3: 50e6 x 3e-3 / 9 = 16666 ids -> 65 groups of 256 */
+    const double rate = 1e-3 * 3;
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_gather(1), 256, CAP256), 195ull * 256);
+    cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_gather(3), 256, CAP256), 65ull * 256);
+}
+
+/* The interpreter's one-lane limit (gs_zc_lane_instr), below which a lane
+ * needs no split of its DAG: the prior before any rate, half the budget at
+ * a measured rate, or what a timed chunk already ran within half the
+ * budget. Keccak's 39536 instructions fit at llvmpipe's one-thread rate
+ * (22 M per second: 550000 in 25 ms); a DAG of 2 M instructions does not,
+ * and needs at least 4 groups. */
+Test(dispatch_plan, interpreter_lane_limit)
+{
+    const uint64_t B = 50 * MS;
+    cr_assert_eq(gs_zc_lane_instr(0, NULL), UINT64_MAX, "no budget: no limit");
+    cr_assert_eq(gs_zc_lane_instr(B, NULL), (uint64_t)GS_ZC_GROUP_INSTR);
+    gs_dispatch_rate none = {0};
+    cr_assert_eq(gs_zc_lane_instr(B, &none), (uint64_t)GS_ZC_GROUP_INSTR, "no rate yet: the prior");
+    gs_dispatch_rate r = {.rate = 22e6 * 1e-9, .calibrated = 1};
+    cr_assert_eq(gs_zc_lane_instr(B, &r), 550000ull);
+    cr_assert_leq(39536ull, gs_zc_lane_instr(B, &r));
+    cr_assert_gt(2000000ull, gs_zc_lane_instr(B, &r));
+    cr_assert_leq(2000000ull / 4, gs_zc_lane_instr(B, &r));
+    /* a chunk of 64 Keccak lanes ran within half the budget */
+    r.safe_units = 64ull * 39536;
+    cr_assert_eq(gs_zc_lane_instr(B, &r), 64ull * 39536);
+    /* the work groups follow the same limit: 2530304 / 39536 = 64 lanes */
+    cr_assert_eq(gs_zc_budget_local(B, &r, 39536, 256), 64u);
+    /* a lane over the limit still gets a work group of one */
+    cr_assert_eq(gs_zc_budget_local(B, &r, 4000000, 256), 1u);
+}
+
+/* After calibration the first chunk planned at the full budget is timed
+ * once more (a check): a kernel can run slower per id there than on the
+ * chunks that set its rate. The figures are round 0's LDE on the board proxy
+ * (keccakf-1024): chunks of 512 .. 32768 ids at about 0.73 us each, then
+ * 68224 ids (the plan: 50 ms x 32768 / 23.97 ms) in 80 ms. */
+Test(dispatch_plan, calibration_check)
+{
+    const uint64_t B = 50 * MS;
+    gs_dispatch_rate r = {0};
+    gs_dispatch_count(&r);
+    const uint64_t n[] = {512, 2048, 8192, 32768}, ns[] = {489838, 1637372, 5941658, 23971259};
+    for (int i = 0; i < 4; i++) {
+        cr_assert(!r.calibrated);
+        gs_dispatch_rate_record(&r, n[i], 1, ns[i], B, 0);
+    }
+    cr_assert(r.calibrated);
+    /* 50e6 x 32768 / 23971259 = 68348 -> 533 groups of 128 */
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 533ull * 128);
+    cr_assert(!gs_dispatch_should_check(&r, B, 32768, 1), "no larger than the calibrating chunks");
+    cr_assert(gs_dispatch_should_check(&r, B, 533 * 128, 1));
+    cr_assert(!gs_dispatch_should_check(&r, 0, 533 * 128, 1), "no budget, no check");
+    gs_dispatch_rate_check(&r, 533 * 128, 1, 80 * MS, B);
+    /* the check's own rate: 50 x 68224 / 80 = 42640 -> 333 groups */
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 333ull * 128);
+    cr_assert(!gs_dispatch_should_check(&r, B, 333 * 128, 1), "smaller plans are not checked again");
+    /* a check that ran faster leaves the rate alone */
+    gs_dispatch_rate f = r;
+    f.checks = 0;
+    f.timed_units = 0;
+    gs_dispatch_rate_check(&f, 333 * 128, 1, 10 * MS, B);
+    cr_assert_eq(gs_dispatch_next(&f, B, 1, 128, CAP128), 333ull * 128);
+    /* at most GS_CALIB_MAX_CHECKS checks per program */
+    gs_dispatch_rate m = r;
+    for (uint32_t k = m.checks; k < GS_CALIB_MAX_CHECKS; k++)
+        gs_dispatch_rate_check(&m, 1, 1, 1, B);
+    cr_assert(!gs_dispatch_should_check(&m, B, 1ull << 40, 1));
+}

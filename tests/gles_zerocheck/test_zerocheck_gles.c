@@ -577,6 +577,114 @@ Test(zerocheck_gles, shared_chain_falls_back_to_fewer_groups)
     gs_engine_destroy(c);
 }
 
+/* Under a dispatch time budget a dispatch is cut between work groups only,
+ * and one lane runs its whole group of the DAG: a DAG whose group alone
+ * runs past what one work group may run is compiled into more groups (their
+ * own lanes, which the dispatcher can cut between), with the same sums. A
+ * budget of 2 ns makes every lane too long once the interpreter's rate is
+ * measured (each program's first evaluation measures it), so the later
+ * evaluations split; without a budget none does (one group unless the
+ * device is desktop-class). */
+Test(zerocheck_gles, budget_splits_long_lanes)
+{
+    for (int on = 0; on < 2; on++) {
+        uint64_t s = 0x2C000C;
+        int notes[4] = {0, 0, 0, 0};
+        gs_engine *g = gles_opts(0, notes, GLSTARK_SLOTS_GLOBAL, 0), *c = cpu();
+        gs_gl_device *dev = gs_gles_device(g);
+        dev->dispatch_budget_ns = on ? 2 : 0;
+        for (int it = 0; it < 3; it++) {
+            tcase tc;
+            tcase_random(&tc, &s, 5, 60);
+            char tag[64];
+            snprintf(tag, sizeof tag, "budget %s, case %d", on ? "2 ns" : "none", it);
+            compare_case(g, c, &tc, 2, &s, tag);
+            tcase_free(&tc);
+        }
+        cr_log_info("budget %s: %d split evaluations", on ? "2 ns" : "none", notes[3]);
+        if (on)
+            cr_assert(notes[3] > 0, "a 2 ns budget split no evaluation's DAG");
+        else if (!dev->caps.desktop_class)
+            cr_assert_eq(notes[3], 0, "no budget: no split off desktop-class devices");
+        gs_engine_destroy(g);
+        gs_engine_destroy(c);
+    }
+}
+
+/* Dispatches of one call of n ids planned at p ids each (p >= 1). */
+static uint64_t chunks(uint64_t n, uint64_t p) { return (n + p - 1) / p; }
+
+/* The skip-domain fold under a budget, with a rate injected as if measured
+ * on the selector ids (the program's first call): a selector id costs 5
+ * units per point (a comparison and a sum), a trace column's 9 (a load, an
+ * extension-by-base product, a sum), so the column ids get 5/9 the ids per
+ * dispatch. The expected dispatch counts are computed here from those
+ * costs; the library's count is dev->budget_splits (the dispatches that
+ * did not end their call). The unweighted plan gave the columns the
+ * selectors' chunk, 1.8x the budget. Same tables as the CPU engine. */
+Test(zerocheck_gles, fold_ple_budget_weights)
+{
+    uint64_t s = 0x2C000D;
+    gs_engine *g = gles(0, NULL), *c = cpu();
+    gs_gl_device *dev = gs_gles_device(g);
+    const uint32_t l = 2, log_h = 10;
+    const uint64_t N = 1u << l, nx = (1u << log_h) / N, ls = dev->caps.local_size;
+    dev->dispatch_budget_ns = 50000000ull;
+    gs_gl_program *p = NULL;
+    char defs[64];
+    snprintf(defs, sizeof defs, "ZC_MODE 3\nZC_LOGN %u\n", l);
+    OK(g, gs_gl_program_get(dev, "zerocheck.comp", defs, &p, &g->err));
+    /* measured: 2 work groups of selector ids per 50 ms */
+    const uint64_t sel_cost = 5 * N, col_cost = 9 * N;
+    gs_dispatch_rate *r = gs_gl_program_rate(p);
+    memset(r, 0, sizeof *r);
+    r->rate = (double)(2 * ls * sel_cost) / 50e6;
+    r->calibrated = 1;
+    r->dispatches = 1;
+    /* ids per dispatch: whole work groups within the budget */
+    const uint64_t p_sel = 2 * ls, p_col = (2 * ls * sel_cost / col_cost) / ls * ls;
+    cr_assert_eq(p_col, ls, "2 x 20 / 36 of a group: one group");
+    tcase tc;
+    tcase_fib(&tc, &s, log_h);
+    inst in[2];
+    gs_engine *engs[2] = {g, c};
+    for (int k = 0; k < 2; k++)
+        inst_make(&in[k], engs[k], &tc);
+    bb4_t lw[4];
+    for (size_t k = 0; k < N; k++)
+        lw[k] = rand_bb4(&s);
+    const size_t twords = gs_zc_table_cols(&in[0].t) * nx * 4;
+    gs_buf *tb[2];
+    for (int k = 0; k < 2; k++)
+        OK(engs[k], gs_buf_create(engs[k], twords * 4, &tb[k]));
+    /* around the fold alone: a poisoned pool fills new buffers by dispatch */
+    const uint64_t splits0 = dev->budget_splits;
+    for (int k = 0; k < 2; k++)
+        OK(engs[k], engs[k]->zerocheck->fold_ple(engs[k], &in[k].t, l, lw, tb[k]));
+    /* one call for the 3 selector columns, one for the part's 2 columns
+     * (local and next) of 2 trace columns */
+    const uint64_t want = (chunks(3 * nx, p_sel) - 1) + (chunks(2 * 2 * nx, p_col) - 1);
+    cr_log_info("fold_ple: %llu ids per selector dispatch, %llu per column dispatch, %llu extra dispatches",
+                (unsigned long long)p_sel, (unsigned long long)p_col, (unsigned long long)want);
+    cr_assert_eq(dev->budget_splits - splits0, want);
+    cr_assert_gt(want, (chunks(3 * nx, p_sel) - 1) + (chunks(2 * 2 * nx, p_sel) - 1),
+                 "the unweighted plan would have made as many dispatches");
+    uint32_t *h[2];
+    for (int k = 0; k < 2; k++) {
+        h[k] = malloc(twords * 4);
+        OK(engs[k], gs_buf_read(tb[k], 0, h[k], twords * 4));
+    }
+    cmp_words(h[0], h[1], twords, "fold_ple tables", "budget weights");
+    for (int k = 0; k < 2; k++) {
+        free(h[k]);
+        gs_buf_destroy(tb[k]);
+        inst_free(&in[k], tc.n_parts);
+    }
+    tcase_free(&tc);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
 Test(zerocheck_gles, random_dags_small_bindings)
 {
     int gathers = random_cases(8192, 0x2C0002, 12, 3, 10, 40);

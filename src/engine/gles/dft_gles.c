@@ -646,7 +646,8 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
             set_u(pg, "gs_blowup", log_blowup);
             if (tiled) {
                 uint64_t ls = c.dev->caps.local_size;
-                st = run_ids(&c, pg, (n << (L - 10)) * ls, (c.dispatch >> (10 + log_blowup)) * ls);
+                st = run_ids_weighted(&c, pg, (n << (L - 10)) * ls, (c.dispatch >> (10 + log_blowup)) * ls,
+                                      gs_weight_gather(log_blowup));
             } else {
                 st = run_ids(&c, pg, n * N, c.dispatch);
             }

@@ -179,16 +179,27 @@ static glstark_status bind_elems(zc_ctx *c, GLuint binding, const gs_buf *buf, u
     return gs_gl_bind_range(c->dev, binding, buf->gl_name, off, bytes, &c->eng->err);
 }
 
-static glstark_status run_ids(zc_ctx *c, gs_gl_program *p, uint64_t count)
+/* `weight`: an id's cost relative to the program's other calls (gs_weight_*
+ * in gles/dispatch_plan.h), so that the dispatch time budget plans fewer
+ * ids for heavier calls of a program whose rate was measured on lighter
+ * ones. */
+static glstark_status run_ids_weighted(zc_ctx *c, gs_gl_program *p, uint64_t count, uint64_t weight)
 {
     for (uint64_t i0 = 0; i0 < count; i0 += ZC_DISPATCH) {
         uint64_t n = min_u64(count - i0, ZC_DISPATCH);
         set_u(p, "gs_id0", (uint32_t)i0);
-        glstark_status st = gs_gl_dispatch_1d(c->dev, p, n, &c->eng->err);
+        glstark_status st =
+            gs_gl_dispatch_1d_weighted(c->dev, p, n, c->dev->caps.local_size, weight, &c->eng->err);
         if (st)
             return st;
     }
     return GLSTARK_OK;
+}
+
+/* run_ids_weighted for programs whose ids all cost the same. */
+static glstark_status run_ids(zc_ctx *c, gs_gl_program *p, uint64_t count)
+{
+    return run_ids_weighted(c, p, count, 1);
 }
 
 static size_t lifted_rows(const gs_zc_trace *t, uint32_t l_skip)
@@ -265,7 +276,64 @@ static uint32_t groups_for(const zc_ctx *c, int ext)
     return most ? most : 1;
 }
 
-/* Lanes per dispatch and the work buffer for `items` items of nkeys keys. */
+/* What one interpreter lane costs against the dispatch time budget: the
+ * instructions of the longest group it may run (the DAG's size over the
+ * groups). */
+static uint64_t instr_weight(const eval_plan *e)
+{
+    return e->code.max_group_instr ? e->code.max_group_instr : 1;
+}
+
+/* Whether one dispatch of nkeys items in k groups fits the work buffer
+ * (small binding limits) and the bytecode one binding. */
+static int groups_fit(const zc_ctx *c, const eval_plan *e, int ext, uint32_t nkeys, uint64_t k)
+{
+    uint64_t sb = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48;
+    return (uint64_t)nkeys * k * sb + 48ull * nkeys <= min_u64(c->maxb, c->scratch) &&
+           (uint64_t)e->code.aux_words * 4 <= c->maxb;
+}
+
+/* Under a dispatch time budget a dispatch is cut between work groups only,
+ * and a lane runs its whole group of the DAG, so the smallest work group is
+ * one lane. A DAG whose longest group alone runs past what one work group
+ * may run (gs_zc_lane_instr: the prior, or half the budget at the rate
+ * measured on the program the plan would start with) is compiled into
+ * twice as many groups, until it fits or the groups reach
+ * GS_ZC_MAX_GROUPS or no longer fit the work buffer. Each group runs in
+ * its own lanes, which the dispatcher can cut between; the groups
+ * recompute the nodes they share (more work in all, none of it too long),
+ * and the sums are the same, whatever the grouping. */
+static glstark_status plan_split(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, const gs_zc_weights *w, int ext,
+                                 uint32_t nkeys)
+{
+    const uint64_t budget = c->dev->dispatch_budget_ns;
+    if (!budget || c->dev->caps.slots == GLSTARK_SLOTS_SHARED)
+        return GLSTARK_OK;
+    for (;;) {
+        const uint64_t per = instr_weight(e);
+        const uint32_t k = e->code.n_groups * 2;
+        gs_gl_program *p;
+        uint32_t l1 = gs_zc_budget_local(budget, NULL, per, c->dev->caps.local_size);
+        glstark_status st = prog_eval(c, ext, 0, l1, e->code.n_slots, &p);
+        if (st)
+            return st;
+        const gs_dispatch_rate *r = gs_gl_program_rate(p);
+        if (per <= gs_zc_lane_instr(budget, r->rate > 0.0 ? r : NULL) || k > GS_ZC_MAX_GROUPS ||
+            !groups_fit(c, e, ext, nkeys, k))
+            return GLSTARK_OK;
+        gs_zc_code next;
+        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &next,
+                                       &c->eng->err)))
+            return st;
+        if (next.n_groups <= e->code.n_groups || next.max_group_instr >= per) {
+            gs_zc_code_free(&next); /* the DAG does not split further */
+            return GLSTARK_OK;
+        }
+        gs_zc_code_free(&e->code);
+        e->code = next;
+    }
+}
+
 /* The plan's program: the DAG compiled with this call's weights (round 0,
  * !ext: with compact column numbering, so its tile holds only the columns
  * the program reads), in as many groups as fit the work buffer. */
@@ -280,15 +348,15 @@ static glstark_status plan_compile(zc_ctx *c, eval_plan *e, const gs_zc_trace *t
         gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &e->code, &c->eng->err);
     if (c->dev->prof)
         gs_gl_profile_end(c->dev, "zerocheck: DAG compile (host)", e->code.n_instr);
+    if (!st)
+        st = plan_split(c, e, t, w, ext, nkeys);
     if (st)
         return st;
     /* fewer groups while one dispatch of nkeys items per group would not
      * fit the work buffer (small binding limits), or the bytecode not one
      * binding (groups that share much recompute it each) */
     while (e->code.n_groups > 1) {
-        uint64_t sb = (uint64_t)e->code.n_slots * (ext ? 16 : 4) + 48;
-        if ((uint64_t)nkeys * e->code.n_groups * sb + 48ull * nkeys <= min_u64(c->maxb, c->scratch) &&
-            (uint64_t)e->code.aux_words * 4 <= c->maxb)
+        if (groups_fit(c, e, ext, nkeys, e->code.n_groups))
             break;
         k = e->code.n_groups / 2;
         gs_zc_code_free(&e->code);
@@ -394,14 +462,6 @@ static glstark_status plan_init(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, c
 {
     glstark_status st = plan_compile(c, e, t, w, ext, nkeys);
     return st ? st : plan_finish(c, e, t, ext, items);
-}
-
-/* What one interpreter lane costs against the dispatch time budget: the
- * instructions of the longest group it may run (the DAG's size over the
- * groups). */
-static uint64_t instr_weight(const eval_plan *e)
-{
-    return e->code.max_group_instr ? e->code.max_group_instr : 1;
 }
 
 /* Under a time budget a plan starts with the small work groups the
@@ -555,9 +615,9 @@ static glstark_status r0_table(zc_ctx *c, uint32_t l_skip, uint32_t n_cos, const
 /* The LDE of the tile's tx x for the table columns the program reads
  * (tile columns [te, ncols), col_map ascending) from the parts: windows of
  * whole trace columns that fit one binding, skipping to the window of the
- * next column the program reads. */
+ * next column the program reads. An id weighs `weight` (gs_weight_lde). */
 static glstark_status r0_lde_parts(zc_ctx *c, const gs_zc_trace *t, gs_gl_program *lde, const uint32_t *col_map,
-                                  uint64_t ncols, uint64_t te, uint64_t tx)
+                                  uint64_t ncols, uint64_t te, uint64_t tx, uint64_t weight)
 {
     const uint64_t H = (uint64_t)1 << t->log_height;
     glstark_status st = GLSTARK_OK;
@@ -587,7 +647,7 @@ static glstark_status r0_lde_parts(zc_ctx *c, const gs_zc_trace *t, gs_gl_progra
             set_u(lde, "gs_plead", lead);
             set_u(lde, "gs_tcol0", (uint32_t)(col + 2 * j0));
             set_u(lde, "gs_e0", (uint32_t)te);
-            st = run_ids(c, lde, (e_b - te) * tx);
+            st = run_ids_weighted(c, lde, (e_b - te) * tx, weight);
             te = e_b;
             j0 += cw;
         }
@@ -670,11 +730,11 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
             set_u(lde, "gs_sel", 1);
             set_u(lde, "gs_tcol0", 0);
             set_u(lde, "gs_e0", 0);
-            st = run_ids(&c, lde, n_sel * tx);
+            st = run_ids_weighted(&c, lde, n_sel * tx, gs_weight_lde(l_skip, n_cos, d_points, 1));
         }
         set_u(lde, "gs_sel", 0);
         if (!st)
-            st = r0_lde_parts(&c, t, lde, col_map, ncols, n_sel, tx);
+            st = r0_lde_parts(&c, t, lde, col_map, ncols, n_sel, tx, gs_weight_lde(l_skip, n_cos, d_points, 0));
         if (st)
             break;
         /* the interpreter over the tile's items */
@@ -739,7 +799,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
             break;
         set_u(p, "gs_tcol0", (uint32_t)s0);
         set_u(p, "gs_tlead", tl);
-        st = run_ids(&c, p, cw * nx);
+        st = run_ids_weighted(&c, p, cw * nx, gs_weight_fold_ple(l_skip, 1));
         s0 += cw;
     }
     set_u(p, "gs_sel", 0);
@@ -766,7 +826,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
             set_u(p, "gs_plead", pl);
             set_u(p, "gs_tlead", tl);
             set_u(p, "gs_tcol0", (uint32_t)(col + 2 * j0));
-            st = run_ids(&c, p, 2 * cw * nx);
+            st = run_ids_weighted(&c, p, 2 * cw * nx, gs_weight_fold_ple(l_skip, 0));
             j0 += cw;
         }
         col += 2 * wdt;
