@@ -548,14 +548,23 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
     return st;
 }
 
-/* Grinding: ordered batches [w0, w0 + batch), each a few dispatches of at
- * most GS_GRIND_DISPATCH candidates, then one read of the batch minimum.
- * Batches start at the expected work and grow, so searches sync rarely. The
- * first batch holding a valid witness holds the smallest one overall, so the
- * result equals the CPU grinder's. */
+/* Grinding: ordered batches [w0, w0 + batch), each a few dispatches, then
+ * one read of the batch minimum: one host sync per batch. The first batch
+ * holds 2^(bits + GS_GRIND_FIRST_EXTRA) candidates, eight times the expected
+ * work, so it holds a witness with probability 1 - e^-8 (99.97%) and a
+ * search syncs once; with 2^bits it was 63%, and every miss cost a second
+ * sync (4 of keccakf's 9 grinding syncs on dev). The extra candidates cost
+ * little: a dispatch after the one that found a witness skips its work
+ * (grind.comp). Dispatches hold 2^(bits - 3) candidates (at least
+ * GS_GRIND_DISPATCH) up to 2^(bits + 1) into the batch, where 86% of the
+ * searches end, so the one holding the witness does 1/16 of the expected
+ * work past it on average; then they double, so the unlikely tail takes 5
+ * dispatches more. The first batch holding a valid witness holds the
+ * smallest one overall, so the result equals the CPU grinder's. */
 #define GS_GRIND_DISPATCH (1u << 16)
+#define GS_GRIND_FIRST_EXTRA 3u
 #define GS_GRIND_BATCH_MIN (1u << 12)
-#define GS_GRIND_BATCH_MAX (1u << 22)
+#define GS_GRIND_BATCH_MAX (1u << 27)
 
 /* Below this many bits the expected search (2^bits permutations) takes the
  * host well under a millisecond, less than one GPU round trip, and costs no
@@ -584,10 +593,8 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
     glProgramUniform1uiv(p, loc, GS_P2_WIDTH, state);
     set_u(prog, "gs_absorb", absorb_idx);
     set_u(prog, "gs_bits", bits);
-    /* the first batch holds 2^bits candidates, the expected work, so one
-     * read finds a witness ~63% of the time and two reads ~99% */
     uint64_t batch = GS_GRIND_BATCH_MIN;
-    while (batch < GS_GRIND_BATCH_MAX && batch < ((uint64_t)1 << bits))
+    while (batch < GS_GRIND_BATCH_MAX && batch < ((uint64_t)1 << (bits + GS_GRIND_FIRST_EXTRA)))
         batch *= 2;
     for (uint64_t w0 = 0; w0 < BB_P;) {
         const uint32_t none = 0xFFFFFFFFu;
@@ -596,8 +603,12 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
             break;
         st = gs_gles_bind(eng, 0, res, 0, 4);
         uint64_t end = w0 + batch < BB_P ? w0 + batch : BB_P;
-        for (uint64_t a = w0; !st && a < end; a += GS_GRIND_DISPATCH) {
-            uint64_t cnt = end - a < GS_GRIND_DISPATCH ? end - a : GS_GRIND_DISPATCH;
+        const uint64_t p0 = bits > 3 && ((uint64_t)1 << (bits - 3)) > GS_GRIND_DISPATCH ? (uint64_t)1 << (bits - 3)
+                                                                                      : GS_GRIND_DISPATCH;
+        for (uint64_t a = w0, piece = p0; !st && a < end; a += piece) {
+            if (a - w0 >= 16 * p0)
+                piece *= 2;
+            uint64_t cnt = end - a < piece ? end - a : piece;
             set_u(prog, "gs_w0", (uint32_t)a);
             st = gs_gl_dispatch_1d(dev, prog, cnt, &eng->err);
         }
