@@ -14,6 +14,7 @@
 #include "prove/whir.h"
 
 #include "prove/spans.h"
+#include "engine/read_later.h"
 
 /* Moves an engine failure into err with context. */
 static glstark_status eng_fail(gs_engine *eng, glstark_status st, gs_error *err, const char *step)
@@ -53,7 +54,7 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
                                      gs_error *err)
 {
     const uint32_t W = c->width, L = prm->l_skip + prm->n_stack;
-    const size_t K = (size_t)1 << prm->k, N = (size_t)1 << (L + prm->log_blowup);
+    const size_t N = (size_t)1 << (L + prm->log_blowup);
     const uint32_t G = (W + REENCODE_GROUPS - 1) / REENCODE_GROUPS;
     gs_stack_layout qlay;
     const gs_stack_trace_shape qshape = {W, L};
@@ -61,11 +62,6 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
     if (st)
         return st;
     gs_buf *part = NULL;
-    bb_t *rows = malloc((size_t)nq * K * G * sizeof(bb_t) + 1);
-    if (!rows) {
-        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir prove: out of host memory for the re-encoded rows");
-        goto out;
-    }
     if ((st = gs_buf_create(eng, (size_t)G * N * sizeof(bb_t), &part))) {
         st = eng_fail(eng, st, err, "allocating a group of re-encoded codeword columns");
         goto out;
@@ -75,17 +71,16 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
         const uint32_t g = W - c0 < G ? W - c0 : G;
         gs_merkle_dev group = *c->tree; /* its digests, opened for the path only once */
         group.width = g;
+        /* the group's columns land inside the W-column rows when read */
         if ((st = gs_rs_code_matrix(eng, &qlay, &qref, prm->log_blowup, c0, c0 + g, part, 0)) ||
-            (st = gs_engine_merkle_open(eng, part, 0, &group, idx, nq, rows, c0 == 0 ? proofs_out : NULL))) {
+            (st = gs_engine_merkle_open_later(eng, part, 0, &group, idx, nq, rows_out + c0, W,
+                                              c0 == 0 ? proofs_out : NULL))) {
             st = eng_fail(eng, st, err, "re-encoding the stacked matrix for the first queries");
             goto out;
         }
-        for (size_t r = 0; r < (size_t)nq * K; r++)
-            memcpy(rows_out + r * W + c0, rows + r * g, g * sizeof(bb_t));
     }
 out:
     gs_buf_destroy(part);
-    free(rows);
     gs_stack_layout_free(&qlay);
     return st;
 }
@@ -297,8 +292,10 @@ static glstark_status open_queries(whir_state *s, uint32_t i, uint32_t nq, gs_wh
     gs_engine *eng = s->eng;
     glstark_status st = GLSTARK_OK;
     if (i > 0) {
-        if ((st = gs_engine_merkle_open(eng, s->prev_cw, 0, &s->prev_tree, s->idx, nq,
-                                        pf->codeword_values[i - 1][0].c, pf->codeword_proofs[i - 1][0].v)))
+        if ((st = gs_engine_merkle_open_later(eng, s->prev_cw, 0, &s->prev_tree, s->idx, nq,
+                                              pf->codeword_values[i - 1][0].c,
+                                              s->prev_tree.width * s->prev_tree.elem_deg,
+                                              pf->codeword_proofs[i - 1][0].v)))
             return eng_fail(eng, st, err, "opening the previous round codeword");
         return GLSTARK_OK;
     }
@@ -306,8 +303,9 @@ static glstark_status open_queries(whir_state *s, uint32_t i, uint32_t nq, gs_wh
         const gs_whir_commit_data *cd = &s->commits[c];
         if (!cd->codeword)
             st = open_reencoded(eng, s->prm, cd, s->idx, nq, pf->initial_rows[c], pf->initial_proofs[c][0].v, err);
-        else if ((st = gs_engine_merkle_open(eng, cd->codeword, cd->codeword_off, cd->tree, s->idx, nq,
-                                             pf->initial_rows[c], pf->initial_proofs[c][0].v)))
+        else if ((st = gs_engine_merkle_open_later(eng, cd->codeword, cd->codeword_off, cd->tree, s->idx, nq,
+                                                   pf->initial_rows[c], cd->tree->width * cd->tree->elem_deg,
+                                                   pf->initial_proofs[c][0].v)))
             st = eng_fail(eng, st, err, "opening the stacked commitments");
     }
     return st;
@@ -406,6 +404,11 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         gs_span_eng_end(eng, sp);
         s.log_rs -= 1;
     }
+    /* the last round's openings (earlier ones came with later reads) */
+    if (!st && (st = gs_engine_read_flush(eng)))
+        st = eng_fail(eng, st, err, "reading the query openings");
+    if (st)
+        gs_engine_read_drop(eng);
     whir_state_free(&s);
     if (st)
         gs_whir_proof_free(pf);

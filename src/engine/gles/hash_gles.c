@@ -476,16 +476,16 @@ static glstark_status gather_rows(gs_engine *eng, const gs_buf *mat, size_t mat_
 
 /* Openings: the opened rows are gathered by a kernel (or, where a column
  * exceeds a binding, with buffer copies) and the sibling digests with
- * buffer copies into one staging buffer, then read back once. */
-static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
-                                       const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
+ * buffer copies into one staging buffer: rows first (n * K rows of
+ * width * deg words), then the paths (n * depth digests). */
+static glstark_status gles_merkle_gather(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                         const uint32_t *indices, size_t n, int rows, int proofs, gs_buf **out)
 {
     gs_gl_device *dev = gs_gles_device(eng);
-    if (n == 0)
-        return GLSTARK_OK;
+    *out = NULL;
     const size_t k = (size_t)1 << tree->log_k, s = tree->height >> tree->log_k, deg = tree->elem_deg;
     const size_t row_words = k * tree->width * deg, proof_words = (size_t)tree->depth * GS_DIGEST_LEN;
-    size_t words = n * ((rows_out ? row_words : 0) + (proofs_out ? proof_words : 0));
+    size_t words = n * ((rows ? row_words : 0) + (proofs ? proof_words : 0));
     if (words == 0)
         return GLSTARK_OK;
     gs_buf *stage = NULL;
@@ -493,7 +493,7 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
     if (st)
         return st;
     size_t o = 0;
-    if (rows_out) {
+    if (rows) {
         st = gather_rows(eng, mat, mat_off, tree, indices, n, stage);
         if (st == GLSTARK_ERR_UNSUPPORTED) {
             /* a column beyond one binding: copy entry by entry */
@@ -520,8 +520,7 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
     /* copies read what the gather kernel wrote into stage only after this */
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_WRITE_BUFFER, stage->gl_name);
-    size_t proofs_at = o;
-    if (proofs_out) {
+    if (proofs) {
         glBindBuffer(GL_COPY_READ_BUFFER, tree->digests->gl_name);
         for (size_t q = 0; q < n; q++) {
             size_t idx = indices[q];
@@ -533,16 +532,36 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
         }
     }
     st = gs_gl_check(dev, &eng->err, "gles merkle open (glCopyBufferSubData)");
-    /* one read (one host sync) for rows and paths together */
-    uint32_t *host = st ? NULL : malloc((o ? o : 1) * 4);
-    if (!st && !host)
+    if (st) {
+        gs_buf_destroy(stage);
+        return st;
+    }
+    *out = stage;
+    return GLSTARK_OK;
+}
+
+/* The gathered rows and paths read back once (one host sync). */
+static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                       const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
+{
+    if (n == 0)
+        return GLSTARK_OK;
+    gs_buf *stage = NULL;
+    glstark_status st = gles_merkle_gather(eng, mat, mat_off, tree, indices, n, rows_out != NULL, proofs_out != NULL,
+                                           &stage);
+    if (st || !stage)
+        return st;
+    const size_t rows_words = rows_out ? n * ((size_t)1 << tree->log_k) * tree->width * tree->elem_deg : 0;
+    const size_t words = stage->size / 4;
+    uint32_t *host = malloc(words * 4);
+    if (!host)
         st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles merkle open: out of host memory");
     if (!st)
-        st = gs_buf_read(stage, 0, host, o * 4);
+        st = gs_buf_read(stage, 0, host, words * 4);
     if (!st && rows_out)
-        memcpy(rows_out, host, proofs_at * 4);
+        memcpy(rows_out, host, rows_words * 4);
     if (!st && proofs_out)
-        memcpy(proofs_out, host + proofs_at, (o - proofs_at) * 4);
+        memcpy(proofs_out, host + rows_words, (words - rows_words) * 4);
     free(host);
     gs_buf_destroy(stage);
     return st;
@@ -635,6 +654,7 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
 const gs_hash_ops gs_gles_hash_ops = {
     .merkle_commit = gles_merkle_commit,
     .merkle_open = gles_merkle_open,
+    .merkle_gather = gles_merkle_gather,
     .grind = gles_grind,
     .stream_begin = gles_stream_begin,
     .stream_columns = gles_stream_columns,
