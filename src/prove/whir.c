@@ -15,6 +15,7 @@
 
 #include "prove/spans.h"
 #include "engine/read_later.h"
+#include "prove/host_tail.h"
 
 /* Moves an engine failure into err with context. */
 static glstark_status eng_fail(gs_engine *eng, glstark_status st, gs_error *err, const char *step)
@@ -284,6 +285,51 @@ static glstark_status final_poly(whir_state *s, gs_whir_proof *pf, gs_error *err
     return GLSTARK_OK;
 }
 
+/* The last round on the host (prove/host_tail.h) once f and w are small:
+ * both read in one host sync (instead of one per sumcheck round and one for
+ * the final polynomial), then its k sumcheck rounds (each observed, its
+ * proof of work and α) and folds, and f as the final polynomial. */
+static glstark_status last_round_on_host(whir_state *s, uint32_t i, gs_whir_proof *pf, gs_error *err)
+{
+    gs_engine *eng = s->eng;
+    size_t len = s->len;
+    bb4_t *hf = malloc(len * sizeof(bb4_t) + 1), *hw = malloc(len * sizeof(bb4_t) + 1);
+    glstark_status st = hf && hw ? GLSTARK_OK
+                                 : gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
+                                                "whir prove: out of host memory for the last round");
+    if (!st) {
+        /* f comes along with the read of w (and any queued openings) */
+        st = gs_buf_read_later(s->f, 0, hf, len * sizeof(bb4_t), 1, 0);
+        if (!st)
+            st = gs_buf_read(s->w, 0, hw, len * sizeof(bb4_t));
+        if (st)
+            st = eng_fail(eng, st, err, "reading f and w for the last round");
+    }
+    for (uint32_t j = 0; !st && j < s->prm->k; j++) {
+        size_t n = (size_t)i * s->prm->k + j;
+        bb4_t sv[2], alpha;
+        gs_tail_whir_round(hf, hw, len, sv);
+        gs_transcript_observe_ext(s->ts, sv[0]);
+        gs_transcript_observe_ext(s->ts, sv[1]);
+        pf->sumcheck_polys[2 * n] = sv[0];
+        pf->sumcheck_polys[2 * n + 1] = sv[1];
+        if ((st = grind(eng, s->ts, s->prm->folding_pow_bits, &pf->folding_pow_witnesses[n], err)))
+            break;
+        alpha = gs_transcript_sample_ext(s->ts);
+        gs_tail_whir_fold(hf, hw, len, alpha);
+        len /= 2;
+    }
+    if (!st) {
+        s->len = len;
+        memcpy(pf->final_poly, hf, len * sizeof(bb4_t));
+        for (size_t c = 0; c < len; c++)
+            gs_transcript_observe_ext(s->ts, pf->final_poly[c]);
+    }
+    free(hf);
+    free(hw);
+    return st;
+}
+
 /* Round i's nq queries at s->idx opened: the stacked commitments in the
  * first round (re-encoded where the codeword was dropped), the previous
  * round's codeword after that. */
@@ -389,15 +435,23 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         st = whir_prepare(&s, u, total_width, pf, err);
     for (uint32_t i = 0; i < nu && !st; i++) {
         const int last = i + 1 == nu;
-        int sp = gs_span_eng_begin(eng, "whir_sumcheck");
         bb4_t alpha = bb4_zero(), z0 = bb4_zero();
-        if ((st = round_sumcheck(&s, i, last, pf, &alpha, err)))
-            break;
-        gs_span_eng_end(eng, sp);
-        sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
-        if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha, pf, &z0, err)))
-            break;
-        gs_span_eng_end(eng, sp);
+        if (last && s.len <= GS_HOST_TAIL_ENTRIES) {
+            int sp = gs_span_eng_begin(eng, "whir_last_round_host");
+            if ((st = last_round_on_host(&s, i, pf, err)))
+                break;
+            gs_span_eng_end(eng, sp);
+        } else {
+            int sp = gs_span_eng_begin(eng, "whir_sumcheck");
+            if ((st = round_sumcheck(&s, i, last, pf, &alpha, err)))
+                break;
+            gs_span_eng_end(eng, sp);
+            sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
+            if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha, pf, &z0, err)))
+                break;
+            gs_span_eng_end(eng, sp);
+        }
+        int sp;
         sp = gs_span_eng_begin(eng, "whir_queries");
         if ((st = round_queries(&s, i, last, z0, pf, err)))
             break;
