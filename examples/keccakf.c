@@ -11,10 +11,11 @@
  * It prints the device, a line per phase as it finishes, the span tree
  * (OpenVM's span names), host syncs, peak memory (host RSS, engine buffer
  * high-water mark), proof size and verify time; --json writes the same
- * figures. --jobs J proves J independent statements at once (job j: the
- * permutations of seed S + j), one thread and one device (GL context) each,
- * and verifies every proof; with --same-statement all J prove seed S and the
- * proofs must be identical.
+ * figures. --jobs J proves J independent statements (job j: the
+ * permutations of seed S + j), one thread each on one shared device: each
+ * job makes its trace and verifies its proof beside the others' proofs,
+ * which the device runs in turn; with --same-statement all J prove seed S
+ * and the proofs must be identical.
  * The debug constraint check runs only with --check. The trace is
  * generated before the proof, as OpenVM's "excluding trace" times assume; a
  * trace that one proof reads (no --repeat, no --same-statement) is freed as

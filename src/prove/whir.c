@@ -46,8 +46,9 @@ static glstark_status grind(gs_engine *eng, gs_transcript *ts, unsigned bits, bb
  * at a time, and each group gives its part of every opened row. The rows are
  * those of the committed codeword (the encoding is deterministic), so the
  * proof is the same; the engine holds one group instead of the whole
- * codeword. Groups are a third of the columns (rounded up): each costs one
- * readback, and the three keep a keccakf proof within its 64 host syncs. */
+ * codeword. Groups are a third of the columns (rounded up); their rows are
+ * read with the host's next read (engine/read_later.h), so the groups cost
+ * no host sync of their own. */
 #define REENCODE_GROUPS 3
 
 static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, const gs_whir_commit_data *c,
