@@ -569,21 +569,26 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
 
 /* Grinding: ordered batches [w0, w0 + batch), each a few dispatches, then
  * one read of the batch minimum: one host sync per batch. The first batch
- * holds 2^(bits + GS_GRIND_FIRST_EXTRA) candidates, eight times the expected
- * work, so it holds a witness with probability 1 - e^-8 (99.97%) and a
- * search syncs once; with 2^bits it was 63%, and every miss cost a second
- * sync (4 of keccakf's 9 grinding syncs on dev). The extra candidates cost
- * little: a dispatch after the one that found a witness skips its work
- * (grind.comp). Dispatches hold 2^(bits - 3) candidates (at least
- * GS_GRIND_DISPATCH) up to 2^(bits + 1) into the batch, where 86% of the
- * searches end, so the one holding the witness does 1/16 of the expected
- * work past it on average; then they double, so the unlikely tail takes 5
- * dispatches more. The first batch holding a valid witness holds the
- * smallest one overall, so the result equals the CPU grinder's. */
+ * holds 2^bits candidates, the expected work: it holds a witness with
+ * probability 63%, and a miss costs a second sync (4 of keccakf-16's 9
+ * grinding syncs at seed 42). On desktop-class GPUs it holds
+ * 2^(bits + GS_GRIND_FIRST_EXTRA), eight times that, found in one sync with
+ * probability 1 - e^-8 (99.97%): there a dispatch after the one that found
+ * a witness skips its work (grind.comp) at almost no cost. Elsewhere the
+ * skipped candidates are not free (llvmpipe: keccakf-1024's 18-bit search
+ * took 63 ms with one batch of 2^18, 869 ms with 2^21), and a sync is cheap,
+ * so those keep one batch of the expected work. On desktop-class GPUs the
+ * dispatches hold 2^(bits - 3) candidates up to 2^(bits + 1) into the batch,
+ * where 86% of the searches end, so the one holding the witness does 1/16
+ * of the expected work past it on average; then they double, so the
+ * unlikely tail takes 5 dispatches more. The first batch holding a valid
+ * witness holds the smallest one overall, so the result equals the CPU
+ * grinder's. */
 #define GS_GRIND_DISPATCH (1u << 16)
 #define GS_GRIND_FIRST_EXTRA 3u
 #define GS_GRIND_BATCH_MIN (1u << 12)
-#define GS_GRIND_BATCH_MAX (1u << 27)
+#define GS_GRIND_BATCH_MAX (1u << 22)      /* later batches grow to this */
+#define GS_GRIND_BATCH_MAX_WIDE (1u << 27) /* on desktop-class GPUs */
 
 /* Below this many bits the expected search (2^bits permutations) takes the
  * host well under a millisecond, less than one GPU round trip, and costs no
@@ -612,8 +617,11 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
     glProgramUniform1uiv(p, loc, GS_P2_WIDTH, state);
     set_u(prog, "gs_absorb", absorb_idx);
     set_u(prog, "gs_bits", bits);
+    const int wide = dev->caps.desktop_class;
+    const unsigned extra = wide ? GS_GRIND_FIRST_EXTRA : 0;
+    const uint64_t batch_max = wide ? GS_GRIND_BATCH_MAX_WIDE : GS_GRIND_BATCH_MAX;
     uint64_t batch = GS_GRIND_BATCH_MIN;
-    while (batch < GS_GRIND_BATCH_MAX && batch < ((uint64_t)1 << (bits + GS_GRIND_FIRST_EXTRA)))
+    while (batch < batch_max && batch < ((uint64_t)1 << (bits + extra)))
         batch *= 2;
     for (uint64_t w0 = 0; w0 < BB_P;) {
         const uint32_t none = 0xFFFFFFFFu;
@@ -622,10 +630,11 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
             break;
         st = gs_gles_bind(eng, 0, res, 0, 4);
         uint64_t end = w0 + batch < BB_P ? w0 + batch : BB_P;
-        const uint64_t p0 = bits > 3 && ((uint64_t)1 << (bits - 3)) > GS_GRIND_DISPATCH ? (uint64_t)1 << (bits - 3)
-                                                                                      : GS_GRIND_DISPATCH;
+        const uint64_t p0 = wide && bits > 3 && ((uint64_t)1 << (bits - 3)) > GS_GRIND_DISPATCH
+                                ? (uint64_t)1 << (bits - 3)
+                                : GS_GRIND_DISPATCH;
         for (uint64_t a = w0, piece = p0; !st && a < end; a += piece) {
-            if (a - w0 >= 16 * p0)
+            if (wide && a - w0 >= 16 * p0)
                 piece *= 2;
             uint64_t cnt = end - a < piece ? end - a : piece;
             set_u(prog, "gs_w0", (uint32_t)a);
@@ -644,7 +653,7 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
         if (w0 >= BB_P)
             st = gs_error_set(&eng->err, GLSTARK_ERR_INTERNAL,
                               "gles grind: no witness in [0, p) gives %u zero bits; this should not happen", bits);
-        if (batch < GS_GRIND_BATCH_MAX)
+        if (batch < batch_max)
             batch *= 4;
     }
     gs_buf_destroy(res);
