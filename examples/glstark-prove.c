@@ -13,9 +13,11 @@
  * NAME.ctx.bin) and prints the keccakf demo's report: the device, a line
  * per phase, the span tree with OpenVM's names, host syncs, memory, proof
  * size and verify time. Reading the context is timed apart from proving.
- * --devices proves the contexts on several GPUs of the host at once, one GL
- * context and one thread per GPU, each taking the next context not yet
- * taken; every proof is verified, and the report is a line per context.
+ * --devices proves the contexts on several GPUs of the host at once, one
+ * device (GL context) per GPU shared by two threads, each taking the next
+ * context not yet taken: one reads a context and verifies a proof while the
+ * other proves on the GPU. Every proof is verified, and the report is a line
+ * per context.
  *
  * Exit codes: 0 proved and verified; 1 a trace that does not satisfy its
  * AIR, or the proof rejected by the verifier; 2 anything else (unreadable or
@@ -361,16 +363,48 @@ static int write_json(const char *path, const prove_cfg *c, const ex_device_info
     return 0;
 }
 
-/* One device's thread. A GL context belongs to the thread that made it
- * current, so each thread opens its own device (as the keccakf demo's
- * --jobs do), then takes the next context not yet taken until none is
- * left, printing each report under the lock. */
+/* One GPU's device, opened on the main thread and shared by its workers
+ * (the library lets any thread use a device and runs their calls in turn:
+ * include/glstark/device.h, "Threads"). */
+typedef struct gpu {
+    glstark_device *dev;
+    ex_device_info info;
+    int open_rc; /* 0, or 2: the device did not open (said on stderr) */
+} gpu;
+
+/* Opens device k of the call (the one device without --devices) and says so. */
+static void gpu_open(const prove_cfg *c, int k, gpu *g)
+{
+    glstark_device_options o = c->dev;
+    if (c->num_devices)
+        o.device_index = c->device_index[k];
+    char msg[4096];
+    memset(g, 0, sizeof *g);
+    glstark_status st = glstark_device_create(&o, &g->dev, msg, sizeof msg);
+    if (st) {
+        fprintf(stderr, "error: cannot open the %s device%s (%s): %s\n",
+                c->dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : c->dev.engine == GLSTARK_ENGINE_GLES ? "gles" : "auto",
+                c->num_devices ? " of --devices" : "", glstark_status_name(st), msg);
+        g->open_rc = 2;
+        return;
+    }
+    ex_device_describe(g->dev, &g->info);
+    if (!c->quiet) {
+        if (c->num_devices > 1)
+            printf("[device %u] ", c->device_index[k]);
+        ex_print_device(&g->info);
+    }
+}
+
+/* A worker: takes the next context not yet taken until none is left and
+ * proves it on its GPU's device, printing each report under the lock. Two
+ * workers share a GPU when there are contexts enough, so one reads its
+ * context and verifies its proof while the other proves. */
 typedef struct worker {
     const prove_cfg *cfg;
     const glstark_verifying_key *vk;
-    int index; /* into cfg->device_index */
-    ex_device_info info;
-    int open_rc; /* 0, or 2: the device did not open (said on stderr) */
+    int index; /* its GPU, into cfg->device_index */
+    const gpu *g;
     ctx_record *recs;
     int *next;
     pthread_mutex_t *lock;
@@ -380,29 +414,7 @@ static void *worker_run(void *arg)
 {
     worker *w = arg;
     const prove_cfg *c = w->cfg;
-    glstark_device_options o = c->dev;
-    if (c->num_devices)
-        o.device_index = c->device_index[w->index];
-    char msg[4096];
-    glstark_device *dev = NULL;
-    glstark_status st = glstark_device_create(&o, &dev, msg, sizeof msg);
-    pthread_mutex_lock(w->lock);
-    if (st) {
-        fprintf(stderr, "error: cannot open the %s device%s (%s): %s\n",
-                c->dev.engine == GLSTARK_ENGINE_CPU ? "cpu" : c->dev.engine == GLSTARK_ENGINE_GLES ? "gles" : "auto",
-                c->num_devices ? " of --devices" : "",
-                glstark_status_name(st), msg);
-        w->open_rc = 2;
-    } else {
-        ex_device_describe(dev, &w->info);
-        if (!c->quiet) {
-            if (c->num_devices > 1)
-                printf("[device %u] ", c->device_index[w->index]);
-            ex_print_device(&w->info);
-        }
-    }
-    pthread_mutex_unlock(w->lock);
-    while (dev) {
+    for (;;) {
         pthread_mutex_lock(w->lock);
         const int i = (*w->next)++;
         pthread_mutex_unlock(w->lock);
@@ -410,18 +422,17 @@ static void *worker_run(void *arg)
             break;
         ctx_record *r = &w->recs[i];
         r->device = w->index;
-        prove_one(c, w->vk, dev, r);
+        prove_one(c, w->vk, w->g->dev, r);
         struct rusage ru;
         long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
         pthread_mutex_lock(w->lock);
         if (r->rc)
             fprintf(stderr, "%s\n", r->msg);
         else
-            print_report(c, &w->info, r, peak_kb);
+            print_report(c, &w->g->info, r, peak_kb);
         fflush(stdout);
         pthread_mutex_unlock(w->lock);
     }
-    glstark_device_destroy(dev);
     return NULL;
 }
 
@@ -481,7 +492,8 @@ int main(int argc, char **argv)
         rc = 2;
     }
     const int ndev = c.num_devices ? c.num_devices : 1;
-    worker w[MAX_DEVICES];
+    gpu g[MAX_DEVICES];
+    memset(g, 0, sizeof g);
     double wall = 0;
     int ran = 0; /* the workers ran: the JSON has something to say */
     if (!rc) {
@@ -495,27 +507,37 @@ int main(int argc, char **argv)
             else if (c.out_dir)
                 proof_path_in(c.out_dir, recs[i].path, recs[i].proof_path, sizeof recs[i].proof_path);
         }
+        for (int k = 0; k < ndev; k++)
+            gpu_open(&c, k, &g[k]);
         pthread_mutex_t lock;
         pthread_mutex_init(&lock, NULL);
         int next = 0;
-        pthread_t th[MAX_DEVICES];
-        int started[MAX_DEVICES] = {0};
+        /* two workers per GPU when each can have a context of its own */
+        const int per = c.num_ctxs >= 2 * ndev ? 2 : 1, nw = ndev * per;
+        worker w[2 * MAX_DEVICES];
+        pthread_t th[2 * MAX_DEVICES];
+        int started[2 * MAX_DEVICES] = {0};
         const double t0 = ex_now();
-        for (int k = 0; k < ndev; k++) {
-            w[k] = (worker){.cfg = &c, .vk = vk, .index = k, .recs = recs, .next = &next, .lock = &lock};
-            /* one device: this thread; several: a thread each */
-            started[k] = ndev > 1 && pthread_create(&th[k], NULL, worker_run, &w[k]) == 0;
+        for (int k = 0; k < nw; k++) {
+            const gpu *gk = &g[k / per];
+            w[k] = (worker){.cfg = &c, .vk = vk, .index = k / per, .g = gk, .recs = recs, .next = &next, .lock = &lock};
+            if (!gk->dev)
+                continue;
+            /* one worker: this thread; several: a thread each */
+            started[k] = nw > 1 && pthread_create(&th[k], NULL, worker_run, &w[k]) == 0;
             if (!started[k])
                 worker_run(&w[k]);
         }
-        for (int k = 0; k < ndev; k++)
+        for (int k = 0; k < nw; k++)
             if (started[k])
                 pthread_join(th[k], NULL);
         wall = ex_now() - t0;
         pthread_mutex_destroy(&lock);
-        for (int k = 0; k < ndev; k++)
-            if (w[k].open_rc > rc)
-                rc = w[k].open_rc;
+        for (int k = 0; k < ndev; k++) {
+            if (g[k].open_rc > rc)
+                rc = g[k].open_rc;
+            glstark_device_destroy(g[k].dev);
+        }
         int proved = 0;
         for (int i = 0; i < c.num_ctxs; i++) {
             if (!recs[i].path || (!recs[i].rc && !recs[i].proof_len)) {
@@ -534,7 +556,7 @@ int main(int argc, char **argv)
     if (ran && c.json) {
         ex_device_info info[MAX_DEVICES];
         for (int k = 0; k < ndev; k++)
-            info[k] = w[k].info;
+            info[k] = g[k].info;
         struct rusage ru;
         long peak_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
         int jr = write_json(c.json, &c, info, recs, c.num_ctxs, peak_kb, wall);

@@ -18,8 +18,29 @@
  * docs/tuning.md lists them all; the library reads them once, from one
  * table, when a device is created.
  *
- * One device per thread at a time; several devices may live in several
- * threads at once. */
+ * Threads. A device may be used from any thread, and from several threads
+ * at once: the calls that use its engine (glstark_prove and
+ * glstark_prove_context with the device in their options,
+ * glstark_device_self_check, glstark_device_release_memory) take turns on a
+ * lock in the device. Such a call makes the device's GL context current on
+ * the calling thread when it starts and, when it returns, makes current
+ * again what was current there before (nothing, or the caller's own EGL
+ * context), so no thread keeps the context between calls. Many threads can
+ * therefore share one device per GPU: each does its host work (making
+ * traces, verifying) while another proves, and the proofs run one at a
+ * time, which on one GPU is faster than a context per thread (keccakf
+ * --jobs). Several devices (one per GPU) may work at once.
+ *   - A call on a device from inside a call on the same device (from a
+ *     progress or trace callback) returns GLSTARK_ERR_BUSY; it does not
+ *     deadlock.
+ *   - The getters, glstark_device_limits_get and glstark_device_engine*
+ *     read what the device fixed when it opened: any thread, any time.
+ *   - glstark_device_last_error is the device's last self-check failure,
+ *     for one thread's use; a proof reports in its own result.message.
+ *   - glstark_device_destroy waits for a call running on another thread,
+ *     but no call may start on the device once destroy is called: destroy
+ *     it after every thread using it is done. From inside a call on the
+ *     device it does nothing. */
 #ifndef GLSTARK_DEVICE_H
 #define GLSTARK_DEVICE_H
 

@@ -149,7 +149,7 @@ typedef enum glstark_codeword_policy {
 
 typedef struct glstark_prove_options {
     size_t size;                /* sizeof(glstark_prove_options) */
-    glstark_device *device;     /* NULL = a CPU engine made for this call */
+    glstark_device *device;     /* NULL = a CPU engine made for this call; shared devices take turns (device.h) */
     unsigned cpu_threads;       /* CPU engine threads (its own or the fallback's), 0 = one per core */
     int skip_constraint_check;  /* nonzero: do not check the traces against the AIRs first (faster) */
     glstark_prove_stats *stats; /* NULL, or filled on success (spans, host syncs, peak buffer bytes) */

@@ -53,7 +53,9 @@ typedef enum glstark_status {
     GLSTARK_ERR_REJECTED = 11,        /* a proof or opening was decoded but does not verify */
     GLSTARK_ERR_MISMATCH = 12,        /* a self-check found GPU and CPU results differ */
     GLSTARK_ERR_UNSATISFIED = 13,     /* a trace does not satisfy its AIR */
-    GLSTARK_ERR_INTERNAL = 14         /* a bug in glstark: please report it */
+    GLSTARK_ERR_INTERNAL = 14,        /* a bug in glstark: please report it */
+    GLSTARK_ERR_BUSY = 15             /* the calling thread is inside a call on this device already (a
+                                         callback of that call used the device): include/glstark/device.h */
 } glstark_status;
 
 /* A short constant name for a status, e.g. "GLSTARK_ERR_NO_DEVICE". */

@@ -5,6 +5,8 @@
 #include "api/device_testing.h"
 #include "api/options.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,83 @@ struct glstark_device {
     gs_gl_device *gl; /* NULL for CPU devices */
     gs_error err;
     char engine_reason[512]; /* glstark_device_engine_reason */
+    /* Serialises the calls that use the engine (device.h, "Threads"): an
+     * engine and its GL context do one thing at a time. Error-checking, so
+     * a thread that asks again while it holds the device (a callback of its
+     * own call) is told so instead of deadlocking. */
+    pthread_mutex_t lock;
 };
+
+#if GLSTARK_HAVE_GLES
+/* The hold's opaque EGL handles as the GL layer's struct. */
+static void prev_to_current(const gs_device_hold *h, gs_gl_current *c)
+{
+    c->dpy = h->prev[0];
+    c->draw = h->prev[1];
+    c->read = h->prev[2];
+    c->ctx = h->prev[3];
+}
+#endif
+
+glstark_status gs_device_acquire(glstark_device *dev, const char *who, gs_device_hold *hold, gs_error *err)
+{
+    memset(hold, 0, sizeof *hold);
+    hold->dev = dev;
+    int rc = pthread_mutex_lock(&dev->lock);
+    if (rc == EDEADLK)
+        return gs_error_set(err, GLSTARK_ERR_BUSY,
+                            "%s: this thread is inside a call on this device already (a progress or trace callback "
+                            "called back into the device); make the call after the outer one returns, or use "
+                            "another device",
+                            who);
+    if (rc)
+        return gs_error_set(err, GLSTARK_ERR_INTERNAL, "%s: locking the device failed (error %d)", who, rc);
+    hold->locked = 1;
+#if GLSTARK_HAVE_GLES
+    if (dev->gl) {
+        gs_gl_current prev;
+        glstark_status st = gs_gl_device_take(dev->gl, &prev, err);
+        if (st) {
+            gs_error_prefix(err, "%s", who);
+            return st; /* still locked: the caller may record the error, then releases */
+        }
+        hold->prev[0] = prev.dpy;
+        hold->prev[1] = prev.draw;
+        hold->prev[2] = prev.read;
+        hold->prev[3] = prev.ctx;
+        hold->current = 1;
+    }
+#endif
+    return GLSTARK_OK;
+}
+
+void gs_device_release(gs_device_hold *hold)
+{
+    if (!hold->locked)
+        return;
+#if GLSTARK_HAVE_GLES
+    if (hold->current) {
+        gs_gl_current prev;
+        prev_to_current(hold, &prev);
+        gs_gl_device_give(hold->dev->gl, &prev);
+    }
+#endif
+    hold->locked = hold->current = 0;
+    pthread_mutex_unlock(&hold->dev->lock);
+}
+
+/* The lock of a new device; 0 on success. */
+static int lock_init(pthread_mutex_t *m)
+{
+    pthread_mutexattr_t a;
+    if (pthread_mutexattr_init(&a))
+        return -1;
+    int rc = pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+    if (!rc)
+        rc = pthread_mutex_init(m, &a);
+    pthread_mutexattr_destroy(&a);
+    return rc;
+}
 
 void glstark_device_options_init(glstark_device_options *opts)
 {
@@ -132,6 +210,18 @@ glstark_status gs_device_create_config(const gs_device_config *cfg, glstark_devi
             snprintf(msg, msg_size, "glstark_device_create: out of host memory");
         return GLSTARK_ERR_OUT_OF_MEMORY;
     }
+    if (lock_init(&d->lock)) {
+        if (msg && msg_size)
+            snprintf(msg, msg_size, "glstark_device_create: cannot make the device's lock (out of resources)");
+        free(d);
+        return GLSTARK_ERR_OUT_OF_MEMORY;
+    }
+#if GLSTARK_HAVE_GLES
+    /* opening makes the new context current here; the caller's own
+     * context, if any, comes back at the end */
+    gs_gl_current before;
+    gs_gl_current_save(&before);
+#endif
     const char *asked = cfg->engine_from_env ? cfg->engine_from_env : "options";
     glstark_status st;
     if (cfg->engine == GLSTARK_ENGINE_CPU) {
@@ -156,9 +246,17 @@ glstark_status gs_device_create_config(const gs_device_config *cfg, glstark_devi
                           "GLSTARK_ENGINE_CPU",
                           (int)cfg->engine);
     }
+#if GLSTARK_HAVE_GLES
+    /* the device is nobody's until a call takes it (device.h, "Threads") */
+    if (!st && d->gl)
+        gs_gl_device_give(d->gl, &before);
+    else
+        gs_gl_current_restore(&before);
+#endif
     if (st) {
         if (msg && msg_size)
             snprintf(msg, msg_size, "%s", d->err.msg);
+        pthread_mutex_destroy(&d->lock);
         free(d);
         return st;
     }
@@ -195,15 +293,34 @@ void glstark_device_destroy(glstark_device *dev)
 {
     if (!dev)
         return;
-    gs_engine_destroy(dev->eng);
+    /* waits for a call still running on another thread; from inside a call
+     * on this device (a callback) it must not free what that call uses */
+    if (pthread_mutex_lock(&dev->lock) == EDEADLK)
+        return;
+#if GLSTARK_HAVE_GLES
+    gs_gl_current before;
+    gs_gl_current_save(&before);
+#endif
+    gs_engine_destroy(dev->eng); /* a GLES engine takes its context to free its objects */
+#if GLSTARK_HAVE_GLES
+    gs_gl_current_restore(&before);
+#endif
+    pthread_mutex_unlock(&dev->lock);
+    pthread_mutex_destroy(&dev->lock);
     free(dev);
 }
 
 void glstark_device_release_memory(glstark_device *dev)
 {
 #if GLSTARK_HAVE_GLES
-    if (dev && dev->kind == GLSTARK_ENGINE_GLES && dev->eng)
+    if (!dev || dev->kind != GLSTARK_ENGINE_GLES || !dev->eng)
+        return;
+    gs_device_hold h;
+    gs_error err;
+    gs_error_clear(&err);
+    if (!gs_device_acquire(dev, "glstark_device_release_memory", &h, &err))
         gs_gles_pool_release(dev->eng);
+    gs_device_release(&h);
 #else
     (void)dev; /* CPU engines hold no pool */
 #endif
@@ -366,11 +483,30 @@ static glstark_status self_check_op(glstark_device *dev, int op, size_t n, uint6
     return GLSTARK_OK;
 }
 
+static glstark_status self_check_held(glstark_device *dev, uint64_t seed, size_t n);
+
 glstark_status glstark_device_self_check(glstark_device *dev, uint64_t seed, size_t n)
 {
     if (!dev)
         return GLSTARK_ERR_INVALID_ARGUMENT;
+    gs_device_hold h;
+    gs_error err;
+    gs_error_clear(&err);
+    glstark_status st = gs_device_acquire(dev, "glstark_device_self_check", &h, &err);
+    if (st == GLSTARK_ERR_BUSY)
+        return st; /* the outer call owns dev->err */
     gs_error_clear(&dev->err);
+    if (st)
+        dev->err = err;
+    else
+        st = self_check_held(dev, seed, n);
+    gs_device_release(&h);
+    return st;
+}
+
+/* The self-check with the device held. */
+static glstark_status self_check_held(glstark_device *dev, uint64_t seed, size_t n)
+{
     if (!dev->gl)
         return GLSTARK_OK;
     if (n < 8)

@@ -247,6 +247,10 @@ static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const g
     free(s);
 }
 
+static glstark_status prove_on(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t num_traces,
+                               const glstark_prove_options *opts, const uint32_t *const *row_major_mains,
+                               glstark_prove_result *res);
+
 glstark_status glstark_prove(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t num_traces,
                              const glstark_prove_options *opts, glstark_prove_result *res)
 {
@@ -279,6 +283,29 @@ glstark_status gs_api_prove(const glstark_proving_key *pk, const glstark_air_tra
         put_msg(res->message, sizeof res->message, m);
         return GLSTARK_ERR_INVALID_ARGUMENT;
     }
+    gs_error err;
+    gs_error_clear(&err);
+    /* the device is this call's until it returns (device.h, "Threads") */
+    gs_device_hold hold = {0};
+    if (o.device) {
+        glstark_status st = gs_device_acquire(o.device, "glstark_prove", &hold, &err);
+        if (st) {
+            gs_device_release(&hold);
+            put_msg(res->message, sizeof res->message, err.msg);
+            return st;
+        }
+    }
+    glstark_status st = prove_on(pk, traces, num_traces, &o, row_major_mains, res);
+    gs_device_release(&hold);
+    return st;
+}
+
+/* gs_api_prove with the options checked and the device held. */
+static glstark_status prove_on(const glstark_proving_key *pk, const glstark_air_trace *traces, size_t num_traces,
+                               const glstark_prove_options *opts, const uint32_t *const *row_major_mains,
+                               glstark_prove_result *res)
+{
+    const glstark_prove_options o = *opts;
     gs_error err;
     gs_error_clear(&err);
     gs_engine *eng = gs_device_engine_of(o.device), *own = NULL, *fallback = NULL;

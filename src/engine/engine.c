@@ -1,4 +1,5 @@
 #include "engine/engine.h"
+#include "engine/read_later.h"
 
 #include "engine/reduction_ops.h"
 
@@ -6,6 +7,7 @@
 
 void gs_engine_destroy(gs_engine *eng)
 {
+    gs_read_later_free(eng);
     if (eng && eng->core && eng->core->destroy)
         eng->core->destroy(eng);
 }
@@ -72,7 +74,12 @@ glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t
 glstark_status gs_buf_read(const gs_buf *buf, size_t offset, void *dst, size_t bytes)
 {
     glstark_status st = check_range(buf->engine, buf, offset, bytes, "buffer read");
-    return st ? st : buf->engine->core->buf_read(buf->engine, buf, offset, dst, bytes);
+    if (st)
+        return st;
+    /* reads queued for later come along: one host sync for all */
+    int done = 0;
+    st = gs_read_later_with(buf, offset, dst, bytes, &done);
+    return st || done ? st : buf->engine->core->buf_read(buf->engine, buf, offset, dst, bytes);
 }
 
 glstark_status gs_buf_copy(gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes)

@@ -129,6 +129,9 @@ struct gs_engine {
     /* The span recorder of the prove call using this engine (prove/spans.h),
      * NULL outside one: lets protocol code mark sub-phases. Borrowed, not owned. */
     struct gs_span_rec *spans;
+    /* Reads queued until the host's next read (engine/read_later.h); NULL
+     * until the first. */
+    struct gs_read_later *later;
 };
 
 /* The CPU engine: plain C, the reference. threads = 0 picks the core count. */

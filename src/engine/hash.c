@@ -1,6 +1,8 @@
 /* Argument checking for the hash family (src/engine/hash_ops.h), shared by all engines. */
 #include "engine/hash_ops.h"
+#include "engine/read_later.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static glstark_status need_family(gs_engine *eng, const char *what)
@@ -168,4 +170,56 @@ glstark_status gs_engine_grind_fn(void *ctx, const bb_t st[GS_P2_WIDTH], unsigne
     if (s && err && err != &eng->err)
         *err = eng->err;
     return s;
+}
+
+/* Rows opened at once into a host array, then placed row by row (an
+ * engine without merkle_gather: its openings are host memory). */
+static glstark_status open_now_strided(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                       const uint32_t *indices, size_t n, bb_t *rows_out, size_t row_stride,
+                                       bb_t *proofs_out)
+{
+    const size_t row = tree->width * tree->elem_deg, nrows = n << tree->log_k;
+    if (!rows_out || row_stride == row)
+        return gs_engine_merkle_open(eng, mat, mat_off, tree, indices, n, rows_out, proofs_out);
+    bb_t *tmp = malloc(nrows * row * sizeof(bb_t) + 1);
+    if (!tmp)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "merkle open: out of host memory");
+    glstark_status st = gs_engine_merkle_open(eng, mat, mat_off, tree, indices, n, tmp, proofs_out);
+    for (size_t r = 0; !st && r < nrows; r++)
+        memcpy(rows_out + r * row_stride, tmp + r * row, row * sizeof(bb_t));
+    free(tmp);
+    return st;
+}
+
+glstark_status gs_engine_merkle_open_later(gs_engine *eng, const gs_buf *mat, size_t mat_off,
+                                           const gs_merkle_dev *tree, const uint32_t *indices, size_t n,
+                                           bb_t *rows_out, size_t row_stride, bb_t *proofs_out)
+{
+    const size_t row = tree->width * tree->elem_deg;
+    if (rows_out && row_stride < row)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle open: row stride %zu words is below the row's %zu words", row_stride, row);
+    if (!eng->hash || !eng->hash->merkle_gather || n == 0)
+        return open_now_strided(eng, mat, mat_off, tree, indices, n, rows_out, row_stride, proofs_out);
+    /* the checks of gs_engine_merkle_open, on an empty query list */
+    glstark_status st = gs_engine_merkle_open(eng, mat, mat_off, tree, indices, 0, NULL, NULL);
+    size_t s = tree->height >> tree->log_k;
+    for (size_t q = 0; !st && q < n; q++)
+        if (indices[q] >= s)
+            st = gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                              "merkle open: query %zu has index %u; the tree has %zu query positions", q, indices[q],
+                              s);
+    gs_buf *stage = NULL;
+    if (!st)
+        st = eng->hash->merkle_gather(eng, mat, mat_off, tree, indices, n, rows_out != NULL, proofs_out != NULL,
+                                      &stage);
+    if (st || !stage)
+        return st;
+    const size_t nrows = n << tree->log_k, rows_bytes = rows_out ? nrows * row * sizeof(bb_t) : 0;
+    if (rows_out)
+        st = gs_buf_read_later(stage, 0, rows_out, row * sizeof(bb_t), nrows, row_stride * sizeof(bb_t));
+    if (!st && proofs_out)
+        st = gs_buf_read_later(stage, rows_bytes, proofs_out, stage->size - rows_bytes, 1, 0);
+    gs_buf_destroy(stage); /* its bytes are in the queue's own buffer now */
+    return st;
 }

@@ -49,6 +49,12 @@ typedef struct gs_hash_ops {
      * buffer the tree was committed from. */
     glstark_status (*merkle_open)(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
                                   const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out);
+    /* Optional (NULL: the CPU engine, whose openings are host memory
+     * already): merkle_open's rows and paths gathered on the engine into a
+     * new buffer *out (rows first, then paths; rows / proofs say which),
+     * for a read made later (gs_engine_merkle_open_later). */
+    glstark_status (*merkle_gather)(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                    const uint32_t *indices, size_t n, int rows, int proofs, gs_buf **out);
     /* Smallest w in [0, p) with canonical(permute(st with cell absorb_idx := w)[7])
      * divisible by 2^bits (bits 1..30, absorb_idx < 8; checked by the wrapper).
      * A GPU searches ordered batches and returns the minimum of the first
@@ -73,6 +79,15 @@ glstark_status gs_engine_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t
 glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN]);
 glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
                                      const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out);
+/* gs_engine_merkle_open for results no challenge depends on: where the
+ * engine gathers on the device, the rows and paths are read with the host's
+ * next read (engine/read_later.h; the caller flushes before it returns),
+ * else at once. Opened row i (of n * K, each width * elem_deg words) goes
+ * to rows_out + i * row_stride words (row_stride >= width * elem_deg, so a
+ * column group can land inside wider rows); paths as merkle_open. */
+glstark_status gs_engine_merkle_open_later(gs_engine *eng, const gs_buf *mat, size_t mat_off,
+                                           const gs_merkle_dev *tree, const uint32_t *indices, size_t n,
+                                           bb_t *rows_out, size_t row_stride, bb_t *proofs_out);
 void gs_merkle_dev_release(gs_merkle_dev *tree);
 /* Starts a streamed commitment of a height x width base-field matrix. */
 glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size_t width, unsigned log_k,

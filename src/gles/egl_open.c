@@ -577,6 +577,46 @@ glstark_status gs_gl_device_make_current(gs_gl_device *dev, gs_error *err)
     return GLSTARK_OK;
 }
 
+void gs_gl_current_save(gs_gl_current *cur)
+{
+    cur->dpy = eglGetCurrentDisplay();
+    cur->draw = eglGetCurrentSurface(EGL_DRAW);
+    cur->read = eglGetCurrentSurface(EGL_READ);
+    cur->ctx = eglGetCurrentContext();
+}
+
+/* Another thread may hold the context only between its own take and give,
+ * which the device lock orders before ours; so a failure here is not a
+ * race but a context current elsewhere outside glstark, or a lost one. */
+glstark_status gs_gl_device_take(gs_gl_device *dev, gs_gl_current *prev, gs_error *err)
+{
+    gs_gl_current_save(prev);
+    if (prev->ctx == dev->ctx)
+        return GLSTARK_OK;
+    if (!eglMakeCurrent(dev->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, dev->ctx))
+        return gs_error_set(err, GLSTARK_ERR_GPU,
+                            "eglMakeCurrent of the device's context on this thread failed (%s): the context is "
+                            "current on another thread outside glstark's calls, or the display was terminated",
+                            egl_error_name(eglGetError()));
+    return GLSTARK_OK;
+}
+
+void gs_gl_device_give(gs_gl_device *dev, const gs_gl_current *prev)
+{
+    if (prev->ctx == dev->ctx)
+        return; /* it was current before the take: leave it so */
+    if (prev->ctx != EGL_NO_CONTEXT)
+        gs_gl_current_restore(prev); /* the caller's own context, back */
+    else
+        eglMakeCurrent(dev->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
+void gs_gl_current_restore(const gs_gl_current *cur)
+{
+    if (cur->ctx != EGL_NO_CONTEXT && eglGetCurrentContext() != cur->ctx)
+        eglMakeCurrent(cur->dpy, cur->draw, cur->read, cur->ctx);
+}
+
 void gs_gl_device_close(gs_gl_device *dev)
 {
     if (!dev)

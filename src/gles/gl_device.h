@@ -4,7 +4,8 @@
  *
  * Everything here assumes the device's context is current on the calling
  * thread (gs_gl_device_open makes it current; gs_gl_device_make_current
- * moves it to another thread). */
+ * moves it to another thread; gs_gl_device_take / _give borrow a thread
+ * for one call of the public API). */
 #ifndef GS_GLES_GL_DEVICE_H
 #define GS_GLES_GL_DEVICE_H
 
@@ -143,6 +144,23 @@ typedef struct gs_gl_device {
 glstark_status gs_gl_device_open(const gs_device_config *cfg, gs_gl_device **out, gs_error *err);
 void gs_gl_device_close(gs_gl_device *dev);
 glstark_status gs_gl_device_make_current(gs_gl_device *dev, gs_error *err);
+
+/* What was current on a thread (display, surfaces, context), so a call that
+ * borrows the thread for a device's context can put it back. */
+typedef struct gs_gl_current {
+    EGLDisplay dpy;
+    EGLSurface draw, read;
+    EGLContext ctx;
+} gs_gl_current;
+void gs_gl_current_save(gs_gl_current *cur);
+/* Makes a saved context current again (nothing when none was). */
+void gs_gl_current_restore(const gs_gl_current *cur);
+/* Makes dev's context current on the calling thread for one call, saving
+ * what was current in *prev; gs_gl_device_give puts *prev back (releases
+ * the context when nothing was current), so another thread may take it.
+ * The caller orders takes and gives (the public device's lock). */
+glstark_status gs_gl_device_take(gs_gl_device *dev, gs_gl_current *prev, gs_error *err);
+void gs_gl_device_give(gs_gl_device *dev, const gs_gl_current *prev);
 
 /* Whole-token match in a space-separated extension string. */
 int gs_gl_has_token(const char *list, const char *name);

@@ -1,6 +1,8 @@
 /* LogUp GKR prover (docs/protocol.md, 'LogUp GKR'). */
 #include "prove/gkr.h"
 
+#include "engine/read_later.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,8 +54,13 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
         }
     }
     bb4_t root[2], l1[4];
-    if (gs_buf_read(lp[0], 0, &root[0], sizeof(bb4_t)) || gs_buf_read(lq[0], 0, &root[1], sizeof(bb4_t)) ||
-        gs_buf_read(lp[1], 0, &l1[0], 2 * sizeof(bb4_t)) || gs_buf_read(lq[1], 0, &l1[2], 2 * sizeof(bb4_t))) {
+    /* the root and layer 1 in one host sync: the first three reads come
+     * along with the fourth (engine/read_later.h) */
+    if (gs_buf_read_later(lp[0], 0, &root[0], sizeof(bb4_t), 1, 0) ||
+        gs_buf_read_later(lq[0], 0, &root[1], sizeof(bb4_t), 1, 0) ||
+        gs_buf_read_later(lp[1], 0, &l1[0], 2 * sizeof(bb4_t), 1, 0) ||
+        gs_buf_read(lq[1], 0, &l1[2], 2 * sizeof(bb4_t))) {
+        gs_engine_read_drop(eng);
         st = eng_fail(eng, err, "reading the root");
         goto done;
     }
@@ -101,7 +108,10 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
             }
         }
         bb4_t c[4];
-        if (gs_buf_read(lp[j + 1], 0, &c[0], 2 * sizeof(bb4_t)) || gs_buf_read(lq[j + 1], 0, &c[2], 2 * sizeof(bb4_t))) {
+        /* both claims in one host sync */
+        if (gs_buf_read_later(lp[j + 1], 0, &c[0], 2 * sizeof(bb4_t), 1, 0) ||
+            gs_buf_read(lq[j + 1], 0, &c[2], 2 * sizeof(bb4_t))) {
+            gs_engine_read_drop(eng);
             st = eng_fail(eng, err, "reading layer claims");
             goto done;
         }

@@ -24,6 +24,9 @@
  * per stacked column (Q_c[x] = q_c(u_0, x), W_c = Σ_k W_k(u_0, ·)). */
 #include "prove/stacked_reduction.h"
 
+#include "engine/read_later.h"
+#include "prove/host_tail.h"
+
 #include "prove/spans.h"
 
 #include "common/poly.h"
@@ -454,6 +457,46 @@ glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *
     return GLSTARK_OK;
 }
 
+/* Rounds j0..n_stack on the host (prove/host_tail.h), once the tables are
+ * small: every column's live entries of q and w read in one host sync
+ * instead of a sync per round and one for the openings, which are q's
+ * first entries after the last fold. */
+static glstark_status sred_tail(gs_sred_prover *p, gs_fs *fs, uint32_t j0, gs_stacking_proof *proof, bb4_t *u,
+                                bb4_t *openings, gs_error *err)
+{
+    const size_t len0 = p->len, full = (size_t)1 << p->prm.n_stack, W = p->total_width;
+    bb4_t *hq = malloc(len0 * W * sizeof(bb4_t) + 1), *hw = malloc(len0 * W * sizeof(bb4_t) + 1);
+    glstark_status st = hq && hw ? GLSTARK_OK
+                                 : gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
+                                                "stacked reduction: out of host memory for the last rounds");
+    for (size_t c = 0; !st && c < W; c++) {
+        st = gs_buf_read_later(p->q, c * full * sizeof(bb4_t), hq + c * len0, len0 * sizeof(bb4_t), 1, 0);
+        if (!st)
+            st = gs_buf_read_later(p->w, c * full * sizeof(bb4_t), hw + c * len0, len0 * sizeof(bb4_t), 1, 0);
+    }
+    if (!st)
+        st = gs_engine_read_flush(p->eng);
+    if (st && !err->status)
+        gs_error_set(err, st, "stacked reduction: reading the tables for the last rounds: %s", p->eng->err.msg);
+    if (st)
+        gs_engine_read_drop(p->eng);
+    size_t len = len0;
+    for (uint32_t j = j0; !st && j <= p->prm.n_stack; j++) {
+        bb4_t *ev = proof->sumcheck_round_polys + 2 * (size_t)(j - 1);
+        gs_tail_sred_round(hq, hw, len0, (uint32_t)W, len, ev);
+        gs_fs_observe_ext(fs, ev[0]);
+        gs_fs_observe_ext(fs, ev[1]);
+        u[j] = gs_fs_sample_ext(fs);
+        gs_tail_sred_fold(hq, hw, len0, (uint32_t)W, len, u[j]);
+        len /= 2;
+    }
+    for (size_t c = 0; !st && c < W; c++)
+        openings[c] = hq[c * len0];
+    free(hq);
+    free(hw);
+    return st;
+}
+
 glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
                              const gs_buf *const *matrices, uint32_t num_commits, const bb4_t *r, uint32_t r_len,
                              gs_stacking_proof *proof, bb4_t *u, gs_error *err)
@@ -499,7 +542,13 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
     st = gs_sred_prover_fold_ple(&p, u[0], err);
     gs_span_eng_end(eng, sp);
     sp = gs_span_eng_begin(eng, "sred_rounds");
-    for (uint32_t j = 1; j <= prm.n_stack && !st; j++) {
+    uint32_t j = 1;
+    int tail = 0;
+    for (; j <= prm.n_stack && !st; j++) {
+        if (p.len * p.total_width <= GS_HOST_TAIL_ENTRIES) {
+            tail = 1;
+            break;
+        }
         bb4_t *ev = proof->sumcheck_round_polys + 2 * (size_t)(j - 1);
         st = gs_sred_prover_round(&p, ev, err);
         if (st)
@@ -518,7 +567,13 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
             st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
             goto fail;
         }
-        st = gs_sred_prover_openings(&p, all, err);
+        if (tail) {
+            sp = gs_span_eng_begin(eng, "sred_host_tail");
+            st = sred_tail(&p, fs, j, proof, u, all, err);
+            gs_span_eng_end(eng, sp);
+        } else {
+            st = gs_sred_prover_openings(&p, all, err);
+        }
         size_t off = 0;
         for (uint32_t c = 0; c < num_commits && !st; c++) {
             memcpy(proof->stacking_openings[c].v, all + off, commits[c].width * sizeof(bb4_t));

@@ -14,6 +14,8 @@
 #include "prove/whir.h"
 
 #include "prove/spans.h"
+#include "engine/read_later.h"
+#include "prove/host_tail.h"
 
 /* Moves an engine failure into err with context. */
 static glstark_status eng_fail(gs_engine *eng, glstark_status st, gs_error *err, const char *step)
@@ -44,8 +46,9 @@ static glstark_status grind(gs_engine *eng, gs_transcript *ts, unsigned bits, bb
  * at a time, and each group gives its part of every opened row. The rows are
  * those of the committed codeword (the encoding is deterministic), so the
  * proof is the same; the engine holds one group instead of the whole
- * codeword. Groups are a third of the columns (rounded up): each costs one
- * readback, and the three keep a keccakf proof within its 64 host syncs. */
+ * codeword. Groups are a third of the columns (rounded up); their rows are
+ * read with the host's next read (engine/read_later.h), so the groups cost
+ * no host sync of their own. */
 #define REENCODE_GROUPS 3
 
 static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, const gs_whir_commit_data *c,
@@ -53,7 +56,7 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
                                      gs_error *err)
 {
     const uint32_t W = c->width, L = prm->l_skip + prm->n_stack;
-    const size_t K = (size_t)1 << prm->k, N = (size_t)1 << (L + prm->log_blowup);
+    const size_t N = (size_t)1 << (L + prm->log_blowup);
     const uint32_t G = (W + REENCODE_GROUPS - 1) / REENCODE_GROUPS;
     gs_stack_layout qlay;
     const gs_stack_trace_shape qshape = {W, L};
@@ -61,11 +64,6 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
     if (st)
         return st;
     gs_buf *part = NULL;
-    bb_t *rows = malloc((size_t)nq * K * G * sizeof(bb_t) + 1);
-    if (!rows) {
-        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir prove: out of host memory for the re-encoded rows");
-        goto out;
-    }
     if ((st = gs_buf_create(eng, (size_t)G * N * sizeof(bb_t), &part))) {
         st = eng_fail(eng, st, err, "allocating a group of re-encoded codeword columns");
         goto out;
@@ -75,17 +73,16 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
         const uint32_t g = W - c0 < G ? W - c0 : G;
         gs_merkle_dev group = *c->tree; /* its digests, opened for the path only once */
         group.width = g;
+        /* the group's columns land inside the W-column rows when read */
         if ((st = gs_rs_code_matrix(eng, &qlay, &qref, prm->log_blowup, c0, c0 + g, part, 0)) ||
-            (st = gs_engine_merkle_open(eng, part, 0, &group, idx, nq, rows, c0 == 0 ? proofs_out : NULL))) {
+            (st = gs_engine_merkle_open_later(eng, part, 0, &group, idx, nq, rows_out + c0, W,
+                                              c0 == 0 ? proofs_out : NULL))) {
             st = eng_fail(eng, st, err, "re-encoding the stacked matrix for the first queries");
             goto out;
         }
-        for (size_t r = 0; r < (size_t)nq * K; r++)
-            memcpy(rows_out + r * W + c0, rows + r * g, g * sizeof(bb_t));
     }
 out:
     gs_buf_destroy(part);
-    free(rows);
     gs_stack_layout_free(&qlay);
     return st;
 }
@@ -289,6 +286,51 @@ static glstark_status final_poly(whir_state *s, gs_whir_proof *pf, gs_error *err
     return GLSTARK_OK;
 }
 
+/* The last round on the host (prove/host_tail.h) once f and w are small:
+ * both read in one host sync (instead of one per sumcheck round and one for
+ * the final polynomial), then its k sumcheck rounds (each observed, its
+ * proof of work and α) and folds, and f as the final polynomial. */
+static glstark_status last_round_on_host(whir_state *s, uint32_t i, gs_whir_proof *pf, gs_error *err)
+{
+    gs_engine *eng = s->eng;
+    size_t len = s->len;
+    bb4_t *hf = malloc(len * sizeof(bb4_t) + 1), *hw = malloc(len * sizeof(bb4_t) + 1);
+    glstark_status st = hf && hw ? GLSTARK_OK
+                                 : gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
+                                                "whir prove: out of host memory for the last round");
+    if (!st) {
+        /* f comes along with the read of w (and any queued openings) */
+        st = gs_buf_read_later(s->f, 0, hf, len * sizeof(bb4_t), 1, 0);
+        if (!st)
+            st = gs_buf_read(s->w, 0, hw, len * sizeof(bb4_t));
+        if (st)
+            st = eng_fail(eng, st, err, "reading f and w for the last round");
+    }
+    for (uint32_t j = 0; !st && j < s->prm->k; j++) {
+        size_t n = (size_t)i * s->prm->k + j;
+        bb4_t sv[2], alpha;
+        gs_tail_whir_round(hf, hw, len, sv);
+        gs_transcript_observe_ext(s->ts, sv[0]);
+        gs_transcript_observe_ext(s->ts, sv[1]);
+        pf->sumcheck_polys[2 * n] = sv[0];
+        pf->sumcheck_polys[2 * n + 1] = sv[1];
+        if ((st = grind(eng, s->ts, s->prm->folding_pow_bits, &pf->folding_pow_witnesses[n], err)))
+            break;
+        alpha = gs_transcript_sample_ext(s->ts);
+        gs_tail_whir_fold(hf, hw, len, alpha);
+        len /= 2;
+    }
+    if (!st) {
+        s->len = len;
+        memcpy(pf->final_poly, hf, len * sizeof(bb4_t));
+        for (size_t c = 0; c < len; c++)
+            gs_transcript_observe_ext(s->ts, pf->final_poly[c]);
+    }
+    free(hf);
+    free(hw);
+    return st;
+}
+
 /* Round i's nq queries at s->idx opened: the stacked commitments in the
  * first round (re-encoded where the codeword was dropped), the previous
  * round's codeword after that. */
@@ -297,8 +339,10 @@ static glstark_status open_queries(whir_state *s, uint32_t i, uint32_t nq, gs_wh
     gs_engine *eng = s->eng;
     glstark_status st = GLSTARK_OK;
     if (i > 0) {
-        if ((st = gs_engine_merkle_open(eng, s->prev_cw, 0, &s->prev_tree, s->idx, nq,
-                                        pf->codeword_values[i - 1][0].c, pf->codeword_proofs[i - 1][0].v)))
+        if ((st = gs_engine_merkle_open_later(eng, s->prev_cw, 0, &s->prev_tree, s->idx, nq,
+                                              pf->codeword_values[i - 1][0].c,
+                                              s->prev_tree.width * s->prev_tree.elem_deg,
+                                              pf->codeword_proofs[i - 1][0].v)))
             return eng_fail(eng, st, err, "opening the previous round codeword");
         return GLSTARK_OK;
     }
@@ -306,8 +350,9 @@ static glstark_status open_queries(whir_state *s, uint32_t i, uint32_t nq, gs_wh
         const gs_whir_commit_data *cd = &s->commits[c];
         if (!cd->codeword)
             st = open_reencoded(eng, s->prm, cd, s->idx, nq, pf->initial_rows[c], pf->initial_proofs[c][0].v, err);
-        else if ((st = gs_engine_merkle_open(eng, cd->codeword, cd->codeword_off, cd->tree, s->idx, nq,
-                                             pf->initial_rows[c], pf->initial_proofs[c][0].v)))
+        else if ((st = gs_engine_merkle_open_later(eng, cd->codeword, cd->codeword_off, cd->tree, s->idx, nq,
+                                                   pf->initial_rows[c], cd->tree->width * cd->tree->elem_deg,
+                                                   pf->initial_proofs[c][0].v)))
             st = eng_fail(eng, st, err, "opening the stacked commitments");
     }
     return st;
@@ -391,21 +436,34 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         st = whir_prepare(&s, u, total_width, pf, err);
     for (uint32_t i = 0; i < nu && !st; i++) {
         const int last = i + 1 == nu;
-        int sp = gs_span_eng_begin(eng, "whir_sumcheck");
         bb4_t alpha = bb4_zero(), z0 = bb4_zero();
-        if ((st = round_sumcheck(&s, i, last, pf, &alpha, err)))
-            break;
-        gs_span_eng_end(eng, sp);
-        sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
-        if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha, pf, &z0, err)))
-            break;
-        gs_span_eng_end(eng, sp);
+        if (last && s.len <= GS_HOST_TAIL_ENTRIES) {
+            int sp = gs_span_eng_begin(eng, "whir_last_round_host");
+            if ((st = last_round_on_host(&s, i, pf, err)))
+                break;
+            gs_span_eng_end(eng, sp);
+        } else {
+            int sp = gs_span_eng_begin(eng, "whir_sumcheck");
+            if ((st = round_sumcheck(&s, i, last, pf, &alpha, err)))
+                break;
+            gs_span_eng_end(eng, sp);
+            sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
+            if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha, pf, &z0, err)))
+                break;
+            gs_span_eng_end(eng, sp);
+        }
+        int sp;
         sp = gs_span_eng_begin(eng, "whir_queries");
         if ((st = round_queries(&s, i, last, z0, pf, err)))
             break;
         gs_span_eng_end(eng, sp);
         s.log_rs -= 1;
     }
+    /* the last round's openings (earlier ones came with later reads) */
+    if (!st && (st = gs_engine_read_flush(eng)))
+        st = eng_fail(eng, st, err, "reading the query openings");
+    if (st)
+        gs_engine_read_drop(eng);
     whir_state_free(&s);
     if (st)
         gs_whir_proof_free(pf);

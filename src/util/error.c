@@ -65,6 +65,7 @@ const char *glstark_status_name(glstark_status status)
     case GLSTARK_ERR_MISMATCH: return "GLSTARK_ERR_MISMATCH";
     case GLSTARK_ERR_UNSATISFIED: return "GLSTARK_ERR_UNSATISFIED";
     case GLSTARK_ERR_INTERNAL: return "GLSTARK_ERR_INTERNAL";
+    case GLSTARK_ERR_BUSY: return "GLSTARK_ERR_BUSY";
     }
     return "GLSTARK_ERR_UNKNOWN";
 }

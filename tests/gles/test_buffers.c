@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "engine/read_later.h"
 #include "field/field_batch.h"
 
 static void fill_random(uint32_t *v, size_t n, uint64_t seed)
@@ -860,6 +861,58 @@ Test(gles_buffers, host_syncs_are_counted_only_at_sync_points)
     cr_assert_eq(eng->host_syncs, s0 + 2);
     for (int i = 0; i < 1024; i++)
         cr_assert_eq(got[i], bb_pow(v[i], 4), "a^4 at %d: barrier between dependent dispatches missing?", i);
+    gs_buf_destroy(a);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+}
+
+/* Reads queued for later (engine/read_later.h) come along with the next
+ * read: one host sync for all, each destination (strided ones too) gets
+ * its bytes, and a flush with nothing queued costs nothing. */
+Test(gles_buffers, reads_later_come_along_with_the_next_read)
+{
+    gs_engine *eng = tu_engine(NULL);
+    gs_buf *a, *b;
+    TU_OK(eng, gs_buf_create(eng, 4096, &a));
+    TU_OK(eng, gs_buf_create(eng, 4096, &b));
+    uint32_t va[1024], vb[1024];
+    for (int i = 0; i < 1024; i++) {
+        va[i] = (uint32_t)i * 3u + 1u;
+        vb[i] = 0xA0000000u + (uint32_t)i;
+    }
+    TU_OK(eng, gs_buf_write(a, 0, va, sizeof va));
+    TU_OK(eng, gs_buf_write(b, 0, vb, sizeof vb));
+    uint64_t s0 = eng->host_syncs;
+    TU_OK(eng, gs_engine_read_flush(eng));
+    cr_assert_eq(eng->host_syncs, s0, "a flush with nothing queued must not sync");
+    uint32_t plain[10], rows[4 * 6], got_b[7];
+    memset(rows, 0, sizeof rows);
+    TU_OK(eng, gs_buf_read_later(a, 40, plain, sizeof plain, 1, 0));
+    /* 4 items of 2 words into rows of 6 words, at column 3 */
+    TU_OK(eng, gs_buf_read_later(b, 8, rows + 3, 8, 4, 24));
+    cr_assert_eq(eng->host_syncs, s0, "queueing must not sync");
+    TU_OK(eng, gs_buf_read(b, 100, got_b, sizeof got_b));
+    cr_assert_eq(eng->host_syncs, s0 + 1, "the queued reads and the read: one sync");
+    for (int i = 0; i < 10; i++)
+        cr_assert_eq(plain[i], va[10 + i], "queued plain read, word %d", i);
+    for (int r = 0; r < 4; r++)
+        for (int c = 0; c < 6; c++) {
+            uint32_t want = c == 3 || c == 4 ? vb[2 + 2 * r + (c - 3)] : 0u;
+            cr_assert_eq(rows[6 * r + c], want, "strided read: row %d word %d", r, c);
+        }
+    for (int i = 0; i < 7; i++)
+        cr_assert_eq(got_b[i], vb[25 + i], "the read itself, word %d", i);
+    /* a queue flushed on its own, and one dropped, then nothing pending */
+    uint32_t one = 0, never = 7;
+    TU_OK(eng, gs_buf_read_later(a, 0, &one, 4, 1, 0));
+    TU_OK(eng, gs_engine_read_flush(eng));
+    cr_assert_eq(eng->host_syncs, s0 + 2);
+    cr_assert_eq(one, va[0]);
+    TU_OK(eng, gs_buf_read_later(a, 4, &never, 4, 1, 0));
+    gs_engine_read_drop(eng);
+    TU_OK(eng, gs_engine_read_flush(eng));
+    cr_assert_eq(eng->host_syncs, s0 + 2, "a dropped queue reads nothing");
+    cr_assert_eq(never, 7u, "a dropped read wrote its destination");
     gs_buf_destroy(a);
     gs_buf_destroy(b);
     gs_engine_destroy(eng);

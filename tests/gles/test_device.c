@@ -567,6 +567,41 @@ Test(gles_device, two_devices_in_one_process)
     gs_engine_destroy(b);
 }
 
+/* A public call borrows the calling thread only for its own length: a
+ * context the caller had current (here an engine's) is current again after
+ * glstark_device_create, a self-check and destroy, and no public device's
+ * context is left current on the thread (device.h, "Threads"). */
+Test(gles_device, public_calls_put_back_the_callers_context)
+{
+    clear_path_env();
+    gs_engine *own = tu_engine(NULL);
+    const EGLContext mine = gs_gles_device(own)->ctx;
+    cr_assert_eq(eglGetCurrentContext(), mine);
+    glstark_device *dev = NULL;
+    char msg[4096];
+    cr_assert_eq(glstark_device_create(gles_only(), &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(eglGetCurrentContext(), mine, "glstark_device_create left its own context current");
+    cr_assert_eq(glstark_device_self_check(dev, 3, 64), GLSTARK_OK, "%s", glstark_device_last_error(dev));
+    cr_assert_eq(eglGetCurrentContext(), mine, "the self-check did not put the caller's context back");
+    glstark_device_release_memory(dev);
+    cr_assert_eq(eglGetCurrentContext(), mine, "release_memory did not put the caller's context back");
+    /* the caller's engine still works on its context */
+    gs_buf *buf;
+    uint32_t v[4] = {1, 2, 3, 4}, w[4] = {0};
+    TU_OK(own, gs_buf_create(own, sizeof v, &buf));
+    TU_OK(own, gs_buf_write(buf, 0, v, sizeof v));
+    TU_OK(own, gs_buf_read(buf, 0, w, sizeof w));
+    cr_assert_arr_eq(v, w, sizeof v);
+    gs_buf_destroy(buf);
+    gs_engine_destroy(own);
+    /* with nothing current (the engine's destroy released its context), a
+     * call leaves nothing current */
+    cr_assert_eq(eglGetCurrentContext(), EGL_NO_CONTEXT);
+    cr_assert_eq(glstark_device_self_check(dev, 4, 64), GLSTARK_OK, "%s", glstark_device_last_error(dev));
+    cr_assert_eq(eglGetCurrentContext(), EGL_NO_CONTEXT, "a self-check kept the device's context current");
+    glstark_device_destroy(dev);
+}
+
 typedef struct log_capture {
     int count;
     char last[512];

@@ -15,7 +15,11 @@
  *  - whole proofs: threads proving the Fibonacci AIR (2^10 rows, OpenVM's
  *    small test parameters) with one shared proving key, each on a CPU
  *    engine of its own; the bytes must equal the serial proof, which equals
- *    OpenVM's fib-small_n10 (tests/data/openvm).
+ *    OpenVM's fib-small_n10 (tests/data/openvm);
+ *  - one shared device (CPU or GLES): threads proving the same on one
+ *    glstark_device, which serialises them (include/glstark/device.h,
+ *    "Threads"); and a call back into the device from a progress callback
+ *    of a proof on it, which must return GLSTARK_ERR_BUSY.
  * The serial reference runs first on the test's own thread. The TSan build
  * (.ci/run) runs tsan_concurrency.c to look for data races in glstark. */
 #include <stdio.h>
@@ -175,6 +179,7 @@ typedef struct prove_job {
     size_t len;
     glstark_status st;
     char msg[GS_ERROR_MSG_MAX];
+    glstark_device *dev; /* NULL: a CPU engine of the call's own */
 } prove_job;
 
 static void *prove_work(void *arg)
@@ -183,6 +188,7 @@ static void *prove_work(void *arg)
     glstark_prove_options o;
     glstark_prove_options_init(&o);
     o.cpu_threads = 2;
+    o.device = j->dev;
     glstark_prove_result r;
     j->st = glstark_prove(j->pk, j->trace, 1, &o, &r);
     if (j->st == GLSTARK_OK) {
@@ -232,5 +238,67 @@ static void prove_setup_free(prove_setup *s)
     glstark_verifying_key_destroy(s->vk);
     glstark_params_destroy(s->params);
     glstark_air_destroy(s->air);
+}
+/* ---- one device shared by threads ---- */
+
+/* A device of the given engine for the shared-device work (GLES forced, so
+ * llvmpipe proves on the GPU path). */
+static glstark_status shared_device_open(glstark_engine_kind kind, glstark_device **dev, char *msg, size_t n)
+{
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.engine = kind;
+    o.cpu_threads = 2;
+    return glstark_device_create(&o, dev, msg, n);
+}
+
+/* A proof whose first progress callback calls back into its own device:
+ * a nested proof and a self-check, which must both be refused with
+ * GLSTARK_ERR_BUSY while the outer proof goes on to the right bytes. */
+typedef struct reenter {
+    glstark_device *dev;
+    const glstark_proving_key *pk;
+    const glstark_air_trace *trace;
+    int calls;
+    glstark_status inner_prove, inner_check;
+    char inner_msg[GS_ERROR_MSG_MAX];
+} reenter;
+
+static void reenter_progress(void *user, const glstark_span *span, int finished)
+{
+    (void)span;
+    (void)finished;
+    reenter *r = user;
+    if (r->calls++)
+        return;
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    o.device = r->dev;
+    glstark_prove_result res;
+    r->inner_prove = glstark_prove(r->pk, r->trace, 1, &o, &res);
+    snprintf(r->inner_msg, sizeof r->inner_msg, "%s", res.message);
+    glstark_prove_result_free(&res);
+    r->inner_check = glstark_device_self_check(r->dev, 1, 8);
+}
+
+/* The outer proof's bytes go to j (as prove_work). */
+static void reenter_run(reenter *r, prove_job *j)
+{
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    o.device = r->dev;
+    o.progress = reenter_progress;
+    o.progress_user = r;
+    glstark_prove_result res;
+    j->st = glstark_prove(r->pk, r->trace, 1, &o, &res);
+    if (j->st == GLSTARK_OK) {
+        j->proof = malloc(res.proof_len);
+        if (j->proof)
+            memcpy(j->proof, res.proof, res.proof_len);
+        j->len = res.proof_len;
+    } else {
+        snprintf(j->msg, sizeof j->msg, "%s", res.message);
+    }
+    glstark_prove_result_free(&res);
 }
 #endif

@@ -100,7 +100,7 @@ Test(concurrency, whole_proofs_in_threads_match_serial_and_openvm, .timeout = 60
     prove_setup su;
     char msg[1024] = "";
     cr_assert_eq(prove_setup_make(&su, msg, sizeof msg), GLSTARK_OK, "%s", msg);
-    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", NULL};
     prove_work(&ref);
     cr_assert_eq(ref.st, GLSTARK_OK, "serial proof: %s", ref.msg);
     /* the serial proof is OpenVM's own (an independent reference) */
@@ -118,7 +118,7 @@ Test(concurrency, whole_proofs_in_threads_match_serial_and_openvm, .timeout = 60
     prove_job jobs[NT];
     pthread_t th[NT];
     for (int t = 0; t < NT; t++) {
-        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", NULL};
         cr_assert_eq(pthread_create(&th[t], NULL, prove_work, &jobs[t]), 0);
     }
     for (int t = 0; t < NT; t++)
@@ -133,3 +133,57 @@ Test(concurrency, whole_proofs_in_threads_match_serial_and_openvm, .timeout = 60
     free(ref.proof);
     prove_setup_free(&su);
 }
+
+/* Threads proving on one shared device give the serial proof (OpenVM's
+ * fib-small_n10); a call back into the device from a progress callback is
+ * refused with GLSTARK_ERR_BUSY. */
+static void shared_device_case(glstark_engine_kind kind)
+{
+    prove_setup su;
+    char msg[1024] = "";
+    cr_assert_eq(prove_setup_make(&su, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_device *dev = NULL;
+    cr_assert_eq(shared_device_open(kind, &dev, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};
+    prove_work(&ref); /* on this thread, alone */
+    cr_assert_eq(ref.st, GLSTARK_OK, "serial proof on the device: %s", ref.msg);
+
+    enum { NT = 3 };
+    prove_job jobs[NT];
+    pthread_t th[NT];
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};
+        cr_assert_eq(pthread_create(&th[t], NULL, prove_work, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NT; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < NT; t++) {
+        cr_assert_eq(jobs[t].st, GLSTARK_OK, "thread %d: %s", t, jobs[t].msg);
+        cr_assert(jobs[t].len == ref.len && memcmp(jobs[t].proof, ref.proof, ref.len) == 0,
+                  "thread %d: proof bytes on the shared device differ from the serial run", t);
+        free(jobs[t].proof);
+    }
+
+    reenter r = {.dev = dev, .pk = su.pk, .trace = &su.trace};
+    prove_job outer = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};
+    reenter_run(&r, &outer);
+    cr_assert_eq(outer.st, GLSTARK_OK, "the outer proof: %s", outer.msg);
+    cr_assert(outer.len == ref.len && memcmp(outer.proof, ref.proof, ref.len) == 0,
+              "the outer proof's bytes differ after the refused nested calls");
+    cr_assert_eq(r.inner_prove, GLSTARK_ERR_BUSY, "nested prove: %s (%s)", glstark_status_name(r.inner_prove),
+                 r.inner_msg);
+    cr_assert(strstr(r.inner_msg, "inside a call on this device") != NULL, "message: %s", r.inner_msg);
+    cr_assert_eq(r.inner_check, GLSTARK_ERR_BUSY, "nested self-check: %s", glstark_status_name(r.inner_check));
+    free(outer.proof);
+
+    /* the device still works after all that, on yet another thread's turn */
+    cr_assert_eq(glstark_device_self_check(dev, 7, 64), GLSTARK_OK, "%s", glstark_device_last_error(dev));
+    cr_assert_eq(glstark_verify(su.vk, ref.proof, ref.len, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    free(ref.proof);
+    glstark_device_destroy(dev);
+    prove_setup_free(&su);
+}
+
+Test(concurrency, threads_share_one_cpu_device, .timeout = 600) { shared_device_case(GLSTARK_ENGINE_CPU); }
+
+Test(concurrency, threads_share_one_gles_device, .timeout = 600) { shared_device_case(GLSTARK_ENGINE_GLES); }

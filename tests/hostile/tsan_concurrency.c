@@ -3,7 +3,7 @@
  * Criterion's forking runner cannot start under TSan. Exit 0 when every
  * thread's bytes equal the serial run's; TSan itself fails the run on a race
  * (TSAN_OPTIONS=halt_on_error=1 in .ci/run).
- *   tsan_concurrency [cpu|gpu|prove|all]   (default all) */
+ *   tsan_concurrency [cpu|gpu|prove|shared|all]   (default all) */
 #include <string.h>
 
 #include "concurrency_core.h"
@@ -110,14 +110,14 @@ static void run_prove(void)
     CHECK(st == GLSTARK_OK, "prove setup: %s", msg);
     if (st)
         return;
-    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", NULL};
     prove_work(&ref);
     CHECK(ref.st == GLSTARK_OK, "serial proof: %s", ref.msg);
     enum { NT = 3 };
     prove_job jobs[NT];
     pthread_t th[NT];
     for (int t = 0; t < NT; t++) {
-        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, ""};
+        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", NULL};
         if (pthread_create(&th[t], NULL, prove_work, &jobs[t]))
             abort();
     }
@@ -134,6 +134,56 @@ static void run_prove(void)
     prove_setup_free(&su);
 }
 
+/* Threads proving on one shared device (CPU, then GLES), against a proof
+ * made alone on it; and the refused call back into the device. */
+static void run_shared(glstark_engine_kind kind, const char *name)
+{
+    prove_setup su;
+    char msg[1024] = "";
+    glstark_status st = prove_setup_make(&su, msg, sizeof msg);
+    CHECK(st == GLSTARK_OK, "shared setup: %s", msg);
+    glstark_device *dev = NULL;
+    if (!st)
+        st = shared_device_open(kind, &dev, msg, sizeof msg);
+    CHECK(st == GLSTARK_OK, "shared %s device: %s", name, msg);
+    if (st) {
+        prove_setup_free(&su);
+        return;
+    }
+    prove_job ref = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};
+    prove_work(&ref);
+    CHECK(ref.st == GLSTARK_OK, "shared %s: serial proof: %s", name, ref.msg);
+    enum { NT = 3 };
+    prove_job jobs[NT];
+    pthread_t th[NT];
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};
+        if (pthread_create(&th[t], NULL, prove_work, &jobs[t]))
+            abort();
+    }
+    for (int t = 0; t < NT; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < NT; t++) {
+        CHECK(jobs[t].st == GLSTARK_OK, "shared %s thread %d: %s", name, t, jobs[t].msg);
+        CHECK(jobs[t].len == ref.len && jobs[t].proof && !memcmp(jobs[t].proof, ref.proof, ref.len),
+              "shared %s thread %d: proof bytes differ", name, t);
+        free(jobs[t].proof);
+    }
+    reenter r = {.dev = dev, .pk = su.pk, .trace = &su.trace};
+    prove_job outer = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};
+    reenter_run(&r, &outer);
+    CHECK(outer.st == GLSTARK_OK && outer.len == ref.len && outer.proof && !memcmp(outer.proof, ref.proof, ref.len),
+          "shared %s: the outer proof around refused nested calls: %s", name, outer.msg);
+    CHECK(r.inner_prove == GLSTARK_ERR_BUSY && r.inner_check == GLSTARK_ERR_BUSY,
+          "shared %s: nested calls gave %s / %s, not GLSTARK_ERR_BUSY", name, glstark_status_name(r.inner_prove),
+          glstark_status_name(r.inner_check));
+    printf("shared %s: %d threads on one device match the proof made alone (%zu bytes)\n", name, NT, ref.len);
+    free(outer.proof);
+    free(ref.proof);
+    glstark_device_destroy(dev);
+    prove_setup_free(&su);
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "all";
@@ -143,5 +193,9 @@ int main(int argc, char **argv)
         run_gpu();
     if (!strcmp(what, "prove") || !strcmp(what, "all"))
         run_prove();
+    if (!strcmp(what, "shared") || !strcmp(what, "all")) {
+        run_shared(GLSTARK_ENGINE_CPU, "cpu");
+        run_shared(GLSTARK_ENGINE_GLES, "gles");
+    }
     return failures ? 1 : 0;
 }

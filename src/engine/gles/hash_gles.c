@@ -476,16 +476,16 @@ static glstark_status gather_rows(gs_engine *eng, const gs_buf *mat, size_t mat_
 
 /* Openings: the opened rows are gathered by a kernel (or, where a column
  * exceeds a binding, with buffer copies) and the sibling digests with
- * buffer copies into one staging buffer, then read back once. */
-static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
-                                       const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
+ * buffer copies into one staging buffer: rows first (n * K rows of
+ * width * deg words), then the paths (n * depth digests). */
+static glstark_status gles_merkle_gather(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                         const uint32_t *indices, size_t n, int rows, int proofs, gs_buf **out)
 {
     gs_gl_device *dev = gs_gles_device(eng);
-    if (n == 0)
-        return GLSTARK_OK;
+    *out = NULL;
     const size_t k = (size_t)1 << tree->log_k, s = tree->height >> tree->log_k, deg = tree->elem_deg;
     const size_t row_words = k * tree->width * deg, proof_words = (size_t)tree->depth * GS_DIGEST_LEN;
-    size_t words = n * ((rows_out ? row_words : 0) + (proofs_out ? proof_words : 0));
+    size_t words = n * ((rows ? row_words : 0) + (proofs ? proof_words : 0));
     if (words == 0)
         return GLSTARK_OK;
     gs_buf *stage = NULL;
@@ -493,7 +493,7 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
     if (st)
         return st;
     size_t o = 0;
-    if (rows_out) {
+    if (rows) {
         st = gather_rows(eng, mat, mat_off, tree, indices, n, stage);
         if (st == GLSTARK_ERR_UNSUPPORTED) {
             /* a column beyond one binding: copy entry by entry */
@@ -520,8 +520,7 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
     /* copies read what the gather kernel wrote into stage only after this */
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_WRITE_BUFFER, stage->gl_name);
-    size_t proofs_at = o;
-    if (proofs_out) {
+    if (proofs) {
         glBindBuffer(GL_COPY_READ_BUFFER, tree->digests->gl_name);
         for (size_t q = 0; q < n; q++) {
             size_t idx = indices[q];
@@ -533,29 +532,63 @@ static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t
         }
     }
     st = gs_gl_check(dev, &eng->err, "gles merkle open (glCopyBufferSubData)");
-    /* one read (one host sync) for rows and paths together */
-    uint32_t *host = st ? NULL : malloc((o ? o : 1) * 4);
-    if (!st && !host)
+    if (st) {
+        gs_buf_destroy(stage);
+        return st;
+    }
+    *out = stage;
+    return GLSTARK_OK;
+}
+
+/* The gathered rows and paths read back once (one host sync). */
+static glstark_status gles_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                       const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out)
+{
+    if (n == 0)
+        return GLSTARK_OK;
+    gs_buf *stage = NULL;
+    glstark_status st = gles_merkle_gather(eng, mat, mat_off, tree, indices, n, rows_out != NULL, proofs_out != NULL,
+                                           &stage);
+    if (st || !stage)
+        return st;
+    const size_t rows_words = rows_out ? n * ((size_t)1 << tree->log_k) * tree->width * tree->elem_deg : 0;
+    const size_t words = stage->size / 4;
+    uint32_t *host = malloc(words * 4);
+    if (!host)
         st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles merkle open: out of host memory");
     if (!st)
-        st = gs_buf_read(stage, 0, host, o * 4);
+        st = gs_buf_read(stage, 0, host, words * 4);
     if (!st && rows_out)
-        memcpy(rows_out, host, proofs_at * 4);
+        memcpy(rows_out, host, rows_words * 4);
     if (!st && proofs_out)
-        memcpy(proofs_out, host + proofs_at, (o - proofs_at) * 4);
+        memcpy(proofs_out, host + rows_words, (words - rows_words) * 4);
     free(host);
     gs_buf_destroy(stage);
     return st;
 }
 
-/* Grinding: ordered batches [w0, w0 + batch), each a few dispatches of at
- * most GS_GRIND_DISPATCH candidates, then one read of the batch minimum.
- * Batches start at the expected work and grow, so searches sync rarely. The
- * first batch holding a valid witness holds the smallest one overall, so the
- * result equals the CPU grinder's. */
+/* Grinding: ordered batches [w0, w0 + batch), each a few dispatches, then
+ * one read of the batch minimum: one host sync per batch. The first batch
+ * holds 2^bits candidates, the expected work: it holds a witness with
+ * probability 63%, and a miss costs a second sync (4 of keccakf-16's 9
+ * grinding syncs at seed 42). On desktop-class GPUs it holds
+ * 2^(bits + GS_GRIND_FIRST_EXTRA), eight times that, found in one sync with
+ * probability 1 - e^-8 (99.97%): there a dispatch after the one that found
+ * a witness skips its work (grind.comp) at almost no cost. Elsewhere the
+ * skipped candidates are not free (llvmpipe: keccakf-1024's 18-bit search
+ * took 63 ms with one batch of 2^18, 869 ms with 2^21), and a sync is cheap,
+ * so those keep one batch of the expected work. On desktop-class GPUs the
+ * dispatches hold 2^(bits - 3) candidates up to 2^(bits + 1) into the batch,
+ * where 86% of the searches end, so the one holding the witness does 1/16
+ * of the expected work past it on average; then they double, so the
+ * unlikely tail takes 5 dispatches more. The first batch holding a valid
+ * witness holds the smallest one overall, so the result equals the CPU
+ * grinder's. */
 #define GS_GRIND_DISPATCH (1u << 16)
+#define GS_GRIND_FIRST_EXTRA 3u
 #define GS_GRIND_BATCH_MIN (1u << 12)
-#define GS_GRIND_BATCH_MAX (1u << 22)
+#define GS_GRIND_BATCH_MAX (1u << 22)      /* later batches grow to this */
+#define GS_GRIND_BATCH_MAX_WIDE (1u << 27) /* on desktop-class GPUs */
 
 /* Below this many bits the expected search (2^bits permutations) takes the
  * host well under a millisecond, less than one GPU round trip, and costs no
@@ -584,10 +617,11 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
     glProgramUniform1uiv(p, loc, GS_P2_WIDTH, state);
     set_u(prog, "gs_absorb", absorb_idx);
     set_u(prog, "gs_bits", bits);
-    /* the first batch holds 2^bits candidates, the expected work, so one
-     * read finds a witness ~63% of the time and two reads ~99% */
+    const int wide = dev->caps.desktop_class;
+    const unsigned extra = wide ? GS_GRIND_FIRST_EXTRA : 0;
+    const uint64_t batch_max = wide ? GS_GRIND_BATCH_MAX_WIDE : GS_GRIND_BATCH_MAX;
     uint64_t batch = GS_GRIND_BATCH_MIN;
-    while (batch < GS_GRIND_BATCH_MAX && batch < ((uint64_t)1 << bits))
+    while (batch < batch_max && batch < ((uint64_t)1 << (bits + extra)))
         batch *= 2;
     for (uint64_t w0 = 0; w0 < BB_P;) {
         const uint32_t none = 0xFFFFFFFFu;
@@ -596,8 +630,13 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
             break;
         st = gs_gles_bind(eng, 0, res, 0, 4);
         uint64_t end = w0 + batch < BB_P ? w0 + batch : BB_P;
-        for (uint64_t a = w0; !st && a < end; a += GS_GRIND_DISPATCH) {
-            uint64_t cnt = end - a < GS_GRIND_DISPATCH ? end - a : GS_GRIND_DISPATCH;
+        const uint64_t p0 = wide && bits > 3 && ((uint64_t)1 << (bits - 3)) > GS_GRIND_DISPATCH
+                                ? (uint64_t)1 << (bits - 3)
+                                : GS_GRIND_DISPATCH;
+        for (uint64_t a = w0, piece = p0; !st && a < end; a += piece) {
+            if (wide && a - w0 >= 16 * p0)
+                piece *= 2;
+            uint64_t cnt = end - a < piece ? end - a : piece;
             set_u(prog, "gs_w0", (uint32_t)a);
             st = gs_gl_dispatch_1d(dev, prog, cnt, &eng->err);
         }
@@ -614,7 +653,7 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
         if (w0 >= BB_P)
             st = gs_error_set(&eng->err, GLSTARK_ERR_INTERNAL,
                               "gles grind: no witness in [0, p) gives %u zero bits; this should not happen", bits);
-        if (batch < GS_GRIND_BATCH_MAX)
+        if (batch < batch_max)
             batch *= 4;
     }
     gs_buf_destroy(res);
@@ -624,6 +663,7 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
 const gs_hash_ops gs_gles_hash_ops = {
     .merkle_commit = gles_merkle_commit,
     .merkle_open = gles_merkle_open,
+    .merkle_gather = gles_merkle_gather,
     .grind = gles_grind,
     .stream_begin = gles_stream_begin,
     .stream_columns = gles_stream_columns,
