@@ -12,10 +12,14 @@
 
 #include "field/ext4.h"
 
-/* Tables of at most this many extension elements (each of the two: 512
+/* Tables of at most this many extension elements (each of the two: 128
  * KiB) finish on the host. keccakf at L = 21: the stacked reduction's last
- * 9 rounds (42 columns of 2^9), WHIR's last round (2^13). */
-#define GS_HOST_TAIL_ENTRIES ((size_t)1 << 15)
+ * 7 rounds (42 columns of 2^7), WHIR's last round (2^13). The host's
+ * extension arithmetic is scalar: at 2^15 (the stacked reduction's last 9
+ * rounds) its tail took 5 ms on the H200's host where the GPU's rounds took
+ * 1 ms and 9 syncs; each halving of the bound quarters that work and costs
+ * one sync more. */
+#define GS_HOST_TAIL_ENTRIES ((size_t)1 << 13)
 
 /* WHIR (whir_ops.h sumcheck_round / fold, one table pair of len):
  * out[0] = Σ_y (f[2y] + f[2y+1]) w[2y+1],
