@@ -95,6 +95,27 @@ Test(concurrency, gles_devices_in_threads_match_serial, .timeout = 300)
     free(b);
 }
 
+/* Three threads prove su's statement at once (on dev, or each on a CPU
+ * engine of its own when dev is NULL); each proof must equal ref's bytes. */
+static void prove_on_threads(const prove_setup *su, glstark_device *dev, const prove_job *ref, const char *where)
+{
+    enum { NT = 3 };
+    prove_job jobs[NT];
+    pthread_t th[NT];
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (prove_job){su->pk, &su->trace, NULL, 0, GLSTARK_OK, "", dev};
+        cr_assert_eq(pthread_create(&th[t], NULL, prove_work, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NT; t++)
+        pthread_join(th[t], NULL);
+    for (int t = 0; t < NT; t++) {
+        cr_assert_eq(jobs[t].st, GLSTARK_OK, "thread %d: %s", t, jobs[t].msg);
+        cr_assert(jobs[t].len == ref->len && memcmp(jobs[t].proof, ref->proof, ref->len) == 0,
+                  "thread %d: proof bytes%s differ from the serial run", t, where);
+        free(jobs[t].proof);
+    }
+}
+
 Test(concurrency, whole_proofs_in_threads_match_serial_and_openvm, .timeout = 600)
 {
     prove_setup su;
@@ -114,21 +135,7 @@ Test(concurrency, whole_proofs_in_threads_match_serial_and_openvm, .timeout = 60
     cr_assert(wn == ref.len && memcmp(want, ref.proof, wn) == 0, "serial proof differs from OpenVM's fib-small_n10");
     free(want);
 
-    enum { NT = 3 };
-    prove_job jobs[NT];
-    pthread_t th[NT];
-    for (int t = 0; t < NT; t++) {
-        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", NULL};
-        cr_assert_eq(pthread_create(&th[t], NULL, prove_work, &jobs[t]), 0);
-    }
-    for (int t = 0; t < NT; t++)
-        pthread_join(th[t], NULL);
-    for (int t = 0; t < NT; t++) {
-        cr_assert_eq(jobs[t].st, GLSTARK_OK, "thread %d: %s", t, jobs[t].msg);
-        cr_assert(jobs[t].len == ref.len && memcmp(jobs[t].proof, ref.proof, ref.len) == 0,
-                  "thread %d: proof bytes differ from the serial run", t);
-        free(jobs[t].proof);
-    }
+    prove_on_threads(&su, NULL, &ref, "");
     cr_assert_eq(glstark_verify(su.vk, ref.proof, ref.len, msg, sizeof msg), GLSTARK_OK, "%s", msg);
     free(ref.proof);
     prove_setup_free(&su);
@@ -148,21 +155,7 @@ static void shared_device_case(glstark_engine_kind kind)
     prove_work(&ref); /* on this thread, alone */
     cr_assert_eq(ref.st, GLSTARK_OK, "serial proof on the device: %s", ref.msg);
 
-    enum { NT = 3 };
-    prove_job jobs[NT];
-    pthread_t th[NT];
-    for (int t = 0; t < NT; t++) {
-        jobs[t] = (prove_job){su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};
-        cr_assert_eq(pthread_create(&th[t], NULL, prove_work, &jobs[t]), 0);
-    }
-    for (int t = 0; t < NT; t++)
-        pthread_join(th[t], NULL);
-    for (int t = 0; t < NT; t++) {
-        cr_assert_eq(jobs[t].st, GLSTARK_OK, "thread %d: %s", t, jobs[t].msg);
-        cr_assert(jobs[t].len == ref.len && memcmp(jobs[t].proof, ref.proof, ref.len) == 0,
-                  "thread %d: proof bytes on the shared device differ from the serial run", t);
-        free(jobs[t].proof);
-    }
+    prove_on_threads(&su, dev, &ref, " on the shared device");
 
     reenter r = {.dev = dev, .pk = su.pk, .trace = &su.trace};
     prove_job outer = {su.pk, &su.trace, NULL, 0, GLSTARK_OK, "", dev};

@@ -85,16 +85,26 @@ static inline void oc_fib_app18_n10(oc_prove_fn prove)
     oc_fib(10, &sp, "fib-app18_n10.proof.bin", prove);
 }
 
+/* The sender/receiver pair with a lookup: its AIRs, its traces (AIR 0: 4
+ * rows in s, AIR 1: 8 rows in r, two columns each) and the small params. */
+static inline void oc_interactions_fixture(glstark_air *airs[2], uint32_t s[8], uint32_t r[16],
+                                           glstark_air_trace t[2], gs_system_params *sp)
+{
+    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
+    glstark_interactions_fixture_traces(s, r);
+    t[0] = (glstark_air_trace){4, {s, 2}, NULL, NULL, 0};
+    t[1] = (glstark_air_trace){8, {r, 2}, NULL, NULL, 0};
+    gs_default_test_params_small(sp);
+}
+
 /* The sender/receiver pair with a lookup (interactions-small). */
 static inline void oc_interactions_small(oc_prove_fn prove)
 {
     glstark_air *airs[2];
-    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
     uint32_t s[8], r[16];
-    glstark_interactions_fixture_traces(s, r);
-    glstark_air_trace t[2] = {{4, {s, 2}, NULL, NULL, 0}, {8, {r, 2}, NULL, NULL, 0}};
+    glstark_air_trace t[2];
     gs_system_params sp;
-    gs_default_test_params_small(&sp);
+    oc_interactions_fixture(airs, s, r, t, &sp);
     prove(airs, 2, &sp, t, "interactions-small.proof.bin");
     glstark_air_destroy(airs[0]);
     glstark_air_destroy(airs[1]);
@@ -107,12 +117,10 @@ static inline void oc_interactions_small(oc_prove_fn prove)
 static inline void oc_refuses_trace_value_not_below_p(gs_engine *eng)
 {
     glstark_air *airs[2];
-    cr_assert_eq(glstark_interactions_fixture_airs(airs), GLSTARK_OK);
     uint32_t s[8], r[16];
-    glstark_interactions_fixture_traces(s, r);
-    glstark_air_trace t[2] = {{4, {s, 2}, NULL, NULL, 0}, {8, {r, 2}, NULL, NULL, 0}};
+    glstark_air_trace t[2];
     gs_system_params sp;
-    gs_default_test_params_small(&sp);
+    oc_interactions_fixture(airs, s, r, t, &sp);
     gs_error err;
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
