@@ -558,9 +558,7 @@ void gs_zc_cache_free(gs_zc_cache *c)
 /* A cached program's weight table, written again from this call's weights. */
 static glstark_status rewrite_weights(const gs_cdag *d, const gs_zc_weights *w, gs_zc_code *code, gs_error *err)
 {
-    size_t n_w = 1 + (size_t)d->n_constraints;
-    for (uint32_t q = 0; q < d->n_interactions; q++)
-        n_w += 1 + d->interactions[q].message_len;
+    const size_t n_w = code->aux_words / 4 - code->w_off; /* the table ends the aux words (write_code) */
     bb4_t *wts = malloc(n_w * sizeof *wts);
     if (!wts) {
         gs_zc_code_free(code);
