@@ -2,8 +2,10 @@
 //   out[i] = C(in[2x * gs_ystride + y], in[(2x + 1) * gs_ystride + y]),
 //   x = (gs_i0 + i) / gs_ystride, y = (gs_i0 + i) % gs_ystride,
 // which is the coset tree of the bottom K levels (ystride = number of cosets
-// in the tile) and the adjacent-pair upper layers (ystride = 1). Digest
-// indices are relative to the bound windows plus the word leads.
+// in the tile) and the adjacent-pair upper layers (ystride = 1). Output i
+// goes to digest i * gs_out_step (a row class's coset digests lie 2^lc
+// apart in the bottom layer; 1 elsewhere). Digest indices are relative to
+// the bound windows plus the word leads.
 #include "babybear.glsl"
 #include "poseidon2_constants.glsl"
 #include "poseidon2.glsl"
@@ -19,6 +21,7 @@ uniform uint gs_ystride;
 uniform uint gs_in_lead;  // words
 uniform uint gs_in_first; // digest index of in[] entry 0 relative to the window
 uniform uint gs_out_lead; // words
+uniform uint gs_out_step;
 
 void main()
 {
@@ -36,5 +39,5 @@ void main()
     }
     p2_permute(s);
     for (int k = 0; k < 8; k++)
-        dout[gs_out_lead + 8u * id + uint(k)] = s[k];
+        dout[gs_out_lead + 8u * id * gs_out_step + uint(k)] = s[k];
 }

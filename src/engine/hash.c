@@ -81,7 +81,7 @@ glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t m
 }
 
 glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size_t width, unsigned log_k,
-                                             gs_merkle_stream *ms)
+                                             unsigned log_classes, size_t group_cols, gs_merkle_stream *ms)
 {
     memset(ms, 0, sizeof *ms);
     unsigned depth;
@@ -95,41 +95,57 @@ glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size
         st = gs_merkle_check_shape(height, width, 1, log_k, &depth, &eng->err);
     if (st)
         return st;
-    *ms = (gs_merkle_stream){NULL, height, width, log_k, 0};
-    st = eng->hash->stream_begin(eng, ms);
+    const size_t s = height >> log_k;
+    if (group_cols == 0 || group_cols % GS_P2_RATE != 0)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle stream: groups of %zu columns; use a multiple of %d (the sponge's rate)", group_cols,
+                            GS_P2_RATE);
+    if (log_classes >= 31 || s % ((size_t)1 << log_classes) != 0 || (log_classes > 0 && log_k == 0))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle stream: 2^%u row classes need whole query cosets (%zu cosets, 2^%u rows per query, "
+                            "at least 2 with classes); use fewer classes",
+                            log_classes, s, log_k);
+    *ms = (gs_merkle_stream){.height = height, .width = width, .group_cols = group_cols,
+                             .class_rows = height >> log_classes, .log_k = log_k, .log_classes = log_classes};
+    st = gs_buf_create(eng, group_cols * ms->class_rows * sizeof(bb_t), &ms->group);
+    if (!st)
+        st = gs_buf_create(eng, gs_merkle_digest_words(height, log_k) * sizeof(bb_t), &ms->digests);
+    if (!st)
+        st = eng->hash->stream_begin(eng, ms);
     if (st)
         gs_merkle_stream_release(ms);
     return st;
 }
 
-glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols,
-                                               size_t cols_off, size_t ncols, gs_merkle_dev *tree)
+glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream *ms, size_t ncols,
+                                               gs_merkle_dev *tree)
 {
     memset(tree, 0, sizeof *tree);
     if (!ms->states)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "merkle stream: not started, or already finished");
-    if (ncols == 0 || ncols > ms->width - ms->next_col)
+    if (ncols == 0 || ncols > ms->width - ms->next_col || ncols > ms->group_cols)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "merkle stream: %zu columns after the %zu absorbed exceed the matrix's %zu", ncols,
-                            ms->next_col, ms->width);
-    if (ms->next_col + ncols < ms->width && ncols % GS_P2_RATE != 0)
+                            "merkle stream: %zu columns after the %zu absorbed exceed the matrix's %zu or the group's %zu",
+                            ncols, ms->next_col, ms->width, ms->group_cols);
+    if (ms->next_col + ncols < ms->width && ncols != ms->group_cols)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "merkle stream: a group of %zu columns that does not end the rows must be a multiple of %d "
-                            "(the sponge's rate)",
-                            ncols, GS_P2_RATE);
-    unsigned depth;
-    glstark_status st = check_matrix(eng, cols, cols_off, ms->height, ncols, 1, ms->log_k, &depth, "merkle stream");
+                            "merkle stream: a group of %zu columns that does not end the rows must have the stream's %zu",
+                            ncols, ms->group_cols);
+    glstark_status st = eng->hash->stream_columns(eng, ms, ncols);
     if (st)
         return st;
-    st = eng->hash->stream_columns(eng, ms, cols, cols_off, ncols, tree);
-    if (st) {
-        gs_merkle_dev_release(tree);
-        return st;
-    }
     ms->next_col += ncols;
-    if (ms->next_col == ms->width)
-        gs_merkle_stream_release(ms);
+    if (ms->next_col < ms->width)
+        return GLSTARK_OK;
+    ms->next_col = 0;
+    if (++ms->cls < ((size_t)1 << ms->log_classes))
+        return GLSTARK_OK;
+    unsigned depth = 0;
+    (void)gs_merkle_check_shape(ms->height, ms->width, 1, ms->log_k, &depth, &eng->err);
+    *tree = (gs_merkle_dev){ms->digests, ms->height, ms->width, 1, ms->log_k, depth};
+    ms->digests = NULL;
+    gs_merkle_stream_release(ms);
     return GLSTARK_OK;
 }
 
@@ -138,7 +154,9 @@ void gs_merkle_stream_release(gs_merkle_stream *ms)
     if (!ms)
         return;
     gs_buf_destroy(ms->states);
-    ms->states = NULL;
+    gs_buf_destroy(ms->group);
+    gs_buf_destroy(ms->digests);
+    ms->states = ms->group = ms->digests = NULL;
 }
 
 void gs_merkle_dev_release(gs_merkle_dev *tree)

@@ -25,17 +25,33 @@ typedef struct gs_merkle_dev {
     unsigned depth;    /* log2(N) - log_k = digests per opening proof */
 } gs_merkle_dev;
 
-/* A Merkle commitment of a base-field matrix that arrives a group of columns
- * at a time, in order, and is never held whole (the prover encodes its
- * codeword a group at a time when it does not keep it): the overwrite
- * sponge of every row waits in `states` between groups. The tree is the one
- * merkle_commit builds from the whole matrix. */
+/* A Merkle commitment of a height x width base-field matrix that is never
+ * held whole (the prover encodes its codeword a piece at a time when it does
+ * not keep it). The rows come in 2^log_classes row classes, in order: class
+ * p is the rows r with r % 2^log_classes = p, row r at class index
+ * r >> log_classes (class_rows of them), so a class of a codeword is one
+ * coset of its domain's subgroup and encodes on its own. Within a class the
+ * columns come in order, group_cols at a time (the last group shorter): the
+ * caller writes a group into `group` (column j of the group at element
+ * j * class_rows) and calls stream_columns, which absorbs it into every
+ * class row's sponge. Between groups a row keeps only the sponge's 8
+ * capacity words; the few rate words a short last block needs wait in
+ * unused columns of `group` (src/hash/merkle.h), so the peak is 8 +
+ * group_cols words per class row. Each class ends with its cosets' bottom
+ * digests, the last one with the upper layers: the tree merkle_commit builds
+ * from the whole matrix. */
 typedef struct gs_merkle_stream {
-    gs_buf *states;    /* owned (gs_merkle_stream_release); the engine's own layout */
-    size_t height;     /* N rows */
-    size_t width;      /* columns in all */
-    unsigned log_k;    /* rows per query = 2^log_k */
-    size_t next_col;   /* columns absorbed so far */
+    gs_buf *states;     /* 8 words per class row, the engine's layout (stream_begin) */
+    gs_buf *group;      /* group_cols columns of class_rows words: the caller fills it */
+    gs_buf *digests;    /* the tree's layers; the bottom one filled class by class */
+    size_t height;      /* N rows in all */
+    size_t width;       /* columns */
+    size_t group_cols;  /* a multiple of 8 */
+    size_t class_rows;  /* height >> log_classes */
+    unsigned log_k;     /* rows per query = 2^log_k */
+    unsigned log_classes;
+    size_t cls;         /* the class being absorbed */
+    size_t next_col;    /* its columns absorbed so far */
 } gs_merkle_stream;
 
 typedef struct gs_hash_ops {
@@ -63,12 +79,12 @@ typedef struct gs_hash_ops {
                             uint32_t *witness);
     /* Streamed commitment (gs_merkle_stream; checked by the wrappers):
      * stream_begin allocates ms->states; stream_columns absorbs columns
-     * [ms->next_col, ms->next_col + ncols), column c at element
-     * cols_off + (c - ms->next_col) * height of cols, and when they are the
-     * last ones builds the tree into *tree. NULL in an engine without them. */
+     * [ms->next_col, ms->next_col + ncols) of class ms->cls from ms->group,
+     * and when they end the rows writes the class's bottom digests into
+     * ms->digests, and after the last class the upper layers. NULL in an
+     * engine without them. */
     glstark_status (*stream_begin)(gs_engine *eng, gs_merkle_stream *ms);
-    glstark_status (*stream_columns)(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols, size_t cols_off,
-                                     size_t ncols, gs_merkle_dev *tree);
+    glstark_status (*stream_columns)(gs_engine *eng, gs_merkle_stream *ms, size_t ncols);
 } gs_hash_ops;
 
 /* Checked wrappers (src/engine/hash.c). They return GLSTARK_ERR_UNSUPPORTED
@@ -89,14 +105,18 @@ glstark_status gs_engine_merkle_open_later(gs_engine *eng, const gs_buf *mat, si
                                            const gs_merkle_dev *tree, const uint32_t *indices, size_t n,
                                            bb_t *rows_out, size_t row_stride, bb_t *proofs_out);
 void gs_merkle_dev_release(gs_merkle_dev *tree);
-/* Starts a streamed commitment of a height x width base-field matrix. */
+/* Starts a streamed commitment of a height x width base-field matrix in
+ * 2^log_classes row classes (S = height >> log_k a multiple of 2^log_classes,
+ * and log_k >= 1 when there is more than one class) and column groups of
+ * group_cols (a multiple of 8). */
 glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size_t width, unsigned log_k,
-                                             gs_merkle_stream *ms);
-/* Absorbs the next ncols columns (a multiple of 8, the sponge's rate, except
- * for the group that ends the rows); after the last group *tree holds the
- * commitment and the states are released. */
-glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols,
-                                               size_t cols_off, size_t ncols, gs_merkle_dev *tree);
+                                             unsigned log_classes, size_t group_cols, gs_merkle_stream *ms);
+/* Absorbs the next ncols columns of the present class from ms->group
+ * (group_cols of them, fewer only for the group that ends the rows); after
+ * the last class's last group *tree holds the commitment and the stream is
+ * released, else tree->digests is NULL. */
+glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream *ms, size_t ncols,
+                                               gs_merkle_dev *tree);
 void gs_merkle_stream_release(gs_merkle_stream *ms);
 glstark_status gs_engine_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                                uint32_t *witness);

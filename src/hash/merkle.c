@@ -120,13 +120,16 @@ typedef struct build_ctx {
     const bb_t *prev;
     bb_t *next;
     size_t next_len;
-    /* streamed commitment: sponge states, 16 words per row, the column group
-     * absorbed into them (columns [c0, c0 + ncols), from cols), or, for the
-     * tree, the finished states (leaf r = the first 8 words of row r's) */
+    /* streamed commitment (merkle.h): 8 words per row of one class, the
+     * column group absorbed into them (columns [c0, c0 + ncols) of the
+     * group buffer, which also keeps a short last block's rate words), or,
+     * for the class's bottom digests, its leaves and where they go */
     bb_t *states;
-    const bb_t *cols;
-    size_t c0, ncols;
-    const bb_t *leaf_states;
+    bb_t *group;
+    size_t c0, ncols, tail_col;
+    const bb_t *leaves;
+    unsigned log_classes;
+    size_t cls;
 } build_ctx;
 
 typedef struct range_job {
@@ -147,11 +150,11 @@ static int bottom_blocks(const build_ctx *c, size_t lo, size_t hi)
     for (size_t b = lo; b < hi; b++) {
         size_t y0 = b * L;
         for (size_t t = 0; t < k; t++) {
-            if (c->leaf_states) {
+            if (c->leaves) {
                 for (int l = 0; l < L; l++) {
                     size_t y = y0 + (size_t)l < c->s ? y0 + (size_t)l : c->s - 1;
                     for (int i = 0; i < D; i++)
-                        node[t][i][l] = c->leaf_states[(y + t * c->s) * GS_P2_WIDTH + (size_t)i];
+                        node[t][i][l] = c->leaves[(y + t * c->s) * D + (size_t)i];
                 }
                 continue;
             }
@@ -162,9 +165,11 @@ static int bottom_blocks(const build_ctx *c, size_t lo, size_t hi)
         for (size_t m = k; m > 1; m /= 2)
             for (size_t t = 0; t < m / 2; t++)
                 compress_lanes((const bb_t(*)[L])node[2 * t], (const bb_t(*)[L])node[2 * t + 1], node[t]);
-        for (int l = 0; l < L && y0 + (size_t)l < c->s; l++)
+        for (int l = 0; l < L && y0 + (size_t)l < c->s; l++) {
+            size_t at = gs_merkle_stream_bottom_index(y0 + (size_t)l, c->log_classes, c->cls);
             for (int i = 0; i < D; i++)
-                c->digests[(y0 + (size_t)l) * D + (size_t)i] = node[0][i][l];
+                c->digests[at * D + (size_t)i] = node[0][i][l];
+        }
     }
     free(node);
     return 0;
@@ -242,59 +247,76 @@ static void upper_layers(build_ctx *c, unsigned depth, unsigned threads)
     }
 }
 
-/* Absorbs the column group into the states of rows [16 lo, 16 hi). The group
- * starts at a multiple of the rate, so its rate blocks are whole ones, or
- * the short last one of the rows. */
+/* Absorbs the column group into the states of rows [16 lo, 16 hi) (the
+ * short-block tail as merkle.h describes). */
 static int absorb_blocks(const build_ctx *c, size_t lo, size_t hi)
 {
+    const size_t end = c->c0 + c->ncols, short_at = c->width & ~(size_t)7, r = c->width & 7;
     lanes_t st;
     for (size_t b = lo; b < hi; b++) {
-        size_t r0 = b * L;
-        if (c->c0 == 0) /* the first group: the sponge starts at zero, whatever states held */
-            memset(st, 0, sizeof st);
-        else
-            for (int l = 0; l < L; l++) {
-                size_t r = r0 + (size_t)l < c->n ? r0 + (size_t)l : c->n - 1;
-                for (int i = 0; i < GS_P2_WIDTH; i++)
-                    st[i][l] = c->states[r * GS_P2_WIDTH + (size_t)i];
-            }
-        for (size_t e = c->c0; e < c->c0 + c->ncols; e += GS_P2_RATE) {
-            size_t m = c->c0 + c->ncols - e < GS_P2_RATE ? c->c0 + c->ncols - e : GS_P2_RATE;
+        size_t r0 = b * L, rows[L];
+        for (int l = 0; l < L; l++)
+            rows[l] = r0 + (size_t)l < c->n ? r0 + (size_t)l : c->n - 1;
+        memset(st, 0, sizeof st); /* the first group: every sponge starts at zero */
+        if (c->c0 != 0)
+            for (int l = 0; l < L; l++)
+                for (int i = 0; i < D; i++)
+                    st[D + i][l] = c->states[rows[l] * D + (size_t)i];
+        for (size_t e = c->c0; e < end; e += GS_P2_RATE) {
+            /* a short block reads its tail too, unless it is the row's
+             * only block: then the zero start stays */
+            size_t m = e == short_at && e == 0 ? r : GS_P2_RATE;
             for (size_t i = 0; i < m; i++) {
-                const bb_t *col = c->cols + (e - c->c0 + i) * c->n;
+                const bb_t *col = c->group + (e - c->c0 + i) * c->n;
                 for (int l = 0; l < L; l++)
-                    st[i][l] = col[r0 + (size_t)l < c->n ? r0 + (size_t)l : c->n - 1];
+                    st[i][l] = col[rows[l]];
             }
             gs_poseidon2_permute_batch(st);
+            if (r != 0 && e + GS_P2_RATE == short_at)
+                for (size_t i = r; i < GS_P2_RATE; i++) {
+                    bb_t *col = c->group + (c->tail_col + i) * c->n;
+                    for (int l = 0; l < L && r0 + (size_t)l < c->n; l++)
+                        col[r0 + (size_t)l] = st[i][l];
+                }
         }
+        /* the leaf (rate words) once the row is in, else the capacity */
+        const int off = end == c->width ? 0 : D;
         for (int l = 0; l < L && r0 + (size_t)l < c->n; l++)
-            for (int i = 0; i < GS_P2_WIDTH; i++)
-                c->states[(r0 + (size_t)l) * GS_P2_WIDTH + (size_t)i] = st[i][l];
+            for (int i = 0; i < D; i++)
+                c->states[(r0 + (size_t)l) * D + (size_t)i] = st[off + i][l];
     }
     return 0;
 }
 
-void gs_merkle_absorb_columns(bb_t *states, const bb_t *cols, size_t height, size_t c0, size_t ncols,
-                              unsigned threads)
+void gs_merkle_absorb_columns(bb_t *states, bb_t *group, size_t n, size_t width, size_t group_cols, size_t c0,
+                              size_t ncols, unsigned threads)
 {
-    build_ctx c = {.n = height, .states = states, .cols = cols, .c0 = c0, .ncols = ncols};
-    (void)par_blocks(&c, (height + L - 1) / L, threads, 16, absorb_blocks);
+    build_ctx c = {.n = n, .width = width, .states = states, .group = group, .c0 = c0, .ncols = ncols,
+                   .tail_col = gs_merkle_stream_tail_col(width, group_cols)};
+    (void)par_blocks(&c, (n + L - 1) / L, threads, 16, absorb_blocks);
 }
 
-glstark_status gs_merkle_build_from_states(const bb_t *states, size_t height, unsigned log_k, unsigned threads,
-                                           bb_t *digests, gs_error *err)
+glstark_status gs_merkle_build_bottom_from_leaves(const bb_t *leaves, size_t n, unsigned log_k, unsigned log_classes,
+                                                 size_t cls, unsigned threads, bb_t *digests, gs_error *err)
 {
-    unsigned depth = 0;
-    glstark_status st = gs_merkle_check_shape(height, 1, 1, log_k, &depth, err);
+    glstark_status st = gs_merkle_check_shape(n, 1, 1, log_k, NULL, err);
     if (st)
         return st;
-    build_ctx c = {.n = height, .width = 1, .s = height >> log_k, .deg = 1, .log_k = log_k, .digests = digests,
-                   .leaf_states = states};
+    build_ctx c = {.n = n, .width = 1, .s = n >> log_k, .deg = 1, .log_k = log_k, .digests = digests,
+                   .leaves = leaves, .log_classes = log_classes, .cls = cls};
     if (par_blocks(&c, (c.s + L - 1) / L, threads, 4, bottom_blocks))
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "merkle tree: out of host memory for the %zu-leaf coset scratch", (size_t)1 << log_k);
-    upper_layers(&c, depth, threads);
     return GLSTARK_OK;
+}
+
+void gs_merkle_build_upper(size_t height, unsigned log_k, unsigned threads, bb_t *digests)
+{
+    build_ctx c = {.n = height, .s = height >> log_k, .digests = digests};
+    unsigned depth = 0;
+    while (((size_t)1 << depth) < c.s)
+        depth++;
+    upper_layers(&c, depth, threads);
 }
 
 glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,

@@ -58,19 +58,44 @@ size_t gs_merkle_digest_words(size_t height, unsigned log_k);
 glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
                                unsigned threads, bb_t *digests, gs_error *err);
 
-/* Allocating wrapper: fills *tree (free with gs_merkle_tree_free). */
-/* The streamed form (engine/hash_ops.h gs_merkle_stream) on the host:
- * states hold 16 words per row, row-major (the first group, c0 = 0, starts
- * every sponge at zero whatever they held).
- * absorb_columns takes columns [c0, c0 + ncols) (c0 a multiple of 8; column
- * c at cols + (c - c0) * height) into every row's sponge; once all columns
- * are in, build_from_states builds the tree merkle_build would have from the
- * whole matrix (leaf r = the first 8 words of row r's state). */
-void gs_merkle_absorb_columns(bb_t *states, const bb_t *cols, size_t height, size_t c0, size_t ncols,
-                              unsigned threads);
-glstark_status gs_merkle_build_from_states(const bb_t *states, size_t height, unsigned log_k, unsigned threads,
-                                           bb_t *digests, gs_error *err);
+/* The streamed form (engine/hash_ops.h gs_merkle_stream) on the host, for
+ * the n rows of one row class. `states` holds 8 words per row: the sponge's
+ * capacity words between column groups (the overwrite sponge replaces the
+ * rate words at every block), the row's leaf digest once its last element
+ * is in. absorb_columns takes columns [c0, c0 + ncols) of a width-column
+ * matrix from `group` (column c at group + (c - c0) * n; c0 a multiple of
+ * group_cols, itself a multiple of 8); c0 = 0 starts every sponge at zero,
+ * whatever states held. A short last block (width % 8 = r != 0) keeps the
+ * previous permutation's rate words r..7: the call that permutes the block
+ * before it writes them into `group` at the columns the short block's
+ * missing words would take in the last group (gs_merkle_stream_tail_col),
+ * where the short block reads them back, so group must keep those columns
+ * between calls. build_bottom_from_leaves then compresses the class's leaves
+ * into its bottom digests (see gs_merkle_stream_bottom_index). */
+void gs_merkle_absorb_columns(bb_t *states, bb_t *group, size_t n, size_t width, size_t group_cols, size_t c0,
+                              size_t ncols, unsigned threads);
+/* Group column where the short last block's word 0 would lie (its words
+ * r..7 wait at tail_col + r .. tail_col + 7); meaningless when width % 8 = 0. */
+static inline size_t gs_merkle_stream_tail_col(size_t width, size_t group_cols)
+{
+    return (width & ~(size_t)7) - (width - 1) / group_cols * group_cols;
+}
+/* Rows of class p (rows r with r % 2^lc = p, at class index r >> lc) form
+ * whole cosets when S = height >> log_k is a multiple of 2^lc: coset y' of
+ * the class's own tree (n = height >> lc rows, S' = S >> lc) is coset
+ * (y' << lc) | p of the whole tree. */
+static inline size_t gs_merkle_stream_bottom_index(size_t y, unsigned log_classes, size_t cls)
+{
+    return (y << log_classes) | cls;
+}
+/* The bottom digests of class cls from its n leaves (8 words per row), into
+ * the whole tree's bottom layer in digests. */
+glstark_status gs_merkle_build_bottom_from_leaves(const bb_t *leaves, size_t n, unsigned log_k, unsigned log_classes,
+                                                 size_t cls, unsigned threads, bb_t *digests, gs_error *err);
+/* The layers above the bottom one (every class's bottom digests in place). */
+void gs_merkle_build_upper(size_t height, unsigned log_k, unsigned threads, bb_t *digests);
 
+/* Allocating wrapper: fills *tree (free with gs_merkle_tree_free). */
 glstark_status gs_merkle_commit(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
                                 unsigned threads, gs_merkle_tree *tree, gs_error *err);
 void gs_merkle_tree_free(gs_merkle_tree *tree);

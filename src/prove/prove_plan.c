@@ -314,7 +314,9 @@ static size_t stream_group_cols(const gs_prove_options *opt, size_t N, uint32_t 
     size_t G = GS_P2_RATE * (blocks > 1 ? blocks : 1);
     if (opt->stream_group_cols)
         G = (opt->stream_group_cols + GS_P2_RATE - 1) / GS_P2_RATE * GS_P2_RATE;
-    return G < W ? G : W;
+    /* whole rate blocks: a short last block's tail lies in the group */
+    size_t whole = ((size_t)W + GS_P2_RATE - 1) / GS_P2_RATE * GS_P2_RATE;
+    return G < whole ? G : whole;
 }
 
 glstark_status gs_prove_plan_build(gs_prove_plan *plan, const gs_multi_pk *pk, const glstark_air_trace *traces,
@@ -344,11 +346,11 @@ glstark_status gs_prove_plan_build(gs_prove_plan *plan, const gs_multi_pk *pk, c
         gs_prove_plan_free(&p);
         return st;
     }
-    /* Streaming holds 16 state words and a group's G words per row where
-     * the codeword has W: it pays when 16 + G < W (keccakf: 16 + 8 against
+    /* Streaming holds 8 capacity words and a group's G words per row where
+     * the codeword has W: it pays when 8 + G < W (keccakf: 8 + 8 against
      * 42). */
     p.stream_group_cols = stream_group_cols(opt, p.codeword_rows, p.lay.width);
-    p.stream_commit = opt->reencode_codeword && GS_P2_WIDTH + p.stream_group_cols < p.lay.width;
+    p.stream_commit = opt->reencode_codeword && GS_DIGEST_LEN + p.stream_group_cols < p.lay.width;
     *plan = p;
     return GLSTARK_OK;
 }

@@ -530,25 +530,20 @@ static glstark_status traces_on(pstate *s, int e, gs_error *err)
  * sponges before the next is encoded, so the whole codeword never exists
  * (for a prover that does not keep it: WHIR's first queries encode it
  * again). */
-static glstark_status commit_streamed(pstate *s, int e, gs_error *err)
+static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, gs_error *err)
 {
     const gs_prove_plan *p = s->plan;
     gs_engine *eng = s->eng[e];
-    const size_t N = p->codeword_rows, G = p->stream_group_cols;
+    const size_t G = p->stream_group_cols;
     const uint32_t W = p->lay.width;
-    gs_merkle_stream ms;
-    gs_buf *part = NULL;
     const gs_trace_ref qref = {s->q.b[e], 0};
-    glstark_status st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, &ms);
-    if (!st)
-        st = gs_buf_create(eng, G * N * sizeof(bb_t), &part);
+    glstark_status st = GLSTARK_OK;
     for (uint32_t c0 = 0; !st && c0 < W; c0 += (uint32_t)G) {
         uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
-        if (!(st = gs_rs_code_matrix(eng, &p->q_self, &qref, (unsigned)p->sp->log_blowup, c0, c0 + g, part, 0)))
-            st = gs_engine_merkle_stream_columns(eng, &ms, part, 0, g, &s->tree[e]);
+        if (!(st = gs_rs_code_matrix(eng, &p->q_self, &qref, (unsigned)p->sp->log_blowup, c0, c0 + g, ms->group, 0)))
+            st = gs_engine_merkle_stream_columns(eng, ms, g, &s->tree[e]);
     }
-    gs_buf_destroy(part);
-    gs_merkle_stream_release(&ms);
+    gs_merkle_stream_release(ms);
     if (st)
         return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
     s->have_tree[e] = 1;
@@ -568,9 +563,8 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
         return st;
     const size_t H = p->stacked_rows, N = p->codeword_rows;
     const uint32_t W = p->lay.width;
-    if ((!s->q.b[e] && (st = gs_buf_create(eng, W * H * sizeof(bb_t), &s->q.b[e]))) ||
-        (!streamed && (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e]))))
-        return eng_fail(eng, st, "allocating the stacked matrix and its codeword", err);
+    if (!s->q.b[e] && (st = gs_buf_create(eng, W * H * sizeof(bb_t), &s->q.b[e])))
+        return eng_fail(eng, st, "allocating the stacked matrix", err);
     /* the stacked matrix Q itself is kept for the stacked reduction and WHIR;
      * when the traces were uploaded into it, it is already built */
     if (!p->traces_in_q) {
@@ -581,9 +575,21 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
     }
     /* Encode Q itself (the plan's q_self layout), so an engine copies whole
      * columns instead of every trace column again. */
+    /* an engine that cannot stream this shape (a binding too small for a
+     * column group) commits the whole codeword instead */
+    gs_merkle_stream ms;
+    if (streamed) {
+        st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, 0, p->stream_group_cols, &ms);
+        if (st == GLSTARK_ERR_UNSUPPORTED) {
+            streamed = 0;
+            gs_error_clear(&eng->err);
+        } else if (st) {
+            return eng_fail(eng, st, "starting the streamed commitment", err);
+        }
+    }
     if (streamed) {
         sn = gs_span_eng_begin(eng, "rs_code_merkle_streamed");
-        if ((st = commit_streamed(s, e, err)))
+        if ((st = commit_streamed(s, e, &ms, err)))
             return st;
         if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
             return eng_fail(eng, st, "reading the Merkle root", err);
@@ -591,6 +597,8 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
         gs_span_eng_end(eng, sp_commit);
         return GLSTARK_OK;
     }
+    if (!s->cw.b[e] && (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e])))
+        return eng_fail(eng, st, "allocating the codeword", err);
     sn = gs_span_eng_begin(eng, "rs_code_matrix");
     const gs_trace_ref qref = {s->q.b[e], 0};
     if ((st = gs_rs_code_matrix(eng, &p->q_self, &qref, (unsigned)p->sp->log_blowup, 0, W, s->cw.b[e], 0)))

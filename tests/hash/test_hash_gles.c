@@ -135,27 +135,42 @@ Test(hash_gles, merkle_small_bindings)
     compare_shapes(4096, sh, sizeof sh / sizeof sh[0], 0x5EED0002u);
 }
 
-/* The streamed commitment (gs_merkle_stream): the columns arrive in groups
- * of `group` (a multiple of 8, the last group shorter), each group from its
- * own poisoned buffer at an unaligned offset; every digest layer must equal
- * the CPU engine's tree of the whole matrix. */
-static bb_t *stream_tree_on(gs_engine *eng, const bb_t *mat, size_t n, size_t width, unsigned log_k, size_t group,
-                            uint64_t *s, gs_merkle_dev *tree)
+/* The streamed commitment (gs_merkle_stream): 1, 2 or 4 row classes, each
+ * class's columns in groups of `group` (a multiple of 8, the last group
+ * shorter) written into the stream's group buffer, real columns only, so a
+ * short block's tail must survive there; states and group buffer poisoned
+ * first. Every digest layer must equal the CPU engine's tree of the whole
+ * matrix. */
+static bb_t *stream_tree_on(gs_engine *eng, const bb_t *mat, size_t n, size_t width, unsigned log_k, unsigned lc,
+                            size_t group, gs_merkle_dev *tree)
 {
     gs_merkle_stream ms;
-    TU_OK(eng, gs_engine_merkle_stream_begin(eng, n, width, log_k, &ms));
-    TU_OK(eng, gs_buf_fill_u32(ms.states, 0, ms.states->size / 4, 0xDEADBEEFu)); /* the first group must not read them */
-    for (size_t c0 = 0; c0 < width; c0 += group) {
-        size_t g = width - c0 < group ? width - c0 : group, off = (size_t)(splitmix64(s) % 5);
-        gs_buf *b = NULL;
-        TU_OK(eng, gs_buf_create(eng, (off + g * n + 7) * 4, &b));
-        TU_OK(eng, gs_buf_fill_u32(b, 0, off + g * n + 7, 0xDEADBEEFu));
-        TU_OK(eng, gs_buf_write(b, off * 4, mat + c0 * n, g * n * 4));
-        TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, b, off, g, tree));
-        cr_assert((c0 + g == width) == (tree->digests != NULL), "the tree comes with the last group only");
-        gs_buf_destroy(b);
+    glstark_status st = gs_engine_merkle_stream_begin(eng, n, width, log_k, lc, group, &ms);
+    if (st == GLSTARK_ERR_UNSUPPORTED && strcmp(eng->core->name, "cpu") != 0) {
+        /* a group that does not fit one binding is refused up front */
+        cr_assert(strstr(eng->err.msg, "binding limit") != NULL, "%s", eng->err.msg);
+        cr_assert_null(ms.states);
+        return NULL;
     }
+    TU_OK(eng, st);
+    TU_OK(eng, gs_buf_fill_u32(ms.states, 0, ms.states->size / 4, 0xDEADBEEFu)); /* the first group must not read them */
+    TU_OK(eng, gs_buf_fill_u32(ms.group, 0, ms.group->size / 4, 0xDEADBEEFu));
+    const size_t rows = n >> lc, classes = (size_t)1 << lc;
+    bb_t *buf = malloc(group * rows * sizeof *buf);
+    for (size_t cls = 0; cls < classes; cls++)
+        for (size_t c0 = 0; c0 < width; c0 += group) {
+            size_t g = width - c0 < group ? width - c0 : group;
+            for (size_t j = 0; j < g; j++)
+                for (size_t m = 0; m < rows; m++)
+                    buf[j * rows + m] = mat[(c0 + j) * n + (m << lc) + cls];
+            TU_OK(eng, gs_buf_write(ms.group, 0, buf, g * rows * 4));
+            TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, g, tree));
+            cr_assert((cls + 1 == classes && c0 + g == width) == (tree->digests != NULL),
+                      "the tree comes with the last class's last group only");
+        }
+    free(buf);
     cr_assert_null(ms.states, "the states are released after the last group");
+    cr_assert_null(ms.group, "the group buffer is released after the last group");
     size_t dw = gs_merkle_digest_words(n, log_k);
     bb_t *d = malloc(dw * sizeof *d);
     TU_OK(eng, gs_buf_read(tree->digests, 0, d, dw * 4));
@@ -174,21 +189,36 @@ static void compare_streamed(uint64_t max_binding, const shape *shapes, size_t c
         gs_merkle_dev tw;
         gs_buf *bw;
         bb_t *want = tree_on(c, mat, 0, sh->n, sh->width, 1, sh->log_k, &tw, &bw);
-        size_t dw = gs_merkle_digest_words(sh->n, sh->log_k);
+        size_t dw = gs_merkle_digest_words(sh->n, sh->log_k), cosets = sh->n >> sh->log_k;
         const size_t groups[3] = {8, 16, (sh->width + 7) / 8 * 8};
-        for (int gi = 0; gi < 3; gi++) {
-            for (int e = 0; e < 2; e++) {
-                gs_engine *eng = e ? g : c;
-                gs_merkle_dev t;
-                bb_t *d = stream_tree_on(eng, mat, sh->n, sh->width, sh->log_k, groups[gi], &s, &t);
-                for (size_t w = 0; w < dw; w++)
-                    cr_assert_eq(d[w], want[w], "%s, shape %zu (n %zu, width %zu, k %u), groups of %zu: word %zu differs",
-                                 eng->core->name, i, sh->n, sh->width, sh->log_k, groups[gi], w);
-                cr_assert_eq(t.depth, tw.depth);
-                gs_merkle_dev_release(&t);
-                free(d);
+        int ran = 0;
+        for (unsigned lc = 0; lc <= 2; lc++) {
+            if (cosets % ((size_t)1 << lc) != 0 || (lc > 0 && sh->log_k == 0))
+                continue;
+            for (int gi = 0; gi < 3; gi++) {
+                for (int e = 0; e < 2; e++) {
+                    gs_engine *eng = e ? g : c;
+                    gs_merkle_dev t;
+                    bb_t *d = stream_tree_on(eng, mat, sh->n, sh->width, sh->log_k, lc, groups[gi], &t);
+                    if (!d) {
+                        cr_assert(max_binding != 0 && groups[gi] * (sh->n >> lc) * 4 > max_binding / 2,
+                                  "shape %zu refused with %zu rows of groups of %zu under %llu bytes", i,
+                                  sh->n >> lc, groups[gi], (unsigned long long)max_binding);
+                        continue;
+                    }
+                    ran += e;
+                    for (size_t w = 0; w < dw; w++)
+                        cr_assert_eq(d[w], want[w],
+                                     "%s, shape %zu (n %zu, width %zu, k %u), 2^%u classes, groups of %zu: word %zu "
+                                     "differs",
+                                     eng->core->name, i, sh->n, sh->width, sh->log_k, lc, groups[gi], w);
+                    cr_assert_eq(t.depth, tw.depth);
+                    gs_merkle_dev_release(&t);
+                    free(d);
+                }
             }
         }
+        cr_assert(ran > 0, "shape %zu: no streamed commitment ran on the gles engine", i);
         gs_merkle_dev_release(&tw);
         gs_buf_destroy(bw);
         free(want);
@@ -199,8 +229,9 @@ static void compare_streamed(uint64_t max_binding, const shape *shapes, size_t c
 }
 
 static const shape shapes_stream[] = {
-    {1, 1, 1, 0},   {2, 3, 1, 1},   {16, 9, 1, 4},    {64, 8, 1, 3},   {256, 17, 1, 4},
-    {1024, 42, 1, 4}, {4096, 24, 1, 2}, {1u << 14, 9, 1, 4}, {1u << 12, 16, 1, 8},
+    {1, 1, 1, 0},     {2, 3, 1, 1},      {16, 9, 1, 4},       {64, 8, 1, 3},       {256, 17, 1, 4},
+    {1024, 42, 1, 4}, {4096, 24, 1, 2},  {1u << 14, 9, 1, 4}, {1u << 12, 16, 1, 8}, {512, 7, 1, 2},
+    {256, 23, 1, 3},
 };
 
 Test(hash_gles, merkle_stream_matches_whole)
@@ -208,15 +239,46 @@ Test(hash_gles, merkle_stream_matches_whole)
     compare_streamed(0, shapes_stream, sizeof shapes_stream / sizeof shapes_stream[0], 0x5EED0003u);
 }
 
-/* Under a 4 KiB binding limit: many tiles, so each tile's window of states. */
+/* Under a 4 KiB binding limit: many tiles, so each tile's window of states,
+ * and windows that must stretch to a short block's tail columns. */
 Test(hash_gles, merkle_stream_small_bindings)
 {
-    static const shape sh[] = {{256, 42, 1, 4}, {2048, 9, 1, 0}, {1024, 17, 1, 2}};
+    static const shape sh[] = {{256, 42, 1, 4}, {64, 9, 1, 0}, {256, 17, 1, 2}, {128, 23, 1, 3}};
     compare_streamed(4096, sh, sizeof sh / sizeof sh[0], 0x5EED0004u);
 }
 
-/* Groups that do not end the rows must be whole rate blocks; nothing after
- * the last group; not more columns than the matrix has. */
+/* Rows enough that a dispatch's permutation budget leaves one rate block
+ * per dispatch on a software renderer: a group of 16 splits into windows,
+ * and the one permuting the block before the short one must still reach
+ * the tail columns at the group's start. */
+Test(hash_gles, merkle_stream_split_group)
+{
+    gs_engine *g = tu_engine_binding(0), *c = tu_cpu_engine();
+    uint64_t s = 0x5EED0005u;
+    printf("merkle stream split group: seed %llu\n", (unsigned long long)s);
+    const size_t n = (size_t)1 << 17, width = 23;
+    bb_t *mat = random_words(n * width, &s);
+    gs_merkle_dev tw, t;
+    gs_buf *bw;
+    bb_t *want = tree_on(c, mat, 0, n, width, 1, 4, &tw, &bw);
+    bb_t *d = stream_tree_on(g, mat, n, width, 4, 0, 16, &t);
+    size_t dw = gs_merkle_digest_words(n, 4);
+    cr_assert_not_null(d);
+    for (size_t w = 0; w < dw; w++)
+        cr_assert_eq(d[w], want[w], "word %zu differs", w);
+    gs_merkle_dev_release(&t);
+    gs_merkle_dev_release(&tw);
+    gs_buf_destroy(bw);
+    free(d);
+    free(want);
+    free(mat);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+/* Groups that are not whole rate blocks, groups that do not end the rows
+ * shorter than the stream's, classes that split cosets or need K >= 2,
+ * more columns than the matrix has, nothing after the last group. */
 Test(hash_gles, merkle_stream_bad_input)
 {
     gs_engine *engs[2] = {tu_engine_binding(0), tu_cpu_engine()};
@@ -224,25 +286,29 @@ Test(hash_gles, merkle_stream_bad_input)
         gs_engine *eng = engs[e];
         gs_merkle_stream ms;
         gs_merkle_dev t;
-        gs_buf *b = NULL;
-        TU_OK(eng, gs_buf_create(eng, 64 * 20 * 4, &b));
-        TU_OK(eng, gs_buf_fill_u32(b, 0, 64 * 20, 0));
-        TU_OK(eng, gs_engine_merkle_stream_begin(eng, 64, 20, 2, &ms));
-        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 0, 5, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(gs_engine_merkle_stream_begin(eng, 64, 20, 2, 0, 12, &ms), GLSTARK_ERR_INVALID_ARGUMENT);
         cr_assert(strstr(eng->err.msg, "multiple of 8") != NULL, "%s", eng->err.msg);
-        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 0, 21, &t), GLSTARK_ERR_INVALID_ARGUMENT);
-        TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, b, 0, 16, &t));
-        cr_assert_null(t.digests);
-        TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, b, 0, 4, &t));
-        cr_assert_not_null(t.digests);
+        cr_assert_null(ms.states);
+        cr_assert_eq(gs_engine_merkle_stream_begin(eng, 64, 20, 2, 5, 8, &ms), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert(strstr(eng->err.msg, "row classes") != NULL, "%s", eng->err.msg);
+        cr_assert_eq(gs_engine_merkle_stream_begin(eng, 64, 20, 0, 1, 8, &ms), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(gs_engine_merkle_stream_begin(eng, 48, 20, 2, 0, 8, &ms), GLSTARK_ERR_INVALID_ARGUMENT);
+        TU_OK(eng, gs_engine_merkle_stream_begin(eng, 64, 20, 2, 1, 16, &ms));
+        TU_OK(eng, gs_buf_fill_u32(ms.group, 0, ms.group->size / 4, 0));
+        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, 8, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert(strstr(eng->err.msg, "must have the stream's 16") != NULL, "%s", eng->err.msg);
+        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, 17, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        for (int cls = 0; cls < 2; cls++) {
+            TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, 16, &t));
+            cr_assert_null(t.digests);
+            cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, 5, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+            TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, 4, &t));
+            cr_assert((cls == 1) == (t.digests != NULL), "the tree comes after the last class only");
+        }
         gs_merkle_dev_release(&t);
-        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 0, 4, &t), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, 4, &t), GLSTARK_ERR_INVALID_ARGUMENT);
         cr_assert(strstr(eng->err.msg, "already finished") != NULL, "%s", eng->err.msg);
-        /* a buffer too small for the group */
-        TU_OK(eng, gs_engine_merkle_stream_begin(eng, 64, 20, 2, &ms));
-        cr_assert_eq(gs_engine_merkle_stream_columns(eng, &ms, b, 64 * 18, 8, &t), GLSTARK_ERR_INVALID_ARGUMENT);
         gs_merkle_stream_release(&ms);
-        gs_buf_destroy(b);
         gs_engine_destroy(eng);
     }
 }

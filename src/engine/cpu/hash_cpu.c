@@ -51,30 +51,22 @@ static glstark_status cpu_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsi
 
 static glstark_status cpu_stream_begin(gs_engine *eng, gs_merkle_stream *ms)
 {
-    return gs_buf_create(eng, ms->height * GS_P2_WIDTH * sizeof(bb_t), &ms->states);
+    return gs_buf_create(eng, ms->class_rows * GS_DIGEST_LEN * sizeof(bb_t), &ms->states);
 }
 
-static glstark_status cpu_stream_columns(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols, size_t cols_off,
-                                         size_t ncols, gs_merkle_dev *tree)
+static glstark_status cpu_stream_columns(gs_engine *eng, gs_merkle_stream *ms, size_t ncols)
 {
-    bb_t *states = ms->states->host;
-    gs_merkle_absorb_columns(states, (const bb_t *)cols->host + cols_off, ms->height, ms->next_col, ncols,
-                             gs_cpu_threads(eng));
+    bb_t *states = ms->states->host, *digests = ms->digests->host;
+    const unsigned threads = gs_cpu_threads(eng);
+    gs_merkle_absorb_columns(states, ms->group->host, ms->class_rows, ms->width, ms->group_cols, ms->next_col, ncols,
+                             threads);
     if (ms->next_col + ncols < ms->width)
         return GLSTARK_OK;
-    unsigned depth;
-    glstark_status st = gs_merkle_check_shape(ms->height, ms->width, 1, ms->log_k, &depth, &eng->err);
-    gs_buf *dg = NULL;
-    if (!st)
-        st = gs_buf_create(eng, gs_merkle_digest_words(ms->height, ms->log_k) * sizeof(bb_t), &dg);
-    if (!st)
-        st = gs_merkle_build_from_states(states, ms->height, ms->log_k, gs_cpu_threads(eng), dg->host, &eng->err);
-    if (st) {
-        gs_buf_destroy(dg);
-        return st;
-    }
-    *tree = (gs_merkle_dev){dg, ms->height, ms->width, 1, ms->log_k, depth};
-    return GLSTARK_OK;
+    glstark_status st = gs_merkle_build_bottom_from_leaves(states, ms->class_rows, ms->log_k, ms->log_classes, ms->cls,
+                                                           threads, digests, &eng->err);
+    if (!st && ms->cls + 1 == ((size_t)1 << ms->log_classes))
+        gs_merkle_build_upper(ms->height, ms->log_k, threads, digests);
+    return st;
 }
 
 const gs_hash_ops gs_cpu_hash_ops = {

@@ -89,6 +89,11 @@ typedef struct leaf_job {
     uint64_t s;        /* query stride S = N / K */
     uint64_t col0;     /* first column the buffer holds (0, or a streamed group's first) */
     uint64_t e0, e1;   /* row elements absorbed now: [e0, e1) (the whole row, or a group's) */
+    /* streamed (merkle_leaf.comp GS_STREAM): 8-word states, dispatches on
+     * rate blocks, e1 of the last group rounded up to a block; the window
+     * column of a short last block's word 0 */
+    int stream;
+    uint64_t tail_col;
 } leaf_job;
 
 static uint64_t tile_row(const leaf_job *j, uint64_t y0, uint64_t ytile, uint64_t i)
@@ -105,6 +110,10 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
     const uint64_t deg = (uint64_t)1 << j->ds, len = j->width * deg, total = k * ytile;
+    const uint64_t state_bytes = j->stream ? 32 : 64;
+    /* streamed: the dispatch that permutes the block before a short last
+     * one also writes that block's tail columns */
+    const uint64_t short_at = j->stream && len % 8 ? len & ~(uint64_t)7 : UINT64_MAX;
     set_u(prog, "gs_ytile", (uint32_t)ytile);
     set_u(prog, "gs_y0", (uint32_t)y0);
     set_u(prog, "gs_stride_s", (uint32_t)j->s);
@@ -116,11 +125,15 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                             "gles merkle: sponge states at byte %" PRIu64 " miss the %" PRIu64 "-byte binding alignment",
                             states_at, align);
-    glstark_status st = bind_window(eng, 1, states, states_at, total * 64, &lead);
+    if (j->stream) {
+        set_u(prog, "gs_short_at", short_at == UINT64_MAX ? UINT32_MAX : (uint32_t)short_at);
+        set_u(prog, "gs_tail_col", (uint32_t)j->tail_col);
+    }
+    glstark_status st = bind_window(eng, 1, states, states_at, total * state_bytes, &lead);
     /* leaves are written only by the dispatch that ends the rows */
     if (!st)
         st = leaves ? bind_window(eng, 2, leaves, 0, total * 32, &lead)
-                    : bind_window(eng, 2, states, states_at, total * 64, &lead);
+                    : bind_window(eng, 2, states, states_at, total * state_bytes, &lead);
     if (st)
         return st;
     const uint64_t budget = perm_budget(dev);
@@ -161,7 +174,31 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
             if (e1 > j->e1)
                 e1 = j->e1;
             uint64_t cl = (e1 - 1) >> j->ds; /* last column touched */
+            if (j->stream) {
+                /* whole rate blocks, and the tail columns when written */
+                if (e1 < j->e1)
+                    e1 = e + (e1 - e) / 8 * 8;
+                if (e1 <= e)
+                    return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                        "gles merkle stream: 8 columns of %" PRIu64
+                                        " rows do not fit the %" PRIu64 "-byte binding limit; use the cpu engine",
+                                        rhi - rlo, maxb);
+                cl = e1 - 1;
+                if (e < short_at && e1 >= short_at) {
+                    if (j->tail_col < c0)
+                        c0 = j->tail_col;
+                    if (j->tail_col + 7 > cl)
+                        cl = j->tail_col + 7;
+                    first = (j->mat_word + ((c0 - j->col0) * j->n + rlo) * deg) * 4;
+                    start = first - first % align;
+                }
+            }
             uint64_t bytes = (j->mat_word + ((cl - j->col0) * j->n + rhi) * deg) * 4 - start;
+            if (bytes > maxb)
+                return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                    "gles merkle: a column window of %" PRIu64
+                                    " rows exceeds the %" PRIu64 "-byte binding limit; use smaller column groups",
+                                    rhi - rlo, maxb);
             st = gs_gl_bind_range(dev, 0, j->mat->gl_name, start, bytes, &eng->err);
             if (st)
                 return st;
@@ -180,26 +217,28 @@ static glstark_status hash_tile(gs_engine *eng, const gs_gl_program *prog, const
     return GLSTARK_OK;
 }
 
-/* out[out_first + i] = C(in[2x*ys + y], in[(2x+1)*ys + y]) for i < count,
- * digest indices absolute in their buffers (in layer starts at in_first). */
+/* out[out_first + i * out_step] = C(in[2x*ys + y], in[(2x+1)*ys + y]) for
+ * i < count, digest indices absolute in their buffers (in layer starts at
+ * in_first); out_step > 1 places one row class's coset digests. */
 static glstark_status compress_layer(gs_engine *eng, const gs_gl_program *prog, const gs_buf *in, uint64_t in_first,
-                                     gs_buf *out, uint64_t out_first, uint64_t count, uint64_t ys)
+                                     gs_buf *out, uint64_t out_first, uint64_t out_step, uint64_t count, uint64_t ys)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
-    uint64_t limit = (maxb - align) / 64;
+    uint64_t limit = (maxb - align) / (32 * (out_step > 2 ? out_step : 2));
     if (limit > perm_budget(dev))
         limit = perm_budget(dev);
     uint64_t chunk = limit / ys * ys;
     if (chunk == 0)
         chunk = ys; /* the tile sizes keep 2*ys digests within a binding */
     set_u(prog, "gs_ystride", (uint32_t)ys);
+    set_u(prog, "gs_out_step", (uint32_t)out_step);
     for (uint64_t i0 = 0; i0 < count; i0 += chunk) {
         uint64_t n = count - i0 < chunk ? count - i0 : chunk;
         uint32_t in_lead, out_lead;
         glstark_status st = bind_window(eng, 0, in, (in_first + 2 * i0) * 32, 2 * n * 32, &in_lead);
         if (!st)
-            st = bind_window(eng, 1, out, (out_first + i0) * 32, n * 32, &out_lead);
+            st = bind_window(eng, 1, out, (out_first + i0 * out_step) * 32, ((n - 1) * out_step + 1) * 32, &out_lead);
         if (st)
             return st;
         set_u(prog, "gs_i0", (uint32_t)i0);
@@ -256,17 +295,19 @@ static glstark_status coset_digests(gs_engine *eng, const leaf_job *j, unsigned 
 }
 
 /* The coset trees of one tile: K leaves per coset in la, t-major with
- * stride ytile, into the bottom digests y0 .. y0+ytile-1 of dg. */
+ * stride ytile, into bottom digests y0 .. y0+ytile-1 of dg, or, for row
+ * class cls of 2^lc (k > 1 then), the whole tree's (y << lc) | cls. */
 static glstark_status coset_trees(gs_engine *eng, const gs_gl_program *pcomp, gs_buf *la, gs_buf *lb, gs_buf *dg,
-                                  uint64_t y0, uint64_t ytile, uint64_t k)
+                                  uint64_t y0, uint64_t ytile, uint64_t k, unsigned lc, uint64_t cls)
 {
     glstark_status st = GLSTARK_OK;
     gs_buf *cur = la, *nxt = lb;
     for (uint64_t m = k; !st && m > 1; m /= 2) {
         if (m == 2) {
-            st = compress_layer(eng, pcomp, cur, 0, dg, y0, ytile, ytile);
+            st = compress_layer(eng, pcomp, cur, 0, dg, gs_merkle_stream_bottom_index(y0, lc, cls), (uint64_t)1 << lc,
+                                ytile, ytile);
         } else {
-            st = compress_layer(eng, pcomp, cur, 0, nxt, 0, m / 2 * ytile, ytile);
+            st = compress_layer(eng, pcomp, cur, 0, nxt, 0, 1, m / 2 * ytile, ytile);
             gs_buf *t = cur;
             cur = nxt;
             nxt = t;
@@ -283,7 +324,7 @@ static glstark_status upper_layers(gs_engine *eng, const gs_gl_program *pcomp, g
     glstark_status st = GLSTARK_OK;
     for (unsigned jl = 0; !st && jl < depth; jl++) {
         uint64_t in_first = gs_merkle_layer_offset(s, jl), out_first = gs_merkle_layer_offset(s, jl + 1);
-        st = compress_layer(eng, pcomp, dg, in_first, dg, out_first, (s >> jl) / 2, 1);
+        st = compress_layer(eng, pcomp, dg, in_first, dg, out_first, 1, (s >> jl) / 2, 1);
     }
     return st;
 }
@@ -345,13 +386,13 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
         st = gs_buf_create(eng, trows * 32, &la);
     if (!st && !fused && k > 1)
         st = gs_buf_create(eng, trows * 16, &lb);
-    leaf_job job = {mat, mat_off, height, width, elem_deg == 4 ? 2u : 0u, s, 0, 0, (uint64_t)width * elem_deg};
+    leaf_job job = {mat, mat_off, height, width, elem_deg == 4 ? 2u : 0u, s, 0, 0, (uint64_t)width * elem_deg, 0, 0};
     if (!st && fused)
         st = coset_digests(eng, &job, log_k, dg);
     for (uint64_t y0 = 0; !st && !fused && y0 < s; y0 += ytile) {
         st = hash_tile(eng, pleaf, &job, y0, ytile, k, states, 0, la);
         if (!st)
-            st = coset_trees(eng, pcomp, la, lb, dg, y0, ytile, k);
+            st = coset_trees(eng, pcomp, la, lb, dg, y0, ytile, k, 0, 0);
     }
     if (!st)
         st = upper_layers(eng, pcomp, dg, s, depth);
@@ -366,58 +407,63 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
     return GLSTARK_OK;
 }
 
-/* Streamed commitment (hash_ops.h): the sponge states of every row, tile by
- * tile in the order hash_tile visits them (tile y0 / ytile at row slot
+/* Streamed commitment (hash_ops.h): the class rows' capacity words, tile
+ * by tile in the order hash_tile visits them (tile y0 / ytile at row slot
  * (y0 / ytile) * trows), so each group runs the leaf kernel over every
  * tile with that tile's window of states; the group that ends the rows
- * writes each tile's leaves and coset trees as it goes. */
+ * writes each tile's leaves and the class's coset digests as it goes. The
+ * class's rows are a tree of class_rows rows of their own (hash/merkle.h). */
 static glstark_status gles_stream_begin(gs_engine *eng, gs_merkle_stream *ms)
 {
+    const gs_gl_caps *caps = &gs_gles_device(eng)->caps;
+    /* a dispatch binds whole rate blocks, and at a short last block the
+     * group's columns that hold its tail: the whole group in one binding */
+    const uint64_t group_bytes = (uint64_t)ms->group_cols * ms->class_rows * 4;
+    if (group_bytes + caps->binding_offset_align > caps->max_binding_bytes)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles merkle stream: a group of %zu columns of %zu rows (%" PRIu64
+                            " bytes) exceeds this device's %" PRIu64
+                            "-byte binding limit; use smaller groups, more row classes or the whole matrix",
+                            ms->group_cols, ms->class_rows, group_bytes, caps->max_binding_bytes);
     uint64_t ytile = 1, trows = 1;
-    glstark_status st = tile_shape(eng, ms->height, ms->log_k, &ytile, &trows);
-    return st ? st : gs_buf_create(eng, (size_t)ms->height * 64, &ms->states);
+    glstark_status st = tile_shape(eng, ms->class_rows, ms->log_k, &ytile, &trows);
+    return st ? st : gs_buf_create(eng, (size_t)ms->class_rows * 32, &ms->states);
 }
 
-static glstark_status gles_stream_columns(gs_engine *eng, gs_merkle_stream *ms, const gs_buf *cols, size_t cols_off,
-                                          size_t ncols, gs_merkle_dev *tree)
+static glstark_status gles_stream_columns(gs_engine *eng, gs_merkle_stream *ms, size_t ncols)
 {
-    const uint64_t k = (uint64_t)1 << ms->log_k, s = (uint64_t)ms->height >> ms->log_k;
+    const uint64_t n = ms->class_rows, k = (uint64_t)1 << ms->log_k, s = n >> ms->log_k;
     const int last = ms->next_col + ncols == ms->width;
-    unsigned depth;
     uint64_t ytile = 1, trows = 1;
-    glstark_status st = gs_merkle_check_shape(ms->height, ms->width, 1, ms->log_k, &depth, &eng->err);
-    if (!st)
-        st = tile_shape(eng, ms->height, ms->log_k, &ytile, &trows);
+    glstark_status st = tile_shape(eng, n, ms->log_k, &ytile, &trows);
     gs_gl_program *pleaf = NULL, *pcomp = NULL;
     if (!st)
-        st = gs_gl_program_get(gs_gles_device(eng), "merkle_leaf.comp", NULL, &pleaf, &eng->err);
+        st = gs_gl_program_get(gs_gles_device(eng), "merkle_leaf.comp", "GS_STREAM 1", &pleaf, &eng->err);
     if (!st && last)
         st = gs_gl_program_get(gs_gles_device(eng), "merkle_compress.comp", NULL, &pcomp, &eng->err);
-    gs_buf *dg = NULL, *la = NULL, *lb = NULL;
-    if (!st && last)
-        st = gs_buf_create(eng, gs_merkle_digest_words(ms->height, ms->log_k) * sizeof(bb_t), &dg);
+    gs_buf *la = NULL, *lb = NULL;
     if (!st && last)
         st = gs_buf_create(eng, trows * 32, &la);
     if (!st && last && k > 1)
         st = gs_buf_create(eng, trows * 16, &lb);
-    const leaf_job job = {cols, cols_off, ms->height, ms->width, 0, s, ms->next_col, ms->next_col,
-                          ms->next_col + ncols};
+    /* the last group's e1 covers its short block's tail words */
+    const uint64_t e1 = last ? (ms->width + 7) / 8 * 8 : ms->next_col + ncols;
+    const leaf_job job = {ms->group, 0, n, ms->width, 0, s, ms->next_col, ms->next_col, e1, 1,
+                          ms->next_col + gs_merkle_stream_tail_col(ms->width, ms->group_cols)};
     for (uint64_t y0 = 0; !st && y0 < s; y0 += ytile) {
-        st = hash_tile(eng, pleaf, &job, y0, ytile, k, ms->states, (y0 / ytile) * trows * 64, last ? la : NULL);
+        st = hash_tile(eng, pleaf, &job, y0, ytile, k, ms->states, (y0 / ytile) * trows * 32, last ? la : NULL);
         if (!st && last)
-            st = coset_trees(eng, pcomp, la, lb, dg, y0, ytile, k);
+            st = coset_trees(eng, pcomp, la, lb, ms->digests, y0, ytile, k, ms->log_classes, ms->cls);
     }
-    if (!st && last)
-        st = upper_layers(eng, pcomp, dg, s, depth);
+    if (!st && last && ms->cls + 1 == ((size_t)1 << ms->log_classes)) {
+        unsigned depth = 0;
+        st = gs_merkle_check_shape(ms->height, ms->width, 1, ms->log_k, &depth, &eng->err);
+        if (!st)
+            st = upper_layers(eng, pcomp, ms->digests, ms->height >> ms->log_k, depth);
+    }
     gs_buf_destroy(la);
     gs_buf_destroy(lb);
-    if (st) {
-        gs_buf_destroy(dg);
-        return st;
-    }
-    if (last)
-        *tree = (gs_merkle_dev){dg, ms->height, ms->width, 1, ms->log_k, depth};
-    return GLSTARK_OK;
+    return st;
 }
 
 /* The opened rows of queries into stage words [0, n·row_words), one
@@ -678,5 +724,7 @@ glstark_status gs_gles_hash_precompile(gs_engine *eng)
     glstark_status st = GLSTARK_OK;
     for (size_t i = 0; !st && i < sizeof kernels / sizeof kernels[0]; i++)
         st = gs_gl_program_prefetch(gs_gles_device(eng), kernels[i], NULL, &eng->err);
+    if (!st)
+        st = gs_gl_program_prefetch(gs_gles_device(eng), "merkle_leaf.comp", "GS_STREAM 1", &eng->err);
     return st;
 }
