@@ -42,7 +42,8 @@ Test(rs_code_rows, every_class_matches_rs_code_matrix)
     gs_engine_destroy(ref);
 }
 
-/* Small heights: L 3 and below the vector widths, l_skip up to L. */
+/* Short columns (L 3 to 5, below the vector widths), l_skip up to 3, and
+ * log_blowup 0 (only class 0, no twist) too. */
 Test(rs_code_rows, short_columns)
 {
     uint64_t seed = 0x5057002, s = seed;
@@ -116,8 +117,8 @@ Test(rs_code_rows, bad_input_gives_status)
     cr_assert_eq(gs_rs_code_rows(eng, &lay, &ref, 1, 0, 0, 3, NULL, 0), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_rs_code_rows(eng, &lay, &ref, 24, 0, 0, 1, out, 0), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_rs_code_rows(NULL, &lay, &ref, 1, 0, 0, 1, out, 0), GLSTARK_ERR_INVALID_ARGUMENT);
-    /* the output left as it was by the failed calls' arguments checks: the
-     * last good call's words are still there, the poison before them too */
+    /* word 0, before the good call's region, kept its poison through the
+     * failed calls */
     bb_t first;
     gs_buf_read(out, 0, &first, sizeof first);
     cr_assert_eq(first, T_ROWS_POISON);
