@@ -4,9 +4,9 @@
 // from 2^10 points up), then decimation-in-time layers, the low ones in
 // shared memory, the rest 2^DFT_RADIX_M-point register passes; sequences
 // that fit a shared-memory block in one pass (MODE_SHARED_SHORT: reversal
-// and scale on its load, subset sums after its layers). Also the two
-// RS-encoding helpers: the subset-sum (zeta) transform and the bit-reversed
-// zero-padded expansion.
+// and scale on its load, subset sums after its layers). Also three
+// RS-encoding passes: the subset-sum (zeta) transform, the bit-reversed
+// zero-padded expansion and the row-class twist.
 //
 // "Virtual columns": the bound window holds gs_nv sequences of 2^gs_logn
 // elements; sequence v, element i sits at word
@@ -30,6 +30,7 @@
 // @variant DFT_MODE 8
 // @variant DFT_MODE 9
 // @variant DFT_MODE 10
+// @variant DFT_MODE 11
 #include "babybear.glsl"
 #include "grid.glsl"
 
@@ -55,6 +56,7 @@
 #define MODE_TWIDDLES 8
 #define MODE_BITREV_TILED 9
 #define MODE_SHARED_SHORT 10 // MODE_SHARED for whole short sequences: reversal, scale and subset sums too
+#define MODE_TWIST 11        // x[i] *= g^i from two small power tables (one row class of an RS codeword)
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -74,7 +76,7 @@ uniform uint gs_scale;     // Montgomery factor for the bit reversal (short mode
 uniform uint gs_zeta;      // short mode: subset sums over this many low index bits after the layers
 uniform uint gs_layer;     // first layer (log2 of its half-size)
 uniform uint gs_layers;    // layers in this pass (shared mode)
-uniform uint gs_bits;      // zeta: number of low bits / the bit
+uniform uint gs_bits;      // zeta: number of low bits / the bit; twist: s (see MODE_TWIST)
 uniform uint gs_src_lead;  // gather
 uniform uint gs_src_logh;  // gather: log2 of the message length
 uniform uint gs_blowup;    // gather: log_blowup
@@ -362,6 +364,15 @@ void main()
         uint lh = uint(findMSB(id));
         a[gs_lead + id] = bb_pow(gs_gen, (id - (1u << lh)) << (gs_logn - 1u - lh));
     }
+#elif DFT_MODE == MODE_TWIST
+    // x[i] *= g^i with i = (hi << s) | lo: src[lo] = g^lo (lo < 2^s) and
+    // src[2^s + hi] = g^(hi 2^s), two tables of about 2^(gs_logn/2) words
+    // instead of one power per element.
+    uint v = id >> gs_logn, i = id & ((1u << gs_logn) - 1u);
+    uint s = gs_bits;
+    uint ai = addr(v, i);
+    uint g = bb_mul(src[i & ((1u << s) - 1u)], src[(1u << s) + (i >> s)]);
+    a[ai] = bb_mul(a[ai], g);
 #elif DFT_MODE == MODE_GATHER
     // Codeword column after its first log_blowup (copy-only) DIT layers:
     // a[i] = msg[rev_L(i >> blowup)], message v at src[gs_src_lead + v * 2^L].

@@ -189,6 +189,44 @@ glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, 
     return eng->dft->rs_code_matrix(eng, layout, traces, log_blowup, col_begin, col_end, codeword, cw_offset);
 }
 
+glstark_status gs_rs_code_rows(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                               unsigned log_blowup, uint32_t row_class, uint32_t col_begin, uint32_t col_end,
+                               gs_buf *out, size_t out_offset)
+{
+    if (!eng)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    if (!eng->dft)
+        return no_family(eng, "rs_code_rows");
+    if (!eng->dft->rs_code_rows)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "rs_code_rows: the %s engine cannot encode single row classes; use rs_code_matrix or "
+                            "the cpu engine", eng->core->name);
+    glstark_status st = check_layout(eng, layout, traces, col_begin, col_end, GS_RS_MAX_LOG_N, "rs_code_rows");
+    if (st)
+        return st;
+    /* Only 2^L words per column are stored, so the codeword height is bounded
+     * by the two-adicity (w_N must exist), not by one binding. */
+    unsigned L = layout->l_skip + layout->n_stack;
+    if (log_blowup > GS_DFT_MAX_LOG_N || L + log_blowup > GS_DFT_MAX_LOG_N)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_code_rows: codeword height 2^(%u+%u) exceeds BabyBear's two-adicity 2^%d; lower "
+                            "n_stack or log_blowup", L, log_blowup, GS_DFT_MAX_LOG_N);
+    if (row_class >> log_blowup)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_code_rows: row class %u is not below 2^%u (log_blowup); pass a class in [0, 2^%u)",
+                            row_class, log_blowup, log_blowup);
+    if (!out || out->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "rs_code_rows: no output buffer on this engine");
+    size_t H = (size_t)1 << L;
+    size_t ncols = col_end - col_begin;
+    if (ncols > SIZE_MAX / H || !range_ok(out, out_offset, ncols * H))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_code_rows: %zu columns of %zu rows at offset %zu do not fit the %zu-element output "
+                            "buffer; allocate (col_end - col_begin) * 2^L elements past the offset",
+                            ncols, H, out_offset, buf_elems(out));
+    return eng->dft->rs_code_rows(eng, layout, traces, log_blowup, row_class, col_begin, col_end, out, out_offset);
+}
+
 size_t gs_stack_first_slice(const gs_stack_layout *lay, uint32_t col)
 {
     size_t lo = 0, hi = lay->nslices;

@@ -17,6 +17,19 @@
  *    N = 2^(L + log_blowup) entries, then a forward DFT of length N. Column c
  *    of the codeword is stored at codeword element offset + c*N.
  *
+ *  - RS codeword rows (rs_code_rows): one row class of that codeword, rows
+ *    i = p + m * 2^b (p = row_class < 2^b, m < 2^L), column c's entry m at
+ *    out_offset + (c - col_begin) * 2^L + m: every 2^b-th row of what
+ *    rs_code_matrix writes, from row p. Since w_N^(2^b) = w_H,
+ *        cw[p + 2^b m] = sum_(j < H) (msg[j] * w_N^(p j)) * w_H^(m j),
+ *    a forward DFT of length H of the message twisted by w_N^(p j)
+ *    (w_N = bb_two_adic_generator(L + b)). Both engines build Q, the message,
+ *    the twist and the DFT in place in the output, so the 2^L words per column
+ *    there are the only large memory it needs: a prover that commits 2^b row
+ *    classes one after another never holds a 2^(L+b) codeword column. The
+ *    codeword height may exceed rs_code_matrix's 2^25 (up to 2^27, the
+ *    two-adicity); 2^L stays <= 2^25.
+ *
  * Chunking (for engines whose bindings see at most 128 MiB): every op works
  * column by column and takes a column range, so a GPU engine can bind one
  * column (or a group of columns) at a time. A codeword column of height 2^25
@@ -93,6 +106,12 @@ typedef struct gs_dft_ops {
     glstark_status (*rs_code_matrix)(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
                                      unsigned log_blowup, uint32_t col_begin, uint32_t col_end,
                                      gs_buf *codeword, size_t cw_offset);
+    /* Writes row class row_class of columns [col_begin, col_end) of that
+     * codeword (column c's 2^L rows at out_offset + (c - col_begin) * 2^L),
+     * working in the output only (see 'RS codeword rows' above). */
+    glstark_status (*rs_code_rows)(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                   unsigned log_blowup, uint32_t row_class, uint32_t col_begin, uint32_t col_end,
+                                   gs_buf *out, size_t out_offset);
 } gs_dft_ops;
 
 /* Checked entry points (src/engine/dft.c). They validate the arguments,
@@ -105,6 +124,9 @@ glstark_status gs_stack_matrix(gs_engine *eng, const gs_stack_layout *layout, co
 glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
                                  unsigned log_blowup, uint32_t col_begin, uint32_t col_end,
                                  gs_buf *codeword, size_t cw_offset);
+glstark_status gs_rs_code_rows(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                               unsigned log_blowup, uint32_t row_class, uint32_t col_begin, uint32_t col_end,
+                               gs_buf *out, size_t out_offset);
 
 /* For the engines' implementations: the first slice of stacked column col
  * (slices are sorted by stacked_col), nslices if none is. */

@@ -4,12 +4,15 @@
  * offsets that are not aligned, edge values, outputs poisoned; the RS
  * message and the fused RS code matrix on random stacked layouts; and the
  * same with a lowered binding limit so column windows, the temporary for
- * unaligned codewords and the host fallback for over-long columns run. */
+ * unaligned codewords and the host fallback for over-long columns run; and
+ * single row classes of the codeword (rs_code_rows) against the rows of the
+ * CPU engine's rs_code_matrix. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <stdio.h>
 
 #include "dft_test_util.h"
+#include "rs_rows_util.h"
 #include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
 #include "common/stacking.h"
@@ -376,4 +379,85 @@ Test(dft_gles, rs_code_matrix_column_filling_a_binding_unaligned)
     gs_stack_layout_free(&lay);
     gs_engine_destroy(engs[0]);
     gs_engine_destroy(engs[1]);
+}
+
+/* rs_code_rows on g (destroyed at the end) for every row class of random
+ * layouts with L in [min_L, max_L], b = 1 and 2, against the rows of the CPU
+ * engine's rs_code_matrix; column subranges at nonzero offsets, poison around. */
+static void compare_rows(gs_engine *g, uint64_t seed, int iters, unsigned min_L, unsigned max_L, unsigned max_l)
+{
+    printf("rs_code_rows gles vs cpu: binding limit %llu, DFT blocks 2^%u, seed %llu\n",
+           (unsigned long long)gs_gles_device(g)->caps.max_binding_bytes, gs_gles_device(g)->caps.dft_block_log,
+           (unsigned long long)seed);
+    uint64_t s = seed;
+    gs_engine *c = tu_cpu_engine();
+    int subranges = 0;
+    for (int iter = 0; iter < iters; iter++) {
+        t_rows_case k;
+        t_rows_case_random(&k, &s, min_L, max_L, max_l);
+        char tag[64];
+        snprintf(tag, sizeof tag, "seed %llu iter %d", (unsigned long long)seed, iter);
+        for (unsigned b = 1; b <= 2; b++) {
+            bb_t *want = t_rows_want(c, &k, b);
+            subranges += t_rows_check_classes(g, &k, want, b, &s, tag);
+            free(want);
+        }
+        t_rows_case_free(&k);
+    }
+    cr_assert_gt(subranges, 0, "seed %llu: no layout had a column range starting past column 0",
+                 (unsigned long long)seed);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+Test(dft_gles, rs_code_rows_matches_cpu) { compare_rows(tu_engine_binding(0), 0x5057101, 14, 3, 12, 4); }
+
+/* 16 KiB bindings: columns of up to 2^11 words at unaligned offsets run in
+ * windows of one or two columns. */
+Test(dft_gles, rs_code_rows_small_bindings) { compare_rows(tu_engine_binding(16384), 0x5057102, 12, 3, 11, 4); }
+
+/* Shared-memory blocks of 2^5 words: the bit-reversal pass (plain and tiled)
+ * and the register passes run instead of one shared sweep. */
+Test(dft_gles, rs_code_rows_small_blocks) { compare_rows(engine_dft_block(5), 0x5057103, 8, 3, 12, 4); }
+
+/* A 2^12-word column fills a 16 KiB binding: from word 0 it is encoded, from
+ * an unaligned word no window holds it and the engine says so (it never
+ * uses a temporary as large as the output), leaving the buffer untouched;
+ * bad arguments give INVALID_ARGUMENT. */
+Test(dft_gles, rs_code_rows_column_filling_a_binding_and_bad_input)
+{
+    uint64_t seed = 0x5057104, s = seed;
+    printf("rs_code_rows 2^12-word column, 16 KiB bindings, seed %llu\n", (unsigned long long)seed);
+    gs_engine *g = tu_engine_binding(16384), *c = tu_cpu_engine();
+    t_rows_case k = {.nt = 1, .L = 12};
+    k.sh[0] = (gs_stack_trace_shape){2, 12};
+    k.vals[0] = malloc(((size_t)2 << 12) * sizeof(bb_t));
+    for (size_t i = 0; i < ((size_t)2 << 12); i++)
+        k.vals[0][i] = t_rand_bb(&s);
+    gs_error err;
+    cr_assert_eq(gs_stack_layout_build(3, 9, k.sh, 1, &k.lay, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(k.lay.width, 2);
+    bb_t *want = t_rows_want(c, &k, 1);
+    gs_trace_ref refs[8];
+    t_rows_upload(g, &k, refs);
+    for (uint32_t p = 0; p < 2; p++)
+        t_rows_check(g, &k, refs, want, 1, p, 0, 2, 0, "filling a binding");
+    size_t H = (size_t)1 << 12, total = 1 + 2 * H;
+    gs_buf *ob = t_buf(g, NULL, total);
+    cr_assert_eq(gs_rs_code_rows(g, &k.lay, refs, 1, 1, 0, 1, ob, 1), GLSTARK_ERR_UNSUPPORTED);
+    cr_assert(strlen(g->err.msg) > 0);
+    cr_assert_eq(gs_rs_code_rows(g, &k.lay, refs, 1, 2, 0, 1, ob, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_rs_code_rows(g, &k.lay, refs, 2, 0, 1, 3, ob, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_rs_code_rows(g, &k.lay, refs, 2, 3, 0, 2, ob, 2), GLSTARK_ERR_INVALID_ARGUMENT);
+    bb_t *got = malloc(total * sizeof *got);
+    TU_OK(g, gs_buf_read(ob, 0, got, total * sizeof *got));
+    for (size_t i = 0; i < total; i++)
+        cr_assert_eq(got[i], T_ROWS_POISON, "word %zu changed by a call that failed", i);
+    free(got);
+    gs_buf_destroy(ob);
+    free(want);
+    t_rows_release(&k, refs);
+    t_rows_case_free(&k);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
 }

@@ -691,9 +691,95 @@ out:
     return st;
 }
 
+/* ------------------------------------------------------ RS codeword rows */
+
+/* Row class p of the codeword is the length-2^L DFT of the message times
+ * g^j, g = w_N^p (dft_ops.h, 'RS codeword rows'); each column is built, twisted
+ * and transformed where its rows go, so nothing of codeword size exists. */
+typedef struct rows_ctx {
+    rs_ctx rs;       /* the message build: layout, traces, l_skip twiddles, kernels */
+    bb_t *out;       /* rows of column col_begin */
+    bb_t g;          /* w_N^row_class */
+    int twist;       /* row_class != 0 (else g = 1 and the twist is the identity) */
+    const bb_t *tw;  /* forward twiddles of size 2^L */
+    bb_t *col;       /* single-column parallel mode */
+} rows_ctx;
+
+/* a[j] *= g^j for j in [j0, j1): a running product (exact, so any split of
+ * the range gives the same words). */
+static void twist_range(bb_t *a, bb_t g, size_t j0, size_t j1)
+{
+    bb_t x = bb_pow(g, j0);
+    for (size_t j = j0; j < j1; j++) {
+        a[j] = bb_mul(a[j], x);
+        x = bb_mul(x, g);
+    }
+}
+
+static void rows_columns_serial(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    rows_ctx *c = v;
+    size_t H = (size_t)1 << c->rs.L;
+    for (size_t i = b; i < e; i++) {
+        bb_t *col = c->out + i * H;
+        rs_build_message(&c->rs, c->rs.col_begin + (uint32_t)i, col);
+        if (c->twist)
+            twist_range(col, c->g, 0, H);
+        dft_serial(col, c->rs.L, c->tw, 0, c->rs.kern);
+    }
+}
+
+static void rows_twist_par(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    rows_ctx *c = v;
+    twist_range(c->col, c->g, b, e);
+}
+
+static glstark_status cpu_rs_code_rows(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                       unsigned log_blowup, uint32_t row_class, uint32_t col_begin, uint32_t col_end,
+                                       gs_buf *out, size_t out_offset)
+{
+    unsigned threads = gs_cpu_threads(eng);
+    unsigned L = layout->l_skip + layout->n_stack;
+    size_t ncols = col_end - col_begin, H = (size_t)1 << L;
+    glstark_status st = GLSTARK_OK;
+    bb_t *tw_small = twiddles_new(layout->l_skip, 1, 1);
+    bb_t *tw = twiddles_new(L, 0, threads);
+    if (!tw_small || !tw) {
+        st = oom(eng, "rs_code_rows", sizeof(bb_t) << L);
+        goto out;
+    }
+    rows_ctx c = {{layout, traces, col_begin, log_blowup, L, NULL, NULL, tw_small,
+                   bb_inv(bb_pow(bb_from_canonical(2), layout->l_skip)), NULL, gs_cpu_engine_kernels(eng),
+                   {{0}, 0}, NULL, NULL},
+                  (bb_t *)out->host + out_offset, bb_pow(bb_two_adic_generator(L + log_blowup), row_class),
+                  row_class != 0, tw, NULL};
+    gs_rs_block16_init(&c.rs.b16);
+    if (ncols >= threads || L < GS_DFT_PAR_MIN_LOG) {
+        gs_parallel_for(threads, ncols, rows_columns_serial, &c);
+    } else {
+        /* Few tall columns: one at a time, the twist and the DFT threaded
+         * (the message build stays serial, as in cpu_rs_code_matrix). */
+        for (size_t i = 0; i < ncols; i++) {
+            c.col = c.out + i * H;
+            rs_build_message(&c.rs, col_begin + (uint32_t)i, c.col);
+            if (c.twist)
+                gs_parallel_for(threads, H, rows_twist_par, &c);
+            dft_parallel(c.col, L, tw, 0, threads, c.rs.kern);
+        }
+    }
+out:
+    free(tw);
+    free(tw_small);
+    return st;
+}
+
 const gs_dft_ops gs_cpu_dft_ops = {
     .dft = cpu_dft,
     .rs_message = cpu_rs_message,
     .stack_matrix = cpu_stack_matrix,
     .rs_code_matrix = cpu_rs_code_matrix,
+    .rs_code_rows = cpu_rs_code_rows,
 };

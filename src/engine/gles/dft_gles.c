@@ -20,7 +20,13 @@
  * buffer with buffer copies (zero fill, then every slice), turned into the RS
  * message (block inverse DFTs + subset sums), expanded straight into the
  * codeword columns in bit-reversed order with the first log_blowup copy-only
- * layers already applied, and finished with the remaining DIT layers. */
+ * layers already applied, and finished with the remaining DIT layers.
+ *
+ * RS code rows (one row class): per window of output columns, Q is assembled
+ * in the output itself, turned into the RS message there, twisted by g^j
+ * (MODE_TWIST, from two tables of about 2^(L/2) words) and transformed by
+ * the forward DFT of length 2^L in place: no buffer of message or codeword
+ * size. */
 #include "engine/dft_ops.h"
 #include "engine/gles/colwin.h"
 #include "engine/gles/gles_engine.h"
@@ -45,7 +51,8 @@ enum {
     M_GATHER_TILED = 7,
     M_TWIDDLES = 8,
     M_BITREV_TILED = 9,
-    M_SHARED_SHORT = 10
+    M_SHARED_SHORT = 10,
+    M_TWIST = 11
 };
 
 /* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
@@ -63,7 +70,7 @@ typedef struct dft_ctx {
     gs_gl_device *dev;
     unsigned block_log;
     uint64_t dispatch; /* most elements per dispatch */
-    gs_gl_program *prog[11];
+    gs_gl_program *prog[12];
     gs_gl_program *radix[DFT_RADIX_LOG + 1]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
@@ -664,6 +671,114 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     return st;
 }
 
+/* The powers of g that MODE_TWIST reads: g^k for k < 2^s, then g^(k 2^s) for
+ * k < 2^(L-s), s = ceil(L/2). A 2^(L+b)-entry table of w_N's powers would
+ * cost as much memory as a codeword column, which the row classes exist to
+ * avoid. */
+static glstark_status twist_table(dft_ctx *c, bb_t g, unsigned L, gs_buf **out, unsigned *s_out)
+{
+    unsigned s = (L + 1) / 2;
+    size_t lo = (size_t)1 << s, n = lo + ((size_t)1 << (L - s));
+    bb_t *t = malloc(n * sizeof *t);
+    if (!t)
+        return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
+                            "gles rs_code_rows: could not allocate %zu bytes for the twist table", n * sizeof *t);
+    bb_t step = bb_pow(g, lo);
+    t[0] = bb_one();
+    t[lo] = bb_one();
+    for (size_t k = 1; k < lo; k++)
+        t[k] = bb_mul(t[k - 1], g);
+    for (size_t k = lo + 1; k < n; k++)
+        t[k] = bb_mul(t[k - 1], step);
+    *out = NULL;
+    *s_out = s;
+    glstark_status st = gs_buf_create(c->eng, n * sizeof *t, out);
+    if (!st)
+        st = gs_buf_write(*out, 0, t, n * sizeof *t);
+    free(t);
+    return st;
+}
+
+/* Every element i of every sequence of v times g^i (tables from twist_table). */
+static glstark_status pass_twist(dft_ctx *c, const vview *v, gs_buf *table, unsigned s)
+{
+    gs_gl_program *p;
+    glstark_status st = prog_for(c, M_TWIST, &p);
+    if (!st)
+        st = bind_view(c, v, p);
+    if (!st)
+        st = gs_gl_bind_range(c->dev, 2, table->gl_name, 0, table->size, &c->eng->err);
+    if (st)
+        return st;
+    set_u(p, "gs_bits", s);
+    return run_ids(c, p, v->nv << v->logn, c->dispatch);
+}
+
+/* What every window of one rs_code_rows call shares. */
+typedef struct rows_plan {
+    const gs_stack_layout *lay;
+    const gs_trace_ref *traces;
+    tw_buf tw, tw_small; /* forward 2^L, inverse 2^l_skip */
+    gs_buf *twist;       /* NULL for row class 0 (g = 1) */
+    unsigned twist_s;
+} rows_plan;
+
+/* Row class of stacked columns [c0, c0 + n), column j at word first + j 2^L
+ * of out, which one binding holds. */
+static glstark_status rows_window(dft_ctx *c, const rows_plan *r, uint32_t c0, uint64_t n, gs_buf *out,
+                                  uint64_t first)
+{
+    const unsigned L = r->lay->l_skip + r->lay->n_stack;
+    const uint64_t H = (uint64_t)1 << L;
+    glstark_status st = stack_into(c->eng, r->lay, r->traces, c0, c0 + (uint32_t)n, out, first);
+    vview v;
+    make_view(c, &v, out, first, H, n, H);
+    v.vpcs = 0;
+    v.subw = 1;
+    v.ews = 0;
+    v.nv = n;
+    v.logn = L;
+    if (!st)
+        st = rs_message_view(c, &v, r->lay->l_skip, &r->tw_small);
+    if (!st && r->twist)
+        st = pass_twist(c, &v, r->twist, r->twist_s);
+    if (!st)
+        st = dft_view(c, &v, GS_DFT_FORWARD, &r->tw, 0);
+    return st;
+}
+
+static glstark_status gles_rs_code_rows(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
+                                        unsigned log_blowup, uint32_t row_class, uint32_t col_begin, uint32_t col_end,
+                                        gs_buf *out, size_t out_offset)
+{
+    dft_ctx c;
+    ctx_init(&c, eng);
+    const unsigned l = layout->l_skip, L = l + layout->n_stack;
+    const uint64_t H = (uint64_t)1 << L, ncols = col_end - col_begin;
+    rows_plan r = {layout, traces, {NULL, 0}, {NULL, 0}, NULL, 0};
+    /* Different directions, so neither request regrows the other's table. */
+    glstark_status st = twiddles(&c, L, 0, &r.tw);
+    if (!st && l > 0)
+        st = twiddles(&c, l, 1, &r.tw_small);
+    if (!st && row_class)
+        st = twist_table(&c, bb_pow(bb_two_adic_generator(L + log_blowup), row_class), L, &r.twist, &r.twist_s);
+    for (uint64_t c0 = 0; !st && c0 < ncols;) {
+        uint64_t first = out_offset + c0 * H;
+        uint64_t n = cols_per_window(&c, first, H, H, ncols - c0);
+        if (n == 0) {
+            st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                              "gles rs_code_rows: a column of 2^%u rows at word %" PRIu64
+                              " does not fit this device's %" PRIu64 "-byte binding limit; use the cpu engine",
+                              L, first, c.dev->caps.max_binding_bytes);
+            break;
+        }
+        st = rows_window(&c, &r, col_begin + (uint32_t)c0, n, out, first);
+        c0 += n;
+    }
+    gs_buf_destroy(r.twist);
+    return st;
+}
+
 glstark_status gs_gles_dft_finish_ext(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned first_layer)
 {
     dft_ctx c;
@@ -695,4 +810,5 @@ const gs_dft_ops gs_gles_dft_ops = {
     .rs_message = gles_rs_message,
     .stack_matrix = gles_stack_matrix,
     .rs_code_matrix = gles_rs_code_matrix,
+    .rs_code_rows = gles_rs_code_rows,
 };
