@@ -305,12 +305,13 @@ static glstark_status plan_side_commits(gs_prove_plan *p, const gs_multi_vk *vk,
     return GLSTARK_OK;
 }
 
-/* The codeword of Q encoded a group of columns at a time: groups are whole
- * rate blocks of 8 columns, as many as fit 128 MiB (or the option's count,
- * rounded up to a block), at most the W columns of Q. */
-static size_t stream_group_cols(const gs_prove_options *opt, size_t N, uint32_t W)
+/* The codeword of Q encoded a group of columns of one row class at a time:
+ * groups are whole rate blocks of 8 columns, as many as fit 64 MiB (or the
+ * option's count, rounded up to a block), at most the W columns of Q
+ * rounded up to a block. */
+static size_t stream_group_cols(const gs_prove_options *opt, size_t rows, uint32_t W)
 {
-    size_t blocks = ((size_t)32 << 20) / ((size_t)GS_P2_RATE * N);
+    size_t blocks = ((size_t)16 << 20) / ((size_t)GS_P2_RATE * rows);
     size_t G = GS_P2_RATE * (blocks > 1 ? blocks : 1);
     if (opt->stream_group_cols)
         G = (opt->stream_group_cols + GS_P2_RATE - 1) / GS_P2_RATE * GS_P2_RATE;
@@ -346,11 +347,18 @@ glstark_status gs_prove_plan_build(gs_prove_plan *plan, const gs_multi_pk *pk, c
         gs_prove_plan_free(&p);
         return st;
     }
-    /* Streaming holds 8 capacity words and a group's G words per row where
-     * the codeword has W: it pays when 8 + G < W (keccakf: 8 + 8 against
-     * 42). */
-    p.stream_group_cols = stream_group_cols(opt, p.codeword_rows, p.lay.width);
-    p.stream_commit = opt->reencode_codeword && GS_DIGEST_LEN + p.stream_group_cols < p.lay.width;
+    /* The streamed commit takes the codeword's rows a class at a time (rows
+     * r with r mod 2^b = p: each a coset, encoded by a DFT of Q's height),
+     * where the tree's query cosets are whole in a class (k >= 1, S a
+     * multiple of 2^b). It holds 8 capacity words and a group's G words per
+     * class row where the codeword has W words per row: it pays when
+     * (8 + G) / 2^lc < W (keccakf: 16 / 2 against 42). */
+    const unsigned b = (unsigned)sp->log_blowup, k = (unsigned)sp->whir.k;
+    p.stream_log_classes = k >= 1 && (p.codeword_rows >> k) % ((size_t)1 << b) == 0 ? b : 0;
+    const size_t class_rows = p.codeword_rows >> p.stream_log_classes;
+    p.stream_group_cols = stream_group_cols(opt, class_rows, p.lay.width);
+    p.stream_commit = opt->reencode_codeword &&
+                      ((GS_DIGEST_LEN + p.stream_group_cols) >> p.stream_log_classes) < p.lay.width;
     *plan = p;
     return GLSTARK_OK;
 }

@@ -85,6 +85,7 @@ typedef struct gs_prove_plan {
      * row sponges; stream_commit says it saves memory to (the commit then
      * streams where its engine can: hash->stream_begin). */
     size_t stream_group_cols;
+    unsigned stream_log_classes; /* the codeword's rows in 2^lc classes (lc = log_blowup, or 0) */
     int stream_commit;
 } gs_prove_plan;
 

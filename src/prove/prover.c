@@ -536,13 +536,17 @@ static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, gs
     gs_engine *eng = s->eng[e];
     const size_t G = p->stream_group_cols;
     const uint32_t W = p->lay.width;
+    const unsigned b = (unsigned)p->sp->log_blowup;
     const gs_trace_ref qref = {s->q.b[e], 0};
     glstark_status st = GLSTARK_OK;
-    for (uint32_t c0 = 0; !st && c0 < W; c0 += (uint32_t)G) {
-        uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
-        if (!(st = gs_rs_code_matrix(eng, &p->q_self, &qref, (unsigned)p->sp->log_blowup, c0, c0 + g, ms->group, 0)))
-            st = gs_engine_merkle_stream_columns(eng, ms, g, &s->tree[e]);
-    }
+    for (uint32_t cls = 0; !st && cls < (1u << ms->log_classes); cls++)
+        for (uint32_t c0 = 0; !st && c0 < W; c0 += (uint32_t)G) {
+            uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
+            st = ms->log_classes ? gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, ms->group, 0)
+                                 : gs_rs_code_matrix(eng, &p->q_self, &qref, b, c0, c0 + g, ms->group, 0);
+            if (!st)
+                st = gs_engine_merkle_stream_columns(eng, ms, g, &s->tree[e]);
+        }
     gs_merkle_stream_release(ms);
     if (st)
         return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
@@ -579,7 +583,8 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
      * column group) commits the whole codeword instead */
     gs_merkle_stream ms;
     if (streamed) {
-        st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, 0, p->stream_group_cols, &ms);
+        st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,
+                                           p->stream_group_cols, &ms);
         if (st == GLSTARK_ERR_UNSUPPORTED) {
             streamed = 0;
             gs_error_clear(&eng->err);

@@ -113,8 +113,9 @@ glstark_status gs_gles_dft_precompile(gs_engine *eng)
     /* What a proof's RS encodings run: twiddles, the RS message's small
      * block DFTs (one short shared pass), the codeword's tiled expansion,
      * its shared pass and its register passes (3 and 4 layers for the
-     * usual 2^20..2^23 codewords). */
-    static const int modes[] = {M_TWIDDLES, M_SHARED_SHORT, M_SHARED, M_GATHER_TILED};
+     * usual 2^20..2^23 codewords); the streamed commit's row classes: the
+     * twist and the tiled bit reversal. */
+    static const int modes[] = {M_TWIDDLES, M_SHARED_SHORT, M_SHARED, M_GATHER_TILED, M_TWIST, M_BITREV_TILED};
     char defs[160];
     glstark_status st = GLSTARK_OK;
     for (size_t i = 0; !st && i < sizeof modes / sizeof modes[0]; i++) {
