@@ -159,6 +159,44 @@ void gs_merkle_stream_release(gs_merkle_stream *ms)
     ms->states = ms->group = ms->digests = NULL;
 }
 
+glstark_status gs_engine_merkle_open_rows_to(gs_engine *eng, const gs_buf *mat, size_t mat_off,
+                                            const gs_merkle_dev *tree, const uint32_t *indices, size_t n,
+                                            bb_t *const *dst, size_t row_stride)
+{
+    const size_t row = tree->width * tree->elem_deg, k = (size_t)1 << tree->log_k;
+    if (row_stride < row)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "merkle open: row stride %zu words is below the row's %zu words", row_stride, row);
+    if (n == 0)
+        return GLSTARK_OK;
+    if (!eng->hash || !eng->hash->merkle_gather) {
+        /* at once, through a temporary in query order */
+        bb_t *tmp = malloc(n * k * row * sizeof(bb_t));
+        if (!tmp)
+            return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "merkle open: out of host memory");
+        glstark_status st = gs_engine_merkle_open(eng, mat, mat_off, tree, indices, n, tmp, NULL);
+        for (size_t q = 0; !st && q < n; q++)
+            for (size_t t = 0; t < k; t++)
+                memcpy(dst[q] + t * row_stride, tmp + (q * k + t) * row, row * sizeof(bb_t));
+        free(tmp);
+        return st;
+    }
+    glstark_status st = gs_engine_merkle_open(eng, mat, mat_off, tree, indices, 0, NULL, NULL);
+    for (size_t q = 0; !st && q < n; q++)
+        if (indices[q] >= tree->height >> tree->log_k)
+            st = gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                              "merkle open: query %zu has index %u; the tree has %zu query positions", q, indices[q],
+                              tree->height >> tree->log_k);
+    gs_buf *stage = NULL;
+    if (!st)
+        st = eng->hash->merkle_gather(eng, mat, mat_off, tree, indices, n, 1, 0, &stage);
+    for (size_t q = 0; !st && q < n; q++)
+        st = gs_buf_read_later(stage, q * k * row * sizeof(bb_t), dst[q], row * sizeof(bb_t), k,
+                               row_stride * sizeof(bb_t));
+    gs_buf_destroy(stage); /* its bytes are in the queue's own buffer now */
+    return st;
+}
+
 void gs_merkle_dev_release(gs_merkle_dev *tree)
 {
     if (!tree)

@@ -104,6 +104,12 @@ glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t m
 glstark_status gs_engine_merkle_open_later(gs_engine *eng, const gs_buf *mat, size_t mat_off,
                                            const gs_merkle_dev *tree, const uint32_t *indices, size_t n,
                                            bb_t *rows_out, size_t row_stride, bb_t *proofs_out);
+/* Opened rows only, as gs_engine_merkle_open_later, but query q's K rows go
+ * to dst[q] + t * row_stride words: a caller opening a subset of its
+ * queries (one row class) places them among the others. */
+glstark_status gs_engine_merkle_open_rows_to(gs_engine *eng, const gs_buf *mat, size_t mat_off,
+                                            const gs_merkle_dev *tree, const uint32_t *indices, size_t n,
+                                            bb_t *const *dst, size_t row_stride);
 void gs_merkle_dev_release(gs_merkle_dev *tree);
 /* Starts a streamed commitment of a height x width base-field matrix in
  * 2^log_classes row classes (S = height >> log_k a multiple of 2^log_classes,

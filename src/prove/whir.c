@@ -42,48 +42,96 @@ static glstark_status grind(gs_engine *eng, gs_transcript *ts, unsigned bits, bb
 
 /* The first round's openings of a commitment whose codeword the prover
  * dropped after building its Merkle tree (gs_whir_commit_data.codeword NULL):
- * the codeword is encoded again from the stacked matrix, a group of columns
- * at a time, and each group gives its part of every opened row. The rows are
- * those of the committed codeword (the encoding is deterministic), so the
- * proof is the same; the engine holds one group instead of the whole
- * codeword. Groups are a third of the columns (rounded up); their rows are
- * read with the host's next read (engine/read_later.h), so the groups cost
- * no host sync of their own. */
-#define REENCODE_GROUPS 3
+ * the codeword is encoded again from the stacked matrix, one row class and
+ * a group of columns at a time, and each gives its part of the opened rows.
+ * A query's K rows y + tS lie in one class (S a multiple of 2^b), the
+ * class's rows r >> b of a codeword of Q's height (rs_code_rows), so the
+ * engine holds one group of Q's height instead of the whole codeword (the
+ * streamed commit's classes, src/engine/hash_ops.h); without classes (k = 0
+ * or S odd), groups of whole codeword columns. The rows are those of the
+ * committed codeword (the encoding is deterministic), so the proof is the
+ * same. They are read with the host's next read (engine/read_later.h), so
+ * the groups cost no host sync of their own. */
+#define REENCODE_GROUP_WORDS ((size_t)16 << 20) /* 64 MiB, the streamed commit's group */
+
+typedef struct reencode {
+    gs_engine *eng;
+    const gs_whir_params *prm;
+    const gs_whir_commit_data *c;
+    gs_stack_layout qlay;
+    gs_trace_ref qref;
+    unsigned lc;   /* log2 of the row classes */
+    size_t rows;   /* codeword rows per class */
+    uint32_t G;    /* columns per group */
+    gs_buf *part;
+} reencode;
+
+/* The rows of the queries in class cls (their indices in idx_c, their
+ * output rows at dst), a group at a time. */
+static glstark_status reencode_class(reencode *r, uint32_t cls, const uint32_t *idx_c, bb_t **dst, size_t n)
+{
+    const uint32_t W = r->c->width, b = r->prm->log_blowup;
+    if (n == 0)
+        return GLSTARK_OK;
+    unsigned depth = 0;
+    glstark_status st = gs_merkle_check_shape(r->rows, 1, 1, r->prm->k, &depth, &r->eng->err);
+    for (uint32_t c0 = 0; !st && c0 < W; c0 += r->G) {
+        const uint32_t g = W - c0 < r->G ? W - c0 : r->G;
+        /* the class's rows as a matrix of their own: the digests are not
+         * read (paths come from the whole tree) */
+        const gs_merkle_dev view = {r->c->tree->digests, r->rows, g, 1, r->prm->k, depth};
+        st = r->lc ? gs_rs_code_rows(r->eng, &r->qlay, &r->qref, b, cls, c0, c0 + g, r->part, 0)
+                   : gs_rs_code_matrix(r->eng, &r->qlay, &r->qref, b, c0, c0 + g, r->part, 0);
+        if (!st)
+            st = gs_engine_merkle_open_rows_to(r->eng, r->part, 0, &view, idx_c, n, dst, W);
+        for (size_t q = 0; q < n; q++)
+            dst[q] += g;
+    }
+    return st;
+}
 
 static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, const gs_whir_commit_data *c,
                                      const uint32_t *idx, uint32_t nq, bb_t *rows_out, bb_t *proofs_out,
                                      gs_error *err)
 {
-    const uint32_t W = c->width, L = prm->l_skip + prm->n_stack;
-    const size_t N = (size_t)1 << (L + prm->log_blowup);
-    const uint32_t G = (W + REENCODE_GROUPS - 1) / REENCODE_GROUPS;
-    gs_stack_layout qlay;
+    const uint32_t W = c->width, L = prm->l_skip + prm->n_stack, K = 1u << prm->k;
+    const size_t N = (size_t)1 << (L + prm->log_blowup), S = N >> prm->k;
+    reencode r = {.eng = eng, .prm = prm, .c = c, .qref = {(gs_buf *)c->matrix, c->matrix_off}};
+    r.lc = prm->k >= 1 && S % ((size_t)1 << prm->log_blowup) == 0 ? prm->log_blowup : 0;
+    r.rows = N >> r.lc;
+    const size_t fit = REENCODE_GROUP_WORDS / r.rows;
+    r.G = fit >= W ? W : fit > 0 ? (uint32_t)fit : 1;
     const gs_stack_trace_shape qshape = {W, L};
-    glstark_status st = gs_stack_layout_build(prm->l_skip, prm->n_stack, &qshape, 1, &qlay, err);
+    glstark_status st = gs_stack_layout_build(prm->l_skip, prm->n_stack, &qshape, 1, &r.qlay, err);
     if (st)
         return st;
-    gs_buf *part = NULL;
-    if ((st = gs_buf_create(eng, (size_t)G * N * sizeof(bb_t), &part))) {
+    uint32_t *idx_c = malloc(nq * sizeof *idx_c + 1);
+    bb_t **dst = malloc(nq * sizeof *dst + 1);
+    /* at least N words: the paths' view of the whole tree checks its matrix */
+    const size_t part_words = (size_t)r.G * r.rows > N ? (size_t)r.G * r.rows : N;
+    if (!idx_c || !dst)
+        st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "whir prove: out of host memory for the query lists");
+    else if ((st = gs_buf_create(eng, part_words * sizeof(bb_t), &r.part)))
         st = eng_fail(eng, st, err, "allocating a group of re-encoded codeword columns");
-        goto out;
-    }
-    const gs_trace_ref qref = {(gs_buf *)c->matrix, c->matrix_off};
-    for (uint32_t c0 = 0; c0 < W; c0 += G) {
-        const uint32_t g = W - c0 < G ? W - c0 : G;
-        gs_merkle_dev group = *c->tree; /* its digests, opened for the path only once */
-        group.width = g;
-        /* the group's columns land inside the W-column rows when read */
-        if ((st = gs_rs_code_matrix(eng, &qlay, &qref, prm->log_blowup, c0, c0 + g, part, 0)) ||
-            (st = gs_engine_merkle_open_later(eng, part, 0, &group, idx, nq, rows_out + c0, W,
-                                              c0 == 0 ? proofs_out : NULL))) {
+    /* the paths, from the whole tree (rows not wanted: its matrix is not read) */
+    gs_merkle_dev whole = *c->tree;
+    whole.width = 1;
+    if (!st && (st = gs_engine_merkle_open_later(eng, r.part, 0, &whole, idx, nq, NULL, W, proofs_out)))
+        st = eng_fail(eng, st, err, "opening the Merkle paths of the first queries");
+    for (uint32_t cls = 0; !st && cls < (1u << r.lc); cls++) {
+        size_t n = 0;
+        for (uint32_t q = 0; q < nq; q++)
+            if ((idx[q] & ((1u << r.lc) - 1)) == cls) {
+                idx_c[n] = idx[q] >> r.lc;
+                dst[n++] = rows_out + (size_t)q * K * W;
+            }
+        if ((st = reencode_class(&r, cls, idx_c, dst, n)))
             st = eng_fail(eng, st, err, "re-encoding the stacked matrix for the first queries");
-            goto out;
-        }
     }
-out:
-    gs_buf_destroy(part);
-    gs_stack_layout_free(&qlay);
+    free(idx_c);
+    free(dst);
+    gs_buf_destroy(r.part);
+    gs_stack_layout_free(&r.qlay);
     return st;
 }
 

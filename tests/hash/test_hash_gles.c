@@ -11,6 +11,7 @@
 
 #include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
+#include "engine/read_later.h"
 #include "engine/hash_ops.h"
 #include "hash/grind.h"
 #include "hash/merkle.h"
@@ -311,6 +312,65 @@ Test(hash_gles, merkle_stream_bad_input)
         gs_merkle_stream_release(&ms);
         gs_engine_destroy(eng);
     }
+}
+
+/* Opened rows placed per query (a row class's queries among the others):
+ * each query's K rows where dst[q] points, every other word untouched,
+ * equal to the CPU engine's opening; a query past the tree is refused. */
+Test(hash_gles, open_rows_to_places_each_query)
+{
+    gs_engine *engs[2] = {tu_engine_binding(0), tu_cpu_engine()};
+    uint64_t s = 0x5EED0006u;
+    printf("open_rows_to seed %llu\n", (unsigned long long)s);
+    const size_t n = 256, width = 5, stride = 13;
+    const unsigned log_k = 2;
+    const size_t k = (size_t)1 << log_k, nq = 4;
+    const uint32_t idx[4] = {63, 0, 17, 17};
+    bb_t *mat = random_words(n * width, &s);
+    gs_engine *cpu = engs[1];
+    gs_merkle_dev tw;
+    gs_buf *bw;
+    bb_t *want_tree = tree_on(cpu, mat, 0, n, width, 1, log_k, &tw, &bw);
+    bb_t want[4 * 4 * 5];
+    TU_OK(cpu, gs_engine_merkle_open(cpu, bw, 0, &tw, idx, nq, want, NULL));
+    for (int e = 0; e < 2; e++) {
+        gs_engine *eng = engs[e];
+        gs_merkle_dev t;
+        gs_buf *b;
+        free(tree_on(eng, mat, 0, n, width, 1, log_k, &t, &b));
+        bb_t out[4 * 4 * 13 + 3];
+        for (size_t i = 0; i < sizeof out / sizeof out[0]; i++)
+            out[i] = 0xDEADBEEFu;
+        /* queries in reverse order of their slots */
+        bb_t *dst[4];
+        for (size_t q = 0; q < nq; q++)
+            dst[q] = out + 1 + (nq - 1 - q) * k * stride;
+        TU_OK(eng, gs_engine_merkle_open_rows_to(eng, b, 0, &t, idx, nq, dst, stride));
+        TU_OK(eng, gs_engine_read_flush(eng));
+        for (size_t i = 0; i < sizeof out / sizeof out[0]; i++) {
+            size_t rel = i - 1, slot = rel / (k * stride), within = rel % (k * stride);
+            size_t tt = within / stride, c = within % stride;
+            if (i == 0 || slot >= nq || c >= width) {
+                cr_assert_eq(out[i], 0xDEADBEEFu, "%s: word %zu outside the rows was written", eng->core->name, i);
+                continue;
+            }
+            size_t q = nq - 1 - slot;
+            cr_assert_eq(out[i], want[(q * k + tt) * width + c], "%s: query %zu row %zu column %zu differs",
+                         eng->core->name, q, tt, c);
+        }
+        const uint32_t bad = (uint32_t)(n >> log_k);
+        cr_assert_eq(gs_engine_merkle_open_rows_to(eng, b, 0, &t, &bad, 1, dst, stride), GLSTARK_ERR_INVALID_ARGUMENT);
+        cr_assert_eq(gs_engine_merkle_open_rows_to(eng, b, 0, &t, idx, 1, dst, width - 1),
+                     GLSTARK_ERR_INVALID_ARGUMENT);
+        gs_merkle_dev_release(&t);
+        gs_buf_destroy(b);
+    }
+    free(want_tree);
+    gs_merkle_dev_release(&tw);
+    gs_buf_destroy(bw);
+    free(mat);
+    gs_engine_destroy(engs[0]);
+    gs_engine_destroy(engs[1]);
 }
 
 Test(hash_gles, grind_same_witness)
