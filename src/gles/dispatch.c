@@ -134,7 +134,9 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
                     (call_end && budget && !rate->calibrated && rate->dispatches > 0);
         /* the first chunks planned at the full budget: checked once */
         int check = !calib && gs_dispatch_should_check(rate, budget, part, weight);
-        int timed = calib || check || dev->prof || (budget && rate->dispatches == 0);
+        /* and one in GS_DRIFT_CHECK_EVERY after that, to follow a drift */
+        int drift = !calib && !check && gs_dispatch_should_check_drift(rate, budget);
+        int timed = calib || check || drift || dev->prof || (budget && rate->dispatches == 0);
         uint64_t t0 = 0, c0 = 0;
         if (timed) {
             glFinish();
@@ -169,6 +171,11 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
                 dev->calib_syncs += 2;
                 dev->calib_chunks++;
                 gs_dispatch_rate_check(rate, part, weight, dt, budget);
+            }
+            if (drift) {
+                dev->calib_syncs += 2;
+                dev->calib_chunks++;
+                gs_dispatch_rate_drift(rate, part, weight, dt, budget);
             }
         }
     }

@@ -89,6 +89,26 @@ void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight
     }
 }
 
+int gs_dispatch_should_check_drift(const gs_dispatch_rate *r, uint64_t budget_ns)
+{
+    return budget_ns && r->calibrated && r->dispatches % GS_DRIFT_CHECK_EVERY == GS_DRIFT_CHECK_EVERY - 1;
+}
+
+void gs_dispatch_rate_drift(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+{
+    const uint64_t units = count * (weight ? weight : 1);
+    if (ns <= budget_ns / 2)
+        return;
+    const double measured = (double)units / (double)ns;
+    const uint64_t half_budget_units = (uint64_t)((double)units * (double)(budget_ns / 2) / (double)ns);
+    if (units <= r->safe_units && half_budget_units < r->safe_units)
+        r->safe_units = half_budget_units;
+    if (ns > budget_ns && measured < r->rate) {
+        r->rate = measured;
+        r->best_ns = ns;
+    }
+}
+
 void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
 
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,

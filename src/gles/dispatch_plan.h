@@ -28,6 +28,9 @@
 #define GS_CALIB_MAX_TIMED 12u
 /* Chunks timed after calibration to check the rate (gs_dispatch_rate_check). */
 #define GS_CALIB_MAX_CHECKS 2u
+/* After calibration, one dispatch in this many of a program is timed to
+ * follow a cost that drifts later in a run (gs_dispatch_rate_drift). */
+#define GS_DRIFT_CHECK_EVERY 32u
 
 typedef struct gs_dispatch_rate {
     double rate;         /* units per ns from the longest timed chunk; 0: none yet */
@@ -79,8 +82,21 @@ int gs_dispatch_should_check(const gs_dispatch_rate *r, uint64_t budget_ns, uint
  * ids in 24 ms and then 68224 ids of the same call in 80 ms), so the rate
  * drops to the check's when that is lower; it never rises (a check that
  * ran faster says nothing about the larger plans). A cost that drifts
- * later in a run is not followed (docs/performance.md, 'Slow GPUs'). */
+ * later in a run is followed by gs_dispatch_rate_drift. */
 void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
+/* Whether the program's next dispatch is a drift check: every
+ * GS_DRIFT_CHECK_EVERY-th dispatch once calibrated, with a budget. */
+int gs_dispatch_should_check_drift(const gs_dispatch_rate *r, uint64_t budget_ns);
+/* Records a drift check: count x weight units that took ns. The same call
+ * shapes can run up to twice as slowly per unit later in a proof than when
+ * they were calibrated (the board proxy: a tiled bit reversal planned at 50
+ * ms ran 78 ms, the interpreter 85-101 ms). Only a chunk that overran acts:
+ * past half the budget, the floor of proven-safe units (r->safe_units) drops
+ * to what would have taken half the budget at the measured pace; past the
+ * budget, the rate drops to the measured one. A chunk within half the budget
+ * changes nothing (short chunks look slow on wide GPUs, and the rate never
+ * rises). */
+void gs_dispatch_rate_drift(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
 /* Counts a dispatch of the program (after it was issued and timed). */
 void gs_dispatch_count(gs_dispatch_rate *r);
 

@@ -371,3 +371,42 @@ Test(dispatch_plan, calibration_check)
         gs_dispatch_rate_check(&m, 1, 1, 1, B);
     cr_assert(!gs_dispatch_should_check(&m, B, 1ull << 40, 1));
 }
+
+/* A drift check: one dispatch in GS_DRIFT_CHECK_EVERY once calibrated; a
+ * chunk that overran the budget lowers the rate and the proven-safe floor,
+ * one within half the budget changes nothing. */
+Test(dispatch_plan, drift_check)
+{
+    const uint64_t B = 50 * MS;
+    gs_dispatch_rate r = {0};
+    cr_assert(!gs_dispatch_should_check_drift(&r, B), "not before calibration");
+    r.rate = 68224.0 / (50.0 * MS); /* 68224 ids of weight 1 per budget */
+    r.best_ns = 50 * MS;
+    r.calibrated = 1;
+    r.safe_units = 68224; /* a chunk of the plan's size once ran within half */
+    int due = 0;
+    for (uint64_t d = 0; d < 3 * GS_DRIFT_CHECK_EVERY; d++, r.dispatches++)
+        due += gs_dispatch_should_check_drift(&r, B);
+    cr_assert_eq(due, 3, "one dispatch in %u", GS_DRIFT_CHECK_EVERY);
+    cr_assert(!gs_dispatch_should_check_drift(&(gs_dispatch_rate){.calibrated = 1, .dispatches = 31}, 0),
+              "no budget, no drift check");
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 533ull * 128);
+    /* within half the budget: nothing */
+    gs_dispatch_rate same = r;
+    gs_dispatch_rate_drift(&same, 533 * 128, 1, 20 * MS, B);
+    cr_assert_eq(gs_dispatch_next(&same, B, 1, 128, CAP128), 533ull * 128);
+    /* between half and the whole budget: only the floor drops (to the units
+     * that take half the budget at this pace: 68224 x 25 / 40 = 42640), the
+     * rate plan still says 533 groups */
+    gs_dispatch_rate half = r;
+    gs_dispatch_rate_drift(&half, 533 * 128, 1, 40 * MS, B);
+    cr_assert_eq(half.safe_units, 42640u);
+    cr_assert_eq(gs_dispatch_next(&half, B, 1, 128, CAP128), 533ull * 128);
+    /* the same chunk 1.6x over the budget: 68224 x 50 / 80 = 42640 ids -> 333 groups */
+    gs_dispatch_rate_drift(&r, 533 * 128, 1, 80 * MS, B);
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 333ull * 128);
+    cr_assert_eq(r.safe_units, 21320u);
+    /* a later faster chunk never raises it again */
+    gs_dispatch_rate_drift(&r, 333 * 128, 1, 30 * MS, B);
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 333ull * 128);
+}

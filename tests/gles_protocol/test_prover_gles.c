@@ -96,6 +96,31 @@ static void streamed_commit_equals_cpu_kept(void)
     gs_engine_destroy(cpu);
 }
 
+/* A device whose bindings cannot hold one column group of a row class
+ * (8 x 2^12 words: 128 KiB, under a 64 KiB limit) refuses the streamed
+ * commit up front; the prover then encodes the codeword whole on the same
+ * engine (more memory) and the bytes stay the CPU's. */
+static void stream_refused_commits_whole(void)
+{
+    gs_error err;
+    gs_engine *wide = tu_engine(NULL), *narrow = tu_engine_binding(64 << 10), *cpu;
+    cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
+    const gs_prove_options keep = {.skip_constraint_check = 1};
+    const gs_prove_options streamed = {.skip_constraint_check = 1, .fallback = cpu, .reencode_codeword = 1,
+                                       .stream_group_cols = 8};
+    gs_prove_timings tw, tn;
+    oc_keccak_wide_same_bytes(cpu, &keep, wide, &streamed, &tw, "GLES streamed commit");
+    oc_keccak_wide_same_bytes(cpu, &keep, narrow, &streamed, &tn, "GLES commit with the stream refused");
+    cr_assert(strstr(tn.fallback_note, "commit") == NULL, "the commit stays on the GLES engine (%s)",
+              tn.fallback_note);
+    cr_assert_gt(tn.bytes_peak[0], tw.bytes_peak[0] + 42 * (8u << 10),
+                 "the refused stream holds the whole codeword: peak %zu against %zu streamed", tn.bytes_peak[0],
+                 tw.bytes_peak[0]);
+    gs_engine_destroy(wide);
+    gs_engine_destroy(narrow);
+    gs_engine_destroy(cpu);
+}
+
 /* A streamed trace (trace_rows) on the GLES engine: each block goes up in
  * one write and lands in its columns by one strided copy; 64-byte blocks
  * make many of them. The bytes must still be OpenVM's. */
@@ -151,6 +176,7 @@ Test(prover_gles, fib_small_n1) { oc_fib_small(1, "fib-small_n1.proof.bin", prov
 Test(prover_gles, reencoded_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_reencoded); }
 Test(prover_gles, reencoded_interactions_small) { oc_interactions_small(prove_on_gles_reencoded); }
 Test(prover_gles, streamed_commit_equals_cpu_kept, .timeout = 300) { streamed_commit_equals_cpu_kept(); }
+Test(prover_gles, stream_refused_commits_whole, .timeout = 300) { stream_refused_commits_whole(); }
 Test(prover_gles, fib_small_n4) { oc_fib_small(4, "fib-small_n4.proof.bin", prove_on_gles); }
 Test(prover_gles, fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles); }
 Test(prover_gles, interactions_small) { oc_interactions_small(prove_on_gles); }
