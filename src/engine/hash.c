@@ -190,9 +190,15 @@ glstark_status gs_engine_merkle_open_rows_to(gs_engine *eng, const gs_buf *mat, 
     gs_buf *stage = NULL;
     if (!st)
         st = eng->hash->merkle_gather(eng, mat, mat_off, tree, indices, n, 1, 0, &stage);
+    void **to = st ? NULL : malloc(n * sizeof *to);
+    if (!st && !to)
+        st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "merkle open: out of host memory");
     for (size_t q = 0; !st && q < n; q++)
-        st = gs_buf_read_later(stage, q * k * row * sizeof(bb_t), dst[q], row * sizeof(bb_t), k,
-                               row_stride * sizeof(bb_t));
+        to[q] = dst[q];
+    /* one engine copy of the gathered rows, placed per query at the flush */
+    if (!st)
+        st = gs_buf_read_later_scatter(stage, 0, to, n, row * sizeof(bb_t), k, row_stride * sizeof(bb_t));
+    free(to);
     gs_buf_destroy(stage); /* its bytes are in the queue's own buffer now */
     return st;
 }

@@ -48,18 +48,27 @@ static glstark_status stage_room(gs_engine *eng, struct gs_read_later *q, size_t
     return GLSTARK_OK;
 }
 
-/* Appends bytes [off, off + bytes) of buf to the staging buffer, for item. */
-static glstark_status queue_copy(gs_engine *eng, struct gs_read_later *q, const gs_buf *buf, size_t off, size_t bytes,
-                                 later_item it)
+/* Room for `more` items in the list. */
+static glstark_status items_room(gs_engine *eng, struct gs_read_later *q, size_t more)
 {
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? 2 * q->cap : 16;
-        later_item *p = realloc(q->items, cap * sizeof *p);
-        if (!p)
-            return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "read later: out of host memory");
-        q->items = p;
-        q->cap = cap;
-    }
+    if (q->n + more <= q->cap)
+        return GLSTARK_OK;
+    size_t cap = q->cap ? 2 * q->cap : 16;
+    while (cap < q->n + more)
+        cap *= 2;
+    later_item *p = realloc(q->items, cap * sizeof *p);
+    if (!p)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "read later: out of host memory");
+    q->items = p;
+    q->cap = cap;
+    return GLSTARK_OK;
+}
+
+/* Appends bytes [off, off + bytes) of buf to the staging buffer with one
+ * engine copy; *at says where they start there. */
+static glstark_status stage_copy(gs_engine *eng, struct gs_read_later *q, const gs_buf *buf, size_t off, size_t bytes,
+                                 size_t *at)
+{
     /* word-aligned places, so large copies may go through a copy kernel */
     size_t padded = (bytes + 3) & ~(size_t)3;
     glstark_status st = stage_room(eng, q, padded);
@@ -67,9 +76,21 @@ static glstark_status queue_copy(gs_engine *eng, struct gs_read_later *q, const 
         st = gs_buf_copy(q->stage, q->used, buf, off, bytes);
     if (st)
         return st;
-    it.at = q->used;
-    q->items[q->n++] = it;
+    *at = q->used;
     q->used += padded;
+    return GLSTARK_OK;
+}
+
+/* Appends bytes [off, off + bytes) of buf to the staging buffer, for item. */
+static glstark_status queue_copy(gs_engine *eng, struct gs_read_later *q, const gs_buf *buf, size_t off, size_t bytes,
+                                 later_item it)
+{
+    glstark_status st = items_room(eng, q, 1);
+    if (!st)
+        st = stage_copy(eng, q, buf, off, bytes, &it.at);
+    if (st)
+        return st;
+    q->items[q->n++] = it;
     return GLSTARK_OK;
 }
 
@@ -87,6 +108,33 @@ glstark_status gs_buf_read_later(const gs_buf *buf, size_t offset, void *dst, si
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "read later: out of host memory");
     later_item it = {dst, 0, item_bytes, count, dst_stride};
     return queue_copy(eng, q, buf, offset, item_bytes * count, it);
+}
+
+glstark_status gs_buf_read_later_scatter(const gs_buf *buf, size_t offset, void *const *dsts, size_t ndst,
+                                         size_t item_bytes, size_t count, size_t dst_stride)
+{
+    gs_engine *eng = buf->engine;
+    if (count && item_bytes > SIZE_MAX / count)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "read later: %zu items of %zu bytes overflow",
+                            count, item_bytes);
+    const size_t per = item_bytes * count;
+    if (ndst && per > SIZE_MAX / ndst)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "read later: %zu destinations of %zu bytes overflow", ndst, per);
+    if (ndst == 0 || per == 0)
+        return GLSTARK_OK;
+    struct gs_read_later *q = queue_of(eng);
+    if (!q)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "read later: out of host memory");
+    size_t at = 0;
+    glstark_status st = items_room(eng, q, ndst);
+    if (!st)
+        st = stage_copy(eng, q, buf, offset, per * ndst, &at);
+    if (st)
+        return st;
+    for (size_t d = 0; d < ndst; d++)
+        q->items[q->n++] = (later_item){dsts[d], at + d * per, item_bytes, count, dst_stride};
+    return GLSTARK_OK;
 }
 
 /* Reads the staging buffer once and hands every queued item its bytes. */

@@ -19,6 +19,11 @@
  * dst + i * dst_stride (dst_stride = item_bytes for a plain copy). */
 glstark_status gs_buf_read_later(const gs_buf *buf, size_t offset, void *dst, size_t item_bytes, size_t count,
                                  size_t dst_stride);
+/* gs_buf_read_later for ndst consecutive blocks of count items each, in one
+ * engine copy: block d (from offset + d * count * item_bytes) goes to
+ * dsts[d] + i * dst_stride. */
+glstark_status gs_buf_read_later_scatter(const gs_buf *buf, size_t offset, void *const *dsts, size_t ndst,
+                                         size_t item_bytes, size_t count, size_t dst_stride);
 /* Reads everything queued (one host sync; none when nothing is queued). */
 glstark_status gs_engine_read_flush(gs_engine *eng);
 /* Forgets the queued reads (after a failure: their destinations may go). */

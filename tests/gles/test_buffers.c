@@ -902,6 +902,23 @@ Test(gles_buffers, reads_later_come_along_with_the_next_read)
         }
     for (int i = 0; i < 7; i++)
         cr_assert_eq(got_b[i], vb[25 + i], "the read itself, word %d", i);
+    /* a scatter: 3 blocks of 2 items of 3 words, block d to its own place
+     * (out of order), items 5 words apart there, the rest untouched */
+    uint32_t sc[3 * 10];
+    for (int i = 0; i < 30; i++)
+        sc[i] = 0xDEADBEEFu;
+    void *to[3] = {sc + 20, sc + 0, sc + 10};
+    TU_OK(eng, gs_buf_read_later_scatter(a, 12, to, 3, 12, 2, 20));
+    TU_OK(eng, gs_engine_read_flush(eng));
+    cr_assert_eq(eng->host_syncs, s0 + 2, "the scatter: one more sync, at its flush");
+    for (int d = 0; d < 3; d++)
+        for (int it = 0; it < 2; it++)
+            for (int w = 0; w < 5; w++) {
+                const uint32_t *at = (const uint32_t *)to[d] + 5 * it + w;
+                uint32_t want = w < 3 ? va[3 + 6 * d + 3 * it + w] : 0xDEADBEEFu;
+                cr_assert_eq(*at, want, "scatter block %d item %d word %d", d, it, w);
+            }
+    s0++;
     /* a queue flushed on its own, and one dropped, then nothing pending */
     uint32_t one = 0, never = 7;
     TU_OK(eng, gs_buf_read_later(a, 0, &one, 4, 1, 0));
