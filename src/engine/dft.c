@@ -19,6 +19,21 @@ static int range_ok(const gs_buf *b, size_t off, size_t n)
     return off <= total && n <= total - off;
 }
 
+/* An output of ncols columns of `rows` elements from element off: a buffer
+ * of this engine that holds them. */
+static glstark_status check_out_columns(gs_engine *eng, const gs_buf *out, size_t off, size_t ncols, size_t rows,
+                                        const char *what)
+{
+    if (!out || out->engine != eng)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "%s: no output buffer on this engine", what);
+    if (ncols > SIZE_MAX / rows || !range_ok(out, off, ncols * rows))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: %zu columns of %zu rows at offset %zu do not fit the %zu-element output buffer; "
+                            "allocate (col_end - col_begin) x %zu elements past the offset",
+                            what, ncols, rows, off, buf_elems(out), rows);
+    return GLSTARK_OK;
+}
+
 static glstark_status check_cols(gs_engine *eng, const gs_dft_cols *c, const char *what)
 {
     if (!c || !c->buf)
@@ -149,14 +164,10 @@ glstark_status gs_stack_matrix(gs_engine *eng, const gs_stack_layout *layout, co
     glstark_status st = check_layout(eng, layout, traces, col_begin, col_end, GS_DFT_MAX_LOG_N, "stack_matrix");
     if (st)
         return st;
-    if (!q || q->engine != eng)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "stack_matrix: no output buffer on this engine");
-    size_t H = (size_t)1 << (layout->l_skip + layout->n_stack);
-    size_t ncols = col_end - col_begin;
-    if (ncols > SIZE_MAX / H || !range_ok(q, q_offset, ncols * H))
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "stack_matrix: %zu columns of %zu rows at offset %zu do not fit the %zu-element output "
-                            "buffer", ncols, H, q_offset, buf_elems(q));
+    st = check_out_columns(eng, q, q_offset, col_end - col_begin, (size_t)1 << (layout->l_skip + layout->n_stack),
+                           "stack_matrix");
+    if (st)
+        return st;
     return eng->dft->stack_matrix(eng, layout, traces, col_begin, col_end, q, q_offset);
 }
 
@@ -176,16 +187,9 @@ glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, 
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "rs_code_matrix: codeword height 2^(%u+%u+%u) exceeds 2^%d; lower n_stack or log_blowup",
                             layout->l_skip, layout->n_stack, log_blowup, GS_RS_MAX_LOG_N);
-    if (!codeword || codeword->engine != eng)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "rs_code_matrix: no codeword buffer on this engine");
-    size_t N = (size_t)1 << logN;
-    size_t ncols = col_end - col_begin;
-    if (ncols > SIZE_MAX / N || !range_ok(codeword, cw_offset, ncols * N))
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "rs_code_matrix: %zu codeword columns of %zu rows at offset %zu do not fit the "
-                            "%zu-element buffer; allocate width * 2^(L+log_blowup) elements",
-                            ncols, N, cw_offset, buf_elems(codeword));
+    st = check_out_columns(eng, codeword, cw_offset, col_end - col_begin, (size_t)1 << logN, "rs_code_matrix");
+    if (st)
+        return st;
     return eng->dft->rs_code_matrix(eng, layout, traces, log_blowup, col_begin, col_end, codeword, cw_offset);
 }
 
@@ -215,15 +219,9 @@ glstark_status gs_rs_code_rows(gs_engine *eng, const gs_stack_layout *layout, co
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "rs_code_rows: row class %u is not below 2^%u (log_blowup); pass a class in [0, 2^%u)",
                             row_class, log_blowup, log_blowup);
-    if (!out || out->engine != eng)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "rs_code_rows: no output buffer on this engine");
-    size_t H = (size_t)1 << L;
-    size_t ncols = col_end - col_begin;
-    if (ncols > SIZE_MAX / H || !range_ok(out, out_offset, ncols * H))
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "rs_code_rows: %zu columns of %zu rows at offset %zu do not fit the %zu-element output "
-                            "buffer; allocate (col_end - col_begin) * 2^L elements past the offset",
-                            ncols, H, out_offset, buf_elems(out));
+    st = check_out_columns(eng, out, out_offset, col_end - col_begin, (size_t)1 << L, "rs_code_rows");
+    if (st)
+        return st;
     return eng->dft->rs_code_rows(eng, layout, traces, log_blowup, row_class, col_begin, col_end, out, out_offset);
 }
 

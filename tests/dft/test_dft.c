@@ -4,20 +4,7 @@
 #include <stdio.h>
 
 #include "dft_test_util.h"
-#include "engine/cpu/cpu_engine.h"
-
-/* threads as given; scalar = 1 switches off the vector butterflies so the
- * scalar code is tested on machines that have them. */
-static gs_engine *mk_engine_s(unsigned threads, int scalar)
-{
-    gs_engine *eng = NULL;
-    gs_error err;
-    cr_assert_eq(gs_cpu_engine_create(threads, &eng, &err), GLSTARK_OK, "engine: %s", err.msg);
-    ((gs_cpu_state *)eng->impl)->kernels = gs_cpu_kernels_of(scalar ? GS_SIMD_NONE : gs_simd_best());
-    return eng;
-}
-
-static gs_engine *mk_engine(unsigned threads) { return mk_engine_s(threads, 0); }
+#include "cpu_test_engine.h"
 
 /* Runs the engine DFT on ncols random columns of 2^k (stride = len + pad)
  * and compares each column with the naive transform. */

@@ -6,16 +6,7 @@
 #include <stdio.h>
 
 #include "rs_rows_util.h"
-#include "engine/cpu/cpu_engine.h"
-
-static gs_engine *mk_engine_s(unsigned threads, int scalar)
-{
-    gs_engine *eng = NULL;
-    gs_error err;
-    cr_assert_eq(gs_cpu_engine_create(threads, &eng, &err), GLSTARK_OK, "engine: %s", err.msg);
-    ((gs_cpu_state *)eng->impl)->kernels = gs_cpu_kernels_of(scalar ? GS_SIMD_NONE : gs_simd_best());
-    return eng;
-}
+#include "cpu_test_engine.h"
 
 Test(rs_code_rows, every_class_matches_rs_code_matrix)
 {

@@ -377,6 +377,18 @@ static void make_view(dft_ctx *c, vview *v, gs_buf *buf, uint64_t first_word, ui
     v->stride = (uint32_t)stride;
 }
 
+/* make_view for n plain base-field sequences of 2^logn words. */
+static void base_view(dft_ctx *c, vview *v, gs_buf *buf, uint64_t first_word, uint64_t stride, uint64_t n,
+                      uint64_t span, unsigned logn)
+{
+    make_view(c, v, buf, first_word, stride, n, span);
+    v->vpcs = 0;
+    v->subw = 1;
+    v->ews = 0;
+    v->nv = n;
+    v->logn = logn;
+}
+
 /* Columns per window starting at word first_word such that the window,
  * bound from the aligned offset below it, fits one binding (0: not even
  * one column does). */
@@ -496,15 +508,10 @@ static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, u
                     while (piece > len - done)
                         piece >>= 1;
                     vview v;
-                    make_view(&c, &v, cols->buf, first + o + done, piece, 1, piece);
-                    v.vpcs = 0;
-                    v.subw = 1;
-                    v.ews = 0;
-                    v.nv = 1;
                     unsigned pl = 0;
                     while (((uint64_t)1 << pl) < piece)
                         pl++;
-                    v.logn = pl;
+                    base_view(&c, &v, cols->buf, first + o + done, piece, 1, piece, pl);
                     st = rs_message_view(&c, &v, l_skip, &tw);
                     done += piece;
                 }
@@ -513,12 +520,7 @@ static glstark_status gles_rs_message(gs_engine *eng, const gs_dft_cols *cols, u
             continue;
         }
         vview v;
-        make_view(&c, &v, cols->buf, first, stride, n, span);
-        v.vpcs = 0;
-        v.subw = 1;
-        v.ews = 0;
-        v.nv = n;
-        v.logn = cols->log_n;
+        base_view(&c, &v, cols->buf, first, stride, n, span, cols->log_n);
         st = rs_message_view(&c, &v, l_skip, &tw);
         c0 += n;
     }
@@ -622,12 +624,7 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
         uint64_t n = ncols - c0 < g ? ncols - c0 : g;
         st = stack_into(eng, layout, traces, col_begin + (uint32_t)c0, col_begin + (uint32_t)(c0 + n), msg, 0);
         vview mv;
-        make_view(&c, &mv, msg, 0, H, n, H);
-        mv.vpcs = 0;
-        mv.subw = 1;
-        mv.ews = 0;
-        mv.nv = n;
-        mv.logn = L;
+        base_view(&c, &mv, msg, 0, H, n, H, L);
         if (!st)
             st = rs_message_view(&c, &mv, l, &tw_small);
         /* An unaligned or oversize destination goes through an aligned
@@ -638,12 +635,7 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
         gs_buf *dst = direct ? codeword : tmp;
         uint64_t dst_word = direct ? cw_offset + c0 * N : 0;
         vview cv;
-        make_view(&c, &cv, dst, dst_word, N, n, N);
-        cv.vpcs = 0;
-        cv.subw = 1;
-        cv.ews = 0;
-        cv.nv = n;
-        cv.logn = logN;
+        base_view(&c, &cv, dst, dst_word, N, n, N, logN);
         if (!st)
             st = bind_view(&c, &cv, pg);
         if (!st)
@@ -733,12 +725,7 @@ static glstark_status rows_window(dft_ctx *c, const rows_plan *r, uint32_t c0, u
     const uint64_t H = (uint64_t)1 << L;
     glstark_status st = stack_into(c->eng, r->lay, r->traces, c0, c0 + (uint32_t)n, out, first);
     vview v;
-    make_view(c, &v, out, first, H, n, H);
-    v.vpcs = 0;
-    v.subw = 1;
-    v.ews = 0;
-    v.nv = n;
-    v.logn = L;
+    base_view(c, &v, out, first, H, n, H, L);
     if (!st)
         st = rs_message_view(c, &v, r->lay->l_skip, &r->tw_small);
     if (!st && r->twist)
