@@ -88,6 +88,17 @@ static inline size_t gs_merkle_stream_bottom_index(size_t y, unsigned log_classe
 {
     return (y << log_classes) | cls;
 }
+/* The row classes (log2) a codeword of `height` rows with blowup 2^log_blowup
+ * is committed or re-encoded in: one per coset of the trace-height subgroup
+ * when every query coset lies in one (K >= 2 and S a multiple of 2^b), else
+ * one class of every row. */
+static inline unsigned gs_merkle_stream_log_classes(size_t height, unsigned log_k, unsigned log_blowup)
+{
+    return log_k >= 1 && (height >> log_k) % ((size_t)1 << log_blowup) == 0 ? log_blowup : 0;
+}
+/* Words of one column group of a row class, the prover's budget for the
+ * streamed commit and for WHIR's re-encoded first queries (64 MiB). */
+#define GS_MERKLE_STREAM_GROUP_WORDS ((size_t)16 << 20)
 /* The bottom digests of class cls from its n leaves (8 words per row), into
  * the whole tree's bottom layer in digests. */
 glstark_status gs_merkle_build_bottom_from_leaves(const bb_t *leaves, size_t n, unsigned log_k, unsigned log_classes,

@@ -8,6 +8,7 @@
 #include "air/air_internal.h"
 #include "common/stacking.h"
 #include "field/canonical.h"
+#include "hash/merkle.h"
 #include "hash/poseidon2.h"
 
 static glstark_status oom(gs_error *err)
@@ -311,7 +312,7 @@ static glstark_status plan_side_commits(gs_prove_plan *p, const gs_multi_vk *vk,
  * rounded up to a block. */
 static size_t stream_group_cols(const gs_prove_options *opt, size_t rows, uint32_t W)
 {
-    size_t blocks = ((size_t)16 << 20) / ((size_t)GS_P2_RATE * rows);
+    size_t blocks = GS_MERKLE_STREAM_GROUP_WORDS / ((size_t)GS_P2_RATE * rows);
     size_t G = GS_P2_RATE * (blocks > 1 ? blocks : 1);
     if (opt->stream_group_cols)
         G = (opt->stream_group_cols + GS_P2_RATE - 1) / GS_P2_RATE * GS_P2_RATE;
@@ -353,8 +354,8 @@ glstark_status gs_prove_plan_build(gs_prove_plan *plan, const gs_multi_pk *pk, c
      * multiple of 2^b). It holds 8 capacity words and a group's G words per
      * class row where the codeword has W words per row: it pays when
      * (8 + G) / 2^lc < W (keccakf: 16 / 2 against 42). */
-    const unsigned b = (unsigned)sp->log_blowup, k = (unsigned)sp->whir.k;
-    p.stream_log_classes = k >= 1 && (p.codeword_rows >> k) % ((size_t)1 << b) == 0 ? b : 0;
+    p.stream_log_classes =
+        gs_merkle_stream_log_classes(p.codeword_rows, (unsigned)sp->whir.k, (unsigned)sp->log_blowup);
     const size_t class_rows = p.codeword_rows >> p.stream_log_classes;
     p.stream_group_cols = stream_group_cols(opt, class_rows, p.lay.width);
     p.stream_commit = opt->reencode_codeword &&

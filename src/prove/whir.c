@@ -52,8 +52,6 @@ static glstark_status grind(gs_engine *eng, gs_transcript *ts, unsigned bits, bb
  * committed codeword (the encoding is deterministic), so the proof is the
  * same. They are read with the host's next read (engine/read_later.h), so
  * the groups cost no host sync of their own. */
-#define REENCODE_GROUP_WORDS ((size_t)16 << 20) /* 64 MiB, the streamed commit's group */
-
 typedef struct reencode {
     gs_engine *eng;
     const gs_whir_params *prm;
@@ -95,11 +93,11 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
                                      gs_error *err)
 {
     const uint32_t W = c->width, L = prm->l_skip + prm->n_stack, K = 1u << prm->k;
-    const size_t N = (size_t)1 << (L + prm->log_blowup), S = N >> prm->k;
+    const size_t N = (size_t)1 << (L + prm->log_blowup);
     reencode r = {.eng = eng, .prm = prm, .c = c, .qref = {(gs_buf *)c->matrix, c->matrix_off}};
-    r.lc = prm->k >= 1 && S % ((size_t)1 << prm->log_blowup) == 0 ? prm->log_blowup : 0;
+    r.lc = gs_merkle_stream_log_classes(N, prm->k, prm->log_blowup);
     r.rows = N >> r.lc;
-    const size_t fit = REENCODE_GROUP_WORDS / r.rows;
+    const size_t fit = GS_MERKLE_STREAM_GROUP_WORDS / r.rows;
     r.G = fit >= W ? W : fit > 0 ? (uint32_t)fit : 1;
     const gs_stack_trace_shape qshape = {W, L};
     glstark_status st = gs_stack_layout_build(prm->l_skip, prm->n_stack, &qshape, 1, &r.qlay, err);
