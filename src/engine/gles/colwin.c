@@ -198,7 +198,7 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
     /* count the partial slots first */
     uint64_t slots = 0;
     int r;
-    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * pairs, 2, 2 * (uint64_t)GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * pairs, 2, 2 * gs_cw_budget(&dev->caps));
     while ((r = gs_cw_next(&it, &p)) > 0) {
         uint64_t inv = p.nc * ((p.ne / 2 + GS_WHIR_ITEMS - 1) / GS_WHIR_ITEMS);
         slots += (inv + ls - 1) / ls;
@@ -221,7 +221,7 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
     if (!st)
         st = gs_gles_bind(eng, 2, parts, 0, slots * 32);
     uint64_t pbase = 0;
-    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * pairs, 2, 2 * (uint64_t)GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * pairs, 2, 2 * gs_cw_budget(&dev->caps));
     while (!st && gs_cw_next(&it, &p) > 0) {
         uint32_t l0, l1;
         st = gs_cw_bind(eng, 0, &sets[0], &p, &l0);
@@ -275,7 +275,7 @@ glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_
     int r;
     gs_cw_set_ef(pf, "gs_x", a);
     gs_cw_set_ef(pf, "gs_y", b);
-    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * half, 2, 2 * (uint64_t)GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * half, 2, 2 * gs_cw_budget(&dev->caps));
     while (!st && (r = gs_cw_next(&it, &p)) != 0) {
         if (r < 0)
             return no_fit(eng, op);

@@ -120,5 +120,19 @@ enum {
 /* Elements per dispatch for light element-wise kernels: well under 500 ms
  * even on a slow GPU (a Raspberry Pi 5 resets longer jobs; docs/design.md, 'Pitfalls we met on GLES compute'). */
 #define GS_CW_BUDGET (1u << 20)
+/* The same on desktop-class GPUs: 16 times more. Kernels whose invocation
+ * walks many columns (WHIR's batch of the stacked columns, the stacked
+ * reduction's block sums) otherwise ran a few tens of thousands of
+ * invocations per dispatch, a few percent of an H200's resident threads,
+ * and hundreds of dispatches per proof (docs/performance.md, "Dispatches
+ * sized for the device"). A dispatch time budget, where one is set, still
+ * cuts each dispatch (gles/dispatch_plan.h). */
+#define GS_CW_BUDGET_DESKTOP (1u << 24)
+
+/* Elements per dispatch for the light kernels on this device. */
+static inline uint64_t gs_cw_budget(const gs_gl_caps *caps)
+{
+    return caps->desktop_class ? GS_CW_BUDGET_DESKTOP : GS_CW_BUDGET;
+}
 
 #endif

@@ -147,7 +147,7 @@ static glstark_status bs_pass1(bs_ctx *c, const gs_buf *matrix, uint64_t i0, uin
 {
     const uint64_t N = c->N, align = c->align;
     const uint32_t *tab = c->tab;
-    const uint64_t budget = 4 * (uint64_t)GS_CW_BUDGET; /* matrix words read per dispatch */
+    const uint64_t budget = 4 * gs_cw_budget(&c->dev->caps); /* matrix words read per dispatch */
     glstark_status st = gs_gles_bind(c->eng, 1, c->eqb, 0, c->eq_bytes);
     if (!st)
         st = gs_gles_bind(c->eng, 2, c->tb, 0, c->twords * 4);
@@ -334,7 +334,7 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32
     gs_cw_set_u(pf, "gs_lskip", l_skip);
     gs_cw_set_u(pf, "gs_height", height);
     gs_cw_set_u(pf, "gs_ostride", (uint32_t)(out->stride * 4));
-    gs_cw_start(&it, &dev->caps, sets, 2, width, 0, height, N, 4 * (uint64_t)GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, sets, 2, width, 0, height, N, 4 * gs_cw_budget(&dev->caps));
     while (!st && (r = gs_cw_next(&it, &p)) != 0) {
         uint32_t l0, l1;
         if (r < 0) {

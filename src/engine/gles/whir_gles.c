@@ -92,7 +92,7 @@ static glstark_status gles_batch_columns(gs_engine *eng, const gs_buf *const *ma
         gs_cw_iter it;
         gs_cw_piece p;
         int r;
-        gs_cw_start(&it, &dev->caps, sets, 2, widths[c], 0, height, 1, 4 * (uint64_t)GS_CW_BUDGET);
+        gs_cw_start(&it, &dev->caps, sets, 2, widths[c], 0, height, 1, 4 * gs_cw_budget(&dev->caps));
         while (!st && (r = gs_cw_next(&it, &p)) != 0) {
             uint32_t l0, l1;
             if (r < 0)
@@ -124,10 +124,10 @@ static glstark_status bfly_bit(gs_engine *eng, gs_gl_program *pbit, gs_buf *buf,
     const uint64_t h = (uint64_t)1 << bit, blk = 2 * h;
     gs_cw_set set = {buf, 0, 0, 16, 0};
     glstark_status st = GLSTARK_OK;
-    if (blk * 16 + align <= maxb && h <= GS_CW_BUDGET) {
+    if (blk * 16 + align <= maxb && h <= gs_cw_budget(&dev->caps)) {
         /* whole blocks of 2^(bit+1) in one window, bound twice */
         uint64_t per = (maxb - align) / (blk * 16);
-        uint64_t byb = GS_CW_BUDGET / h;
+        uint64_t byb = gs_cw_budget(&dev->caps) / h;
         if (byb < per)
             per = byb ? byb : 1;
         gs_cw_set_u(pbit, "gs_mask", (uint32_t)(h - 1));
@@ -148,8 +148,8 @@ static glstark_status bfly_bit(gs_engine *eng, gs_gl_program *pbit, gs_buf *buf,
     }
     /* a block exceeds a binding: its halves in matching chunks */
     uint64_t m = (maxb - align) / 16;
-    if (m > GS_CW_BUDGET)
-        m = GS_CW_BUDGET;
+    if (m > gs_cw_budget(&dev->caps))
+        m = gs_cw_budget(&dev->caps);
     gs_cw_set_u(pbit, "gs_mask", 0xFFFFFFFFu);
     for (uint64_t b0 = 0; !st && b0 < n; b0 += blk)
         for (uint64_t i = 0; !st && i < h; i += m) {
@@ -199,7 +199,7 @@ static glstark_status butterflies(gs_engine *eng, gs_buf *buf, unsigned log_n, u
         int r;
         gs_cw_set_u(plo, "gs_bits", c);
         gs_cw_set_u(plo, "gs_s0", s);
-        gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, n, group, GS_CW_BUDGET);
+        gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, n, group, gs_cw_budget(&dev->caps));
         while (!st && (r = gs_cw_next(&it, &p)) != 0) {
             uint32_t l0;
             if (r < 0)
@@ -237,7 +237,7 @@ static glstark_status prep_blocks(gs_engine *eng, gs_buf *f, uint64_t n, unsigne
     gs_cw_piece p;
     int r;
     gs_cw_set_u(pp, "gs_bits", l);
-    gs_cw_start(&it, &dev->caps, sets, 2, 1, 0, n, N, GS_CW_BUDGET / 4);
+    gs_cw_start(&it, &dev->caps, sets, 2, 1, 0, n, N, gs_cw_budget(&dev->caps) / 4);
     while (!st && (r = gs_cw_next(&it, &p)) != 0) {
         uint32_t l0, l2;
         if (r < 0) {
@@ -345,7 +345,7 @@ static glstark_status gles_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, 
         st = gs_gles_bind(eng, 1, tb, 0, tb->size);
     if (!st) {
         gs_cw_set_u(pe, "gs_bits", nlo);
-        st = run_table_kernel(eng, pe, out, len, GS_CW_BUDGET, "eq_table");
+        st = run_table_kernel(eng, pe, out, len, gs_cw_budget(&gs_gles_device(eng)->caps), "eq_table");
     }
     gs_buf_destroy(tb);
     return st;
@@ -418,7 +418,7 @@ static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size
     gs_cw_piece p;
     int r;
     uint64_t slots = 0;
-    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_EVAL_ITEMS, GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_EVAL_ITEMS, gs_cw_budget(&dev->caps));
     while ((r = gs_cw_next(&it, &p)) > 0)
         slots += ((p.ne + GS_WHIR_EVAL_ITEMS - 1) / GS_WHIR_EVAL_ITEMS + ls - 1) / ls;
     if (r < 0)
@@ -438,7 +438,7 @@ static glstark_status gles_eval_univariate(gs_engine *eng, const gs_buf *g, size
     gs_cw_set_ef(pe, "gs_x", z);
     gs_cw_set_ef(pe, "gs_y", zc);
     uint64_t pbase = 0;
-    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_EVAL_ITEMS, GS_CW_BUDGET);
+    gs_cw_start(&it, &dev->caps, &set, 1, 1, 0, len, GS_WHIR_EVAL_ITEMS, gs_cw_budget(&dev->caps));
     while (!st && gs_cw_next(&it, &p) > 0) {
         uint32_t l0;
         if ((st = gs_cw_bind(eng, 0, &set, &p, &l0)))
@@ -527,8 +527,8 @@ static glstark_status gles_fold_encode(gs_engine *eng, const gs_buf *f, const gs
     gs_cw_set_u(px, "gs_lead0", 0);
     gs_cw_set_u(px, "gs_lead1", 0);
     gs_cw_set_u(px, "gs_lead2", 0);
-    for (uint64_t p0 = 0; !st && p0 < n; p0 += GS_CW_BUDGET) {
-        uint64_t cnt = n - p0 < GS_CW_BUDGET ? n - p0 : GS_CW_BUDGET;
+    for (uint64_t p0 = 0; !st && p0 < n; p0 += gs_cw_budget(&dev->caps)) {
+        uint64_t cnt = n - p0 < gs_cw_budget(&dev->caps) ? n - p0 : gs_cw_budget(&dev->caps);
         gs_cw_set_u(px, "gs_id0", (uint32_t)p0);
         st = gs_gl_dispatch_1d(dev, px, cnt, &eng->err);
     }
@@ -599,7 +599,7 @@ static glstark_status gles_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, b
         gs_cw_set_u(pa, "gs_hlen", (uint32_t)hlen);
         gs_cw_set_u(pa, "gs_k", (uint32_t)nz);
         gs_cw_set_u(pa, "gs_tab", (uint32_t)tab);
-        uint64_t budget = (4 * (uint64_t)GS_CW_BUDGET) / (nz + 1);
+        uint64_t budget = (4 * gs_cw_budget(&dev->caps)) / (nz + 1);
         st = run_table_kernel(eng, pa, w, len, budget ? budget : 1, "w_accumulate");
     }
     gs_buf_destroy(tb);
