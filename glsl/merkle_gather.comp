@@ -2,9 +2,13 @@
 // staging buffer in one dispatch per column window, instead of one buffer
 // copy per (query, row, column) (67k copies for a keccakf-1024 WHIR query
 // phase). Invocation id -> (row pair qt, column c_rel, coefficient j):
-//   out[(qt * gs_width + gs_c0 + c_rel) * deg + j]
+//   out[gs_olead + (qt * gs_width + gs_c0 + c_rel) * deg + j]
 //     = mat[gs_lead + c_rel * gs_col_words + rows[qt] * deg + j]
-// (src/engine/gles/hash_gles.c: gles_merkle_open binds the windows).
+// The sibling digests of the opening proofs are the same gather over the
+// digest array as one column of 8-word elements, rows[] holding the
+// siblings' digest indices: one dispatch instead of one buffer copy per
+// digest (about 3400 for keccakf-1024's first WHIR query round).
+// (src/engine/gles/hash_gles.c: gles_merkle_gather binds the windows).
 #include "grid.glsl"
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
@@ -18,7 +22,8 @@ uniform uint gs_col_words; // words per column (height * deg)
 uniform uint gs_cw;        // columns in this window
 uniform uint gs_c0;        // first column of the window
 uniform uint gs_width;     // columns of the matrix
-uniform uint gs_deg;       // words per element (1 or 4)
+uniform uint gs_deg;       // words per element (1 or 4; 8 for digests)
+uniform uint gs_olead;     // word of the first output inside binding 2
 
 void main()
 {
@@ -27,5 +32,5 @@ void main()
         return;
     uint j = id % gs_deg, rest = id / gs_deg;
     uint c = rest % gs_cw, qt = rest / gs_cw;
-    outw[(qt * gs_width + gs_c0 + c) * gs_deg + j] = mat[gs_lead + c * gs_col_words + rows[qt] * gs_deg + j];
+    outw[gs_olead + (qt * gs_width + gs_c0 + c) * gs_deg + j] = mat[gs_lead + c * gs_col_words + rows[qt] * gs_deg + j];
 }

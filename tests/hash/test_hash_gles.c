@@ -136,6 +136,58 @@ Test(hash_gles, merkle_small_bindings)
     compare_shapes(4096, sh, sizeof sh / sizeof sh[0], 0x5EED0002u);
 }
 
+/* Many queries at once, as a WHIR query round opens them (duplicates, both
+ * ends, random ones): the rows and the sibling digests are gathered by one
+ * kernel each into a staging buffer the pool hands out poisoned, and must
+ * equal the CPU engine's. Under the device's bindings each gather is one
+ * window; under a 4 KiB limit the paths of this many queries exceed one
+ * binding and fall back to a buffer copy per digest (merkle_small_bindings
+ * has the kernel at unaligned output words with a few queries). */
+static void many_queries(uint64_t max_binding, uint64_t seed)
+{
+    gs_device_config cfg = tu_config();
+    cfg.max_binding_bytes = max_binding;
+    cfg.pool_poison = 1;
+    gs_engine *g = tu_engine(&cfg), *c = tu_cpu_engine();
+    printf("merkle openings, many queries: binding limit %llu, seed %llu\n", (unsigned long long)max_binding,
+           (unsigned long long)seed);
+    static const shape shapes[] = {{1u << 12, 3, 1, 4}, {1u << 10, 2, 4, 2}, {64, 11, 1, 1}, {1u << 13, 1, 1, 0}};
+    uint64_t s = seed;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const shape *sh = &shapes[i];
+        bb_t *mat = random_words(sh->n * sh->width * sh->deg, &s);
+        gs_merkle_dev tg, tc;
+        gs_buf *bg, *bc;
+        bb_t *dg = tree_on(g, mat, 1, sh->n, sh->width, sh->deg, sh->log_k, &tg, &bg);
+        bb_t *dc = tree_on(c, mat, 1, sh->n, sh->width, sh->deg, sh->log_k, &tc, &bc);
+        const size_t S = sh->n >> sh->log_k, K = (size_t)1 << sh->log_k, nq = 193;
+        uint32_t idx[193];
+        for (size_t q = 0; q < nq; q++)
+            idx[q] = q == 0 ? 0 : q == 1 ? (uint32_t)(S - 1) : q % 7 == 0 ? idx[q - 1] : (uint32_t)(splitmix64(&s) % S);
+        const size_t rw = K * sh->width * sh->deg, pw = tg.depth * 8u;
+        bb_t *rg = malloc(nq * rw * 4), *rc = malloc(nq * rw * 4), *pg = malloc(nq * pw * 4 + 4),
+             *pc = malloc(nq * pw * 4 + 4);
+        TU_OK(g, gs_engine_merkle_open(g, bg, 1, &tg, idx, nq, rg, pg));
+        TU_OK(c, gs_engine_merkle_open(c, bc, 1, &tc, idx, nq, rc, pc));
+        for (size_t q = 0; q < nq; q++) {
+            cr_assert_eq(memcmp(rg + q * rw, rc + q * rw, rw * 4), 0, "shape %zu query %zu (row %u): rows differ", i, q,
+                         idx[q]);
+            cr_assert_eq(memcmp(pg + q * pw, pc + q * pw, pw * 4), 0, "shape %zu query %zu (row %u): paths differ", i,
+                         q, idx[q]);
+        }
+        free(rg), free(rc), free(pg), free(pc), free(dg), free(dc), free(mat);
+        gs_merkle_dev_release(&tg);
+        gs_merkle_dev_release(&tc);
+        gs_buf_destroy(bg);
+        gs_buf_destroy(bc);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+Test(hash_gles, openings_many_queries) { many_queries(0, 0x5EED0005u); }
+Test(hash_gles, openings_many_queries_small_bindings) { many_queries(4096, 0x5EED0006u); }
+
 /* The streamed commitment (gs_merkle_stream): 1, 2 or 4 row classes, each
  * class's columns in groups of `group` (a multiple of 8, the last group
  * shorter) written into the stream's group buffer, real columns only, so a

@@ -466,63 +466,97 @@ static glstark_status gles_stream_columns(gs_engine *eng, gs_merkle_stream *ms, 
     return st;
 }
 
-/* The opened rows of queries into stage words [0, n·row_words), one
- * gather dispatch per window of whole columns. Returns UNSUPPORTED (the
+/* One gather (glsl/merkle_gather.comp): for each of the m entries of rows
+ * and each of `width` columns (col_words words apart from word mat_word of
+ * mat), that row's deg words into stage from word out_word, entry-major.
+ * One dispatch per window of whole columns. Returns UNSUPPORTED (the
  * caller then copies) when a column or the output exceeds a binding. */
-static glstark_status gather_rows(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
-                                  const uint32_t *indices, size_t n, gs_buf *stage)
+static glstark_status gather_entries(gs_engine *eng, const gs_buf *mat, uint64_t mat_word, uint64_t col_words,
+                                     uint64_t width, unsigned deg, const uint32_t *rows, size_t m, gs_buf *stage,
+                                     uint64_t out_word)
 {
     gs_gl_device *dev = gs_gles_device(eng);
-    const uint64_t maxb = dev->caps.max_binding_bytes;
-    const size_t k = (size_t)1 << tree->log_k, s = tree->height >> tree->log_k, deg = tree->elem_deg;
-    const uint64_t col_words = (uint64_t)tree->height * deg, out_words = (uint64_t)n * k * tree->width * deg;
+    const uint64_t maxb = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    const uint64_t out_words = (uint64_t)m * width * deg;
     /* columns per window: whole columns plus the alignment lead in one binding */
     const uint64_t cw_max = gs_colwin_fit_any(&dev->caps, col_words * 4);
-    if (cw_max == 0 || out_words * 4 > maxb || (uint64_t)n * k * 4 > maxb ||
-        col_words > UINT32_MAX || out_words > UINT32_MAX)
+    if (cw_max == 0 || out_words * 4 + align > maxb || (uint64_t)m * 4 > maxb || col_words > UINT32_MAX ||
+        out_words + align > UINT32_MAX)
         return GLSTARK_ERR_UNSUPPORTED;
-    uint32_t *rows = malloc(n * k * sizeof(uint32_t));
-    if (!rows)
-        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles merkle open: out of host memory");
-    for (size_t q = 0; q < n; q++)
-        for (size_t t = 0; t < k; t++)
-            rows[q * k + t] = (uint32_t)(indices[q] + t * s);
     gs_buf *rb = NULL;
     gs_gl_program *prog = NULL;
-    glstark_status st = gs_buf_create(eng, n * k * sizeof(uint32_t), &rb);
+    uint32_t olead = 0;
+    glstark_status st = gs_buf_create(eng, m * sizeof(uint32_t), &rb);
     if (!st)
-        st = gs_buf_write(rb, 0, rows, n * k * sizeof(uint32_t));
-    free(rows);
+        st = gs_buf_write(rb, 0, rows, m * sizeof(uint32_t));
     if (!st)
         st = gs_gl_program_get(dev, "merkle_gather.comp", NULL, &prog, &eng->err);
     if (!st)
-        st = gs_gles_bind(eng, 1, rb, 0, n * k * sizeof(uint32_t));
+        st = gs_gles_bind(eng, 1, rb, 0, m * sizeof(uint32_t));
     if (!st)
-        st = gs_gles_bind(eng, 2, stage, 0, out_words * 4);
+        st = bind_window(eng, 2, stage, out_word * 4, out_words * 4, &olead);
     if (!st) {
         set_u(prog, "gs_col_words", (uint32_t)col_words);
-        set_u(prog, "gs_width", (uint32_t)tree->width);
-        set_u(prog, "gs_deg", (uint32_t)deg);
+        set_u(prog, "gs_width", (uint32_t)width);
+        set_u(prog, "gs_deg", deg);
+        set_u(prog, "gs_olead", olead);
     }
-    for (size_t c0 = 0; !st && c0 < tree->width;) {
-        uint64_t cw = tree->width - c0 < cw_max ? tree->width - c0 : cw_max;
+    for (uint64_t c0 = 0; !st && c0 < width;) {
+        uint64_t cw = width - c0 < cw_max ? width - c0 : cw_max;
         uint32_t lead = 0;
-        st = bind_window(eng, 0, mat, (mat_off + c0 * col_words) * 4, cw * col_words * 4, &lead);
+        st = bind_window(eng, 0, mat, (mat_word + c0 * col_words) * 4, cw * col_words * 4, &lead);
         if (st)
             break;
         set_u(prog, "gs_lead", lead);
         set_u(prog, "gs_cw", (uint32_t)cw);
         set_u(prog, "gs_c0", (uint32_t)c0);
-        st = gs_gl_dispatch_1d(dev, prog, (uint64_t)n * k * cw * deg, &eng->err);
+        st = gs_gl_dispatch_1d(dev, prog, (uint64_t)m * cw * deg, &eng->err);
         c0 += cw;
     }
     gs_buf_destroy(rb);
     return st;
 }
 
-/* Openings: the opened rows are gathered by a kernel (or, where a column
- * exceeds a binding, with buffer copies) and the sibling digests with
- * buffer copies into one staging buffer: rows first (n * K rows of
+/* The opened rows of queries into stage words [0, n·row_words). */
+static glstark_status gather_rows(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
+                                  const uint32_t *indices, size_t n, gs_buf *stage)
+{
+    const size_t k = (size_t)1 << tree->log_k, s = tree->height >> tree->log_k;
+    uint32_t *rows = malloc(n * k * sizeof(uint32_t));
+    if (!rows)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles merkle open: out of host memory");
+    for (size_t q = 0; q < n; q++)
+        for (size_t t = 0; t < k; t++)
+            rows[q * k + t] = (uint32_t)(indices[q] + t * s);
+    glstark_status st = gather_entries(eng, mat, mat_off, (uint64_t)tree->height * tree->elem_deg, tree->width,
+                                       tree->elem_deg, rows, n * k, stage, 0);
+    free(rows);
+    return st;
+}
+
+/* The opening proofs of queries (n * depth sibling digests) into stage from
+ * word o: the digest array gathered as one column of 8-word elements. */
+static glstark_status gather_paths(gs_engine *eng, const gs_merkle_dev *tree, const uint32_t *indices, size_t n,
+                                   gs_buf *stage, size_t o)
+{
+    const size_t s = tree->height >> tree->log_k, m = n * tree->depth;
+    if (m == 0)
+        return GLSTARK_OK;
+    uint32_t *sib = malloc(m * sizeof(uint32_t));
+    if (!sib)
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "gles merkle open: out of host memory");
+    for (size_t q = 0; q < n; q++)
+        for (unsigned jl = 0; jl < tree->depth; jl++)
+            sib[q * tree->depth + jl] = (uint32_t)(gs_merkle_layer_offset(s, jl) + ((indices[q] >> jl) ^ 1));
+    glstark_status st = gather_entries(eng, tree->digests, 0, tree->digests->size / 4, 1, GS_DIGEST_LEN, sib, m,
+                                       stage, o);
+    free(sib);
+    return st;
+}
+
+/* Openings: the opened rows and the sibling digests are gathered by a
+ * kernel (or, where a column or the digest array exceeds a binding, with
+ * buffer copies) into one staging buffer: rows first (n * K rows of
  * width * deg words), then the paths (n * depth digests). */
 static glstark_status gles_merkle_gather(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
                                          const uint32_t *indices, size_t n, int rows, int proofs, gs_buf **out)
@@ -563,10 +597,16 @@ static glstark_status gles_merkle_gather(gs_engine *eng, const gs_buf *mat, size
         }
         o = n * row_words;
     }
+    st = proofs ? gather_paths(eng, tree, indices, n, stage, o) : GLSTARK_OK;
+    if (st && st != GLSTARK_ERR_UNSUPPORTED) {
+        gs_buf_destroy(stage);
+        return st;
+    }
     /* copies read what the gather kernel wrote into stage only after this */
     gs_gl_barrier_for(dev, GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_WRITE_BUFFER, stage->gl_name);
-    if (proofs) {
+    if (st == GLSTARK_ERR_UNSUPPORTED) {
+        /* the digests exceed one binding: a copy per sibling digest */
         glBindBuffer(GL_COPY_READ_BUFFER, tree->digests->gl_name);
         for (size_t q = 0; q < n; q++) {
             size_t idx = indices[q];
