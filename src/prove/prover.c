@@ -50,6 +50,15 @@ typedef struct side {
 
 /* Everything the prover allocates on the engines and for them, released
  * in one place; the shapes are the plan's. */
+/* Common mains whose upload the streamed commit takes over (see
+ * defer_main_writes): the next sorted trace and column not yet written into
+ * Q, and the caller's arrays they come from. */
+typedef struct deferred_mains {
+    int active;
+    uint32_t t, col;
+    const glstark_air_trace *traces;
+} deferred_mains;
+
 typedef struct pstate {
     gs_engine *eng[2];
     const gs_prove_plan *plan;
@@ -71,6 +80,7 @@ typedef struct pstate {
     int have_lz;
     unsigned fallback_phases;
     char missing[256];
+    deferred_mains pending;
 } pstate;
 
 static void mbuf_free(mbuf *m)
@@ -445,6 +455,60 @@ static glstark_status build_constraint_views(pstate *s, const gs_multi_vk *vk, c
  * keccakf-1024), else into a buffer per trace; and the side traces
  * (preprocessed, cached mains) into a buffer each. From here on the
  * caller's arrays are not read (traces_released). */
+/* Whether the common mains' upload should ride along with the streamed
+ * commit instead of preceding it: the traces go straight into Q, every one
+ * as a values array, in Q's order. The commit then writes the columns each
+ * group needs just before encoding it (write_pending), so the host copies
+ * the next group while the GPU encodes and hashes this one: on the H200
+ * the upload (host-copy bound) and the commit's first class are of the same
+ * order. */
+static int defer_main_writes(const pstate *s, const gs_prove_options *opt, const glstark_air_trace *traces)
+{
+    const gs_prove_plan *p = s->plan;
+    if (!p->traces_in_q || !p->stream_commit || opt->row_major_mains)
+        return 0;
+    for (uint32_t t = 0; t < p->M; t++) {
+        const glstark_air_trace *tr = &traces[p->trace_air[t]];
+        if (!tr->common_main.values && tr->common_main.width)
+            return 0;
+        if (t > 0 && p->q_off[t] < p->q_off[t - 1])
+            return 0;
+    }
+    return 1;
+}
+
+/* The deferred common-main columns that start below Q word `end` into Q on
+ * engine e, in Q's order (SIZE_MAX: all that are left). */
+static glstark_status write_pending(pstate *s, int e, size_t end, gs_error *err)
+{
+    deferred_mains *d = &s->pending;
+    const gs_prove_plan *p = s->plan;
+    gs_engine *eng = s->eng[e];
+    while (d->active && d->t < p->M) {
+        const uint32_t a = p->trace_air[d->t];
+        const glstark_air_trace *tr = &d->traces[a];
+        const size_t w = tr->common_main.width, h = tr->height, base = p->q_off[d->t];
+        size_t c_end = w;
+        if (end != SIZE_MAX)
+            c_end = end <= base ? 0 : (end - base + h - 1) / h < w ? (end - base + h - 1) / h : w;
+        if (c_end > d->col) {
+            glstark_status st = gs_buf_write_canonical(s->q.b[e], (base + d->col * h) * sizeof(bb_t),
+                                                       tr->common_main.values + d->col * h, (c_end - d->col) * h);
+            if (st == GLSTARK_ERR_INVALID_ARGUMENT && check_trace_value(a, tr, err))
+                return GLSTARK_ERR_INVALID_ARGUMENT;
+            if (st)
+                return eng_fail(eng, st, "uploading a trace", err);
+            d->col = (uint32_t)c_end;
+        }
+        if (d->col < w)
+            return GLSTARK_OK;
+        d->t++;
+        d->col = 0;
+    }
+    d->active = 0;
+    return GLSTARK_OK;
+}
+
 static glstark_status upload_traces(pstate *s, int e, const gs_multi_pk *pk, const glstark_air_trace *traces,
                                     const gs_prove_options *opt, gs_error *err)
 {
@@ -464,7 +528,8 @@ static glstark_status upload_traces(pstate *s, int e, const gs_multi_pk *pk, con
     /* two passes, each one span: the uploads (which check that every value
      * is below p as they copy it), the constraint DAGs and public values */
     int sn = gs_span_eng_begin(eng, "trace_write");
-    for (uint32_t t = 0; t < p->M; t++)
+    s->pending = (deferred_mains){defer_main_writes(s, opt, traces), 0, 0, traces};
+    for (uint32_t t = 0; t < p->M && !s->pending.active; t++)
         if ((st = write_main_trace(s, e, opt, traces, t, err)))
             return st;
     if ((st = upload_sides(s, e, pk, traces, err)))
@@ -538,16 +603,23 @@ static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, gs
     const uint32_t W = p->lay.width;
     const unsigned b = (unsigned)p->sp->log_blowup;
     const gs_trace_ref qref = {s->q.b[e], 0};
-    glstark_status st = GLSTARK_OK;
-    for (uint32_t cls = 0; !st && cls < (1u << ms->log_classes); cls++)
-        for (uint32_t c0 = 0; !st && c0 < W; c0 += (uint32_t)G) {
+    glstark_status st = GLSTARK_OK, wst = GLSTARK_OK;
+    for (uint32_t cls = 0; !st && !wst && cls < (1u << ms->log_classes); cls++)
+        for (uint32_t c0 = 0; !st && !wst && c0 < W; c0 += (uint32_t)G) {
             uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
+            /* the first class writes the deferred columns as it needs them */
+            if ((wst = write_pending(s, e, (size_t)(c0 + g) * p->stacked_rows, err)))
+                break;
             st = ms->log_classes ? gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, ms->group, 0)
                                  : gs_rs_code_matrix(eng, &p->q_self, &qref, b, c0, c0 + g, ms->group, 0);
             if (!st)
                 st = gs_engine_merkle_stream_columns(eng, ms, g, &s->tree[e]);
         }
     gs_merkle_stream_release(ms);
+    if (!st && !wst)
+        wst = write_pending(s, e, SIZE_MAX, err); /* columns past the last group's, if any */
+    if (wst)
+        return wst;
     if (st)
         return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
     s->have_tree[e] = 1;
@@ -602,6 +674,8 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
         gs_span_eng_end(eng, sp_commit);
         return GLSTARK_OK;
     }
+    if ((st = write_pending(s, e, SIZE_MAX, err)))
+        return st;
     if (!s->cw.b[e] && (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e])))
         return eng_fail(eng, st, "allocating the codeword", err);
     sn = gs_span_eng_begin(eng, "rs_code_matrix");
@@ -782,8 +856,10 @@ static glstark_status phase_commit(pstate *s, const gs_multi_pk *pk, const glsta
         return st;
     gs_span_end(R, sk);
     /* the engine's writes copy the values before returning and the public
-     * values are in s->publics: nothing below reads the caller's arrays */
-    if (opt->traces_released)
+     * values are in s->publics: nothing below reads the caller's arrays
+     * (once the commit has written the deferred columns, if any) */
+    const int deferred = s->pending.active;
+    if (opt->traces_released && !deferred)
         opt->traces_released(opt->traces_released_user);
     /* Without a kept codeword (reencode_codeword), the commit encodes Q a
      * column group at a time into the tree's row sponges where the engine
@@ -793,6 +869,8 @@ static glstark_status phase_commit(pstate *s, const gs_multi_pk *pk, const glsta
     const int streamed = s->plan->stream_commit && s->eng[e]->hash && s->eng[e]->hash->stream_begin;
     if ((st = commit_main(s, e, streamed, out->common_main_commit.v, err)))
         return st;
+    if (opt->traces_released && deferred)
+        opt->traces_released(opt->traces_released_user);
     if (opt->reencode_codeword)
         mbuf_free(&s->cw);
     if (s->plan->n_sides) {

@@ -167,6 +167,105 @@ static void stream_refused_commits_whole(void)
     gs_engine_destroy(cpu);
 }
 
+/* The streamed commit writes the common mains itself, a column group at a
+ * time just before encoding it, so the host copies the next group while the
+ * GPU commits this one. Three AIRs of boolean columns, 2^12, 2^11 and 2^10
+ * rows (L = 12), stack to 56 columns; groups of 8 cut the traces mid-way.
+ * The caller's arrays are released only after the last write: the release
+ * callback overwrites them with words >= p, so a write after it would be
+ * refused or change the bytes, which must be the CPU engine's kept-codeword
+ * proof. A word >= p in the last trace's last column is refused, located. */
+typedef struct poisoning_release {
+    uint32_t *arrays[3];
+    size_t words[3];
+    int calls;
+} poisoning_release;
+
+static void poison_on_release(void *user)
+{
+    poisoning_release *r = user;
+    r->calls++;
+    for (int i = 0; i < 3; i++)
+        for (size_t w = 0; w < r->words[i]; w++)
+            r->arrays[i][w] = 0xFFFFFFFFu;
+}
+
+static void bool_traces(glstark_air_trace t[3], uint32_t *tr[3], const size_t width[3], const size_t logh[3],
+                        uint64_t seed)
+{
+    for (int i = 0; i < 3; i++) {
+        const size_t h = (size_t)1 << logh[i];
+        for (size_t w = 0; w < width[i] * h; w++)
+            tr[i][w] = (uint32_t)(splitmix64(&seed) & 1);
+        t[i] = (glstark_air_trace){h, {tr[i], width[i]}, NULL, NULL, 0};
+    }
+}
+
+Test(prover_gles, commit_writes_deferred_traces, .timeout = 300)
+{
+    gs_error err;
+    gs_engine *g = tu_engine(NULL), *cpu;
+    cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
+    const size_t width[3] = {40, 24, 13}, logh[3] = {12, 11, 10};
+    glstark_air *airs[3];
+    uint32_t *tr[3];
+    glstark_air_trace t[3];
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "bits%d", i);
+        cr_assert_eq(glstark_air_create(name, width[i], 0, &airs[i]), GLSTARK_OK);
+        for (size_t c = 0; c < width[i]; c++)
+            cr_assert_eq(glstark_air_assert_bool(airs[i], glstark_air_main(airs[i], c, 0)), GLSTARK_OK);
+        tr[i] = malloc(width[i] << logh[i] << 2);
+        cr_assert_not_null(tr[i]);
+    }
+    const uint64_t seed = 0x5EED0008u;
+    printf("commit_writes_deferred_traces: trace seed %llu\n", (unsigned long long)seed);
+    gs_system_params sp;
+    cr_assert_eq(gs_app_params_with_100_bits_security(12, &sp, &err), GLSTARK_OK, "%s", err.msg);
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(&sp, airs, 3, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    const gs_prove_options keep = {.skip_constraint_check = 1};
+    bool_traces(t, tr, width, logh, seed);
+    size_t nw;
+    uint8_t *want = oc_prove_encoded(cpu, &pk, t, 3, &keep, NULL, &nw);
+
+    poisoning_release rel = {{tr[0], tr[1], tr[2]}, {width[0] << logh[0], width[1] << logh[1], width[2] << logh[2]}, 0};
+    gs_prove_options streamed = {.skip_constraint_check = 1, .fallback = cpu, .reencode_codeword = 1,
+                                 .stream_group_cols = 8, .traces_released = poison_on_release,
+                                 .traces_released_user = &rel};
+    bool_traces(t, tr, width, logh, seed);
+    gs_proof pf;
+    gs_prove_timings tm;
+    cr_assert_eq(gs_prove_ex(g, &pk, t, 3, &streamed, NULL, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(rel.calls, 1, "the arrays are released once (%d)", rel.calls);
+    cr_assert_eq(tm.fallback_phases, 0, "every phase on the GLES engine (%s)", tm.fallback_note);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert(n == nw && memcmp(b, want, n) == 0, "the proof differs from the CPU engine's");
+    free(b);
+    gs_proof_free(&pf);
+
+    bool_traces(t, tr, width, logh, seed);
+    tr[2][12 * 1024 + 77] = BB_P; /* AIR 2, column 12, row 77 */
+    streamed.traces_released = NULL;
+    cr_assert_eq(gs_prove_ex(g, &pk, t, 3, &streamed, NULL, &pf, &tm, &err), GLSTARK_ERR_INVALID_ARGUMENT, "%s",
+                 err.msg);
+    char bad[96];
+    snprintf(bad, sizeof bad, "AIR 2 trace value %u (column 12, row 77) is not below p", (unsigned)BB_P);
+    cr_assert(strstr(err.msg, bad), "'%s' lacks '%s'", err.msg, bad);
+
+    free(want);
+    gs_multi_pk_free(&pk);
+    for (int i = 0; i < 3; i++) {
+        free(tr[i]);
+        glstark_air_destroy(airs[i]);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(cpu);
+}
+
 /* A streamed trace (trace_rows) on the GLES engine: each block goes up in
  * one write and lands in its columns by one strided copy; 64-byte blocks
  * make many of them. The bytes must still be OpenVM's. */
