@@ -381,6 +381,7 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     fprintf(f, ",\n  \"host_syncs\": %llu,\n  \"device_host_syncs\": %llu,\n  \"fallback_host_syncs\": %llu,\n",
             (unsigned long long)st->host_syncs, (unsigned long long)st->device_host_syncs,
             (unsigned long long)st->fallback_host_syncs);
+    fprintf(f, "  \"upload_waits\": %llu,\n", (unsigned long long)st->upload_waits);
     fprintf(f, "  \"peak_rss_bytes\": %lld,\n  \"device_bytes_peak\": %zu,\n  \"fallback_bytes_peak\": %zu,\n",
             (long long)sm->peak_rss_kb * 1024, st->device_bytes_peak, st->fallback_bytes_peak);
     fprintf(f, "  \"device_bytes_allocated\": %llu,\n  \"fallback_bytes_allocated\": %llu,\n",
@@ -804,9 +805,10 @@ static void print_quiet(const demo_cfg *c, const job *jobs, const summary *sm)
     char rate[160] = "";
     if (c->jobs > 1)
         jobs_rate(c, sm, rate, sizeof rate);
-    printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs, peak RSS %.0f MB%s%s\n",
+    printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs (+%llu upload waits), "
+           "peak RSS %.0f MB%s%s\n",
            c->perms, j0->dev.engine, j0->prove_s, reps, j0->proof_len, sm->verified ? "ok" : "FAILED", sm->verify_s,
-           (unsigned long long)ps->host_syncs, sm->peak_rss_kb / 1024.0,
+           (unsigned long long)ps->host_syncs, (unsigned long long)ps->upload_waits, sm->peak_rss_kb / 1024.0,
            c->jobs == 1 ? "" : sm->independent ? ", independent jobs all verified" : sm->identical ? ", jobs identical" : ", jobs DIFFER",
            rate);
 }
@@ -843,8 +845,9 @@ static void print_report(const demo_cfg *c, const job *jobs, const trace_mem *tm
         else
             printf(" s; the same statement, %s\n", sm->identical ? "all proofs identical" : "proofs DIFFER");
     }
-    printf("host syncs: %llu (%s engine %llu, CPU fallback %llu)\n", (unsigned long long)ps->host_syncs,
-           j0->dev.engine, (unsigned long long)ps->device_host_syncs, (unsigned long long)ps->fallback_host_syncs);
+    printf("host syncs: %llu (%s engine %llu, CPU fallback %llu); upload ring waits apart: %llu\n",
+           (unsigned long long)ps->host_syncs, j0->dev.engine, (unsigned long long)ps->device_host_syncs,
+           (unsigned long long)ps->fallback_host_syncs, (unsigned long long)ps->upload_waits);
     if (j0->programs_built)
         printf("GPU programs: %llu made ready in %.3f s of the proving%s\n", (unsigned long long)j0->programs_built,
                j0->program_build_s,

@@ -114,6 +114,11 @@ typedef struct glstark_prove_stats {
      * cached them; 0 on CPU devices and once a device has built them all. */
     uint64_t programs_built;
     double program_build_seconds;
+    /* Times a write to the GPU waited for a slot of the device's upload ring
+     * while the GPU was still busy with work queued before it (the prover
+     * writes the traces while the GPU commits them). Flow control, not
+     * counted in host_syncs: no result is read and the GPU does not idle. */
+    uint64_t upload_waits;
 } glstark_prove_stats;
 
 GLSTARK_API void glstark_prove_stats_init(glstark_prove_stats *stats);

@@ -235,6 +235,7 @@ static void fill_stats(glstark_prove_stats *dst, const gs_span_rec *rec, const g
     s->device_host_syncs = tm->host_syncs[0];
     s->fallback_host_syncs = fallback ? tm->host_syncs[1] : 0;
     s->host_syncs = s->device_host_syncs + s->fallback_host_syncs;
+    s->upload_waits = tm->upload_waits[0];
     s->device_bytes_peak = tm->bytes_peak[0];
     s->fallback_bytes_peak = fallback && tm->fallback_phases ? tm->bytes_peak[1] : 0;
     s->device_bytes_allocated = tm->bytes_allocated[0];

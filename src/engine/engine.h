@@ -118,6 +118,11 @@ struct gs_engine {
      * on the CPU engine the ops that hand values straight to the host. The
      * protocol never adds to it: it counts where the waiting happens. */
     uint64_t host_syncs;
+    /* Times a buffer write waited for a slot of the GLES upload ring: the
+     * GPU still copying out earlier slots behind work queued before them.
+     * Flow control, not a round trip (the GPU stays busy and no result is
+     * read), so it is counted apart from host_syncs. */
+    uint64_t upload_waits;
     size_t bytes_live;   /* device bytes held by live buffers (their capacity) */
     size_t bytes_pooled; /* device bytes held free for reuse by the engine's buffer pool */
     size_t bytes_peak;   /* high-water mark of bytes_live + bytes_pooled */

@@ -1116,13 +1116,14 @@ glstark_status gs_prove_ex(gs_engine *eng, const gs_multi_pk *pk, const glstark_
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "prove: NULL engine, key or traces");
     }
     gs_engine *E[2] = {eng, opt && opt->fallback != eng ? opt->fallback : NULL};
-    uint64_t sync0[2] = {0, 0}, alloc0[2] = {0, 0};
+    uint64_t sync0[2] = {0, 0}, alloc0[2] = {0, 0}, wait0[2] = {0, 0};
     size_t peak_before[2] = {0, 0};
     struct gs_span_rec *borrowed[2] = {NULL, NULL};
     for (int i = 0; i < 2; i++) {
         if (!E[i])
             continue;
         sync0[i] = E[i]->host_syncs;
+        wait0[i] = E[i]->upload_waits;
         alloc0[i] = E[i]->bytes_allocated;
         /* this proof's high-water mark: restart the mark, merge it back after */
         peak_before[i] = E[i]->bytes_peak;
@@ -1148,6 +1149,7 @@ glstark_status gs_prove_ex(gs_engine *eng, const gs_multi_pk *pk, const glstark_
         if (!E[i])
             continue;
         tm.host_syncs[i] = E[i]->host_syncs - sync0[i];
+        tm.upload_waits[i] = E[i]->upload_waits - wait0[i];
         tm.bytes_peak[i] = E[i]->bytes_peak;
         tm.bytes_allocated[i] = E[i]->bytes_allocated - alloc0[i];
         if (E[i]->bytes_peak < peak_before[i])

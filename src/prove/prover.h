@@ -75,6 +75,7 @@ typedef struct gs_prove_timings {
      * during the proof (0 for a fallback that allocated nothing) and the
      * bytes allocated anew (eng->bytes_allocated delta). */
     uint64_t host_syncs[2];
+    uint64_t upload_waits[2]; /* eng->upload_waits delta */
     size_t bytes_peak[2];
     uint64_t bytes_allocated[2];
     /* The main engine's GPU programs made ready during the proof, and the

@@ -3,6 +3,8 @@
  * counting, and argument errors. */
 #include "gles_test_util.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/read_later.h"
@@ -863,6 +865,43 @@ Test(gles_buffers, host_syncs_are_counted_only_at_sync_points)
         cr_assert_eq(got[i], bb_pow(v[i], 4), "a^4 at %d: barrier between dependent dispatches missing?", i);
     gs_buf_destroy(a);
     gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+}
+
+/* A write larger than the upload ring reuses its slots, waiting where the
+ * GPU has not copied them out yet. Such a wait is flow control: it counts
+ * in eng->upload_waits (exactly the ring's own count), never in host_syncs.
+ * A queued dispatch over the destination before the writes makes waits
+ * likely, but the test holds whether or not one happens. */
+Test(gles_buffers, ring_waits_count_as_upload_waits_not_host_syncs)
+{
+    setenv("GLSTARK_UPLOAD", "ring", 1);
+    gs_engine *eng = tu_engine(NULL);
+    unsetenv("GLSTARK_UPLOAD");
+    gs_gles_state *gs = eng->impl;
+    cr_assert_eq(gs->upload.mode, GS_UPLOAD_RING, "GLSTARK_UPLOAD=ring opens the ring");
+    const size_t words = GS_UPLOAD_SLOTS * GS_UPLOAD_SLOT_BYTES / 4 + (3u << 20) / 4; /* the ring and 3 MiB more */
+    uint32_t *v = malloc(words * 4);
+    cr_assert_not_null(v);
+    for (size_t i = 0; i < words; i++)
+        v[i] = bb_from_canonical((uint32_t)(i % BB_P));
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, words * 4, &b));
+    const uint64_t s0 = eng->host_syncs, w0 = eng->upload_waits, r0 = gs->upload.waits;
+    TU_OK(eng, gs_gles_field_op(eng, GS_FOP_SQUARE, b, NULL, b, words, 0));
+    for (int k = 0; k < 2; k++)
+        TU_OK(eng, gs_buf_write(b, 0, v, words * 4));
+    cr_assert_eq(eng->host_syncs, s0, "writes must not count host syncs (%llu more)",
+                 (unsigned long long)(eng->host_syncs - s0));
+    cr_assert_eq(eng->upload_waits - w0, gs->upload.waits - r0, "every ring wait is an upload wait");
+    printf("ring waits over two writes of %zu MiB: %llu\n", words * 4 >> 20,
+           (unsigned long long)(eng->upload_waits - w0));
+    uint32_t got[4];
+    TU_OK(eng, gs_buf_read(b, (words - 4) * 4, got, sizeof got));
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(got[i], v[words - 4 + i], "the last words arrived");
+    gs_buf_destroy(b);
+    free(v);
     gs_engine_destroy(eng);
 }
 

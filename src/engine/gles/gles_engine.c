@@ -224,7 +224,7 @@ static glstark_status upload(gs_engine *eng, gs_buf *buf, size_t off, const void
         canonical ? gs_gles_upload_write_canonical(&s->upload, dev, buf->gl_name, off, src, n / sizeof(uint32_t),
                                                    first_bad, &eng->err)
                   : gs_gles_upload_write(&s->upload, dev, buf->gl_name, off, src, n, &eng->err);
-    eng->host_syncs += s->upload.waits - waits0;
+    eng->upload_waits += s->upload.waits - waits0;
     if (dev->prof)
         gs_gl_profile_end(dev, s->upload.mode == GS_UPLOAD_RING ? "buffer write (ring)" : "buffer write (glBufferSubData)",
                           n);
