@@ -167,7 +167,9 @@ typedef struct glstark_prove_options {
     int no_spans;
     /* NULL, or called once, from glstark_prove's thread, as soon as the
      * prover holds its own copy of every trace (after the "trace_upload"
-     * span): from then on it reads neither the traces' value arrays nor
+     * span; where the streamed commit writes the traces itself, so that
+     * the host copies a column group while the GPU commits the one before,
+     * after the "stacked_commit" span): from then on it reads neither the traces' value arrays nor
      * their public values, so the caller may free or reuse that memory while
      * the proof runs, which keeps a process's peak near one copy of the
      * trace instead of two. The glstark_air_trace structs themselves must
