@@ -137,6 +137,11 @@ struct gs_engine {
     /* Reads queued until the host's next read (engine/read_later.h); NULL
      * until the first. */
     struct gs_read_later *later;
+    /* Nonzero where device memory is plentiful enough to trade some of it
+     * for overlap (GLES on a desktop-class GPU): the streamed commit then
+     * encodes every row class of a column group while the host copies the
+     * next group, holding every class's sponge states at once. */
+    int plentiful_memory;
 };
 
 /* The CPU engine: plain C, the reference. threads = 0 picks the core count. */

@@ -117,6 +117,34 @@ glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size
     return st;
 }
 
+glstark_status gs_engine_merkle_stream_begin_classes(gs_engine *eng, size_t height, size_t width, unsigned log_k,
+                                                     unsigned log_classes, size_t group_cols, gs_merkle_stream *ms)
+{
+    const size_t n = (size_t)1 << (log_classes < 31 ? log_classes : 0);
+    glstark_status st = gs_engine_merkle_stream_begin(eng, height, width, log_k, log_classes, group_cols, &ms[0]);
+    if (st)
+        return st;
+    ms[0].one_class = 1;
+    for (size_t c = 1; c < n && !st; c++) {
+        ms[c] = ms[0];
+        ms[c].cls = c;
+        ms[c].shared_digests = 1;
+        ms[c].states = ms[c].group = NULL;
+        st = gs_buf_create(eng, group_cols * ms[c].class_rows * sizeof(bb_t), &ms[c].group);
+        if (!st)
+            st = eng->hash->stream_begin(eng, &ms[c]);
+        if (st)
+            for (size_t d = c + 1; d-- > 0;)
+                gs_merkle_stream_release(&ms[d]); /* ms[0], released last, owns the digests */
+    }
+    if (!st && n > 1) {
+        /* the last class ends last and hands the digests to the tree */
+        ms[0].shared_digests = 1;
+        ms[n - 1].shared_digests = 0;
+    }
+    return st;
+}
+
 glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream *ms, size_t ncols,
                                                gs_merkle_dev *tree)
 {
@@ -139,7 +167,11 @@ glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream 
     if (ms->next_col < ms->width)
         return GLSTARK_OK;
     ms->next_col = 0;
-    if (++ms->cls < ((size_t)1 << ms->log_classes))
+    if (ms->one_class && ms->cls + 1 < ((size_t)1 << ms->log_classes)) {
+        gs_merkle_stream_release(ms); /* its digests are in the set's first stream */
+        return GLSTARK_OK;
+    }
+    if (!ms->one_class && ++ms->cls < ((size_t)1 << ms->log_classes))
         return GLSTARK_OK;
     unsigned depth = 0;
     (void)gs_merkle_check_shape(ms->height, ms->width, 1, ms->log_k, &depth, &eng->err);
@@ -155,7 +187,8 @@ void gs_merkle_stream_release(gs_merkle_stream *ms)
         return;
     gs_buf_destroy(ms->states);
     gs_buf_destroy(ms->group);
-    gs_buf_destroy(ms->digests);
+    if (!ms->shared_digests)
+        gs_buf_destroy(ms->digests);
     ms->states = ms->group = ms->digests = NULL;
 }
 

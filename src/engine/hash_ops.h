@@ -52,6 +52,12 @@ typedef struct gs_merkle_stream {
     unsigned log_classes;
     size_t cls;         /* the class being absorbed */
     size_t next_col;    /* its columns absorbed so far */
+    /* One stream of a set made by gs_engine_merkle_stream_begin_classes:
+     * it absorbs class `cls` only and is released when the class ends; the
+     * set shares one digests buffer, which the last class's stream owns and
+     * hands to the tree (shared_digests: this stream does not own it). */
+    int one_class;
+    int shared_digests;
 } gs_merkle_stream;
 
 typedef struct gs_hash_ops {
@@ -117,6 +123,15 @@ void gs_merkle_dev_release(gs_merkle_dev *tree);
  * group_cols (a multiple of 8). */
 glstark_status gs_engine_merkle_stream_begin(gs_engine *eng, size_t height, size_t width, unsigned log_k,
                                              unsigned log_classes, size_t group_cols, gs_merkle_stream *ms);
+/* The same commitment as 2^log_classes streams ms[0 .. 2^log_classes), one
+ * per row class, each with its own states and group buffer (twice or more
+ * the memory of one stream), so the classes can be absorbed a column group
+ * at a time: every class's group g before any class's group g + 1, the
+ * classes of a group in order. ms[c] is fed like a one-class stream and released when its
+ * class ends; the tree comes from the last class's last group, when every
+ * class has ended its rows. After a failure, release each (any order). */
+glstark_status gs_engine_merkle_stream_begin_classes(gs_engine *eng, size_t height, size_t width, unsigned log_k,
+                                                     unsigned log_classes, size_t group_cols, gs_merkle_stream *ms);
 /* Absorbs the next ncols columns of the present class from ms->group
  * (group_cols of them, fewer only for the group that ends the rows); after
  * the last class's last group *tree holds the commitment and the stream is

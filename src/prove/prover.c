@@ -626,6 +626,72 @@ static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, gs
     return GLSTARK_OK;
 }
 
+/* The streamed commit a column group at a time across the row classes
+ * (ms[0 .. 2^log_classes), gs_engine_merkle_stream_begin_classes): every
+ * class of group g, then group g + 1. With the traces written here
+ * (write_pending) the GPU encodes and hashes all classes of a group while
+ * the host copies the next one, where class by class only the first class
+ * could hide under the copy. Same tree, same bytes. */
+static glstark_status commit_streamed_by_group(pstate *s, int e, gs_merkle_stream *ms, gs_error *err)
+{
+    const gs_prove_plan *p = s->plan;
+    gs_engine *eng = s->eng[e];
+    const size_t G = p->stream_group_cols, nc = (size_t)1 << ms[0].log_classes;
+    const uint32_t W = p->lay.width;
+    const unsigned b = (unsigned)p->sp->log_blowup;
+    const gs_trace_ref qref = {s->q.b[e], 0};
+    glstark_status st = GLSTARK_OK, wst = GLSTARK_OK;
+    for (uint32_t c0 = 0; !st && !wst && c0 < W; c0 += (uint32_t)G) {
+        const uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
+        if ((wst = write_pending(s, e, (size_t)(c0 + g) * p->stacked_rows, err)))
+            break;
+        for (uint32_t cls = 0; !st && cls < nc; cls++) {
+            st = gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, ms[cls].group, 0);
+            if (!st)
+                st = gs_engine_merkle_stream_columns(eng, &ms[cls], g, &s->tree[e]);
+        }
+    }
+    for (size_t c = 0; c < nc; c++)
+        gs_merkle_stream_release(&ms[c]);
+    if (!st && !wst)
+        wst = write_pending(s, e, SIZE_MAX, err);
+    if (wst)
+        return wst;
+    if (st)
+        return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
+    s->have_tree[e] = 1;
+    return GLSTARK_OK;
+}
+
+/* The streamed commit group by group across the row classes where the
+ * engine can hold every class's stream (*done set, *span the span it
+ * opened); an engine that refuses the shape leaves *done 0 and the caller
+ * commits another way. */
+static glstark_status commit_by_group(pstate *s, int e, int *done, int *span, gs_error *err)
+{
+    const gs_prove_plan *p = s->plan;
+    gs_engine *eng = s->eng[e];
+    const size_t nc = (size_t)1 << p->stream_log_classes;
+    gs_merkle_stream *set = calloc(nc, sizeof *set);
+    if (!set)
+        return oom(err);
+    glstark_status st = gs_engine_merkle_stream_begin_classes(eng, p->codeword_rows, p->lay.width,
+                                                              (unsigned)p->sp->whir.k, p->stream_log_classes,
+                                                              p->stream_group_cols, set);
+    if (st == GLSTARK_ERR_UNSUPPORTED) {
+        gs_error_clear(&eng->err); /* one class at a time, or the whole codeword */
+        st = GLSTARK_OK;
+    } else if (st) {
+        st = eng_fail(eng, st, "starting the streamed commitment", err);
+    } else {
+        *span = gs_span_eng_begin(eng, "rs_code_merkle_streamed");
+        st = commit_streamed_by_group(s, e, set, err);
+        *done = !st;
+    }
+    free(set);
+    return st;
+}
+
 /* The stacked commitment of all common mains (OpenVM stacked_commit) on
  * engine e: Q streamed into the tree (streamed), or encoded whole into the
  * codeword the tree is built from. */
@@ -653,6 +719,20 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
      * columns instead of every trace column again. */
     /* an engine that cannot stream this shape (a binding too small for a
      * column group) commits the whole codeword instead */
+    /* with the traces still to write and memory to spare: every class of a
+     * group at once, so the whole commit can hide under the copies */
+    int done = 0;
+    if (streamed && s->pending.active && eng->plentiful_memory && p->stream_log_classes > 0) {
+        if ((st = commit_by_group(s, e, &done, &sn, err)))
+            return st;
+        if (done) {
+            if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
+                return eng_fail(eng, st, "reading the Merkle root", err);
+            gs_span_eng_end(eng, sn);
+            gs_span_eng_end(eng, sp_commit);
+            return GLSTARK_OK;
+        }
+    }
     gs_merkle_stream ms;
     if (streamed) {
         st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,

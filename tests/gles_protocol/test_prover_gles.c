@@ -201,10 +201,13 @@ static void bool_traces(glstark_air_trace t[3], uint32_t *tr[3], const size_t wi
     }
 }
 
-Test(prover_gles, commit_writes_deferred_traces, .timeout = 300)
+/* plentiful: the engine reports memory to spare, so the commit encodes
+ * every row class of a group before the next group (per-class streams). */
+static void commit_writes_deferred_traces(int plentiful)
 {
     gs_error err;
     gs_engine *g = tu_engine(NULL), *cpu;
+    g->plentiful_memory = plentiful;
     cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
     const size_t width[3] = {40, 24, 13}, logh[3] = {12, 11, 10};
     glstark_air *airs[3];
@@ -220,7 +223,7 @@ Test(prover_gles, commit_writes_deferred_traces, .timeout = 300)
         cr_assert_not_null(tr[i]);
     }
     const uint64_t seed = 0x5EED0008u;
-    printf("commit_writes_deferred_traces: trace seed %llu\n", (unsigned long long)seed);
+    printf("commit_writes_deferred_traces(%d): trace seed %llu\n", plentiful, (unsigned long long)seed);
     gs_system_params sp;
     cr_assert_eq(gs_app_params_with_100_bits_security(12, &sp, &err), GLSTARK_OK, "%s", err.msg);
     gs_multi_pk pk;
@@ -265,6 +268,9 @@ Test(prover_gles, commit_writes_deferred_traces, .timeout = 300)
     gs_engine_destroy(g);
     gs_engine_destroy(cpu);
 }
+
+Test(prover_gles, commit_writes_deferred_traces, .timeout = 300) { commit_writes_deferred_traces(0); }
+Test(prover_gles, commit_writes_deferred_traces_by_group, .timeout = 300) { commit_writes_deferred_traces(1); }
 
 /* A streamed trace (trace_rows) on the GLES engine: each block goes up in
  * one write and lands in its columns by one strided copy; 64-byte blocks

@@ -194,36 +194,52 @@ Test(hash_gles, openings_many_queries_small_bindings) { many_queries(4096, 0x5EE
  * short block's tail must survive there; states and group buffer poisoned
  * first. Every digest layer must equal the CPU engine's tree of the whole
  * matrix. */
+/* The streamed tree of mat on eng: class by class (by_group 0, one
+ * gs_merkle_stream), or a column group at a time across the classes
+ * (by_group 1, gs_engine_merkle_stream_begin_classes: every class of group
+ * g before group g + 1). States and group buffers are poisoned first. */
 static bb_t *stream_tree_on(gs_engine *eng, const bb_t *mat, size_t n, size_t width, unsigned log_k, unsigned lc,
-                            size_t group, gs_merkle_dev *tree)
+                            size_t group, int by_group, gs_merkle_dev *tree)
 {
-    gs_merkle_stream ms;
-    glstark_status st = gs_engine_merkle_stream_begin(eng, n, width, log_k, lc, group, &ms);
+    const size_t rows = n >> lc, classes = (size_t)1 << lc;
+    gs_merkle_stream ms[4];
+    glstark_status st = by_group ? gs_engine_merkle_stream_begin_classes(eng, n, width, log_k, lc, group, ms)
+                                 : gs_engine_merkle_stream_begin(eng, n, width, log_k, lc, group, &ms[0]);
     if (st == GLSTARK_ERR_UNSUPPORTED && strcmp(eng->core->name, "cpu") != 0) {
         /* a group that does not fit one binding is refused up front */
         cr_assert(strstr(eng->err.msg, "binding limit") != NULL, "%s", eng->err.msg);
-        cr_assert_null(ms.states);
+        cr_assert_null(ms[0].states);
         return NULL;
     }
     TU_OK(eng, st);
-    TU_OK(eng, gs_buf_fill_u32(ms.states, 0, ms.states->size / 4, 0xDEADBEEFu)); /* the first group must not read them */
-    TU_OK(eng, gs_buf_fill_u32(ms.group, 0, ms.group->size / 4, 0xDEADBEEFu));
-    const size_t rows = n >> lc, classes = (size_t)1 << lc;
+    const size_t nstreams = by_group ? classes : 1;
+    for (size_t k = 0; k < nstreams; k++) {
+        /* the first group must not read them */
+        TU_OK(eng, gs_buf_fill_u32(ms[k].states, 0, ms[k].states->size / 4, 0xDEADBEEFu));
+        TU_OK(eng, gs_buf_fill_u32(ms[k].group, 0, ms[k].group->size / 4, 0xDEADBEEFu));
+    }
     bb_t *buf = malloc(group * rows * sizeof *buf);
-    for (size_t cls = 0; cls < classes; cls++)
-        for (size_t c0 = 0; c0 < width; c0 += group) {
-            size_t g = width - c0 < group ? width - c0 : group;
-            for (size_t j = 0; j < g; j++)
-                for (size_t m = 0; m < rows; m++)
-                    buf[j * rows + m] = mat[(c0 + j) * n + (m << lc) + cls];
-            TU_OK(eng, gs_buf_write(ms.group, 0, buf, g * rows * 4));
-            TU_OK(eng, gs_engine_merkle_stream_columns(eng, &ms, g, tree));
-            cr_assert((cls + 1 == classes && c0 + g == width) == (tree->digests != NULL),
-                      "the tree comes with the last class's last group only");
-        }
+    const size_t ngroups = (width + group - 1) / group;
+    for (size_t step = 0; step < classes * ngroups; step++) {
+        const size_t cls = by_group ? step % classes : step / ngroups;
+        const size_t c0 = (by_group ? step / classes : step % ngroups) * group;
+        const size_t g = width - c0 < group ? width - c0 : group;
+        gs_merkle_stream *m = &ms[by_group ? cls : 0];
+        for (size_t j = 0; j < g; j++)
+            for (size_t r = 0; r < rows; r++)
+                buf[j * rows + r] = mat[(c0 + j) * n + (r << lc) + cls];
+        TU_OK(eng, gs_buf_write(m->group, 0, buf, g * rows * 4));
+        TU_OK(eng, gs_engine_merkle_stream_columns(eng, m, g, tree));
+        cr_assert((step + 1 == classes * ngroups) == (tree->digests != NULL),
+                  "the tree comes with the last class's last group only (step %zu)", step);
+        if (by_group && c0 + g == width)
+            cr_assert_null(m->states, "a class's stream is released when its rows end");
+    }
     free(buf);
-    cr_assert_null(ms.states, "the states are released after the last group");
-    cr_assert_null(ms.group, "the group buffer is released after the last group");
+    for (size_t k = 0; k < nstreams; k++) {
+        cr_assert_null(ms[k].states, "the states are released after the last group");
+        cr_assert_null(ms[k].group, "the group buffer is released after the last group");
+    }
     size_t dw = gs_merkle_digest_words(n, log_k);
     bb_t *d = malloc(dw * sizeof *d);
     TU_OK(eng, gs_buf_read(tree->digests, 0, d, dw * 4));
@@ -248,23 +264,25 @@ static void compare_streamed(uint64_t max_binding, const shape *shapes, size_t c
         for (unsigned lc = 0; lc <= 2; lc++) {
             if (cosets % ((size_t)1 << lc) != 0 || (lc > 0 && sh->log_k == 0))
                 continue;
-            for (int gi = 0; gi < 3; gi++) {
+            for (int gi = 0; gi < 3 * 2; gi++) {
                 for (int e = 0; e < 2; e++) {
                     gs_engine *eng = e ? g : c;
                     gs_merkle_dev t;
-                    bb_t *d = stream_tree_on(eng, mat, sh->n, sh->width, sh->log_k, lc, groups[gi], &t);
+                    const int by_group = gi & 1;
+                    bb_t *d = stream_tree_on(eng, mat, sh->n, sh->width, sh->log_k, lc, groups[gi / 2], by_group, &t);
                     if (!d) {
-                        cr_assert(max_binding != 0 && groups[gi] * (sh->n >> lc) * 4 > max_binding / 2,
+                        cr_assert(max_binding != 0 && groups[gi / 2] * (sh->n >> lc) * 4 > max_binding / 2,
                                   "shape %zu refused with %zu rows of groups of %zu under %llu bytes", i,
-                                  sh->n >> lc, groups[gi], (unsigned long long)max_binding);
+                                  sh->n >> lc, groups[gi / 2], (unsigned long long)max_binding);
                         continue;
                     }
                     ran += e;
                     for (size_t w = 0; w < dw; w++)
                         cr_assert_eq(d[w], want[w],
-                                     "%s, shape %zu (n %zu, width %zu, k %u), 2^%u classes, groups of %zu: word %zu "
-                                     "differs",
-                                     eng->core->name, i, sh->n, sh->width, sh->log_k, lc, groups[gi], w);
+                                     "%s, shape %zu (n %zu, width %zu, k %u), 2^%u classes, groups of %zu%s: word "
+                                     "%zu differs",
+                                     eng->core->name, i, sh->n, sh->width, sh->log_k, lc, groups[gi / 2],
+                                     by_group ? " across the classes" : "", w);
                     cr_assert_eq(t.depth, tw.depth);
                     gs_merkle_dev_release(&t);
                     free(d);
@@ -314,7 +332,7 @@ Test(hash_gles, merkle_stream_split_group)
     gs_merkle_dev tw, t;
     gs_buf *bw;
     bb_t *want = tree_on(c, mat, 0, n, width, 1, 4, &tw, &bw);
-    bb_t *d = stream_tree_on(g, mat, n, width, 4, 0, 16, &t);
+    bb_t *d = stream_tree_on(g, mat, n, width, 4, 0, 16, 0, &t);
     size_t dw = gs_merkle_digest_words(n, 4);
     cr_assert_not_null(d);
     for (size_t w = 0; w < dw; w++)

@@ -676,6 +676,7 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
         return st;
     }
     eng->core = &gles_core_ops;
+    eng->plentiful_memory = s->dev->caps.desktop_class;
     eng->impl = s;
     eng->bytes_cap = (size_t)s->dev->cfg.device_memory_cap;
     glstark_buffer_pool pool = pool_mode(s->dev);
