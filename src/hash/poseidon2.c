@@ -4,7 +4,9 @@
  *             13 x {add RC to cell 0, x^7 on cell 0, MI};
  *             4 x {add RC, x^7 on all cells, ME}.
  * ME = Plonky3's MDSMat4 on each group of 4 cells, then add the column sums
- * of the 4 groups. MI = all-ones matrix + diag(V) in true field values. */
+ * of the 4 groups. MI = all-ones matrix + diag(V) in true field values.
+ * gs_poseidon2_permute_scalar below is the definition the vector versions
+ * (poseidon2_single.c, poseidon2_x16.inc) are tested against. */
 #include "hash/poseidon2.h"
 
 #include <string.h>
@@ -80,7 +82,7 @@ static inline void internal_layer(bb_t st[16])
         st[i] = bb_add(s, d[i]);
 }
 
-void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH])
+void gs_poseidon2_permute_scalar(bb_t st[GS_P2_WIDTH])
 {
     external_layer(st);
     for (int r = 0; r < 4; r++) {

@@ -21,8 +21,13 @@
 /* Number of states gs_poseidon2_permute_batch works on side by side. */
 #define GS_P2_LANES 16
 
-/* The permutation, in place. */
+/* The permutation, in place: the fastest single-state version this CPU
+ * runs (gs_poseidon2_single_impl), all giving the same words. */
 void gs_poseidon2_permute(bb_t st[GS_P2_WIDTH]);
+
+/* The plain-C permutation, one cell at a time: the reference the vector
+ * versions are tested against, and the version of builds without them. */
+void gs_poseidon2_permute_scalar(bb_t st[GS_P2_WIDTH]);
 
 /* GS_P2_LANES independent permutations in structure-of-arrays layout:
  * st[i][l] is cell i of state l. Same result as gs_poseidon2_permute on
@@ -48,6 +53,15 @@ int gs_poseidon2_permute_batch_with(gs_p2_impl impl, bb_t st[GS_P2_WIDTH][GS_P2_
 
 /* The implementation gs_poseidon2_permute_batch uses on this CPU. */
 gs_p2_impl gs_poseidon2_batch_impl(void);
+
+/* The single-state versions, for tests and benchmarks: the state's 16
+ * cells in one AVX-512 register, two AVX2 or four NEON registers
+ * (poseidon2_single.c); GS_P2_IMPL_PORTABLE is gs_poseidon2_permute_scalar.
+ * Runs impl on st; returns 0 (st untouched) if this build or CPU lacks it. */
+int gs_poseidon2_permute_with(gs_p2_impl impl, bb_t st[GS_P2_WIDTH]);
+
+/* The single-state version gs_poseidon2_permute uses on this CPU. */
+gs_p2_impl gs_poseidon2_single_impl(void);
 
 /* PaddingFreeSponge<Perm, 16, 8, 8>: overwrite the rate with each block of up
  * to 8 inputs (a short last block leaves the other rate cells as they were),

@@ -1,6 +1,8 @@
 /* Benchmark (meson benchmark 'poseidon2_bench', not a test): Poseidon2-16
- * permutations per second on the CPU, scalar and 8-lane batched, single
- * thread; then a Merkle commit of a log_h x width base-field matrix with
+ * permutations per second on the CPU, single thread: one state at a time
+ * (chained, so the rate is one over the latency) with the version the
+ * dispatch picks and with each version this CPU has, then 16 states
+ * batched; then a Merkle commit of a log_h x width base-field matrix with
  * 1 thread and with all cores, as permutations/s and milliseconds.
  * Usage: bench_poseidon2 [log_height=18] [width=42] [threads=0 (all)] */
 #include <stdio.h>
@@ -21,13 +23,16 @@ int main(int argc, char **argv)
         threads = n > 0 ? (unsigned)n : 1;
     }
 
+    /* Single state, each permutation applied to the previous one's output
+     * (as in the transcript's sponge): the latency of one permutation. Best
+     * of 5 runs: the development machine is shared, so take the least
+     * disturbed run. */
+    static const char *impl_names[] = {"portable", "avx2", "avx512f", "neon"};
+    const long iters = 200000;
+    double best = 1e30, t0, t1;
     bb_t st[GS_P2_WIDTH];
     for (int i = 0; i < GS_P2_WIDTH; i++)
         st[i] = bb_from_canonical((uint32_t)i);
-    /* Best of 5 runs: the development machine is shared, so take the least
-     * disturbed run. */
-    const long iters = 200000;
-    double best = 1e30, t0, t1;
     for (int rep = 0; rep < 5; rep++) {
         t0 = gs_now_s();
         for (long i = 0; i < iters; i++)
@@ -36,8 +41,26 @@ int main(int argc, char **argv)
         if (t1 - t0 < best)
             best = t1 - t0;
     }
-    printf("poseidon2 scalar, 1 thread: %.3f M perms/s (best of 5; checksum %u)\n", (double)iters / best / 1e6,
+    printf("poseidon2 single state (%s), 1 thread: %.3f M perms/s, %.0f ns each (best of 5; checksum %u)\n",
+           impl_names[gs_poseidon2_single_impl()], (double)iters / best / 1e6, best / (double)iters * 1e9,
            bb_to_canonical(st[0]));
+    for (int impl = 0; impl < 4; impl++) {
+        for (int i = 0; i < GS_P2_WIDTH; i++)
+            st[i] = bb_from_canonical((uint32_t)i);
+        if (!gs_poseidon2_permute_with((gs_p2_impl)impl, st))
+            continue;
+        best = 1e30;
+        for (int rep = 0; rep < 5; rep++) {
+            t0 = gs_now_s();
+            for (long i = 0; i < iters / 2; i++)
+                gs_poseidon2_permute_with((gs_p2_impl)impl, st);
+            t1 = gs_now_s();
+            if (t1 - t0 < best)
+                best = t1 - t0;
+        }
+        printf("  single %-8s: %.3f M perms/s, %.0f ns each (checksum %u)\n", impl_names[impl],
+               (double)(iters / 2) / best / 1e6, best / (double)(iters / 2) * 1e9, bb_to_canonical(st[0]));
+    }
 
     static bb_t bs[GS_P2_WIDTH][GS_P2_LANES];
     for (int i = 0; i < GS_P2_WIDTH; i++)
@@ -52,11 +75,10 @@ int main(int argc, char **argv)
         if (t1 - t0 < best)
             best = t1 - t0;
     }
-    static const char *impl_names[] = {"portable", "avx2", "avx512f"};
     printf("poseidon2 batched x%d (%s), 1 thread: %.3f M perms/s (best of 5; checksum %u)\n", GS_P2_LANES,
            impl_names[gs_poseidon2_batch_impl()], (double)(iters * GS_P2_LANES) / best / 1e6,
            bb_to_canonical(bs[0][0]));
-    for (int impl = 0; impl < 3; impl++) {
+    for (int impl = 0; impl < 4; impl++) {
         best = 1e30;
         for (int rep = 0; rep < 3; rep++) {
             t0 = gs_now_s();

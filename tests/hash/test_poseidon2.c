@@ -8,6 +8,7 @@
 #include "hash/poseidon2.h"
 #include "hash/poseidon2_constants.h"
 #include "kat_reader.h"
+#include "../util/splitmix.h"
 
 static void to_mont(bb_t *dst, const uint32_t *src, size_t n)
 {
@@ -336,4 +337,178 @@ Test(poseidon2, public_api)
     cr_expect_eq(glstark_poseidon2_compress(s + 8, s + 8, d), GLSTARK_OK);
     cr_expect_eq(glstark_poseidon2_compress(s, s + 8, d), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_expect_eq(glstark_poseidon2_compress(s + 8, s, d), GLSTARK_ERR_INVALID_ARGUMENT);
+}
+
+/* ---- the single-state versions (poseidon2_single.c) against the scalar
+ * reference gs_poseidon2_permute_scalar ---- */
+
+static const char *const single_names[] = {"portable", "avx2", "avx512f", "neon"};
+
+/* Runs every single-state version this build and CPU have, and the
+ * dispatching gs_poseidon2_permute, on a copy of st, and requires the
+ * scalar reference's words. what names the input in a failure. */
+static void expect_single_all(const bb_t st[16], const char *what)
+{
+    bb_t want[16], got[16];
+    memcpy(want, st, sizeof want);
+    gs_poseidon2_permute_scalar(want);
+    memcpy(got, st, sizeof got);
+    gs_poseidon2_permute(got);
+    cr_assert_eq(memcmp(got, want, sizeof got), 0, "%s: gs_poseidon2_permute differs from the scalar reference", what);
+    for (int impl = GS_P2_IMPL_PORTABLE; impl <= GS_P2_IMPL_NEON; impl++) {
+        memcpy(got, st, sizeof got);
+        if (!gs_poseidon2_permute_with((gs_p2_impl)impl, got))
+            continue;
+        for (int i = 0; i < 16; i++)
+            cr_assert_eq(got[i], want[i], "%s: %s cell %d is 0x%08x, scalar 0x%08x", what, single_names[impl], i, got[i],
+                         want[i]);
+    }
+}
+
+/* Which versions run here, in the log; the chosen one must run, and the
+ * other architecture's must refuse (as batch_impl_fits_architecture). */
+Test(poseidon2, single_impl_fits_architecture)
+{
+    gs_p2_impl impl = gs_poseidon2_single_impl();
+    cr_assert(impl >= GS_P2_IMPL_PORTABLE && impl <= GS_P2_IMPL_NEON, "unknown implementation %d", (int)impl);
+    bb_t st[16] = {0};
+    printf("single-state Poseidon2 on this CPU: %s (runs here:", single_names[impl]);
+    for (int i = GS_P2_IMPL_PORTABLE; i <= GS_P2_IMPL_NEON; i++)
+        if (gs_poseidon2_permute_with((gs_p2_impl)i, st))
+            printf(" %s", single_names[i]);
+    printf(")\n");
+    cr_assert_eq(gs_poseidon2_permute_with(impl, st), 1, "the chosen implementation %s cannot run", single_names[impl]);
+    cr_assert_eq(gs_poseidon2_permute_with(GS_P2_IMPL_PORTABLE, st), 1, "the scalar reference always runs");
+#if defined(__aarch64__) && !defined(GLSTARK_NO_SIMD)
+    cr_assert_eq(impl, GS_P2_IMPL_NEON, "%s chosen on an AArch64 build", single_names[impl]);
+#elif !defined(__x86_64__) || defined(GLSTARK_NO_SIMD)
+    cr_assert_eq(impl, GS_P2_IMPL_PORTABLE, "%s chosen on a build with no vector path", single_names[impl]);
+#endif
+#if !defined(__x86_64__)
+    cr_assert_eq(gs_poseidon2_permute_with(GS_P2_IMPL_AVX2, st), 0, "AVX2 path claims to run off x86-64");
+    cr_assert_eq(gs_poseidon2_permute_with(GS_P2_IMPL_AVX512, st), 0, "AVX-512 path claims to run off x86-64");
+#else
+    cr_assert_eq(gs_poseidon2_permute_with(GS_P2_IMPL_NEON, st), 0, "NEON path claims to run on x86-64");
+#endif
+    cr_assert_eq(gs_poseidon2_permute_with((gs_p2_impl)99, st), 0, "an unknown implementation claims to run");
+}
+
+/* Plonky3's repository vector through every version. */
+Test(poseidon2, single_plonky3_kat)
+{
+    uint32_t in[16], out[16];
+    cr_assert_eq(read_section("KAT_INPUT", in, 16), 16);
+    cr_assert_eq(read_section("KAT_OUTPUT", out, 16), 16);
+    for (int impl = GS_P2_IMPL_PORTABLE; impl <= GS_P2_IMPL_NEON; impl++) {
+        bb_t st[16];
+        to_mont(st, in, 16);
+        if (gs_poseidon2_permute_with((gs_p2_impl)impl, st))
+            expect_canonical(st, out, 16, single_names[impl]);
+    }
+}
+
+/* Random states: uniform words, and states with many cells at 0 or p - 1. */
+Test(poseidon2, single_equals_scalar_random)
+{
+    const uint64_t seed = 0x5eed0000d15ea5e5ull;
+    uint64_t s = seed;
+    printf("single_equals_scalar_random: seed 0x%llx\n", (unsigned long long)seed);
+    for (int trial = 0; trial < 20000; trial++) {
+        bb_t st[16];
+        for (int i = 0; i < 16; i++) {
+            uint64_t r = splitmix64(&s);
+            uint32_t v = (uint32_t)(r % BB_P);
+            if (trial % 4 == 1 && (r >> 63))
+                v = BB_P - 1;
+            else if (trial % 4 == 2 && (r >> 63))
+                v = 0;
+            st[i] = v; /* a Montgomery word: any value in [0, p) */
+        }
+        char what[64];
+        snprintf(what, sizeof what, "random trial %d", trial);
+        expect_single_all(st, what);
+    }
+}
+
+/* Edge words: as Montgomery words (what the permutation sees) and as
+ * canonical integers entered with bb_from_canonical, including integers
+ * near 2^31 (above p, so reduced first). Every state that is one edge value
+ * in all cells, one edge value in one cell of zeros, and random mixtures
+ * of edge values. */
+Test(poseidon2, single_equals_scalar_edges)
+{
+    const uint32_t p = BB_P;
+    const uint32_t words[] = {0, 1, 2, p - 1, p - 2, (p - 1) / 2, (p + 1) / 2, (p - 1) / 2 - 1,
+                              1u << 27, (1u << 27) - 1, (1u << 27) + 1, p - (1u << 27), (1u << 30) - 1, 1u << 30,
+                              0x0FFFFFFEu /* 1 */, p - 0x0FFFFFFEu /* -1 */};
+    const uint32_t ints[] = {0x7FFFFFFFu, 0x7FFFFFFEu, 0x80000000u, 0x80000001u, 0xFFFFFFFFu, p, p + 1, p + 2};
+    enum { NW = sizeof words / sizeof words[0], NI = sizeof ints / sizeof ints[0], NE = NW + NI };
+    bb_t edge[NE];
+    for (int i = 0; i < NW; i++)
+        edge[i] = words[i];
+    for (int i = 0; i < NI; i++)
+        edge[NW + i] = bb_from_canonical(ints[i]);
+    char what[96];
+    for (int e = 0; e < NE; e++) {
+        bb_t st[16];
+        for (int i = 0; i < 16; i++)
+            st[i] = edge[e];
+        snprintf(what, sizeof what, "every cell edge value %d (0x%08x)", e, edge[e]);
+        expect_single_all(st, what);
+        for (int c = 0; c < 16; c++) {
+            memset(st, 0, sizeof st);
+            st[c] = edge[e];
+            snprintf(what, sizeof what, "cell %d edge value %d (0x%08x), others 0", c, e, edge[e]);
+            expect_single_all(st, what);
+        }
+    }
+    const uint64_t seed = 0xed9e5u;
+    uint64_t s = seed;
+    printf("single_equals_scalar_edges: mixtures from seed 0x%llx\n", (unsigned long long)seed);
+    for (int trial = 0; trial < 5000; trial++) {
+        bb_t st[16];
+        for (int i = 0; i < 16; i++)
+            st[i] = edge[splitmix64(&s) % NE];
+        snprintf(what, sizeof what, "edge mixture %d", trial);
+        expect_single_all(st, what);
+    }
+}
+
+/* 10000 permutations in a row, each on the last one's output (the
+ * transcript's use), compared with the scalar chain every 1000 steps. */
+Test(poseidon2, single_long_chain)
+{
+    const uint64_t seed = 0xc4a1au;
+    uint64_t s = seed;
+    printf("single_long_chain: seed 0x%llx\n", (unsigned long long)seed);
+    bb_t start[16], want[16];
+    for (int i = 0; i < 16; i++)
+        start[i] = (uint32_t)(splitmix64(&s) % BB_P);
+    bb_t chk[10][16];
+    memcpy(want, start, sizeof want);
+    for (int k = 0; k < 10000; k++) {
+        gs_poseidon2_permute_scalar(want);
+        if (k % 1000 == 999)
+            memcpy(chk[k / 1000], want, sizeof want);
+    }
+    for (int impl = GS_P2_IMPL_PORTABLE; impl <= GS_P2_IMPL_NEON + 1; impl++) {
+        /* impl NEON + 1: the dispatching gs_poseidon2_permute */
+        int dispatch = impl > GS_P2_IMPL_NEON;
+        const char *name = dispatch ? "gs_poseidon2_permute" : single_names[impl];
+        bb_t st[16];
+        memcpy(st, start, sizeof st);
+        if (!dispatch && !gs_poseidon2_permute_with((gs_p2_impl)impl, st))
+            continue;
+        memcpy(st, start, sizeof st);
+        for (int k = 0; k < 10000; k++) {
+            if (dispatch)
+                gs_poseidon2_permute(st);
+            else
+                gs_poseidon2_permute_with((gs_p2_impl)impl, st);
+            if (k % 1000 == 999)
+                cr_assert_eq(memcmp(st, chk[k / 1000], sizeof st), 0, "%s: chain differs after %d permutations", name,
+                             k + 1);
+        }
+        printf("single_long_chain: %s equal after 10000 permutations\n", name);
+    }
 }
