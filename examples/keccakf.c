@@ -70,10 +70,6 @@ typedef struct trace_mem {
     int streamed;
     const uint64_t (*inputs)[25];
     size_t perms;
-    /* the released array, freed on a thread of its own (release_trace) */
-    uint32_t *to_free;
-    pthread_t freer;
-    int freer_started;
 } trace_mem;
 
 /* One thread's share of a block of rows: generated into its own array,
@@ -134,34 +130,12 @@ static int trace_rows(void *user, size_t air, size_t row_begin, size_t num_rows,
     return rc;
 }
 
-static void *free_released(void *arg)
-{
-    trace_mem *m = arg;
-    free(m->to_free);
-    return NULL;
-}
-
-/* glstark_prove_options.traces_released: the prover no longer reads the
- * trace. The callback runs on the proving thread, inside the proof's time,
- * and giving back a 330 MB array takes the kernel about 25 ms on the H200's
- * host (single proofs 0.318 s against 0.287 s keeping it), so the array is
- * freed on a thread of its own (joined by trace_mem_join). */
 static void release_trace(void *user)
 {
     trace_mem *m = user;
-    m->to_free = m->values;
+    free(m->values);
     m->values = NULL;
     m->released = 1;
-    m->freer_started = pthread_create(&m->freer, NULL, free_released, m) == 0;
-    if (!m->freer_started)
-        free_released(m); /* no thread: free it here */
-}
-
-static void trace_mem_join(trace_mem *m)
-{
-    if (m->freer_started)
-        pthread_join(m->freer, NULL);
-    m->freer_started = 0;
 }
 
 struct statements;
@@ -601,10 +575,8 @@ typedef struct statements {
 static int make_statement(const demo_cfg *c, size_t h, statements *s, long k)
 {
     uint64_t(*ink)[25] = s->in + (size_t)k * (size_t)c->perms;
-    s->tm[k] = (trace_mem){.bytes = (size_t)GLSTARK_KECCAK_WIDTH * h * 4,
-                           .streamed = s->stream,
-                           .inputs = (const uint64_t(*)[25])ink,
-                           .perms = (size_t)c->perms};
+    s->tm[k] = (trace_mem){NULL, (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0, s->stream, (const uint64_t(*)[25])ink,
+                           (size_t)c->perms};
     if (!s->stream && !(s->tm[k].values = malloc(s->tm[k].bytes))) {
         fprintf(stderr, "error: out of host memory for %zu trace rows (statement %ld of %ld)\n", h, k + 1, s->n);
         return 1;
@@ -963,10 +935,8 @@ out:
     free(th);
     free(s.in);
     if (s.tm)
-        for (long k = 0; k < s.n; k++) {
-            trace_mem_join(&s.tm[k]);
+        for (long k = 0; k < s.n; k++)
             free(s.tm[k].values);
-        }
     free(s.tm);
     free(s.t);
     return rc;

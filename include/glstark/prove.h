@@ -174,9 +174,7 @@ typedef struct glstark_prove_options {
      * the proof runs, which keeps a process's peak near one copy of the
      * trace instead of two. The glstark_air_trace structs themselves must
      * stay valid until glstark_prove returns. Not called if the proof fails
-     * before that point. It runs inside the proof's time: hand long work to
-     * another thread (giving a 330 MB array back to the system took ~25 ms
-     * on the H200's host; the keccakf demo frees it on a thread of its own). */
+     * before that point. */
     void (*traces_released)(void *user);
     void *traces_released_user;
     /* NULL, or where the rows of every trace whose common_main.values is
