@@ -139,8 +139,9 @@ struct gs_engine {
     struct gs_read_later *later;
     /* Nonzero where device memory is plentiful enough to trade some of it
      * for overlap (GLES on a desktop-class GPU): the streamed commit then
-     * encodes every row class of a column group while the host copies the
-     * next group, holding every class's sponge states at once. */
+     * writes the traces itself and encodes every row class of a column
+     * group while the host copies the next group, holding the caller's
+     * trace through the commit and every class's sponge states at once. */
     int plentiful_memory;
 };
 

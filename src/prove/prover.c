@@ -457,15 +457,19 @@ static glstark_status build_constraint_views(pstate *s, const gs_multi_vk *vk, c
  * caller's arrays are not read (traces_released). */
 /* Whether the common mains' upload should ride along with the streamed
  * commit instead of preceding it: the traces go straight into Q, every one
- * as a values array, in Q's order. The commit then writes the columns each
- * group needs just before encoding it (write_pending), so the host copies
- * the next group while the GPU encodes and hashes this one: on the H200
- * the upload (host-copy bound) and the commit's first class are of the same
- * order. */
-static int defer_main_writes(const pstate *s, const gs_prove_options *opt, const glstark_air_trace *traces)
+ * as a values array, in Q's order, on an engine with memory to spare. The
+ * commit then writes the columns each group needs just before encoding it
+ * (write_pending), so the host copies the next group while the GPU encodes
+ * and hashes this one: on the H200 the upload (host-copy bound) and the
+ * commit are of the same order. Elsewhere the upload goes first: the
+ * caller's trace would live through the commit (+83 MB of peak RSS for
+ * keccakf-1024 on llvmpipe, where host and "GPU" share the cores and
+ * nothing overlaps), and the board proxy's proofs ran 10-25% longer. */
+static int defer_main_writes(const pstate *s, const gs_engine *eng, const gs_prove_options *opt,
+                             const glstark_air_trace *traces)
 {
     const gs_prove_plan *p = s->plan;
-    if (!p->traces_in_q || !p->stream_commit || opt->row_major_mains)
+    if (!eng->plentiful_memory || !p->traces_in_q || !p->stream_commit || opt->row_major_mains)
         return 0;
     for (uint32_t t = 0; t < p->M; t++) {
         const glstark_air_trace *tr = &traces[p->trace_air[t]];
@@ -528,7 +532,7 @@ static glstark_status upload_traces(pstate *s, int e, const gs_multi_pk *pk, con
     /* two passes, each one span: the uploads (which check that every value
      * is below p as they copy it), the constraint DAGs and public values */
     int sn = gs_span_eng_begin(eng, "trace_write");
-    s->pending = (deferred_mains){defer_main_writes(s, opt, traces), 0, 0, traces};
+    s->pending = (deferred_mains){defer_main_writes(s, eng, opt, traces), 0, 0, traces};
     for (uint32_t t = 0; t < p->M && !s->pending.active; t++)
         if ((st = write_main_trace(s, e, opt, traces, t, err)))
             return st;

@@ -141,7 +141,11 @@ static void stream_refused_commits_whole(void)
     uint8_t *want = oc_prove_encoded(cpu, &pk, &t, 1, &keep, NULL, &nw);
     gs_span_rec *rec = calloc(1, sizeof *rec);
     cr_assert_not_null(rec);
-    for (int e = 0; e < 2; e++) {
+    /* plentiful memory: the commit writes the traces itself (by row class
+     * groups where it streams, all first where it falls back) */
+    for (int k = 0; k < 4; k++) {
+        const int e = k & 1;
+        engs[e]->plentiful_memory = k >> 1;
         gs_span_rec_init(rec, engs[e], NULL, NULL, NULL);
         gs_proof pf;
         gs_prove_timings tm;
@@ -149,7 +153,8 @@ static void stream_refused_commits_whole(void)
         uint8_t *b;
         size_t n;
         cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
-        cr_assert(n == nw && memcmp(b, want, n) == 0, "engine %d: the proof differs from the CPU's", e);
+        cr_assert(n == nw && memcmp(b, want, n) == 0, "engine %d (plentiful %d): the proof differs from the CPU's", e,
+                  k >> 1);
         cr_assert(strstr(tm.fallback_note, "commit") == NULL, "the commit stays on the GLES engine (%s)",
                   tm.fallback_note);
         cr_assert_eq(has_span(rec, "rs_code_merkle_streamed"), e == 0, "engine %d: the streamed commit", e);
@@ -167,9 +172,11 @@ static void stream_refused_commits_whole(void)
     gs_engine_destroy(cpu);
 }
 
-/* The streamed commit writes the common mains itself, a column group at a
- * time just before encoding it, so the host copies the next group while the
- * GPU commits this one. Three AIRs of boolean columns, 2^12, 2^11 and 2^10
+/* Where the engine has memory to spare (plentiful, as on desktop-class
+ * GPUs) the streamed commit writes the common mains itself, a column group
+ * at a time just before encoding every row class of it, so the host copies
+ * the next group while the GPU commits this one; elsewhere the upload
+ * precedes the commit. Three AIRs of boolean columns, 2^12, 2^11 and 2^10
  * rows (L = 12), stack to 56 columns; groups of 8 cut the traces mid-way.
  * The caller's arrays are released only after the last write: the release
  * callback overwrites them with words >= p, so a write after it would be
@@ -201,8 +208,6 @@ static void bool_traces(glstark_air_trace t[3], uint32_t *tr[3], const size_t wi
     }
 }
 
-/* plentiful: the engine reports memory to spare, so the commit encodes
- * every row class of a group before the next group (per-class streams). */
 static void commit_writes_deferred_traces(int plentiful)
 {
     gs_error err;
@@ -269,8 +274,8 @@ static void commit_writes_deferred_traces(int plentiful)
     gs_engine_destroy(cpu);
 }
 
-Test(prover_gles, commit_writes_deferred_traces, .timeout = 300) { commit_writes_deferred_traces(0); }
-Test(prover_gles, commit_writes_deferred_traces_by_group, .timeout = 300) { commit_writes_deferred_traces(1); }
+Test(prover_gles, traces_written_before_the_commit, .timeout = 300) { commit_writes_deferred_traces(0); }
+Test(prover_gles, commit_writes_deferred_traces, .timeout = 300) { commit_writes_deferred_traces(1); }
 
 /* A streamed trace (trace_rows) on the GLES engine: each block goes up in
  * one write and lands in its columns by one strided copy; 64-byte blocks
