@@ -48,8 +48,6 @@ typedef struct side {
     bb_t root[GS_DIGEST_LEN];
 } side;
 
-/* Everything the prover allocates on the engines and for them, released
- * in one place; the shapes are the plan's. */
 /* Common mains whose upload the streamed commit takes over (see
  * defer_main_writes): the next sorted trace and column not yet written into
  * Q, and the caller's arrays they come from. */
@@ -59,6 +57,8 @@ typedef struct deferred_mains {
     const glstark_air_trace *traces;
 } deferred_mains;
 
+/* Everything the prover allocates on the engines and for them, released
+ * in one place; the shapes are the plan's. */
 typedef struct pstate {
     gs_engine *eng[2];
     const gs_prove_plan *plan;
@@ -449,12 +449,6 @@ static glstark_status build_constraint_views(pstate *s, const gs_multi_vk *vk, c
     return GLSTARK_OK;
 }
 
-/* Uploads the present common mains (sorted order) to engine e: straight
- * into the stacked matrix Q when every trace is a contiguous block of it
- * (one copy of the trace on the engine instead of two: 345 MB less for
- * keccakf-1024), else into a buffer per trace; and the side traces
- * (preprocessed, cached mains) into a buffer each. From here on the
- * caller's arrays are not read (traces_released). */
 /* Whether the common mains' upload should ride along with the streamed
  * commit instead of preceding it: the traces go straight into Q, every one
  * as a values array, in Q's order, on an engine with memory to spare. The
@@ -513,6 +507,13 @@ static glstark_status write_pending(pstate *s, int e, size_t end, gs_error *err)
     return GLSTARK_OK;
 }
 
+/* Uploads the present common mains (sorted order) to engine e: straight
+ * into the stacked matrix Q when every trace is a contiguous block of it
+ * (one copy of the trace on the engine instead of two: 345 MB less for
+ * keccakf-1024), else into a buffer per trace; and the side traces
+ * (preprocessed, cached mains) into a buffer each. From here on the
+ * caller's arrays are not read (traces_released), unless the common mains
+ * were left to the streamed commit (defer_main_writes). */
 static glstark_status upload_traces(pstate *s, int e, const gs_multi_pk *pk, const glstark_air_trace *traces,
                                     const gs_prove_options *opt, gs_error *err)
 {
@@ -721,8 +722,6 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
     }
     /* Encode Q itself (the plan's q_self layout), so an engine copies whole
      * columns instead of every trace column again. */
-    /* an engine that cannot stream this shape (a binding too small for a
-     * column group) commits the whole codeword instead */
     /* with the traces still to write and memory to spare: every class of a
      * group at once, so the whole commit can hide under the copies */
     int done = 0;
@@ -737,6 +736,8 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
             return GLSTARK_OK;
         }
     }
+    /* an engine that cannot stream this shape (a binding too small for a
+     * column group) commits the whole codeword instead */
     gs_merkle_stream ms;
     if (streamed) {
         st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,
