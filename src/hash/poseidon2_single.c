@@ -95,13 +95,6 @@ BB16_FN __m512i s16b_mul_signed(__m512i a, __m512i b)
 #define P1_KERNEL __attribute__((target("avx512f")))
 #define P1_NAME(name) name##_avx512
 #include "hash/poseidon2_single.inc"
-#undef P1_T
-#undef P1_B
-#undef P1
-#undef P1B
-#undef P1_FN
-#undef P1_KERNEL
-#undef P1_NAME
 
 /* ---- AVX2: cells 0..7 (groups 0, 1) in h[0], 8..15 in h[1]; P1_B is one
  * register, its two 128-bit lanes alike ---- */
@@ -191,13 +184,6 @@ BB8_FN __m256i s8b_mul_signed(__m256i a, __m256i b)
 #define P1_KERNEL __attribute__((target("avx2")))
 #define P1_NAME(name) name##_avx2
 #include "hash/poseidon2_single.inc"
-#undef P1_T
-#undef P1_B
-#undef P1
-#undef P1B
-#undef P1_FN
-#undef P1_KERNEL
-#undef P1_NAME
 #endif /* GS_HAVE_X86_SIMD */
 
 #ifdef GS_HAVE_NEON_SIMD
@@ -280,13 +266,6 @@ BBN_FN uint32x4_t snb_mul_signed(uint32x4_t a, uint32x4_t b)
 #define P1_KERNEL
 #define P1_NAME(name) name##_neon
 #include "hash/poseidon2_single.inc"
-#undef P1_T
-#undef P1_B
-#undef P1
-#undef P1B
-#undef P1_FN
-#undef P1_KERNEL
-#undef P1_NAME
 #endif /* GS_HAVE_NEON_SIMD */
 
 typedef void (*p1_fn)(bb_t st[GS_P2_WIDTH]);
