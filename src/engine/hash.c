@@ -168,7 +168,7 @@ glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream 
         return GLSTARK_OK;
     ms->next_col = 0;
     if (ms->one_class && ms->cls + 1 < ((size_t)1 << ms->log_classes)) {
-        gs_merkle_stream_release(ms); /* its digests are in the set's first stream */
+        gs_merkle_stream_release(ms); /* the digests stay with the last class's stream */
         return GLSTARK_OK;
     }
     if (!ms->one_class && ++ms->cls < ((size_t)1 << ms->log_classes))
