@@ -48,6 +48,13 @@ glstark_status gs_whir_params_check(const gs_whir_params *p, gs_error *err);
  * GS_WHIR_PROOF_MAX_ROUNDS rounds, then gs_whir_params_check. */
 glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out, gs_error *err);
 
+/* Whether a proof for these parameters has an OpenVM encoding the decoder
+ * reads back: OpenVM writes the later rounds' Merkle depth as 0 when round 0
+ * opens no queries, so a later round with queries would be read at the wrong
+ * depth. The prover refuses such parameters (GLSTARK_ERR_UNSUPPORTED) before
+ * proving rather than hand back bytes no verifier can read. */
+glstark_status gs_whir_params_encodable(const gs_whir_params *p, gs_error *err);
+
 /* A digest as 8 field elements (Montgomery). */
 typedef struct gs_whir_digest {
     bb_t v[8];

@@ -62,6 +62,20 @@ glstark_status gs_whir_params_of(const gs_system_params *sp, gs_whir_params *out
     return gs_whir_params_check(out, err);
 }
 
+glstark_status gs_whir_params_encodable(const gs_whir_params *p, gs_error *err)
+{
+    if (p->num_queries[0] > 0)
+        return GLSTARK_OK;
+    for (uint32_t r = 1; r < p->num_rounds; r++)
+        if (p->num_queries[r] > 0)
+            return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                                "whir params: round 0 opens no queries but round %u opens %u; OpenVM's proof encoding "
+                                "then writes the later rounds' Merkle depth as 0 and no decoder can read their "
+                                "paths. Use a key whose first WHIR round has queries",
+                                r, p->num_queries[r]);
+    return GLSTARK_OK;
+}
+
 void gs_whir_proof_free(gs_whir_proof *p)
 {
     if (!p)
@@ -167,6 +181,13 @@ static uint32_t codeword_depth(const gs_whir_proof *p, uint32_t r)
 
 /* ---------- encoding ---------- */
 
+/* OpenVM writes the first codeword depth only when round 0 has queries (it
+ * reads it from codeword_merkle_proofs[0][0]); otherwise 0. */
+static uint32_t written_codeword_depth(const gs_whir_proof *p)
+{
+    return (p->num_rounds > 1 && p->num_queries[0] > 0) ? p->first_codeword_merkle_depth : 0;
+}
+
 size_t gs_whir_proof_encoded_size(const gs_whir_proof *p)
 {
     size_t nu = p->num_rounds, k = p->k, rows = (size_t)1 << k, nsc = nu * k;
@@ -221,13 +242,17 @@ glstark_status gs_whir_proof_encode(const gs_whir_proof *p, uint8_t *out, size_t
     if (!p || !out || p->num_rounds == 0 || p->num_commits == 0)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "whir encode: empty proof (no rounds or no commits); OpenVM requires both");
-    /* Same rule as the decoder: the per-round depth may only run below zero
-     * in rounds that open no queries (decode then encode must round-trip). */
+    /* Decode then encode must round-trip, so a round that opens queries needs
+     * the depth as written (written_codeword_depth) to be the proof's own, and
+     * the decoder's rule: it may not run below zero there. */
+    const uint32_t depth1 = written_codeword_depth(p);
     for (uint32_t r = 1; r < p->num_rounds; r++)
-        if (p->first_codeword_merkle_depth < r - 1 && p->num_queries[r] > 0)
+        if (p->num_queries[r] > 0 && (depth1 != p->first_codeword_merkle_depth || depth1 < r - 1))
             return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "whir encode: codeword Merkle depth %u runs below zero at round %u, which has %u queries",
-                                p->first_codeword_merkle_depth, r, p->num_queries[r]);
+                                "whir encode: round %u opens %u queries, but the codeword Merkle depth as written is "
+                                "%u (the proof's is %u; OpenVM writes 0 when round 0 opens none), which %s",
+                                r, p->num_queries[r], depth1, p->first_codeword_merkle_depth,
+                                depth1 < r - 1 ? "runs below zero there" : "the decoder would misread");
     size_t need = gs_whir_proof_encoded_size(p);
     if (cap < need)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "whir encode: %zu-byte buffer, need %zu", cap, need);
@@ -269,9 +294,7 @@ glstark_status gs_whir_proof_encode(const gs_whir_proof *p, uint8_t *out, size_t
         for (size_t i = 0; i < n; i++)
             put_ef(&w, p->codeword_values[r - 1][i]);
     }
-    /* OpenVM writes the first codeword depth only when round 0 has queries
-     * (it reads it from codeword_merkle_proofs[0][0]); otherwise 0. */
-    put_u32(&w, (nu > 1 && p->num_queries[0] > 0) ? p->first_codeword_merkle_depth : 0);
+    put_u32(&w, written_codeword_depth(p));
     for (uint32_t r = 1; r < nu; r++) {
         size_t n = (size_t)p->num_queries[r] * codeword_depth(p, r);
         for (size_t i = 0; i < n; i++)

@@ -333,7 +333,7 @@ glstark_status gs_prove_plan_build(gs_prove_plan *plan, const gs_multi_pk *pk, c
     glstark_status st = check_inputs(pk, traces, num_traces, opt, &p.M, err);
     if (st)
         return st;
-    if ((st = gs_whir_params_of(sp, &p.whir, err)))
+    if ((st = gs_whir_params_of(sp, &p.whir, err)) || (st = gs_whir_params_encodable(&p.whir, err)))
         return st;
     p.l_skip = (uint32_t)sp->l_skip;
     p.n_stack = (uint32_t)sp->n_stack;

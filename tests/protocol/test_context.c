@@ -1107,3 +1107,38 @@ Test(context, key_dag_column_out_of_range_refused)
     glstark_verifying_key_destroy(vk);
     glstark_free(kb);
 }
+
+/* A key whose WHIR round 0 opens no queries while later rounds do (found by
+ * fuzz/fuzz_ctx_key: the CPU engine made a proof its own decoder refused,
+ * because OpenVM's encoding then writes the later rounds' Merkle depth as 0).
+ * The prover refuses the parameters before proving, and says which round. */
+Test(context, key_whir_round0_without_queries_refused_by_the_prover)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/fuzz/ctx-key-whir-round0-no-queries.prevk.bin", GLSTARK_TEST_DATA);
+    uint8_t *kb = NULL;
+    size_t kn = 0;
+    cr_assert_eq(glstark_read_file(path, &kb, &kn, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_verifying_key *vk = NULL;
+    cr_assert_eq(glstark_verifying_key_decode(kb, kn, &vk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    size_t n;
+    uint8_t *b = read_data("interactions-small", "ctx.bin", &n);
+    glstark_context *ctx = NULL;
+    cr_assert_eq(glstark_context_from_bytes(b, n, vk, &ctx, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_proving_key *pk = NULL;
+    cr_assert_eq(glstark_proving_key_from_context(vk, ctx, &pk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_prove_options o;
+    glstark_prove_options_init(&o);
+    o.cpu_threads = 1;
+    o.skip_constraint_check = 1;
+    glstark_prove_result r;
+    cr_assert_eq(glstark_prove_context(pk, ctx, &o, &r), GLSTARK_ERR_UNSUPPORTED, "%s", r.message);
+    cr_assert_null(r.proof);
+    cr_assert(strstr(r.message, "round 0 opens no queries") && strstr(r.message, "round 1 opens 11"), "%s",
+              r.message);
+    glstark_proving_key_destroy(pk);
+    glstark_context_destroy(ctx);
+    glstark_free(b);
+    glstark_verifying_key_destroy(vk);
+    glstark_free(kb);
+}

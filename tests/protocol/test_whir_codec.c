@@ -117,6 +117,58 @@ Test(whir_codec, params_check)
     cr_assert_eq(gs_whir_params_check(&p, &err), GLSTARK_OK);
 }
 
+/* OpenVM writes the later rounds' Merkle depth as 0 when round 0 opens no
+ * queries: such parameters have no readable proof, so the prover refuses
+ * them, naming the first later round that opens queries. */
+Test(whir_codec, params_encodable)
+{
+    gs_whir_params p = {.l_skip = 2, .n_stack = 8, .log_blowup = 1, .k = 3, .num_rounds = 3,
+                        .num_queries = {5, 4, 3}};
+    gs_error err;
+    cr_assert_eq(gs_whir_params_encodable(&p, &err), GLSTARK_OK);
+    p.num_queries[0] = 0;
+    cr_assert_eq(gs_whir_params_encodable(&p, &err), GLSTARK_ERR_UNSUPPORTED);
+    cr_assert(strstr(err.msg, "round 0 opens no queries but round 1 opens 4"), "%s", err.msg);
+    p.num_queries[1] = 0;
+    cr_assert_eq(gs_whir_params_encodable(&p, &err), GLSTARK_ERR_UNSUPPORTED);
+    cr_assert(strstr(err.msg, "round 2 opens 3"), "%s", err.msg);
+    p.num_queries[2] = 0; /* no queries anywhere: nothing to misread */
+    cr_assert_eq(gs_whir_params_encodable(&p, &err), GLSTARK_OK);
+    p.num_queries[0] = 1; /* later rounds without queries: depth as written is the proof's own */
+    cr_assert_eq(gs_whir_params_encodable(&p, &err), GLSTARK_OK);
+}
+
+/* The encoder writes only what the decoder reads back: with round 0 opening
+ * no queries the depth is written as 0, so round 1's paths of depth 2 are
+ * refused, not written at a length the decoder would misread. */
+Test(whir_codec, encode_refuses_a_depth_it_cannot_write)
+{
+    const uint32_t widths[1] = {1}, nq[2] = {0, 2};
+    gs_whir_proof p;
+    gs_error err;
+    cr_assert_eq(gs_whir_proof_alloc(&p, 2, 1, 1, widths, nq, 3, 2, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(p.first_codeword_merkle_depth, 2);
+    size_t cap = gs_whir_proof_encoded_size(&p), written = 0;
+    uint8_t *b = malloc(cap);
+    cr_assert_eq(gs_whir_proof_encode(&p, b, cap, &written, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(err.msg, "round 1 opens 2 queries") && strstr(err.msg, "misread"), "%s", err.msg);
+    /* with queries in round 0 the same proof round-trips */
+    gs_whir_proof_free(&p);
+    const uint32_t nq2[2] = {1, 2};
+    cr_assert_eq(gs_whir_proof_alloc(&p, 2, 1, 1, widths, nq2, 3, 2, &err), GLSTARK_OK, "%s", err.msg);
+    cap = gs_whir_proof_encoded_size(&p);
+    b = realloc(b, cap);
+    cr_assert_eq(gs_whir_proof_encode(&p, b, cap, &written, &err), GLSTARK_OK, "%s", err.msg);
+    gs_whir_proof q;
+    size_t used = 0;
+    cr_assert_eq(gs_whir_proof_decode(&q, b, written, &used, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(used, written);
+    cr_assert_eq(q.first_codeword_merkle_depth, 2);
+    gs_whir_proof_free(&q);
+    gs_whir_proof_free(&p);
+    free(b);
+}
+
 /* Random byte changes to OpenVM's WHIR bytes: every result is a clean
  * decode that re-encodes to the same bytes, or MALFORMED with a message. */
 Test(whir_codec, mutations)
