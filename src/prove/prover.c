@@ -48,8 +48,6 @@ typedef struct side {
     bb_t root[GS_DIGEST_LEN];
 } side;
 
-/* Everything the prover allocates on the engines and for them, released
- * in one place; the shapes are the plan's. */
 /* Common mains whose upload the streamed commit takes over (see
  * defer_main_writes): the next sorted trace and column not yet written into
  * Q, and the caller's arrays they come from. */
@@ -59,6 +57,8 @@ typedef struct deferred_mains {
     const glstark_air_trace *traces;
 } deferred_mains;
 
+/* Everything the prover allocates on the engines and for them, released
+ * in one place; the shapes are the plan's. */
 typedef struct pstate {
     gs_engine *eng[2];
     const gs_prove_plan *plan;
@@ -449,12 +449,6 @@ static glstark_status build_constraint_views(pstate *s, const gs_multi_vk *vk, c
     return GLSTARK_OK;
 }
 
-/* Uploads the present common mains (sorted order) to engine e: straight
- * into the stacked matrix Q when every trace is a contiguous block of it
- * (one copy of the trace on the engine instead of two: 345 MB less for
- * keccakf-1024), else into a buffer per trace; and the side traces
- * (preprocessed, cached mains) into a buffer each. From here on the
- * caller's arrays are not read (traces_released). */
 /* Whether the common mains' upload should ride along with the streamed
  * commit instead of preceding it: the traces go straight into Q, every one
  * as a values array, in Q's order, on an engine with memory to spare. The
@@ -513,6 +507,13 @@ static glstark_status write_pending(pstate *s, int e, size_t end, gs_error *err)
     return GLSTARK_OK;
 }
 
+/* Uploads the present common mains (sorted order) to engine e: straight
+ * into the stacked matrix Q when every trace is a contiguous block of it
+ * (one copy of the trace on the engine instead of two: 345 MB less for
+ * keccakf-1024), else into a buffer per trace; and the side traces
+ * (preprocessed, cached mains) into a buffer each. From here on the
+ * caller's arrays are not read (traces_released), unless the common mains
+ * were left to the streamed commit (defer_main_writes). */
 static glstark_status upload_traces(pstate *s, int e, const gs_multi_pk *pk, const glstark_air_trace *traces,
                                     const gs_prove_options *opt, gs_error *err)
 {
@@ -598,28 +599,38 @@ static glstark_status traces_on(pstate *s, int e, gs_error *err)
  * stream_group_cols), each group absorbed into the Merkle tree's row
  * sponges before the next is encoded, so the whole codeword never exists
  * (for a prover that does not keep it: WHIR's first queries encode it
- * again). */
-static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, gs_error *err)
+ * again). One stream (n = 1) takes the row classes in turn, each class's
+ * groups in order; a set of one stream per class (n = 2^log_classes,
+ * gs_engine_merkle_stream_begin_classes) takes every class of group g, then
+ * group g + 1, so with the traces written here (write_pending) the GPU
+ * encodes and hashes all classes of a group while the host copies the
+ * next, where class by class only the first class could hide under the
+ * copy. Same tree, same bytes. */
+static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, size_t n, gs_error *err)
 {
     const gs_prove_plan *p = s->plan;
     gs_engine *eng = s->eng[e];
-    const size_t G = p->stream_group_cols;
+    const size_t G = p->stream_group_cols, nc = (size_t)1 << ms[0].log_classes;
     const uint32_t W = p->lay.width;
+    const size_t ngroups = (W + G - 1) / G;
     const unsigned b = (unsigned)p->sp->log_blowup;
     const gs_trace_ref qref = {s->q.b[e], 0};
     glstark_status st = GLSTARK_OK, wst = GLSTARK_OK;
-    for (uint32_t cls = 0; !st && !wst && cls < (1u << ms->log_classes); cls++)
-        for (uint32_t c0 = 0; !st && !wst && c0 < W; c0 += (uint32_t)G) {
-            uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
-            /* the first class writes the deferred columns as it needs them */
-            if ((wst = write_pending(s, e, (size_t)(c0 + g) * p->stacked_rows, err)))
-                break;
-            st = ms->log_classes ? gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, ms->group, 0)
-                                 : gs_rs_code_matrix(eng, &p->q_self, &qref, b, c0, c0 + g, ms->group, 0);
-            if (!st)
-                st = gs_engine_merkle_stream_columns(eng, ms, g, &s->tree[e]);
-        }
-    gs_merkle_stream_release(ms);
+    for (size_t k = 0; !st && !wst && k < nc * ngroups; k++) {
+        const uint32_t cls = (uint32_t)(n > 1 ? k % nc : k / ngroups);
+        const uint32_t c0 = (uint32_t)((n > 1 ? k / nc : k % ngroups) * G);
+        const uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
+        gs_merkle_stream *m = &ms[n > 1 ? cls : 0];
+        /* the deferred columns, as the first class to encode a group needs them */
+        if ((wst = write_pending(s, e, (size_t)(c0 + g) * p->stacked_rows, err)))
+            break;
+        st = m->log_classes ? gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, m->group, 0)
+                            : gs_rs_code_matrix(eng, &p->q_self, &qref, b, c0, c0 + g, m->group, 0);
+        if (!st)
+            st = gs_engine_merkle_stream_columns(eng, m, g, &s->tree[e]);
+    }
+    for (size_t c = 0; c < n; c++)
+        gs_merkle_stream_release(&ms[c]);
     if (!st && !wst)
         wst = write_pending(s, e, SIZE_MAX, err); /* columns past the last group's, if any */
     if (wst)
@@ -628,72 +639,6 @@ static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, gs
         return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
     s->have_tree[e] = 1;
     return GLSTARK_OK;
-}
-
-/* The streamed commit a column group at a time across the row classes
- * (ms[0 .. 2^log_classes), gs_engine_merkle_stream_begin_classes): every
- * class of group g, then group g + 1. With the traces written here
- * (write_pending) the GPU encodes and hashes all classes of a group while
- * the host copies the next one, where class by class only the first class
- * could hide under the copy. Same tree, same bytes. */
-static glstark_status commit_streamed_by_group(pstate *s, int e, gs_merkle_stream *ms, gs_error *err)
-{
-    const gs_prove_plan *p = s->plan;
-    gs_engine *eng = s->eng[e];
-    const size_t G = p->stream_group_cols, nc = (size_t)1 << ms[0].log_classes;
-    const uint32_t W = p->lay.width;
-    const unsigned b = (unsigned)p->sp->log_blowup;
-    const gs_trace_ref qref = {s->q.b[e], 0};
-    glstark_status st = GLSTARK_OK, wst = GLSTARK_OK;
-    for (uint32_t c0 = 0; !st && !wst && c0 < W; c0 += (uint32_t)G) {
-        const uint32_t g = W - c0 < G ? W - c0 : (uint32_t)G;
-        if ((wst = write_pending(s, e, (size_t)(c0 + g) * p->stacked_rows, err)))
-            break;
-        for (uint32_t cls = 0; !st && cls < nc; cls++) {
-            st = gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, ms[cls].group, 0);
-            if (!st)
-                st = gs_engine_merkle_stream_columns(eng, &ms[cls], g, &s->tree[e]);
-        }
-    }
-    for (size_t c = 0; c < nc; c++)
-        gs_merkle_stream_release(&ms[c]);
-    if (!st && !wst)
-        wst = write_pending(s, e, SIZE_MAX, err);
-    if (wst)
-        return wst;
-    if (st)
-        return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
-    s->have_tree[e] = 1;
-    return GLSTARK_OK;
-}
-
-/* The streamed commit group by group across the row classes where the
- * engine can hold every class's stream (*done set, *span the span it
- * opened); an engine that refuses the shape leaves *done 0 and the caller
- * commits another way. */
-static glstark_status commit_by_group(pstate *s, int e, int *done, int *span, gs_error *err)
-{
-    const gs_prove_plan *p = s->plan;
-    gs_engine *eng = s->eng[e];
-    const size_t nc = (size_t)1 << p->stream_log_classes;
-    gs_merkle_stream *set = calloc(nc, sizeof *set);
-    if (!set)
-        return oom(err);
-    glstark_status st = gs_engine_merkle_stream_begin_classes(eng, p->codeword_rows, p->lay.width,
-                                                              (unsigned)p->sp->whir.k, p->stream_log_classes,
-                                                              p->stream_group_cols, set);
-    if (st == GLSTARK_ERR_UNSUPPORTED) {
-        gs_error_clear(&eng->err); /* one class at a time, or the whole codeword */
-        st = GLSTARK_OK;
-    } else if (st) {
-        st = eng_fail(eng, st, "starting the streamed commitment", err);
-    } else {
-        *span = gs_span_eng_begin(eng, "rs_code_merkle_streamed");
-        st = commit_streamed_by_group(s, e, set, err);
-        *done = !st;
-    }
-    free(set);
-    return st;
 }
 
 /* The stacked commitment of all common mains (OpenVM stacked_commit) on
@@ -721,36 +666,32 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
     }
     /* Encode Q itself (the plan's q_self layout), so an engine copies whole
      * columns instead of every trace column again. */
-    /* an engine that cannot stream this shape (a binding too small for a
-     * column group) commits the whole codeword instead */
-    /* with the traces still to write and memory to spare: every class of a
-     * group at once, so the whole commit can hide under the copies */
-    int done = 0;
-    if (streamed && s->pending.active && eng->plentiful_memory && p->stream_log_classes > 0) {
-        if ((st = commit_by_group(s, e, &done, &sn, err)))
-            return st;
-        if (done) {
-            if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
-                return eng_fail(eng, st, "reading the Merkle root", err);
-            gs_span_eng_end(eng, sn);
-            gs_span_eng_end(eng, sp_commit);
-            return GLSTARK_OK;
-        }
-    }
-    gs_merkle_stream ms;
+    /* An engine that cannot stream this shape (a binding too small for a
+     * column group) commits the whole codeword instead. With the traces
+     * still to write and memory to spare, one stream per row class, so that
+     * every class of a group hides under the copy of the next. */
+    const size_t n = streamed && s->pending.active && eng->plentiful_memory ? (size_t)1 << p->stream_log_classes : 1;
+    gs_merkle_stream *ms = NULL;
     if (streamed) {
-        st = gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,
-                                           p->stream_group_cols, &ms);
+        if (!(ms = calloc(n, sizeof *ms)))
+            return oom(err);
+        st = n > 1 ? gs_engine_merkle_stream_begin_classes(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,
+                                                           p->stream_group_cols, ms)
+                   : gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,
+                                                   p->stream_group_cols, ms);
         if (st == GLSTARK_ERR_UNSUPPORTED) {
             streamed = 0;
             gs_error_clear(&eng->err);
         } else if (st) {
+            free(ms);
             return eng_fail(eng, st, "starting the streamed commitment", err);
         }
     }
     if (streamed) {
         sn = gs_span_eng_begin(eng, "rs_code_merkle_streamed");
-        if ((st = commit_streamed(s, e, &ms, err)))
+        st = commit_streamed(s, e, ms, n, err);
+        free(ms);
+        if (st)
             return st;
         if ((st = gs_engine_merkle_root(eng, &s->tree[e], root)))
             return eng_fail(eng, st, "reading the Merkle root", err);
@@ -758,6 +699,7 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
         gs_span_eng_end(eng, sp_commit);
         return GLSTARK_OK;
     }
+    free(ms);
     if ((st = write_pending(s, e, SIZE_MAX, err)))
         return st;
     if (!s->cw.b[e] && (st = gs_buf_create(eng, W * N * sizeof(bb_t), &s->cw.b[e])))
