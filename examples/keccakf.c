@@ -62,12 +62,17 @@ typedef struct demo_cfg {
 /* The trace: either streamed to the prover in row blocks (values NULL,
  * rows generated on request from the inputs), or a whole array, which the
  * prover's traces_released callback frees early when only one proof reads
- * it. */
+ * it. With several jobs on one device the callback only hands the array to
+ * the job (free_later), which frees it once its proof has returned: freeing
+ * 330 MB takes ~25 ms, and inside the callback the device is still held, so
+ * the next job's proof would wait for it. */
 typedef struct trace_mem {
     uint32_t *values;
     size_t bytes;
     int released;
     int streamed;
+    int defer_free;      /* --jobs > 1: the job frees free_later after its proof */
+    uint32_t *free_later;
     const uint64_t (*inputs)[25];
     size_t perms;
 } trace_mem;
@@ -133,18 +138,32 @@ static int trace_rows(void *user, size_t air, size_t row_begin, size_t num_rows,
 static void release_trace(void *user)
 {
     trace_mem *m = user;
-    free(m->values);
+    if (m->defer_free)
+        m->free_later = m->values;
+    else
+        free(m->values);
     m->values = NULL;
     m->released = 1;
 }
 
 struct statements;
 
-/* One proving thread: the shared device and key, its statement's trace
- * (made by the job itself when gen is set) and its proof's verification.
- * Jobs prove in turn on the one device (the library serialises them) and
- * do their host work, the trace and the verifying, beside the others'
- * proofs. */
+/* The jobs' meeting point: job threads queue their statements once made,
+ * the proving thread takes them in that order, and tells each job when its
+ * proof is done. */
+typedef struct job_queue {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    long ready[MAX_JOBS]; /* job ids, in the order their statements were ready */
+    long n_ready, n_taken;
+} job_queue;
+
+/* One job: the shared device and key, its statement's trace (made by the job
+ * itself when gen is set) and its proof's verification. Every proof runs on
+ * one thread (run_jobs'), so the device's GL context never moves between
+ * threads: on the H200 each move cost 30-40 ms of idle GPU between proofs
+ * (docs/performance.md). A job's own thread makes its trace, frees it after
+ * the proof and verifies, beside the other jobs' proofs. */
 typedef struct job {
     int id;
     const demo_cfg *cfg;
@@ -158,6 +177,8 @@ typedef struct job {
     const glstark_air_trace *trace;
     trace_mem *trace_mem; /* non-NULL: release it after the upload (one job, one proof) */
     pthread_mutex_t *print_lock;
+    job_queue *queue;
+    int statement_ok, proved; /* under queue->lock */
     double t_origin; /* the demo's clock origin, for progress lines */
     /* results */
     int ok;
@@ -252,18 +273,13 @@ static void verify_job(job *j)
         snprintf(j->verify_msg, sizeof j->verify_msg, "%s", glstark_status_name(st));
 }
 
-static void *run_job(void *arg)
+/* Proves job j's statement (--repeat times) on the proving thread. */
+static void prove_job(job *j)
 {
-    job *j = arg;
-    glstark_device *dev = j->dev_shared;
     glstark_status st;
-    if (j->gen && make_statement(j->cfg, j->h, j->stm, j->k)) {
-        snprintf(j->msg, sizeof j->msg, "making statement %ld's trace failed", j->k);
-        return NULL;
-    }
     glstark_prove_options po;
     glstark_prove_options_init(&po);
-    po.device = dev;
+    po.device = j->dev_shared;
     po.cpu_threads = j->cfg->dev.cpu_threads;
     po.skip_constraint_check = !j->cfg->check;
     po.codeword = j->cfg->codeword;
@@ -278,6 +294,7 @@ static void *run_job(void *arg)
     } else if (j->trace_mem) {
         po.traces_released = release_trace;
         po.traces_released_user = j->trace_mem;
+        j->trace_mem->defer_free = j->cfg->jobs > 1;
     }
     /* --repeat: the same statement again on the same device (its buffer
      * pool warm); the last proof is kept, each one must equal the first */
@@ -309,9 +326,51 @@ static void *run_job(void *arg)
         j->program_build_s += j->stats.program_build_seconds;
     }
     j->proved_at = ex_now();
+}
+
+/* A job's own thread: its trace, then (once the proving thread has proved
+ * it) the trace's memory freed and the proof verified. */
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    job_queue *q = j->queue;
+    int made = !(j->gen && make_statement(j->cfg, j->h, j->stm, j->k));
+    if (!made)
+        snprintf(j->msg, sizeof j->msg, "making statement %ld's trace failed", j->k);
+    pthread_mutex_lock(&q->lock);
+    j->statement_ok = made;
+    q->ready[q->n_ready++] = j->id;
+    pthread_cond_broadcast(&q->changed);
+    while (!j->proved)
+        pthread_cond_wait(&q->changed, &q->lock);
+    pthread_mutex_unlock(&q->lock);
+    if (j->trace_mem && j->trace_mem->free_later) { /* off the proving thread */
+        free(j->trace_mem->free_later);
+        j->trace_mem->free_later = NULL;
+    }
     if (j->ok && j->vk)
         verify_job(j);
     return NULL;
+}
+
+/* The proving thread's loop: each of n started jobs' statements, proved in
+ * the order they became ready. */
+static void prove_jobs(job *jobs, long n, job_queue *q)
+{
+    for (long done = 0; done < n; done++) {
+        pthread_mutex_lock(&q->lock);
+        while (q->n_taken == q->n_ready)
+            pthread_cond_wait(&q->changed, &q->lock);
+        job *j = &jobs[q->ready[q->n_taken++]];
+        int made = j->statement_ok;
+        pthread_mutex_unlock(&q->lock);
+        if (made)
+            prove_job(j);
+        pthread_mutex_lock(&q->lock);
+        j->proved = 1;
+        pthread_cond_broadcast(&q->changed);
+        pthread_mutex_unlock(&q->lock);
+    }
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -575,8 +634,11 @@ typedef struct statements {
 static int make_statement(const demo_cfg *c, size_t h, statements *s, long k)
 {
     uint64_t(*ink)[25] = s->in + (size_t)k * (size_t)c->perms;
-    s->tm[k] = (trace_mem){NULL, (size_t)GLSTARK_KECCAK_WIDTH * h * 4, 0, s->stream, (const uint64_t(*)[25])ink,
-                           (size_t)c->perms};
+    s->tm[k] = (trace_mem){.values = NULL,
+                           .bytes = (size_t)GLSTARK_KECCAK_WIDTH * h * 4,
+                           .streamed = s->stream,
+                           .inputs = (const uint64_t(*)[25])ink,
+                           .perms = (size_t)c->perms};
     if (!s->stream && !(s->tm[k].values = malloc(s->tm[k].bytes))) {
         fprintf(stderr, "error: out of host memory for %zu trace rows (statement %ld of %ld)\n", h, k + 1, s->n);
         return 1;
@@ -657,6 +719,9 @@ static int run_jobs(const demo_cfg *c, const glstark_proving_key *pk, const glst
     int rc = 0;
     pthread_mutex_t lock;
     pthread_mutex_init(&lock, NULL);
+    job_queue q = {.n_ready = 0, .n_taken = 0};
+    pthread_mutex_init(&q.lock, NULL);
+    pthread_cond_init(&q.changed, NULL);
     double w0 = ex_now();
     long started = 0;
     /* a trace no other job reads is freed (or streamed) as soon as its
@@ -673,7 +738,7 @@ static int run_jobs(const demo_cfg *c, const glstark_proving_key *pk, const glst
         long k = independent ? i : 0;
         int profiled = i == 0 ? jobs[0].profiled : 0;
         jobs[i] = (job){.id = (int)i, .cfg = c, .pk = pk, .vk = independent || i == 0 ? vk : NULL, .dev_shared = dev,
-                        .stm = s, .k = k, .h = h, .gen = gen, .trace = &s->t[k], .print_lock = &lock,
+                        .stm = s, .k = k, .h = h, .gen = gen, .trace = &s->t[k], .print_lock = &lock, .queue = &q,
                         .t_origin = t_origin, .dev = info, .profiled = profiled};
         if (!dev) {
             snprintf(jobs[i].msg, sizeof jobs[i].msg, "%s", msg);
@@ -688,6 +753,7 @@ static int run_jobs(const demo_cfg *c, const glstark_proving_key *pk, const glst
         }
         started++;
     }
+    prove_jobs(jobs, started, &q);
     for (long i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     sm->wall_s = ex_now() - w0;
@@ -702,6 +768,8 @@ static int run_jobs(const demo_cfg *c, const glstark_proving_key *pk, const glst
         sm->trace_released &= s->tm[k].released;
     sm->trace_streamed = s->tm[0].streamed;
     pthread_mutex_destroy(&lock);
+    pthread_cond_destroy(&q.changed);
+    pthread_mutex_destroy(&q.lock);
     return rc;
 }
 
