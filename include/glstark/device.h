@@ -30,6 +30,11 @@
  * traces, verifying) while another proves, and the proofs run one at a
  * time, which on one GPU is faster than a context per thread (keccakf
  * --jobs). Several devices (one per GPU) may work at once.
+ *   - Keep the threads that prove long-lived: a thread's first call on a
+ *     device pays the GL driver's set-up for that thread. On NVIDIA 580 that
+ *     was 26-28 ms before the proof began and ~10 ms more inside it, where
+ *     threads that had proved before took turns for 0.2 ms
+ *     (benches/bench_device_threads). A thread per proof pays it every time. */
  *   - A call on a device from inside a call on the same device (from a
  *     progress or trace callback) returns GLSTARK_ERR_BUSY; it does not
  *     deadlock.
