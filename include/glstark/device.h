@@ -34,7 +34,7 @@
  *     device pays the GL driver's set-up for that thread. On NVIDIA 580 that
  *     was 26-28 ms before the proof began and ~10 ms more inside it, where
  *     threads that had proved before took turns for 0.2 ms
- *     (benches/bench_device_threads). A thread per proof pays it every time. */
+ *     (benches/bench_device_threads). A thread per proof pays it every time.
  *   - A call on a device from inside a call on the same device (from a
  *     progress or trace callback) returns GLSTARK_ERR_BUSY; it does not
  *     deadlock.
