@@ -518,16 +518,22 @@ int main(int argc, char **argv)
         pthread_t th[2 * MAX_DEVICES];
         int started[2 * MAX_DEVICES] = {0};
         const double t0 = ex_now();
-        for (int k = 0; k < nw; k++) {
+        /* worker 0 runs on this thread, the one that opened the devices, and
+         * the others on threads of their own: a thread's first call on a
+         * device costs tens of ms on NVIDIA (include/glstark/device.h,
+         * "Threads"), which this thread has paid already */
+        for (int k = 1; k < nw; k++) {
             const gpu *gk = &g[k / per];
             w[k] = (worker){.cfg = &c, .vk = vk, .index = k / per, .g = gk, .recs = recs, .next = &next, .lock = &lock};
             if (!gk->dev)
                 continue;
-            /* one worker: this thread; several: a thread each */
-            started[k] = nw > 1 && pthread_create(&th[k], NULL, worker_run, &w[k]) == 0;
+            started[k] = pthread_create(&th[k], NULL, worker_run, &w[k]) == 0;
             if (!started[k])
-                worker_run(&w[k]);
+                worker_run(&w[k]); /* no thread: its share on this one */
         }
+        w[0] = (worker){.cfg = &c, .vk = vk, .index = 0, .g = &g[0], .recs = recs, .next = &next, .lock = &lock};
+        if (g[0].dev)
+            worker_run(&w[0]);
         for (int k = 0; k < nw; k++)
             if (started[k])
                 pthread_join(th[k], NULL);
