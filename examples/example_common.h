@@ -37,6 +37,7 @@ static inline int ex_open_engine(const char *engine, glstark_device **dev)
     }
     glstark_device_options o;
     glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES; /* not AUTO, which picks the CPU engine on a software renderer */
     char msg[4096];
     glstark_status st = glstark_device_create(&o, dev, msg, sizeof msg);
     if (st) {
