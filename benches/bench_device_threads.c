@@ -134,25 +134,10 @@ int main(int argc, char **argv)
     glstark_air *air = NULL;
     glstark_proving_key *pk = NULL;
     glstark_verifying_key *vk = NULL;
-    char msg[2048];
-    glstark_status st = glstark_fibonacci_air(&air);
-    if (!st)
-        st = glstark_keygen(&air, 1, p, &pk, &vk, msg, sizeof msg);
-    if (st) {
-        fprintf(stderr, "keygen failed (%s): %s\n", glstark_status_name(st), msg);
-        return 2;
-    }
     glstark_device *dev = NULL;
-    glstark_device_options o;
-    glstark_device_options_init(&o);
-    o.engine = GLSTARK_ENGINE_GLES;
-    int rc = 0;
-    if ((st = glstark_device_create(&o, &dev, msg, sizeof msg))) {
-        fprintf(stderr, "error: cannot open a GLES device (%s): %s\n", glstark_status_name(st), msg);
-        rc = 1;
-    } else {
-        printf("device: %s\n", glstark_device_renderer(dev));
-    }
+    int rc = ex_fibonacci_keys(p, &air, &pk, &vk);
+    if (!rc)
+        rc = ex_open_engine("gles", &dev);
     size_t h = (size_t)1 << log_rows;
     uint32_t *values = malloc(2 * h * sizeof *values), pv[3];
     if (!rc && (!values || glstark_fibonacci_trace(0, 1, h, values, pv))) {

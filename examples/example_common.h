@@ -48,6 +48,22 @@ static inline int ex_open_engine(const char *engine, glstark_device **dev)
     return 0;
 }
 
+/* The Fibonacci AIR and its keys under params p; 0, or 2 with the reason
+ * printed (the air and keys the caller frees, also after a failure). */
+static inline int ex_fibonacci_keys(const glstark_params *p, glstark_air **air, glstark_proving_key **pk,
+                                    glstark_verifying_key **vk)
+{
+    char msg[2048] = "the Fibonacci AIR was not made";
+    glstark_status st = glstark_fibonacci_air(air);
+    if (!st)
+        st = glstark_keygen(air, 1, p, pk, vk, msg, sizeof msg);
+    if (st) {
+        fprintf(stderr, "keygen failed (%s): %s\n", glstark_status_name(st), msg);
+        return 2;
+    }
+    return 0;
+}
+
 /* Verifies `bytes` against vk and prints the outcome (an acceptance not
  * when quiet); returns the exit code: 0 accepted, 1 rejected, 2 malformed or
  * not verifiable (out of memory, say). */

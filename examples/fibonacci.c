@@ -61,13 +61,8 @@ int main(int argc, char **argv)
     glstark_air *air = NULL;
     glstark_proving_key *pk = NULL;
     glstark_verifying_key *vk = NULL;
-    char msg[2048];
-    glstark_status st = glstark_fibonacci_air(&air);
-    if (!st)
-        st = glstark_keygen(&air, 1, p, &pk, &vk, msg, sizeof msg);
-    if (st) {
-        fprintf(stderr, "keygen failed (%s): %s\n", glstark_status_name(st), msg);
-        rc = 2;
+    if ((rc = ex_fibonacci_keys(p, &air, &pk, &vk)) != 0) {
+        /* the message is out */
     } else if (key_out && (rc = ex_write_key(vk, key_out)) != 0) {
         /* the message is out */
     } else if (verify) {
