@@ -1081,31 +1081,49 @@ Test(context, proving_key_of_another_key_same_air_count)
     glstark_verifying_key_destroy(vk_c);
 }
 
+/* A fuzzer-found key (tests/data/fuzz/<file>) and interactions-small's
+ * context opened against it; both must open. */
+typedef struct fuzz_key_ctx {
+    glstark_verifying_key *vk;
+    glstark_context *ctx;
+} fuzz_key_ctx;
+
+static fuzz_key_ctx fuzz_key_open(const char *file)
+{
+    char path[1024], msg[1024];
+    snprintf(path, sizeof path, "%s/fuzz/%s", GLSTARK_TEST_DATA, file);
+    uint8_t *kb = NULL;
+    size_t kn = 0;
+    cr_assert_eq(glstark_read_file(path, &kb, &kn, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    fuzz_key_ctx f = {NULL, NULL};
+    cr_assert_eq(glstark_verifying_key_decode(kb, kn, &f.vk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_free(kb);
+    size_t n;
+    uint8_t *b = read_data("interactions-small", "ctx.bin", &n);
+    cr_assert_eq(glstark_context_from_bytes(b, n, f.vk, &f.ctx, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    glstark_free(b);
+    return f;
+}
+
+static void fuzz_key_close(fuzz_key_ctx *f)
+{
+    glstark_context_destroy(f->ctx);
+    glstark_verifying_key_destroy(f->vk);
+}
+
 /* A key whose constraint DAG reads a main column its AIR does not have
  * (found by fuzz/fuzz_ctx_key: the prover read past its row buffer): the
  * proving key is refused, naming the AIR. */
 Test(context, key_dag_column_out_of_range_refused)
 {
-    char path[1024], msg[1024];
-    snprintf(path, sizeof path, "%s/fuzz/ctx-key-column-out-of-range.prevk.bin", GLSTARK_TEST_DATA);
-    uint8_t *kb = NULL;
-    size_t kn = 0;
-    cr_assert_eq(glstark_read_file(path, &kb, &kn, msg, sizeof msg), GLSTARK_OK, "%s", msg);
-    glstark_verifying_key *vk = NULL;
-    cr_assert_eq(glstark_verifying_key_decode(kb, kn, &vk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
-    size_t n;
-    uint8_t *b = read_data("interactions-small", "ctx.bin", &n);
-    glstark_context *ctx = NULL;
-    cr_assert_eq(glstark_context_from_bytes(b, n, vk, &ctx, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    char msg[1024];
+    fuzz_key_ctx f = fuzz_key_open("ctx-key-column-out-of-range.prevk.bin");
     glstark_proving_key *pk = NULL;
-    cr_assert_eq(glstark_proving_key_from_context(vk, ctx, &pk, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT,
+    cr_assert_eq(glstark_proving_key_from_context(f.vk, f.ctx, &pk, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT,
                  "%s", msg);
     cr_assert_null(pk);
     cr_assert(strstr(msg, "AIR ") && strstr(msg, "does not have"), "%s", msg);
-    glstark_context_destroy(ctx);
-    glstark_free(b);
-    glstark_verifying_key_destroy(vk);
-    glstark_free(kb);
+    fuzz_key_close(&f);
 }
 
 /* A key whose WHIR round 0 opens no queries while later rounds do (found by
@@ -1114,31 +1132,19 @@ Test(context, key_dag_column_out_of_range_refused)
  * The prover refuses the parameters before proving, and says which round. */
 Test(context, key_whir_round0_without_queries_refused_by_the_prover)
 {
-    char path[1024], msg[1024];
-    snprintf(path, sizeof path, "%s/fuzz/ctx-key-whir-round0-no-queries.prevk.bin", GLSTARK_TEST_DATA);
-    uint8_t *kb = NULL;
-    size_t kn = 0;
-    cr_assert_eq(glstark_read_file(path, &kb, &kn, msg, sizeof msg), GLSTARK_OK, "%s", msg);
-    glstark_verifying_key *vk = NULL;
-    cr_assert_eq(glstark_verifying_key_decode(kb, kn, &vk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
-    size_t n;
-    uint8_t *b = read_data("interactions-small", "ctx.bin", &n);
-    glstark_context *ctx = NULL;
-    cr_assert_eq(glstark_context_from_bytes(b, n, vk, &ctx, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    char msg[1024];
+    fuzz_key_ctx f = fuzz_key_open("ctx-key-whir-round0-no-queries.prevk.bin");
     glstark_proving_key *pk = NULL;
-    cr_assert_eq(glstark_proving_key_from_context(vk, ctx, &pk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
+    cr_assert_eq(glstark_proving_key_from_context(f.vk, f.ctx, &pk, msg, sizeof msg), GLSTARK_OK, "%s", msg);
     glstark_prove_options o;
     glstark_prove_options_init(&o);
     o.cpu_threads = 1;
     o.skip_constraint_check = 1;
     glstark_prove_result r;
-    cr_assert_eq(glstark_prove_context(pk, ctx, &o, &r), GLSTARK_ERR_UNSUPPORTED, "%s", r.message);
+    cr_assert_eq(glstark_prove_context(pk, f.ctx, &o, &r), GLSTARK_ERR_UNSUPPORTED, "%s", r.message);
     cr_assert_null(r.proof);
     cr_assert(strstr(r.message, "round 0 opens no queries") && strstr(r.message, "round 1 opens 11"), "%s",
               r.message);
     glstark_proving_key_destroy(pk);
-    glstark_context_destroy(ctx);
-    glstark_free(b);
-    glstark_verifying_key_destroy(vk);
-    glstark_free(kb);
+    fuzz_key_close(&f);
 }
