@@ -163,10 +163,11 @@ typedef struct job_queue {
 
 /* One job: the shared device and key, its statement's trace (made by the job
  * itself when gen is set) and its proof's verification. Every proof runs on
- * one thread (run_jobs'), so the device's GL context never moves between
- * threads: on the H200 each move cost 30-40 ms of idle GPU between proofs
- * (docs/performance.md). A job's own thread makes its trace, frees it after
- * the proof and verifies, beside the other jobs' proofs. */
+ * one thread (run_jobs'), the one that opened the device: on the H200 a
+ * thread's first call on the device left the GPU idle 30-40 ms, and each job
+ * on a thread of its own paid that (docs/performance.md). A job's own thread
+ * makes its trace and verifies its proof beside the other jobs' proofs, and
+ * frees its trace after the last proof. */
 typedef struct job {
     int id;
     const demo_cfg *cfg;
