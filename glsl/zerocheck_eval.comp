@@ -9,7 +9,8 @@
 // output key and the per-lane accumulators can be summed by key afterwards
 // (glsl/zerocheck.comp, ZC_MODE_REDUCE): two passes, no atomics.
 //
-// Bytecode: 4 words per instruction (op, dst, a, b). Operands carry their
+// Bytecode: 4 words per instruction (op, dst, a, b), op possibly carrying a
+// fused second operation and its operand (below). Operands carry their
 // kind in the top two bits: 0 slot (an intermediate in the work buffer,
 // slot-major so neighbouring lanes touch neighbouring words), 1 table
 // column, 2 constant (base field, in aux). OP_ACC adds weight b (an
@@ -34,6 +35,19 @@
 #define OP_MUL 2u
 #define OP_NEG 3u
 #define OP_ACC 4u
+// a fused second operation on the first one's result t (zc_code.h): word 0
+// holds it in bits 3-5 and its operand c in bits 6-31
+#define OP2_NONE 0u
+#define OP2_ADD 1u
+#define OP2_SUB 2u
+#define OP2_RSUB 3u
+#define OP2_MUL 4u
+#define OP2_ACC 5u
+
+uint fused_operand(uint w0)
+{
+    return (w0 & 0xC0000000u) | ((w0 >> 6) & 0xFFFFFFu);
+}
 
 // ZC_SHARED: the intermediates live in shared memory (ZC_NSLOTS per lane,
 // ZC_LPG lanes per work group) instead of the work buffer. Slots are read
@@ -177,17 +191,12 @@ void main()
     acc[2] = sub == 0u ? weight(0u) : uvec4(0u);
     for (uint pc = range.x; pc < range.y; pc++) {
         uvec4 ins = aux[pc];
-        uint op = ins.x, dst = ins.y, a = ins.z, b = ins.w;
-        if (op == OP_ACC) {
+        uint op = ins.x & 7u, op2 = (ins.x >> 3) & 7u, dst = ins.y, a = ins.z, b = ins.w;
 #if ZC_EXT == 0
-            uvec4 t = bb4_mul_base(weight(b), fetch(a));
-#else
-            uvec4 t = bb4_mul(weight(b), fetch(a));
-#endif
-            acc[dst] = bb4_add(acc[dst], t);
+        if (op == OP_ACC) {
+            acc[dst] = bb4_add(acc[dst], bb4_mul_base(weight(b), fetch(a)));
             continue;
         }
-#if ZC_EXT == 0
         uint x = fetch(a), r;
         if (op == OP_NEG) {
             r = bb_neg(x);
@@ -195,13 +204,33 @@ void main()
             uint y = fetch(b);
             r = op == OP_ADD ? bb_add(x, y) : op == OP_SUB ? bb_sub(x, y) : bb_mul(x, y);
         }
+        if (op2 == OP2_ACC) {
+            acc[dst] = bb4_add(acc[dst], bb4_mul_base(weight(fused_operand(ins.x)), r));
+            continue;
+        }
+        if (op2 != OP2_NONE) {
+            uint y = fetch(fused_operand(ins.x));
+            r = op2 == OP2_ADD ? bb_add(r, y) : op2 == OP2_SUB ? bb_sub(r, y) : op2 == OP2_RSUB ? bb_sub(y, r) : bb_mul(r, y);
+        }
 #else
+        if (op == OP_ACC) {
+            acc[dst] = bb4_add(acc[dst], bb4_mul(weight(b), fetch(a)));
+            continue;
+        }
         uvec4 x = fetch(a), r;
         if (op == OP_NEG) {
             r = bb4_neg(x);
         } else {
             uvec4 y = fetch(b);
             r = op == OP_ADD ? bb4_add(x, y) : op == OP_SUB ? bb4_sub(x, y) : bb4_mul(x, y);
+        }
+        if (op2 == OP2_ACC) {
+            acc[dst] = bb4_add(acc[dst], bb4_mul(weight(fused_operand(ins.x)), r));
+            continue;
+        }
+        if (op2 != OP2_NONE) {
+            uvec4 y = fetch(fused_operand(ins.x));
+            r = op2 == OP2_ADD ? bb4_add(r, y) : op2 == OP2_SUB ? bb4_sub(r, y) : op2 == OP2_RSUB ? bb4_sub(y, r) : bb4_mul(r, y);
         }
 #endif
         store(dst, r);

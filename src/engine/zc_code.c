@@ -22,9 +22,12 @@ static glstark_status map_columns(const uint32_t *ins, uint32_t ni, size_t ncols
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory for the column map");
     for (uint32_t q = 0; q < ni; q++) {
         const uint32_t *in = ins + 4 * (size_t)q;
-        for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
-            if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL)
-                read[GS_ZC_OPND_INDEX(in[o])] = 1;
+        int pos[3], n = gs_zc_ins_operand_places(in, pos);
+        for (int o = 0; o < n; o++) {
+            uint32_t opnd = gs_zc_ins_operand(in, pos[o]);
+            if (GS_ZC_OPND_KIND(opnd) == GS_ZC_OPND_COL)
+                read[GS_ZC_OPND_INDEX(opnd)] = 1;
+        }
     }
     uint32_t n = 0;
     for (size_t c = 0; c < ncols; c++)
@@ -50,9 +53,11 @@ static void compact_columns(gs_zc_code *c)
 {
     for (uint32_t q = 0; q < c->n_instr; q++) {
         uint32_t *in = c->aux + 4 * (size_t)q;
-        for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
-            if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL) {
-                uint32_t col = GS_ZC_OPND_INDEX(in[o]), lo = 0, hi = c->n_cols;
+        int pos[3], n = gs_zc_ins_operand_places(in, pos);
+        for (int o = 0; o < n; o++) {
+            uint32_t opnd = gs_zc_ins_operand(in, pos[o]);
+            if (GS_ZC_OPND_KIND(opnd) == GS_ZC_OPND_COL) {
+                uint32_t col = GS_ZC_OPND_INDEX(opnd), lo = 0, hi = c->n_cols;
                 while (hi - lo > 1) {
                     uint32_t mid = lo + (hi - lo) / 2;
                     if (c->col_map[mid] <= col)
@@ -60,8 +65,9 @@ static void compact_columns(gs_zc_code *c)
                     else
                         hi = mid;
                 }
-                in[o] = GS_ZC_OPND_COL | lo;
+                gs_zc_ins_set_operand(in, pos[o], GS_ZC_OPND_COL | lo);
             }
+        }
     }
     c->compact = 1;
 }
@@ -408,6 +414,79 @@ static glstark_status emit_group(zc_build *b, const size_t *cut, uint32_t g, siz
 
 /* out's columns and aux words from the groups' bytecode (grp[g]: group g's
  * instructions): instructions, group ranges, constants, weights. */
+/* The fused form of `first` and `next` (zc_code.h, "Fused instructions"),
+ * where next reads first's result t once and nothing else reads it;
+ * returns 0 where they cannot be fused (a negation, or c's index too large
+ * for word 0). */
+static int fuse_pair(const uint32_t *first, const uint32_t *next, uint32_t out[4])
+{
+    const uint32_t t = GS_ZC_OPND_SLOT | first[1], op = next[0];
+    uint32_t op2, c;
+    if (op == GS_ZC_OP_ACC) {
+        op2 = GS_ZC_OP2_ACC, c = next[3];
+    } else if (op == GS_ZC_OP_ADD || op == GS_ZC_OP_SUB || op == GS_ZC_OP_MUL) {
+        int t_first = next[2] == t;
+        c = t_first ? next[3] : next[2];
+        op2 = op == GS_ZC_OP_ADD ? GS_ZC_OP2_ADD
+              : op == GS_ZC_OP_MUL ? GS_ZC_OP2_MUL
+              : t_first ? GS_ZC_OP2_SUB
+                        : GS_ZC_OP2_RSUB;
+    } else {
+        return 0;
+    }
+    if (GS_ZC_OPND_INDEX(c) > GS_ZC_C_INDEX_MAX)
+        return 0;
+    out[0] = gs_zc_ins_word0(first[0], op2, c);
+    out[1] = next[1], out[2] = first[2], out[3] = first[3];
+    return 1;
+}
+
+/* Fuses, in place, each of the group's instructions [start, b->ni) whose
+ * result only the next instruction reads into that instruction; b->ni
+ * becomes the group's new end. Keccak-f: a fifth fewer instructions. */
+static glstark_status fuse_group(zc_build *b, uint32_t start, uint32_t n_slots, gs_error *err)
+{
+    const uint32_t n = b->ni - start, none = UINT32_MAX;
+    uint32_t *def = malloc((n_slots ? n_slots : 1) * sizeof(uint32_t)); /* each slot's current writer */
+    uint32_t *reader = malloc((n ? n : 1) * sizeof(uint32_t));           /* each result's last reader */
+    uint8_t *reads = calloc(n ? n : 1, 1);                                /* its reads, 2 meaning more */
+    if (!def || !reader || !reads) {
+        free(def), free(reader), free(reads);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory to fuse instructions");
+    }
+    for (uint32_t s = 0; s < n_slots; s++)
+        def[s] = none;
+    uint32_t *ins = b->ins + 4 * (size_t)start;
+    for (uint32_t q = 0; q < n; q++) {
+        const uint32_t *in = ins + 4 * (size_t)q;
+        int pos[3], np = gs_zc_ins_operand_places(in, pos);
+        for (int o = 0; o < np; o++) {
+            uint32_t opnd = in[pos[o]];
+            if (GS_ZC_OPND_KIND(opnd) != GS_ZC_OPND_SLOT || def[GS_ZC_OPND_INDEX(opnd)] == none)
+                continue;
+            uint32_t w = def[GS_ZC_OPND_INDEX(opnd)];
+            reads[w] = reads[w] ? 2 : 1;
+            reader[w] = q;
+        }
+        if (in[0] != GS_ZC_OP_ACC)
+            def[in[1]] = q;
+    }
+    uint32_t w = 0;
+    for (uint32_t q = 0; q < n; q++, w++) {
+        const uint32_t *in = ins + 4 * (size_t)q;
+        uint32_t fused[4];
+        if (in[0] != GS_ZC_OP_ACC && reads[q] == 1 && reader[q] == q + 1 && fuse_pair(in, in + 4, fused)) {
+            memcpy(ins + 4 * (size_t)w, fused, sizeof fused);
+            q++;
+        } else if (w != q) {
+            memmove(ins + 4 * (size_t)w, in, 4 * sizeof(uint32_t));
+        }
+    }
+    b->ni = start + w;
+    free(def), free(reader), free(reads);
+    return GLSTARK_OK;
+}
+
 static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t ng, uint32_t n_slots, int compact,
                                  gs_zc_code *out, gs_error *err)
 {
@@ -471,7 +550,7 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
         size_t nn = group_nodes(&b, cut, g);
         uint32_t g_slots;
         grp[g][0] = b.ni;
-        if ((st = emit_group(&b, cut, g, nn, &g_slots, err)))
+        if ((st = emit_group(&b, cut, g, nn, &g_slots, err)) || (st = fuse_group(&b, grp[g][0], g_slots, err)))
             goto done;
         grp[g][1] = b.ni;
         if (g_slots > n_slots)

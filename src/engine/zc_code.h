@@ -14,7 +14,14 @@
  * the top two bits: slot, table column (the zerocheck table's column: 3
  * selectors, then [local, next] per trace column per part) or constant
  * (base field). GS_ZC_OP_ACC adds weight b times operand a into accumulator
- * dst (0 constraints, 1 LogUp numerator, 2 LogUp denominator). */
+ * dst (0 constraints, 1 LogUp numerator, 2 LogUp denominator).
+ *
+ * Fused instructions: where a result's only reader is the next instruction,
+ * the two are one instruction (an interpreter's cost is per instruction:
+ * fetch, decode, operand kinds; the arithmetic is the smaller part). Word 0
+ * then also holds a second operation and its other operand c: the first
+ * operation's result t (never stored) becomes t + c, t - c, c - t, t * c,
+ * or is added into accumulator dst with weight c. */
 #ifndef GS_ENGINE_ZC_CODE_H
 #define GS_ENGINE_ZC_CODE_H
 
@@ -31,6 +38,57 @@ enum { GS_ZC_OP_ADD = 0, GS_ZC_OP_SUB = 1, GS_ZC_OP_MUL = 2, GS_ZC_OP_NEG = 3, G
 #define GS_ZC_OPND_CONST (2u << 30)
 #define GS_ZC_OPND_INDEX(op) ((op) & 0x3FFFFFFFu)
 #define GS_ZC_OPND_KIND(op) ((op) & 0xC0000000u)
+
+/* Word 0 of an instruction: bits 0-2 the operation, 3-5 the fused second
+ * operation (GS_ZC_OP2_NONE: none), 6-29 the index of c and 30-31 its kind
+ * (as an operand word's top bits); for GS_ZC_OP2_ACC, c is a weight index. */
+enum {
+    GS_ZC_OP2_NONE = 0,
+    GS_ZC_OP2_ADD = 1,  /* t + c */
+    GS_ZC_OP2_SUB = 2,  /* t - c */
+    GS_ZC_OP2_RSUB = 3, /* c - t */
+    GS_ZC_OP2_MUL = 4,  /* t * c */
+    GS_ZC_OP2_ACC = 5   /* accumulator dst += weight c * t */
+};
+#define GS_ZC_C_INDEX_MAX 0xFFFFFFu
+#define GS_ZC_INS_OP(w0) ((w0) & 7u)
+#define GS_ZC_INS_OP2(w0) (((w0) >> 3) & 7u)
+/* c as an operand word (kind in the top bits, index below) */
+#define GS_ZC_INS_C(w0) (((w0) & 0xC0000000u) | (((w0) >> 6) & GS_ZC_C_INDEX_MAX))
+
+static inline uint32_t gs_zc_ins_word0(uint32_t op, uint32_t op2, uint32_t c)
+{
+    return op | op2 << 3 | (GS_ZC_OPND_INDEX(c) & GS_ZC_C_INDEX_MAX) << 6 | GS_ZC_OPND_KIND(c);
+}
+
+/* Where instruction `in` reads operand words: their positions (0 means c
+ * in word 0, 2 a, 3 b) into pos; returns their count. A weight is not an
+ * operand. */
+static inline int gs_zc_ins_operand_places(const uint32_t *in, int pos[3])
+{
+    uint32_t op = GS_ZC_INS_OP(in[0]), op2 = GS_ZC_INS_OP2(in[0]);
+    int n = 0;
+    pos[n++] = 2;
+    if (op != GS_ZC_OP_ACC && op != GS_ZC_OP_NEG)
+        pos[n++] = 3;
+    if (op2 != GS_ZC_OP2_NONE && op2 != GS_ZC_OP2_ACC)
+        pos[n++] = 0;
+    return n;
+}
+
+/* Operand word at place p of `in` (gs_zc_ins_operand_places), and setting it. */
+static inline uint32_t gs_zc_ins_operand(const uint32_t *in, int p)
+{
+    return p == 0 ? GS_ZC_INS_C(in[0]) : in[p];
+}
+
+static inline void gs_zc_ins_set_operand(uint32_t *in, int p, uint32_t opnd)
+{
+    if (p == 0)
+        in[0] = gs_zc_ins_word0(GS_ZC_INS_OP(in[0]), GS_ZC_INS_OP2(in[0]), opnd);
+    else
+        in[p] = opnd;
+}
 
 /* Groups a DAG's uses may be split into (gs_zc_compile). */
 #define GS_ZC_MAX_GROUPS 128u

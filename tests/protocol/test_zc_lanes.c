@@ -66,6 +66,10 @@ static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
         /* mostly recent operands, as in real DAGs, sometimes any earlier node */
         uint32_t a = (r >> 8) & 1 ? n - 1 - (uint32_t)((r >> 16) % (n < 8 ? n : 8)) : (uint32_t)((r >> 24) % n);
         uint32_t b = (uint32_t)((r >> 40) % n);
+        if ((r >> 7) & 1) { /* the recent operand second too (a fused c - t) */
+            uint32_t x = a;
+            a = b, b = x;
+        }
         f->nodes[n] = (gs_cnode){kind, 0, 0, a, kind == GS_CN_NEG ? 0 : b, 0};
     }
     uint32_t nc = 0;
@@ -134,12 +138,15 @@ static void check_col_map(const fixture *f, const gs_zc_code *code)
     const uint32_t *g = code->aux + 4 * (size_t)code->grp_off;
     for (uint32_t pc = g[0]; pc < g[1]; pc++) {
         const uint32_t *in = code->aux + 4 * (size_t)pc;
-        for (int o = 2; o < (in[0] == GS_ZC_OP_ACC ? 3 : 4); o++)
-            if (GS_ZC_OPND_KIND(in[o]) == GS_ZC_OPND_COL) {
-                uint32_t i = GS_ZC_OPND_INDEX(in[o]);
+        int pos[3], np = gs_zc_ins_operand_places(in, pos);
+        for (int o = 0; o < np; o++) {
+            uint32_t opnd = gs_zc_ins_operand(in, pos[o]);
+            if (GS_ZC_OPND_KIND(opnd) == GS_ZC_OPND_COL) {
+                uint32_t i = GS_ZC_OPND_INDEX(opnd);
                 cr_assert_lt(i, code->compact ? code->n_cols : ncols, "column operand %u out of range", i);
                 read[code->compact ? code->col_map[i] : i] = 1;
             }
+        }
     }
     uint32_t n = 0;
     for (size_t c = 0; c < ncols; c++)
@@ -284,6 +291,47 @@ Test(zc_lanes, vector_matches_definition)
         for (uint32_t i = 0; i < 12; i++)
             check(isa, seed + i, 10 + 30 * i);
     }
+}
+
+/* The fixtures of the definition tests above hold every fused form: each
+ * second operation, and c as a slot, a column and a constant, so those
+ * tests check them all on every interpreter. A fused instruction's first
+ * result is never stored, so the program is shorter than its nodes. */
+Test(zc_lanes, fixtures_hold_every_fused_form)
+{
+    unsigned op2_seen[6] = {0}, c_kind_seen[3] = {0};
+    uint32_t plain = 0, fused = 0;
+    for (int form = 0; form < 2; form++)
+        for (uint32_t i = 0; i < 12; i++) {
+            uint64_t s = (form ? 0x2C1A0001u : 0x2C1A2001u) + i;
+            fixture *f = malloc(sizeof *f);
+            make_fixture(f, &s, 10 + (form ? 30 : 40) * i);
+            gs_error err;
+            gs_zc_code code;
+            cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, 0, &code, &err), GLSTARK_OK, "%s", err.msg);
+            for (uint32_t pc = 0; pc < code.n_instr; pc++) {
+                const uint32_t *in = code.aux + 4 * (size_t)pc;
+                uint32_t op2 = GS_ZC_INS_OP2(in[0]);
+                cr_assert_leq(op2, GS_ZC_OP2_ACC, "instruction %u: second operation %u", pc, op2);
+                cr_assert(op2 == GS_ZC_OP2_NONE || (GS_ZC_INS_OP(in[0]) != GS_ZC_OP_ACC),
+                          "instruction %u: an accumulate cannot have a second operation", pc);
+                op2_seen[op2]++;
+                if (op2 != GS_ZC_OP2_NONE && op2 != GS_ZC_OP2_ACC)
+                    c_kind_seen[GS_ZC_OPND_KIND(GS_ZC_INS_C(in[0])) >> 30]++;
+                fused += op2 != GS_ZC_OP2_NONE;
+                plain += op2 == GS_ZC_OP2_NONE;
+            }
+            gs_zc_code_free(&code);
+            free(f);
+        }
+    printf("zc_lanes fixtures: %u plain and %u fused instructions; second operations add %u sub %u rsub %u mul %u acc "
+           "%u; c a slot %u, a column %u, a constant %u\n",
+           plain, fused, op2_seen[1], op2_seen[2], op2_seen[3], op2_seen[4], op2_seen[5], c_kind_seen[0],
+           c_kind_seen[1], c_kind_seen[2]);
+    for (int k = GS_ZC_OP2_ADD; k <= GS_ZC_OP2_ACC; k++)
+        cr_assert_gt(op2_seen[k], 0, "no fixture fused second operation %d", k);
+    for (int k = 0; k < 3; k++)
+        cr_assert_gt(c_kind_seen[k], 0, "no fixture fused an operand c of kind %d", k);
 }
 
 /* Splitting into groups recomputes shared nodes, at most 4 times the

@@ -28,6 +28,28 @@ static bb4_t weight(const gs_zc_code *c, uint32_t w)
 #define lane_get gs_zc_lane_get
 #define lane_put gs_zc_lane_put
 
+/* op (GS_ZC_OP_ADD, _SUB or _MUL) on extension elements; uc / vc: the
+ * operand is a base-field constant (a cheaper product). */
+static bb4_t ext_op(uint32_t op, bb4_t u, bb4_t v, int uc, int vc)
+{
+    switch (op) {
+    case GS_ZC_OP_ADD: return bb4_add(u, v);
+    case GS_ZC_OP_SUB: return bb4_sub(u, v);
+    default: return vc ? bb4_mul_base(u, v.c[0]) : uc ? bb4_mul_base(v, u.c[0]) : bb4_mul(u, v);
+    }
+}
+
+/* A fused second operation (GS_ZC_OP2_ADD .. _MUL) on the first's result t. */
+static bb4_t ext_op2(uint32_t op2, bb4_t t, bb4_t c, int cc)
+{
+    switch (op2) {
+    case GS_ZC_OP2_ADD: return bb4_add(t, c);
+    case GS_ZC_OP2_SUB: return bb4_sub(t, c);
+    case GS_ZC_OP2_RSUB: return bb4_sub(c, t);
+    default: return ext_op(GS_ZC_OP_MUL, t, c, 0, cc);
+    }
+}
+
 static void run_portable(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BLOCK])
 {
     const gs_zc_code *c = lp->code;
@@ -39,7 +61,7 @@ static void run_portable(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BL
     }
     for (uint32_t pc = g[0]; pc < g[1]; pc++) {
         const uint32_t *ins = c->aux + 4 * (size_t)pc;
-        uint32_t op = ins[0], dst = ins[1], a = ins[2], b = ins[3];
+        uint32_t op = GS_ZC_INS_OP(ins[0]), op2 = GS_ZC_INS_OP2(ins[0]), dst = ins[1], a = ins[2], b = ins[3];
         const bb_t *x = operand(lp, cols, a);
         if (op == GS_ZC_OP_ACC) {
             bb4_t w = weight(c, b);
@@ -47,22 +69,22 @@ static void run_portable(gs_zc_lanes *lp, const bb_t *cols, bb_t acc[3][GS_ZC_BL
                 lane_put(acc[dst], j, bb4_add(lane_get(acc[dst], j), bb4_mul(w, lane_get(x, j))));
             continue;
         }
-        bb_t *r = lp->work + (size_t)dst * GS_ZC_BLOCK;
-        if (op == GS_ZC_OP_NEG) {
-            for (int j = 0; j < L; j++)
-                lane_put(r, j, bb4_neg(lane_get(x, j)));
-            continue;
-        }
-        const bb_t *y = operand(lp, cols, b);
+        const bb_t *y = op == GS_ZC_OP_NEG ? x : operand(lp, cols, b);
         int xc = GS_ZC_OPND_KIND(a) == GS_ZC_OPND_CONST, yc = GS_ZC_OPND_KIND(b) == GS_ZC_OPND_CONST;
+        uint32_t cw = GS_ZC_INS_C(ins[0]);
+        int fused_value = op2 != GS_ZC_OP2_NONE && op2 != GS_ZC_OP2_ACC;
+        const bb_t *z = fused_value ? operand(lp, cols, cw) : NULL;
+        int zc = GS_ZC_OPND_KIND(cw) == GS_ZC_OPND_CONST;
+        bb4_t w = op2 == GS_ZC_OP2_ACC ? weight(c, GS_ZC_OPND_INDEX(cw)) : bb4_zero();
+        bb_t *r = lp->work + (size_t)dst * GS_ZC_BLOCK;
+        /* lane by lane: the result's slot may be an operand's (each lane reads its operands first) */
         for (int j = 0; j < L; j++) {
-            bb4_t u = lane_get(x, j), v = lane_get(y, j), o;
-            switch (op) {
-            case GS_ZC_OP_ADD: o = bb4_add(u, v); break;
-            case GS_ZC_OP_SUB: o = bb4_sub(u, v); break;
-            default: o = yc ? bb4_mul_base(u, v.c[0]) : xc ? bb4_mul_base(v, u.c[0]) : bb4_mul(u, v); break;
-            }
-            lane_put(r, j, o);
+            bb4_t u = lane_get(x, j);
+            bb4_t o = op == GS_ZC_OP_NEG ? bb4_neg(u) : ext_op(op, u, lane_get(y, j), xc, yc);
+            if (op2 == GS_ZC_OP2_ACC)
+                lane_put(acc[dst], j, bb4_add(lane_get(acc[dst], j), bb4_mul(w, o)));
+            else
+                lane_put(r, j, fused_value ? ext_op2(op2, o, lane_get(z, j), zc) : o);
         }
     }
 }
@@ -78,6 +100,21 @@ static const bb_t *operand_base(const gs_zc_lanes *lp, const bb_t *cols, size_t 
     }
 }
 
+static bb_t base_op(uint32_t op, bb_t u, bb_t v)
+{
+    return op == GS_ZC_OP_ADD ? bb_add(u, v) : op == GS_ZC_OP_SUB ? bb_sub(u, v) : bb_mul(u, v);
+}
+
+static bb_t base_op2(uint32_t op2, bb_t t, bb_t c)
+{
+    switch (op2) {
+    case GS_ZC_OP2_ADD: return bb_add(t, c);
+    case GS_ZC_OP2_SUB: return bb_sub(t, c);
+    case GS_ZC_OP2_RSUB: return bb_sub(c, t);
+    default: return bb_mul(t, c);
+    }
+}
+
 static void run_base_portable(gs_zc_lanes *lp, const bb_t *cols, size_t col_stride, bb_t acc[3][GS_ZC_BLOCK])
 {
     const gs_zc_code *c = lp->code;
@@ -89,36 +126,37 @@ static void run_base_portable(gs_zc_lanes *lp, const bb_t *cols, size_t col_stri
     }
     for (uint32_t pc = g[0]; pc < g[1]; pc++) {
         const uint32_t *ins = c->aux + 4 * (size_t)pc;
-        uint32_t op = ins[0], dst = ins[1], a = ins[2], b = ins[3];
+        uint32_t op = GS_ZC_INS_OP(ins[0]), op2 = GS_ZC_INS_OP2(ins[0]), dst = ins[1], a = ins[2], b = ins[3];
         const bb_t *x = operand_base(lp, cols, col_stride, a);
-        if (op == GS_ZC_OP_ACC) {
-            bb4_t w = weight(c, b);
+        bb_t t[L];
+        if (op == GS_ZC_OP_ACC || op2 == GS_ZC_OP2_ACC) {
+            const bb_t *v = x;
+            if (op != GS_ZC_OP_ACC) {
+                const bb_t *y = op == GS_ZC_OP_NEG ? x : operand_base(lp, cols, col_stride, b);
+                for (int j = 0; j < L; j++)
+                    t[j] = op == GS_ZC_OP_NEG ? bb_neg(x[j]) : base_op(op, x[j], y[j]);
+                v = t;
+            }
+            bb4_t w = weight(c, op == GS_ZC_OP_ACC ? b : GS_ZC_OPND_INDEX(GS_ZC_INS_C(ins[0])));
             for (int k = 0; k < 4; k++)
                 for (int j = 0; j < L; j++)
-                    acc[dst][k * L + j] = bb_add(acc[dst][k * L + j], bb_mul(w.c[k], x[j]));
+                    acc[dst][k * L + j] = bb_add(acc[dst][k * L + j], bb_mul(w.c[k], v[j]));
             continue;
         }
-        bb_t *r = lp->work + (size_t)dst * L;
         if (op == GS_ZC_OP_NEG) {
             for (int j = 0; j < L; j++)
-                r[j] = bb_neg(x[j]);
-            continue;
+                t[j] = bb_neg(x[j]);
+        } else {
+            const bb_t *y = operand_base(lp, cols, col_stride, b);
+            for (int j = 0; j < L; j++)
+                t[j] = base_op(op, x[j], y[j]);
         }
-        const bb_t *y = operand_base(lp, cols, col_stride, b);
-        switch (op) {
-        case GS_ZC_OP_ADD:
+        if (op2 != GS_ZC_OP2_NONE) {
+            const bb_t *z = operand_base(lp, cols, col_stride, GS_ZC_INS_C(ins[0]));
             for (int j = 0; j < L; j++)
-                r[j] = bb_add(x[j], y[j]);
-            break;
-        case GS_ZC_OP_SUB:
-            for (int j = 0; j < L; j++)
-                r[j] = bb_sub(x[j], y[j]);
-            break;
-        default:
-            for (int j = 0; j < L; j++)
-                r[j] = bb_mul(x[j], y[j]);
-            break;
+                t[j] = base_op2(op2, t[j], z[j]);
         }
+        memcpy(lp->work + (size_t)dst * L, t, sizeof t); /* after every read: dst may be an operand's slot */
     }
 }
 
