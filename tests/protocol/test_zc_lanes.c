@@ -41,8 +41,11 @@ typedef struct fixture {
     gs_zc_weights w;
 } fixture;
 
-/* A random DAG: every leaf kind, then computed nodes over earlier ones. */
-static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
+/* A random DAG: every leaf kind, then computed nodes over earlier ones.
+ * With chains set, most computed nodes read the node before them and a
+ * leaf, and few are constraints: long runs of results read once, by the
+ * next node (what the compiler fuses). */
+static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed, int chains)
 {
     memset(f, 0, sizeof *f);
     uint32_t n = 0;
@@ -66,6 +69,8 @@ static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
         /* mostly recent operands, as in real DAGs, sometimes any earlier node */
         uint32_t a = (r >> 8) & 1 ? n - 1 - (uint32_t)((r >> 16) % (n < 8 ? n : 8)) : (uint32_t)((r >> 24) % n);
         uint32_t b = (uint32_t)((r >> 40) % n);
+        if (chains && n > leaves && (r >> 60) != 0) /* 15 in 16 */
+            a = n - 1, b = (uint32_t)((r >> 40) % leaves);
         if ((r >> 7) & 1) { /* the recent operand second too (a fused c - t) */
             uint32_t x = a;
             a = b, b = x;
@@ -74,7 +79,7 @@ static void make_fixture(fixture *f, uint64_t *s, uint32_t n_computed)
     }
     uint32_t nc = 0;
     for (uint32_t i = leaves; i < n; i++)
-        if (splitmix64(s) % 3 == 0)
+        if (splitmix64(s) % (chains ? 8 : 3) == 0)
             f->cidx[nc++] = i;
     f->cidx[nc++] = 0; /* a leaf as a constraint too (kept ascending below) */
     for (uint32_t i = nc - 1; i > 0 && f->cidx[i] < f->cidx[i - 1]; i--) {
@@ -159,12 +164,12 @@ static void check_col_map(const fixture *f, const gs_zc_code *code)
     free(read);
 }
 
-static void check(gs_simd_isa isa, uint64_t seed, uint32_t n_computed)
+static void check(gs_simd_isa isa, uint64_t seed, uint32_t n_computed, int chains)
 {
     for (int compact = 0; compact < 2; compact++) {
     uint64_t s = seed;
     fixture *f = malloc(sizeof *f);
-    make_fixture(f, &s, n_computed);
+    make_fixture(f, &s, n_computed, chains);
     gs_error err;
     gs_zc_code code;
     cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, compact, &code, &err), GLSTARK_OK, "%s", err.msg);
@@ -207,11 +212,11 @@ static void check(gs_simd_isa isa, uint64_t seed, uint32_t n_computed)
 }
 
 /* Round 0's form: base-field columns, read with a column stride. */
-static void check_base(gs_simd_isa isa, uint64_t seed, uint32_t n_computed)
+static void check_base(gs_simd_isa isa, uint64_t seed, uint32_t n_computed, int chains)
 {
     uint64_t s = seed;
     fixture *f = malloc(sizeof *f);
-    make_fixture(f, &s, n_computed);
+    make_fixture(f, &s, n_computed, chains);
     gs_error err;
     gs_zc_code code;
     cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, 0, &code, &err), GLSTARK_OK, "%s", err.msg);
@@ -262,7 +267,8 @@ Test(zc_lanes, base_form_matches_definition)
     for (uint32_t i = 0; i < 8; i++)
         for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++)
             if (gs_simd_available(isa))
-                check_base(isa, seed + i, 10 + 40 * i);
+                for (int chains = 0; chains < 2; chains++)
+                    check_base(isa, seed + i, 10 + 40 * i, chains);
 }
 
 Test(zc_lanes, portable_matches_definition)
@@ -270,7 +276,8 @@ Test(zc_lanes, portable_matches_definition)
     uint64_t seed = 0x2C1A0001;
     printf("zc_lanes portable seeds from %llu\n", (unsigned long long)seed);
     for (uint32_t i = 0; i < 12; i++)
-        check(GS_SIMD_NONE, seed + i, 10 + 30 * i);
+        for (int chains = 0; chains < 2; chains++)
+            check(GS_SIMD_NONE, seed + i, 10 + 30 * i, chains);
 }
 
 /* Every vector form (AVX-512, AVX2, NEON: one template) the CPU and build
@@ -289,7 +296,8 @@ Test(zc_lanes, vector_matches_definition)
         }
         printf("zc_lanes %s seeds from %llu\n", gs_simd_name(isa), (unsigned long long)seed);
         for (uint32_t i = 0; i < 12; i++)
-            check(isa, seed + i, 10 + 30 * i);
+            for (int chains = 0; chains < 2; chains++)
+                check(isa, seed + i, 10 + 30 * i, chains);
     }
 }
 
@@ -301,11 +309,11 @@ Test(zc_lanes, fixtures_hold_every_fused_form)
 {
     unsigned op2_seen[6] = {0}, c_kind_seen[3] = {0};
     uint32_t plain = 0, fused = 0;
-    for (int form = 0; form < 2; form++)
+    for (int form = 0; form < 4; form++)
         for (uint32_t i = 0; i < 12; i++) {
-            uint64_t s = (form ? 0x2C1A0001u : 0x2C1A2001u) + i;
+            uint64_t s = (form & 1 ? 0x2C1A0001u : 0x2C1A2001u) + i;
             fixture *f = malloc(sizeof *f);
-            make_fixture(f, &s, 10 + (form ? 30 : 40) * i);
+            make_fixture(f, &s, 10 + (form & 1 ? 30 : 40) * i, form >> 1);
             gs_error err;
             gs_zc_code code;
             cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, 0, &code, &err), GLSTARK_OK, "%s", err.msg);
@@ -343,7 +351,7 @@ Test(zc_lanes, split_growth_is_bounded)
     uint64_t s = 0x2C1A3002;
     fixture *f = malloc(sizeof *f);
     for (int shared = 0; shared < 2; shared++) {
-        make_fixture(f, &s, 0);
+        make_fixture(f, &s, 0, 0);
         uint32_t n = f->dag.n_nodes, x = 0; /* node 0: a main column */
         for (uint32_t i = 0; i < 100; i++, n += 2) {
             f->nodes[n] = (gs_cnode){GS_CN_MUL, 0, 0, shared ? x : 0, shared ? x : 1, 0};
@@ -386,7 +394,7 @@ Test(zc_lanes, cached_programs_match_direct_compiles)
 {
     uint64_t s = 0x2C1A3001;
     fixture *f = malloc(sizeof *f);
-    make_fixture(f, &s, 200);
+    make_fixture(f, &s, 200, 0);
     gs_error err;
     gs_zc_cache *cache = NULL;
     const int order[6] = {1, 0, 1, 0, 0, 1};
