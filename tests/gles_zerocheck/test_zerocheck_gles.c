@@ -526,6 +526,29 @@ Test(zerocheck_gles, random_dags_match_cpu)
               notes[2]);
 }
 
+/* No skip domain (l_skip 0): round 0's keys are the cosets and the D
+ * point (an odd number of them in some cases), then the skip-domain fold
+ * and the rounds, against the CPU engine. */
+Test(zerocheck_gles, random_dags_without_skip_domain)
+{
+    int notes[4] = {0, 0, 0, 0};
+    uint64_t s = 0x2C0009;
+    printf("zerocheck gles vs cpu, l_skip 0: seed %llu\n", (unsigned long long)s);
+    gs_engine *g = gles_opts(0, notes, GLSTARK_SLOTS_AUTO, 0), *c = cpu();
+    for (int it = 0; it < 8; it++) {
+        tcase tc;
+        uint32_t log_h = (uint32_t)(splitmix64(&s) % 7), nn = 1 + (uint32_t)(splitmix64(&s) % 80);
+        tcase_random(&tc, &s, log_h, nn);
+        char tag[96];
+        snprintf(tag, sizeof tag, "l_skip 0, iter %d: 2^%u rows, %u nodes", it, log_h, nn);
+        compare_case(g, c, &tc, 0, &s, tag);
+        tcase_free(&tc);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+    cr_assert(notes[2] > 0, "no evaluation ran");
+}
+
 /* The same cases with the slots in shared memory (opt-in), where they fit
  * (in floor mode, 16 KiB per group, the wider DAGs fall back). */
 Test(zerocheck_gles, random_dags_shared_slots)
