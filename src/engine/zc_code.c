@@ -412,8 +412,6 @@ static glstark_status emit_group(zc_build *b, const size_t *cut, uint32_t g, siz
     return GLSTARK_OK;
 }
 
-/* out's columns and aux words from the groups' bytecode (grp[g]: group g's
- * instructions): instructions, group ranges, constants, weights. */
 /* The fused form of `first` and `next` (zc_code.h, "Fused instructions"),
  * where next reads first's result t once and nothing else reads it;
  * returns 0 where they cannot be fused (a negation, or c's index too large
@@ -443,7 +441,7 @@ static int fuse_pair(const uint32_t *first, const uint32_t *next, uint32_t out[4
 
 /* Fuses, in place, each of the group's instructions [start, b->ni) whose
  * result only the next instruction reads into that instruction; b->ni
- * becomes the group's new end. Keccak-f: a fifth fewer instructions. */
+ * becomes the group's new end. Keccak-f: 39,536 instructions become 26,495. */
 static glstark_status fuse_group(zc_build *b, uint32_t start, uint32_t n_slots, gs_error *err)
 {
     const uint32_t n = b->ni - start, none = UINT32_MAX;
@@ -487,6 +485,8 @@ static glstark_status fuse_group(zc_build *b, uint32_t start, uint32_t n_slots, 
     return GLSTARK_OK;
 }
 
+/* out's columns and aux words from the groups' bytecode (grp[g]: group g's
+ * instructions): instructions, group ranges, constants, weights. */
 static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t ng, uint32_t n_slots, int compact,
                                  gs_zc_code *out, gs_error *err)
 {
