@@ -164,8 +164,8 @@ typedef struct glstark_device_options {
     /* Interpreter intermediates (GLSTARK_SLOTS overrides it). */
     glstark_slot_memory slots;
     /* Split each constraint-DAG evaluation of the GLES interpreter into this
-     * many programs run by separate lanes (1..128; 0 = automatic: on
-     * desktop-class GPUs 128 for the multilinear rounds and 16 for round 0,
+     * many programs run by separate lanes (1..256; 0 = automatic: on
+     * desktop-class GPUs 256 for the multilinear rounds and 16 for round 0,
      * else 1). GLSTARK_GROUPS overrides. */
     unsigned interp_groups;
     /* Unused (held a test knob, now GLSTARK_DFT_BLOCK only). */

@@ -72,8 +72,8 @@ static const gs_option_row table[] = {
      GS_OPT_CHOICE, AT(subgroups), subgroups, 0, 0},
     {"GLSTARK_SLOTS", "slots", "auto, global, shared", "auto", "where the GLES interpreter keeps its intermediates",
      GS_OPT_CHOICE, AT(slots), slots, 0, 0},
-    {"GLSTARK_GROUPS", "interp_groups", "0 (automatic) or 1..128", "0", "programs per constraint-DAG evaluation",
-     GS_OPT_UINT, AT(interp_groups), NULL, 1, 128},
+    {"GLSTARK_GROUPS", "interp_groups", "0 (automatic) or 1..256", "0", "programs per constraint-DAG evaluation",
+     GS_OPT_UINT, AT(interp_groups), NULL, 1, 256},
     {"GLSTARK_DFT_BLOCK", NULL, "0 (automatic) or a log2 block size 4..11", "0",
      "test knob: a smaller block for the DFT's shared-memory pass", GS_OPT_UINT, AT(dft_block_log), NULL, 4, 11},
     {"GLSTARK_POOL", NULL, "auto, reuse, bounded, 0 (off)", "auto", "what happens to the GPU buffers a proof frees",
@@ -211,8 +211,8 @@ glstark_status gs_device_config_resolve(const glstark_device_options *in, gs_dev
     if (c.device_index > 255)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: device_index %u is above 255",
                             c.device_index);
-    if (c.interp_groups > 128)
-        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: interp_groups %u is above 128",
+    if (c.interp_groups > 256)
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: interp_groups %u is above 256",
                             c.interp_groups);
     if ((unsigned)c.slots > GLSTARK_SLOTS_SHARED)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: slots %d is not a valid choice",

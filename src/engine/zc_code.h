@@ -91,7 +91,7 @@ static inline void gs_zc_ins_set_operand(uint32_t *in, int p, uint32_t opnd)
 }
 
 /* Groups a DAG's uses may be split into (gs_zc_compile). */
-#define GS_ZC_MAX_GROUPS 128u
+#define GS_ZC_MAX_GROUPS 256u
 
 typedef struct gs_zc_code {
     uint32_t *aux; /* instructions (4 words each), group table (start, end, 0, 0 per group),

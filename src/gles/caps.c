@@ -202,7 +202,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budget there only adds latency-bound dispatches (keccakf-1024 with
      * the floor: 11 s against 1.9 s without the budget) */
     c.fast_class = !dev->is_software && dev->hw_caps.max_binding_bytes >= ((uint64_t)1 << 30);
-    c.interp_groups = dev->cfg.interp_groups ? dev->cfg.interp_groups : c.desktop_class ? 128 : 1;
+    c.interp_groups = dev->cfg.interp_groups ? dev->cfg.interp_groups : c.desktop_class ? 256 : 1;
     c.field_mul = dev->cfg.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->cfg.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,
      * at most 2^11 (8 KiB; the 16 KiB floor allows 2^12, but 2^12 measured

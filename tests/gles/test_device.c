@@ -226,7 +226,7 @@ Test(gles_device, bad_environment_values_are_errors)
         {"GLSTARK_PLATFORM", "wayland", "wayland"}, {"GLSTARK_LIMITS", "tiny", NULL},
         {"GLSTARK_DFT_BLOCK", "3", NULL},           {"GLSTARK_DFT_BLOCK", "12", NULL},
         {"GLSTARK_DFT_BLOCK", "eleven", NULL},      {"GLSTARK_FIELD_MUL", "fast", "fast"},
-        {"GLSTARK_GROUPS", "129", "1..128"},        {"GLSTARK_POOL", "sometimes", "sometimes"},
+        {"GLSTARK_GROUPS", "257", "1..256"},        {"GLSTARK_POOL", "sometimes", "sometimes"},
         {"GLSTARK_SUBGROUPS", "maybe", "maybe"},    {"GLSTARK_PRECOMPILE", "later", "auto, off, on"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -253,7 +253,7 @@ Test(gles_device, bad_environment_values_are_errors)
     cr_assert_null(dev);
     glstark_device_options_init(&o);
     o.engine = GLSTARK_ENGINE_GLES;
-    o.interp_groups = 129;
+    o.interp_groups = 257;
     cr_assert_eq(glstark_device_create(&o, &dev, msg, sizeof msg), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(msg, "interp_groups") != NULL, "%s", msg);
     cr_assert_null(dev);

@@ -560,14 +560,14 @@ Test(zerocheck_gles, random_dags_shared_slots)
 }
 
 /* Each evaluation split into groups of the DAG's uses run by separate lanes
- * (automatic on desktop-class GPUs; forced here): 4, 16 and 128 groups, with
- * work-buffer and shared-memory slots, and 16 and 128 groups with 8 KiB
+ * (automatic on desktop-class GPUs; forced here): 4, 16, 128 and 256 (the
+ * most) groups, with work-buffer and shared-memory slots, and 16 and 128 groups with 8 KiB
  * bindings (where the library falls back to fewer groups: the work buffer
  * or the bytecode would not fit one binding). */
 Test(zerocheck_gles, random_dags_split_into_groups)
 {
-    const unsigned groups[] = {4, 16, 128};
-    for (int i = 0; i < 3; i++)
+    const unsigned groups[] = {4, 16, 128, 256};
+    for (int i = 0; i < 4; i++)
         for (int sl = 0; sl < 2; sl++) {
             int notes[4] = {0, 0, 0, 0};
             random_cases_opts(0, 0x2C0007 + (uint64_t)i, 16, 4, 9, 120,

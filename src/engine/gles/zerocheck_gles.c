@@ -256,7 +256,7 @@ static void plan_free(eval_plan *e)
 }
 
 /* How many groups to split a DAG's evaluation into: the device option
- * (GLSTARK_GROUPS) if set, else on desktop-class devices 128 for the
+ * (GLSTARK_GROUPS) if set, else on desktop-class devices 256 for the
  * multilinear rounds and 16 for round 0, else 1. One evaluation is a chain
  * of ~40k instructions (Keccak) whose latency bounds a round with few items,
  * and splitting pays even with many: on the H200 sizing the split for ~32k
@@ -266,7 +266,10 @@ static void plan_free(eval_plan *e)
  * take 47 / 36 / 22 / 15 / 11 / 10-11 ms with 16 / 32 / 64 / 96 / 128 / 256
  * groups; round 0 (~10^6 items, bound by throughput, where each group
  * recomputes the nodes it shares) 31 ms with 8 or 16 and 34-35 ms with 32
- * (docs/performance.md, 'Constraint rounds on GLES', 2026-11-26). */
+ * (docs/performance.md, 'Constraint rounds on GLES', 2026-11-26). With
+ * fused instructions on the H200, 256 groups against 128 took the rounds
+ * from 81 to 74 ms at keccakf-16384 and 11 to 10 ms at keccakf-1024, and
+ * fewer groups for rounds with many items was slower (2026-11-29). */
 #define ZC_ROUND0_GROUPS 16u
 static uint32_t groups_for(const zc_ctx *c, int ext)
 {
