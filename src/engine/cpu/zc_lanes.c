@@ -128,35 +128,29 @@ static void run_base_portable(gs_zc_lanes *lp, const bb_t *cols, size_t col_stri
         const uint32_t *ins = c->aux + 4 * (size_t)pc;
         uint32_t op = GS_ZC_INS_OP(ins[0]), op2 = GS_ZC_INS_OP2(ins[0]), dst = ins[1], a = ins[2], b = ins[3];
         const bb_t *x = operand_base(lp, cols, col_stride, a);
+        const bb_t *v = x; /* the values an accumulate adds, with weight w_index */
+        uint32_t w_index = b;
         bb_t t[L];
-        if (op == GS_ZC_OP_ACC || op2 == GS_ZC_OP2_ACC) {
-            const bb_t *v = x;
-            if (op != GS_ZC_OP_ACC) {
-                const bb_t *y = op == GS_ZC_OP_NEG ? x : operand_base(lp, cols, col_stride, b);
-                for (int j = 0; j < L; j++)
-                    t[j] = op == GS_ZC_OP_NEG ? bb_neg(x[j]) : base_op(op, x[j], y[j]);
-                v = t;
+        if (op != GS_ZC_OP_ACC) {
+            const bb_t *y = op == GS_ZC_OP_NEG ? x : operand_base(lp, cols, col_stride, b);
+            for (int j = 0; j < L; j++)
+                t[j] = op == GS_ZC_OP_NEG ? bb_neg(x[j]) : base_op(op, x[j], y[j]);
+            const uint32_t cw = GS_ZC_INS_C(ins[0]);
+            if (op2 != GS_ZC_OP2_ACC) {
+                if (op2 != GS_ZC_OP2_NONE) {
+                    const bb_t *z = operand_base(lp, cols, col_stride, cw);
+                    for (int j = 0; j < L; j++)
+                        t[j] = base_op2(op2, t[j], z[j]);
+                }
+                memcpy(lp->work + (size_t)dst * L, t, sizeof t); /* after every read: dst may be an operand's slot */
+                continue;
             }
-            bb4_t w = weight(c, op == GS_ZC_OP_ACC ? b : GS_ZC_OPND_INDEX(GS_ZC_INS_C(ins[0])));
-            for (int k = 0; k < 4; k++)
-                for (int j = 0; j < L; j++)
-                    acc[dst][k * L + j] = bb_add(acc[dst][k * L + j], bb_mul(w.c[k], v[j]));
-            continue;
+            v = t, w_index = GS_ZC_OPND_INDEX(cw);
         }
-        if (op == GS_ZC_OP_NEG) {
+        bb4_t w = weight(c, w_index);
+        for (int k = 0; k < 4; k++)
             for (int j = 0; j < L; j++)
-                t[j] = bb_neg(x[j]);
-        } else {
-            const bb_t *y = operand_base(lp, cols, col_stride, b);
-            for (int j = 0; j < L; j++)
-                t[j] = base_op(op, x[j], y[j]);
-        }
-        if (op2 != GS_ZC_OP2_NONE) {
-            const bb_t *z = operand_base(lp, cols, col_stride, GS_ZC_INS_C(ins[0]));
-            for (int j = 0; j < L; j++)
-                t[j] = base_op2(op2, t[j], z[j]);
-        }
-        memcpy(lp->work + (size_t)dst * L, t, sizeof t); /* after every read: dst may be an operand's slot */
+                acc[dst][k * L + j] = bb_add(acc[dst][k * L + j], bb_mul(w.c[k], v[j]));
     }
 }
 
