@@ -185,6 +185,11 @@ typedef struct zc_build {
     uint32_t *stack;    /* 2 n_nodes + 1 */
     uint32_t *part_off; /* first table column of each trace part */
     acc_use *uses;      /* sorted by node */
+    /* fuse_group's tables, for one group at a time: each slot's current
+     * writer (a group has at most n_nodes slots), each instruction's last
+     * reader and its read count (at most n_nodes + n_uses instructions) */
+    uint32_t *fuse_def, *fuse_reader;
+    uint8_t *fuse_reads;
     size_t n_uses;
     bb4_t *wts;
     size_t n_w;
@@ -197,6 +202,7 @@ static void zc_build_free(zc_build *b)
 {
     free(b->order), free(b->last), free(b->slot), free(b->freel), free(b->stamp), free(b->stack);
     free(b->part_off), free(b->uses), free(b->wts), free(b->ins), free(b->consts);
+    free(b->fuse_def), free(b->fuse_reader), free(b->fuse_reads);
 }
 
 /* Counts the uses and weights and allocates the tables. */
@@ -219,6 +225,9 @@ static glstark_status zc_build_init(zc_build *b, const gs_zc_trace *t, gs_error 
     b->freel = calloc(n1, sizeof(uint32_t));
     b->stamp = calloc(n1, sizeof(uint32_t));
     b->stack = calloc(2 * n1 + 1, sizeof(uint32_t));
+    b->fuse_def = malloc(n1 * sizeof(uint32_t));
+    b->fuse_reader = malloc((n1 + b->n_uses) * sizeof(uint32_t));
+    b->fuse_reads = malloc(n1 + b->n_uses);
     b->part_off = calloc((size_t)t->n_parts + 1, sizeof(uint32_t));
     b->uses = calloc(b->n_uses ? b->n_uses : 1, sizeof(acc_use));
     b->wts = calloc(b->n_w, sizeof(bb4_t));
@@ -230,7 +239,7 @@ static glstark_status zc_build_init(zc_build *b, const gs_zc_trace *t, gs_error 
     b->ins = malloc(4 * b->ins_cap * sizeof(uint32_t));
     b->consts = malloc(b->consts_cap * sizeof(uint32_t));
     if (!b->order || !b->last || !b->slot || !b->freel || !b->stamp || !b->stack || !b->part_off || !b->uses ||
-        !b->wts || !b->ins || !b->consts)
+        !b->wts || !b->ins || !b->consts || !b->fuse_def || !b->fuse_reader || !b->fuse_reads)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory to compile the DAG");
     b->part_off[0] = 3;
     for (uint32_t p = 0; p < t->n_parts; p++)
@@ -442,16 +451,12 @@ static int fuse_pair(const uint32_t *first, const uint32_t *next, uint32_t out[4
 /* Fuses, in place, each of the group's instructions [start, b->ni) whose
  * result only the next instruction reads into that instruction; b->ni
  * becomes the group's new end. Keccak-f: 39,536 instructions become 26,495. */
-static glstark_status fuse_group(zc_build *b, uint32_t start, uint32_t n_slots, gs_error *err)
+static void fuse_group(zc_build *b, uint32_t start, uint32_t n_slots)
 {
     const uint32_t n = b->ni - start, none = UINT32_MAX;
-    uint32_t *def = malloc((n_slots ? n_slots : 1) * sizeof(uint32_t)); /* each slot's current writer */
-    uint32_t *reader = malloc((n ? n : 1) * sizeof(uint32_t));           /* each result's last reader */
-    uint8_t *reads = calloc(n ? n : 1, 1);                                /* its reads, 2 meaning more */
-    if (!def || !reader || !reads) {
-        free(def), free(reader), free(reads);
-        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory to fuse instructions");
-    }
+    uint32_t *def = b->fuse_def, *reader = b->fuse_reader;
+    uint8_t *reads = b->fuse_reads; /* 2 meaning more than one */
+    memset(reads, 0, n);
     for (uint32_t s = 0; s < n_slots; s++)
         def[s] = none;
     uint32_t *ins = b->ins + 4 * (size_t)start;
@@ -481,8 +486,6 @@ static glstark_status fuse_group(zc_build *b, uint32_t start, uint32_t n_slots, 
         }
     }
     b->ni = start + w;
-    free(def), free(reader), free(reads);
-    return GLSTARK_OK;
 }
 
 /* out's columns and aux words from the groups' bytecode (grp[g]: group g's
@@ -550,8 +553,9 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
         size_t nn = group_nodes(&b, cut, g);
         uint32_t g_slots;
         grp[g][0] = b.ni;
-        if ((st = emit_group(&b, cut, g, nn, &g_slots, err)) || (st = fuse_group(&b, grp[g][0], g_slots, err)))
+        if ((st = emit_group(&b, cut, g, nn, &g_slots, err)))
             goto done;
+        fuse_group(&b, grp[g][0], g_slots);
         grp[g][1] = b.ni;
         if (g_slots > n_slots)
             n_slots = g_slots;
