@@ -413,6 +413,19 @@ typedef struct summary {
     double first_done, last_done; /* when the first and the last job's proofs ended (--jobs) */
 } summary;
 
+/* GPU programs made ready over the whole run: every job's proofs. The jobs
+ * share one device and are proved in the order their statements became
+ * ready, so whichever goes first makes the programs ready, not always job 0. */
+static void programs_total(const job *jobs, long n, uint64_t *built, double *seconds)
+{
+    *built = 0;
+    *seconds = 0;
+    for (long i = 0; i < n; i++) {
+        *built += jobs[i].programs_built;
+        *seconds += jobs[i].program_build_s;
+    }
+}
+
 static int write_json(const char *path, const demo_cfg *c, const job *jobs, const summary *sm)
 {
     FILE *f = fopen(path, "w");
@@ -439,8 +452,11 @@ static int write_json(const char *path, const demo_cfg *c, const job *jobs, cons
     for (long i = 0; i < c->repeat; i++)
         fprintf(f, "%s%.6f", i ? ", " : "", j->repeat_s[i]);
     fprintf(f, "],\n  \"spans_recorded\": %s,\n", c->no_spans ? "false" : "true");
-    fprintf(f, "  \"programs_built\": %llu,\n  \"program_build_seconds\": %.6f,\n",
-            (unsigned long long)j->programs_built, j->program_build_s);
+    uint64_t built;
+    double build_s;
+    programs_total(jobs, c->jobs, &built, &build_s);
+    fprintf(f, "  \"programs_built\": %llu,\n  \"program_build_seconds\": %.6f,\n", (unsigned long long)built,
+            build_s);
     fprintf(f, "  \"wall_seconds_all_jobs\": %.6f,\n", sm->wall_s);
     static const char *ph[6] = {"check", "commit", "logup_pow", "logup_zerocheck", "stacked_reduction", "whir"};
     fprintf(f, "  \"phase_seconds\": {");
@@ -887,7 +903,7 @@ static void print_quiet(const demo_cfg *c, const job *jobs, const summary *sm)
     if (c->jobs > 1)
         jobs_rate(c, sm, rate, sizeof rate);
     printf("keccakf-%ld %s: prove %.3f s%s, %zu bytes, verify %s in %.3f s, %llu host syncs (+%llu upload waits), "
-           "peak RSS %.0f MB%s%s\n",
+           "peak RSS %.0f MiB%s%s\n",
            c->perms, j0->dev.engine, j0->prove_s, reps, j0->proof_len, sm->verified ? "ok" : "FAILED", sm->verify_s,
            (unsigned long long)ps->host_syncs, (unsigned long long)ps->upload_waits, sm->peak_rss_kb / 1024.0,
            c->jobs == 1 ? "" : sm->independent ? ", independent jobs all verified" : sm->identical ? ", jobs identical" : ", jobs DIFFER",
@@ -929,23 +945,25 @@ static void print_report(const demo_cfg *c, const job *jobs, const trace_mem *tm
     printf("host syncs: %llu (%s engine %llu, CPU fallback %llu); upload ring waits apart: %llu\n",
            (unsigned long long)ps->host_syncs, j0->dev.engine, (unsigned long long)ps->device_host_syncs,
            (unsigned long long)ps->fallback_host_syncs, (unsigned long long)ps->upload_waits);
-    if (j0->programs_built)
-        printf("GPU programs: %llu made ready in %.3f s of the proving%s\n", (unsigned long long)j0->programs_built,
-               j0->program_build_s,
-               j0->program_build_s >= 0.02 * (double)j0->programs_built
+    uint64_t built;
+    double build_s;
+    programs_total(jobs, c->jobs, &built, &build_s);
+    if (built)
+        printf("GPU programs: %llu made ready in %.3f s of the proving%s\n", (unsigned long long)built, build_s,
+               build_s >= 0.02 * (double)built
                    ? " (compiled: the driver's shader cache was cold, as on a machine's first run; it keeps "
                      "them for the next runs)"
                    : " (the driver had them cached)");
-    printf("memory: peak host RSS %.1f MB (whole process); %s engine buffers peak %.1f MB%s, %.1f MB allocated anew",
+    printf("memory: peak host RSS %.1f MiB (whole process); %s engine buffers peak %.1f MiB%s, %.1f MiB allocated anew",
            sm->peak_rss_kb / 1024.0, j0->dev.engine, ps->device_bytes_peak / 1048576.0,
            !strcmp(j0->dev.engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
     if (ps->fallback_bytes_peak)
-        printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
+        printf("; CPU fallback buffers peak %.1f MiB", ps->fallback_bytes_peak / 1048576.0);
     printf("; the codeword %s", ps->codeword_reencoded ? "not kept whole (committed a column group at a time "
                                                          "where that is smaller, encoded again for the queries; "
                                                          "--codeword keep keeps it)"
                                                        : "kept for the queries");
-    printf("; %s %.1f MB trace %s\n", sm->independent ? "each job's" : "the", tm[0].bytes / 1048576.0,
+    printf("; %s %.1f MiB trace %s\n", sm->independent ? "each job's" : "the", tm[0].bytes / 1048576.0,
            sm->trace_streamed  ? "never held whole (--stream-trace: row blocks generated on request)"
            : sm->trace_released ? (c->jobs > 1 ? "released once the prover had its copy, freed after the last "
                                                  "proof (--keep-trace keeps it)"
