@@ -230,7 +230,7 @@ static void prove_one(const prove_cfg *c, const glstark_verifying_key *vk, glsta
         return;
     }
     if (!c->quiet)
-        printf("glstark-prove: %s: %zu traces, %.1f MB, read and checked against the key in %.3f s, proving key in "
+        printf("glstark-prove: %s: %zu traces, %.1f MiB, read and checked against the key in %.3f s, proving key in "
                "%.3f s; constraint check %s\n",
                r->path, r->num_traces, r->ctx_bytes / 1048576.0, r->read_s, r->key_s,
                c->no_check ? "off (--no-check)" : "on");
@@ -282,7 +282,7 @@ static void print_report(const prove_cfg *c, const ex_device_info *d, const ctx_
         if (c->num_devices > 1)
             snprintf(where, sizeof where, " (device %u)", c->device_index[r->device]);
         printf("%s %s%s: prove %.3f s (context read %.3f s), %zu bytes, verify ok in %.3f s, %llu host syncs, peak "
-               "RSS %.0f MB\n",
+               "RSS %.0f MiB\n",
                r->path, d->engine, where, r->prove_s, r->read_s, r->proof_len, r->verify_s,
                (unsigned long long)ps->host_syncs, peak_rss_kb / 1024.0);
         return;
@@ -299,13 +299,13 @@ static void print_report(const prove_cfg *c, const ex_device_info *d, const ctx_
     if (ps->programs_built)
         printf("GPU programs: %llu made ready in %.3f s of the proving\n", (unsigned long long)ps->programs_built,
                ps->program_build_seconds);
-    printf("memory: peak host RSS %.1f MB (whole process, the mapped context's pages included); %s engine buffers "
-           "peak %.1f MB%s, %.1f MB allocated anew",
+    printf("memory: peak host RSS %.1f MiB (whole process, the mapped context's pages included); %s engine buffers "
+           "peak %.1f MiB%s, %.1f MiB allocated anew",
            peak_rss_kb / 1024.0, d->engine, ps->device_bytes_peak / 1048576.0,
            !strcmp(d->engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
     if (ps->fallback_bytes_peak)
-        printf("; CPU fallback buffers peak %.1f MB", ps->fallback_bytes_peak / 1048576.0);
-    printf("; context %.1f MB mapped\n", r->ctx_bytes / 1048576.0);
+        printf("; CPU fallback buffers peak %.1f MiB", ps->fallback_bytes_peak / 1048576.0);
+    printf("; context %.1f MiB mapped\n", r->ctx_bytes / 1048576.0);
     printf("proof: %zu bytes%s%s\n", r->proof_len, r->proof_path[0] ? ", wrote " : "", r->proof_path);
     printf("verify: accepted in %.3f s\n", r->verify_s);
 }

@@ -43,6 +43,6 @@ lc = j.get("longest_dispatch_cpu") or {}
 print("longest dispatch in CPU time: %.1f ms (%s)" % (lc.get("ms", 0.0), lc.get("kernel", "-")))
 print("prove %.2f s (with the profile's glFinish around every dispatch); whole run %.1f s"
       % (j["prove_seconds"], float(sys.argv[3]) - float(sys.argv[2])))
-print("peak host RSS %.1f MB, GPU buffers peak %.1f MB, verified %s"
+print("peak host RSS %.1f MiB, GPU buffers peak %.1f MiB, verified %s"
       % (j["peak_rss_bytes"] / 1048576, j["device_bytes_peak"] / 1048576, j["verified"]))
 PY
