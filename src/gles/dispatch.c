@@ -101,6 +101,11 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     for (uint64_t base = 0, part; base < count; base += part) {
         /* whole work groups: base stays a multiple of local */
         uint64_t most = budget ? gs_dispatch_next(rate, budget, weight, local, cap) : cap;
+        /* a call of several chunks starts with a short, timed one: its cost
+         * per unit may differ from the calls the rate came from */
+        const int probe = base == 0 && gs_dispatch_should_probe(rate, budget, count, most);
+        if (probe)
+            most = gs_dispatch_probe_chunk(most, local);
         part = count - base < most ? count - base : most;
         if (base > 0 && loc_base < 0)
             return gs_error_set(err, GLSTARK_ERR_INTERNAL,
@@ -133,10 +138,10 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         int calib = gs_dispatch_should_time(rate, budget, part) ||
                     (call_end && budget && !rate->calibrated && rate->dispatches > 0);
         /* the first chunks planned at the full budget: checked once */
-        int check = !calib && gs_dispatch_should_check(rate, budget, part, weight);
+        int check = !calib && !probe && gs_dispatch_should_check(rate, budget, part, weight);
         /* and one in GS_DRIFT_CHECK_EVERY after that, to follow a drift */
-        int drift = !calib && !check && gs_dispatch_should_check_drift(rate, budget);
-        int timed = calib || check || drift || dev->prof || (budget && rate->dispatches == 0);
+        int drift = !calib && !check && !probe && gs_dispatch_should_check_drift(rate, budget);
+        int timed = calib || check || drift || probe || dev->prof || (budget && rate->dispatches == 0);
         uint64_t t0 = 0, c0 = 0;
         if (timed) {
             glFinish();
@@ -176,6 +181,11 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
                 dev->calib_syncs += 2;
                 dev->calib_chunks++;
                 gs_dispatch_rate_drift(rate, part, weight, dt, budget);
+            }
+            if (probe) {
+                dev->calib_syncs += 2;
+                dev->calib_chunks++;
+                gs_dispatch_rate_probe(rate, part, weight, dt, budget);
             }
         }
     }

@@ -109,6 +109,32 @@ void gs_dispatch_rate_drift(gs_dispatch_rate *r, uint64_t count, uint64_t weight
     }
 }
 
+int gs_dispatch_should_probe(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t most)
+{
+    return budget_ns && r->calibrated && count > most;
+}
+
+uint64_t gs_dispatch_probe_chunk(uint64_t most, uint32_t local)
+{
+    if (local == 0)
+        local = 1;
+    uint64_t half = groups_floor(most / 2, local);
+    return half < most ? half : most;
+}
+
+void gs_dispatch_rate_probe(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+{
+    const uint64_t units = count * (weight ? weight : 1);
+    if (ns == 0)
+        ns = 1;
+    gs_dispatch_rate_drift(r, count, weight, ns, budget_ns);
+    const double measured = (double)units / (double)ns;
+    if (measured < r->rate) {
+        r->rate = measured;
+        r->best_ns = ns;
+    }
+}
+
 void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
 
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
@@ -172,12 +198,12 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
     return most < lanes ? most : lanes;
 }
 
-uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r)
+uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r, int ext)
 {
     if (!budget_ns)
         return UINT64_MAX;
     if (!r || !(r->rate > 0.0))
-        return GS_ZC_GROUP_INSTR;
+        return ext ? GS_ZC_GROUP_INSTR_EXT : GS_ZC_GROUP_INSTR;
     /* a measured rate replaces the prior, with half the budget per group
      * (a dispatch holds at least one); measured on small chunks it is low
      * (fixed costs, latency), the safe side; or what a timed chunk ran
@@ -188,17 +214,31 @@ uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r)
     return fit >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)fit;
 }
 
-uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local)
+static uint32_t narrowest_local(uint32_t local)
+{
+    return local < GS_ZC_MIN_LANES ? local : GS_ZC_MIN_LANES;
+}
+
+uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
+                            int ext)
 {
     if (!budget_ns || local <= 1)
         return local ? local : 1;
     if (instr_per_lane == 0)
         instr_per_lane = 1;
-    uint64_t most = gs_zc_lane_instr(budget_ns, r) / instr_per_lane;
-    uint32_t l = 1;
+    uint64_t most = gs_zc_lane_instr(budget_ns, r, ext) / instr_per_lane;
+    uint32_t l = narrowest_local(local);
     while (l * 2 <= local && l * 2 <= most)
         l *= 2;
     return l;
+}
+
+int gs_zc_group_fits(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local, int ext)
+{
+    if (!budget_ns)
+        return 1;
+    const uint64_t lanes = local ? narrowest_local(local) : 1;
+    return instr_per_lane <= gs_zc_lane_instr(budget_ns, r, ext) / lanes;
 }
 
 uint64_t gs_dispatch_budget_ns(long ms, int desktop_class)

@@ -97,6 +97,25 @@ int gs_dispatch_should_check_drift(const gs_dispatch_rate *r, uint64_t budget_ns
  * changes nothing (short chunks look slow on wide GPUs, and the rate never
  * rises). */
 void gs_dispatch_rate_drift(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
+/* Whether a call of `count` invocations, planned at `most` per dispatch,
+ * starts with a probe: with a budget, once the program is calibrated, when
+ * the call needs more than one dispatch. One program's calls can differ in
+ * cost per unit (a DFT pass over strides of 2^11 words against one over
+ * 2^20: caches), and a rate from the cheap calls planned 50 ms chunks of a
+ * dear one that ran 75-108 ms on the board proxy at keccakf-1024, until the
+ * next one-in-GS_DRIFT_CHECK_EVERY check. A probe is a first chunk of half
+ * the plan (gs_dispatch_probe_chunk), timed, so such a call is cut to its
+ * own pace from its second chunk on (gs_dispatch_rate_probe). */
+int gs_dispatch_should_probe(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t most);
+/* The probe's invocations: half of `most` in whole work groups of `local`,
+ * at least one group and at most `most`. */
+uint64_t gs_dispatch_probe_chunk(uint64_t most, uint32_t local);
+/* Records a probe: count x weight units that took ns. The rate drops to
+ * the probe's pace when that is slower (it never rises), and a probe past
+ * half the budget lowers the proven-safe floor as a drift check does
+ * (gs_dispatch_rate_drift), since the plan never goes below that floor. */
+void gs_dispatch_rate_probe(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
+
 /* Counts a dispatch of the program (after it was issued and timed). */
 void gs_dispatch_count(gs_dispatch_rate *r);
 
@@ -167,25 +186,48 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
 
 /* Instructions one interpreter work group may run before any rate is known
  * (2^19: ~24 ms on the single-thread llvmpipe proxy at the ~22 M
- * interpreted instructions per second of Keccak's DAG there). */
+ * interpreted instructions per second of Keccak's DAG there), and the same
+ * for the extension-field variant (ZC_EXT 1), whose instructions cost ~5x
+ * as much there (the board proxy at keccakf-1024: 16-lane groups of
+ * Keccak's DAG ran 0.016-0.022 instructions per ns over the base field and
+ * 0.0037-0.0042 over the extension). */
 #define GS_ZC_GROUP_INSTR (1u << 19)
+#define GS_ZC_GROUP_INSTR_EXT (1u << 17)
+
+/* The narrowest work group the interpreter plans under a budget (or the
+ * local size, if smaller). Narrower groups do not run faster: software
+ * renderers and the GPUs of boards run 8 to 16 lanes per instruction, and
+ * on the board proxy at keccakf-1024 2-lane groups of Keccak's extension
+ * DAG took 38-94 ms against 100-170 ms for 16-lane ones (8x the lanes,
+ * twice the time). A DAG too long for a group of this width is split into
+ * more groups instead (gs_zc_group_fits). */
+#define GS_ZC_MIN_LANES 16u
 
 /* The most instructions one work group of the constraint interpreter may
- * run under the budget: GS_ZC_GROUP_INSTR while r has no rate (NULL: none),
- * once it has one (calibrated or not) what runs within half of budget_ns at
- * that rate, or what a timed chunk already ran within it (r->safe_units),
+ * run under the budget: the prior (GS_ZC_GROUP_INSTR, or
+ * GS_ZC_GROUP_INSTR_EXT when ext) while r has no rate (NULL: none), once it
+ * has one (calibrated or not) what runs within half of budget_ns at that
+ * rate, or what a timed chunk already ran within it (r->safe_units),
  * whichever is more; UINT64_MAX without a budget. */
-uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r);
+uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r, int ext);
 
 /* Lanes per work group of the constraint interpreter under the budget: a
  * work group runs all its lanes' DAGs, and a dispatch cannot be cut inside
  * one, so a large DAG needs small groups. The largest power of two <= local
- * whose lanes run at most gs_zc_lane_instr(budget_ns, r) instructions in
- * all: a measured rate replaces the prior, so a fast device gets its full
- * groups back; at least 1 (a lane over that limit is split by compiling
- * the DAG into more groups, src/engine/gles/zerocheck_gles.c). local
- * without a budget. */
-uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local);
+ * whose lanes run at most gs_zc_lane_instr(budget_ns, r, ext) instructions
+ * in all: a measured rate replaces the prior, so a fast device gets its
+ * full groups back; at least GS_ZC_MIN_LANES (or local, if smaller), since
+ * narrower groups save no time (a DAG too long for those is split:
+ * gs_zc_group_fits). local without a budget. */
+uint32_t gs_zc_budget_local(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
+                            int ext);
+
+/* Whether a work group of the narrowest width planned (GS_ZC_MIN_LANES, or
+ * local if smaller) whose lanes run instr_per_lane instructions each stays
+ * within gs_zc_lane_instr(budget_ns, r, ext); if not, the DAG must be
+ * compiled into more, shorter groups (src/engine/gles/zerocheck_gles.c).
+ * Always true without a budget. */
+int gs_zc_group_fits(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local, int ext);
 
 /* The budget in ns: ms as GLSTARK_DISPATCH_MS resolves (gs_device_config.
  * dispatch_ms: -1 the default, 0 none), and the device's class. */

@@ -46,38 +46,78 @@ Test(dispatch_plan, shared_memory_kernels_whole_groups)
  * DAG compiles to 39536 instructions in one group (the GLSTARK_PROFILE row
  * "zerocheck: DAG compile (host)" of keccakf: 237216 units in 6 compiles).
  * At 22 M instructions per second (about llvmpipe on one thread) 50 ms is
- * 1.1 M instructions: 27 lanes, 24 in whole groups of 8. */
+ * 1.1 M instructions: 27 lanes, 16 in whole groups of 16. */
 Test(dispatch_plan, interpreter_keccak)
 {
     const uint64_t keccak = 39536;
     const double rate = 22e6 * 1e-9; /* instructions per ns */
-    /* lanes per dispatch in groups of 8 (gs_zc_budget_local below) */
-    uint64_t lanes = gs_dispatch_plan(50 * MS, rate, keccak, 8, CAP256);
-    cr_assert_eq(lanes, 24ull, "%llu", (unsigned long long)lanes);
+    /* lanes per dispatch in groups of 16 (gs_zc_budget_local below) */
+    uint64_t lanes = gs_dispatch_plan(50 * MS, rate, keccak, 16, CAP256);
+    cr_assert_eq(lanes, 16ull, "%llu", (unsigned long long)lanes);
     cr_assert_leq((double)lanes * keccak / rate, 50.0 * MS);
     /* the interpreter's own planning: its scratch allows 848 lanes */
     gs_dispatch_rate r = {.rate = rate, .best_ns = 10 * MS, .last_chunk = 64, .timed = 5, .dispatches = 6, .calibrated = 1};
-    cr_assert_eq(gs_zc_budget_lanes(50 * MS, &r, keccak, 8, 848), 24ull);
+    cr_assert_eq(gs_zc_budget_lanes(50 * MS, &r, keccak, 16, 848), 16ull);
     cr_assert_eq(gs_zc_budget_lanes(0, &r, keccak, 8, 848), 848ull, "no budget: unchanged");
     gs_dispatch_rate cold = {0};
     cr_assert_eq(gs_zc_budget_lanes(50 * MS, &cold, keccak, 8, 848), 848ull, "not calibrated: unchanged");
-    /* lanes per work group: 2^19 / 39536 = 13 -> 8 before any rate; with
-     * the rate, 13.9 lanes run in half the budget: still 8; a 10x slower
-     * device: 1; a GPU 1000x faster than the proxy: the full 256 (the prior
-     * no longer applies) */
-    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, keccak, 256), 8u);
-    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 8u);
+    /* lanes per work group: 2^19 / 39536 = 13 before any rate; with the
+     * rate 13.9 run in half the budget, on a 10x slower device 1.4: each
+     * time the narrowest group planned, 16 (narrower ones run no faster;
+     * gs_zc_group_fits then asks for a split DAG); a GPU 1000x faster than
+     * the proxy: the full 256 (the prior no longer applies) */
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, keccak, 256, 0), 16u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256, 0), 16u);
     r.rate = rate / 10;
-    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 1u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256, 0), 16u);
     r.rate = rate * 1000;
-    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256), 256u);
-    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 128), 128u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 256, 0), 256u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, &r, keccak, 128, 0), 128u);
     r.rate = rate;
     /* a small DAG keeps the full local size; no budget: unchanged */
-    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 100, 256), 256u);
-    cr_assert_eq(gs_zc_budget_local(0, NULL, keccak, 256), 256u);
-    /* a DAG beyond the prior on its own still gets one lane */
-    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 1u << 22, 256), 1u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 100, 256, 0), 256u);
+    cr_assert_eq(gs_zc_budget_local(0, NULL, keccak, 256, 0), 256u);
+    /* a DAG beyond the prior on its own still gets the narrowest group */
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 1u << 22, 256, 0), 16u);
+    /* a device whose groups hold fewer lanes than that keeps its own */
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, keccak, 8, 0), 8u);
+    /* the extension variant's prior is a quarter of the base one:
+     * 2^17 / 4096 = 32 lanes against 2^19 / 4096 = 128 */
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 4096, 256, 1), 32u);
+    cr_assert_eq(gs_zc_budget_local(50 * MS, NULL, 4096, 256, 0), 128u);
+}
+
+/* Whether the interpreter's DAG must be split into more groups: a group of
+ * the narrowest width planned (16 lanes) must run within the prior, or
+ * half the budget at a measured rate. The figures are the board proxy's at
+ * keccakf-1024: the longest group of Keccak's DAG as compiled there had
+ * 26495 instructions, and 16-lane groups of the extension variant ran
+ * 0.0037 instructions per ns: 115 ms a group, past the 50 ms budget. */
+Test(dispatch_plan, interpreter_group_split)
+{
+    const uint64_t B = 50 * MS;
+    /* over the base field the prior allows 2^19 / 16 = 32768 per lane */
+    cr_assert(gs_zc_group_fits(B, NULL, 26495, 256, 0));
+    cr_assert(gs_zc_group_fits(B, NULL, 32768, 256, 0));
+    cr_assert(!gs_zc_group_fits(B, NULL, 39536, 256, 0), "Keccak's whole DAG: split");
+    /* over the extension 2^17 / 16 = 8192 */
+    cr_assert(!gs_zc_group_fits(B, NULL, 26495, 256, 1));
+    cr_assert(gs_zc_group_fits(B, NULL, 8192, 256, 1));
+    cr_assert(!gs_zc_group_fits(B, NULL, 8193, 256, 1));
+    /* the measured rate: 25 ms x 0.0037 = 92500 per group, 5781 per lane */
+    gs_dispatch_rate r = {.rate = 0.0037, .calibrated = 1};
+    cr_assert(gs_zc_group_fits(B, &r, 5781, 256, 1));
+    cr_assert(!gs_zc_group_fits(B, &r, 5782, 256, 1));
+    /* a measured rate replaces either prior */
+    cr_assert(!gs_zc_group_fits(B, &r, 26495, 256, 0));
+    /* a chunk that already ran within half the budget counts too */
+    r.safe_units = 16ull * 26495;
+    cr_assert(gs_zc_group_fits(B, &r, 26495, 256, 1));
+    /* groups of at most 8 lanes: 8 lanes count */
+    cr_assert(gs_zc_group_fits(B, NULL, 16384, 8, 1));
+    cr_assert(!gs_zc_group_fits(B, NULL, 16385, 8, 1));
+    /* no budget: nothing to split */
+    cr_assert(gs_zc_group_fits(0, NULL, 1u << 30, 256, 1));
 }
 
 Test(dispatch_plan, edge_cases)
@@ -132,14 +172,14 @@ Test(dispatch_plan, calibration_sequence)
     gs_dispatch_count(&f);
     gs_dispatch_rate_record(&f, 8, 39536, 12900000, B, 0);
     cr_assert(!f.calibrated, "one chunk: no evidence that time grows with the work");
-    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128), 8u);
+    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128, 0), 16u);
     gs_dispatch_rate_record(&f, 32, 39536, 13000000, B, 0);
     cr_assert(!f.calibrated, "4x the lanes in the same time: latency-bound");
-    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128), 32u);
+    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128, 0), 32u);
     gs_dispatch_rate_record(&f, 848, 39536, 14000000, B, 1);
     cr_assert(!f.calibrated, "even the call's end: the time did not grow");
-    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128), 128u);
-    cr_assert_eq(gs_zc_budget_local(B, NULL, 39536, 128), 8u, "the prior before any rate");
+    cr_assert_eq(gs_zc_budget_local(B, &f, 39536, 128, 0), 128u);
+    cr_assert_eq(gs_zc_budget_local(B, NULL, 39536, 128, 0), 16u, "the prior before any rate");
     /* out of the latency-bound regime: 4x the work, 3x the time */
     gs_dispatch_rate_record(&f, 4 * 848, 39536, 42000000, B, 0);
     cr_assert(f.calibrated);
@@ -162,7 +202,7 @@ Test(dispatch_plan, calibration_sequence)
     q.calibrated = 1;
     cr_assert_eq(gs_dispatch_next(&q, B, 39536, 8, CAP256), 848ull);
     cr_assert_eq(gs_zc_budget_lanes(B, &q, 39536, 8, 4096), 848ull);
-    cr_assert_eq(gs_zc_budget_local(B, &q, 39536, 128), 128u);
+    cr_assert_eq(gs_zc_budget_local(B, &q, 39536, 128, 0), 128u);
     /* a chunk of half the budget ends calibration whatever came before */
     gs_dispatch_rate h = {0};
     gs_dispatch_rate_record(&h, 8, 39536, 26 * MS, B, 0);
@@ -307,31 +347,32 @@ Test(dispatch_plan, gather_weights)
     cr_assert_eq(gs_dispatch_plan(B, rate, gs_weight_gather(3), 256, CAP256), 65ull * 256);
 }
 
-/* The interpreter's one-lane limit (gs_zc_lane_instr), below which a lane
- * needs no split of its DAG: the prior before any rate, half the budget at
+/* The interpreter's limit per work group (gs_zc_lane_instr): the prior
+ * before any rate, half the budget at
  * a measured rate, or what a timed chunk already ran within half the
- * budget. Keccak's 39536 instructions fit at llvmpipe's one-thread rate
- * (22 M per second: 550000 in 25 ms); a DAG of 2 M instructions does not,
- * and needs at least 4 groups. */
+ * budget. One lane of Keccak's 39536 instructions fits at llvmpipe's
+ * one-thread rate (22 M per second: 550000 in 25 ms); one of a DAG of 2 M
+ * instructions does not. */
 Test(dispatch_plan, interpreter_lane_limit)
 {
     const uint64_t B = 50 * MS;
-    cr_assert_eq(gs_zc_lane_instr(0, NULL), UINT64_MAX, "no budget: no limit");
-    cr_assert_eq(gs_zc_lane_instr(B, NULL), (uint64_t)GS_ZC_GROUP_INSTR);
+    cr_assert_eq(gs_zc_lane_instr(0, NULL, 0), UINT64_MAX, "no budget: no limit");
+    cr_assert_eq(gs_zc_lane_instr(B, NULL, 0), (uint64_t)GS_ZC_GROUP_INSTR);
+    cr_assert_eq(gs_zc_lane_instr(B, NULL, 1), (uint64_t)GS_ZC_GROUP_INSTR_EXT, "the extension variant's prior");
     gs_dispatch_rate none = {0};
-    cr_assert_eq(gs_zc_lane_instr(B, &none), (uint64_t)GS_ZC_GROUP_INSTR, "no rate yet: the prior");
+    cr_assert_eq(gs_zc_lane_instr(B, &none, 0), (uint64_t)GS_ZC_GROUP_INSTR, "no rate yet: the prior");
     gs_dispatch_rate r = {.rate = 22e6 * 1e-9, .calibrated = 1};
-    cr_assert_eq(gs_zc_lane_instr(B, &r), 550000ull);
-    cr_assert_leq(39536ull, gs_zc_lane_instr(B, &r));
-    cr_assert_gt(2000000ull, gs_zc_lane_instr(B, &r));
-    cr_assert_leq(2000000ull / 4, gs_zc_lane_instr(B, &r));
+    cr_assert_eq(gs_zc_lane_instr(B, &r, 0), 550000ull);
+    cr_assert_leq(39536ull, gs_zc_lane_instr(B, &r, 0));
+    cr_assert_gt(2000000ull, gs_zc_lane_instr(B, &r, 0));
+    cr_assert_leq(2000000ull / 4, gs_zc_lane_instr(B, &r, 0));
     /* a chunk of 64 Keccak lanes ran within half the budget */
     r.safe_units = 64ull * 39536;
-    cr_assert_eq(gs_zc_lane_instr(B, &r), 64ull * 39536);
+    cr_assert_eq(gs_zc_lane_instr(B, &r, 0), 64ull * 39536);
     /* the work groups follow the same limit: 2530304 / 39536 = 64 lanes */
-    cr_assert_eq(gs_zc_budget_local(B, &r, 39536, 256), 64u);
-    /* a lane over the limit still gets a work group of one */
-    cr_assert_eq(gs_zc_budget_local(B, &r, 4000000, 256), 1u);
+    cr_assert_eq(gs_zc_budget_local(B, &r, 39536, 256, 0), 64u);
+    /* a lane over the limit still gets the narrowest work group */
+    cr_assert_eq(gs_zc_budget_local(B, &r, 4000000, 256, 0), 16u);
 }
 
 /* After calibration the first chunk planned at the full budget is timed
@@ -409,4 +450,46 @@ Test(dispatch_plan, drift_check)
     /* a later faster chunk never raises it again */
     gs_dispatch_rate_drift(&r, 333 * 128, 1, 30 * MS, B);
     cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP128), 333ull * 128);
+}
+
+/* A calibrated program's call of several chunks starts with a probe of half
+ * a chunk, timed: the figures are the board proxy's at keccakf-1024, where
+ * a DFT radix pass calibrated at 0.0044 ids per ns planned 219520 ids per
+ * chunk and a later call over longer strides ran such chunks in 75 ms. */
+Test(dispatch_plan, probe_first_chunk_of_a_call)
+{
+    const uint64_t B = 50 * MS;
+    gs_dispatch_rate r = {.rate = 0.00439, .calibrated = 1, .dispatches = 20, .safe_units = 32768};
+    const uint64_t most = gs_dispatch_next(&r, B, 1, 128, CAP256);
+    cr_assert_eq(most, 219392ull, "%llu", (unsigned long long)most);
+    /* only calls of several chunks, only calibrated, only with a budget */
+    cr_assert(gs_dispatch_should_probe(&r, B, 524288, most));
+    cr_assert(!gs_dispatch_should_probe(&r, B, most, most), "one chunk holds the call");
+    cr_assert(!gs_dispatch_should_probe(&r, 0, 524288, most));
+    gs_dispatch_rate cold = {.dispatches = 3};
+    cr_assert(!gs_dispatch_should_probe(&cold, B, 524288, most), "still calibrating");
+    /* half the plan in whole groups; never below one group or above the plan */
+    cr_assert_eq(gs_dispatch_probe_chunk(most, 128), 109696ull);
+    cr_assert_eq(gs_dispatch_probe_chunk(3 * 128, 128), 128ull);
+    cr_assert_eq(gs_dispatch_probe_chunk(128, 128), 128ull);
+    cr_assert_eq(gs_dispatch_probe_chunk(5, 0), 2ull);
+    /* the probe ran 1.5x slower per id: past half the budget (37.5 ms), so
+     * the rate drops to its pace and the next chunks take ~50 ms at it */
+    gs_dispatch_rate_probe(&r, 109696, 1, 37500000, B);
+    cr_assert_float_eq(r.rate, 109696.0 / 37500000.0, 1e-12);
+    uint64_t next = gs_dispatch_next(&r, B, 1, 128, CAP256);
+    cr_assert_leq((double)next / r.rate, 50.0 * MS);
+    cr_assert_gt((double)next / r.rate, 49.0 * MS);
+    cr_assert_lt(next, most);
+    /* a faster probe changes nothing: the rate never rises */
+    const double before = r.rate;
+    gs_dispatch_rate_probe(&r, 1000, 1, 1000, B);
+    cr_assert_float_eq(r.rate, before, 1e-15);
+    /* a floor of proven-safe units above the probe's pace drops as a drift
+     * check's would: the plan never goes below that floor */
+    gs_dispatch_rate f = {.rate = 0.004, .calibrated = 1, .dispatches = 40, .safe_units = 300000};
+    gs_dispatch_rate_probe(&f, 150000, 1, 50 * MS, B);
+    cr_assert_eq(f.safe_units, 75000ull, "what would have run within half the budget");
+    cr_assert_float_eq(f.rate, 0.003, 1e-12);
+    cr_assert_eq(gs_dispatch_next(&f, B, 1, 128, CAP256), 149888ull);
 }

@@ -298,10 +298,12 @@ static int groups_fit(const zc_ctx *c, const eval_plan *e, int ext, uint32_t nke
 
 /* Under a dispatch time budget a dispatch is cut between work groups only,
  * and a lane runs its whole group of the DAG, so the smallest work group is
- * one lane. A DAG whose longest group alone runs past what one work group
- * may run (gs_zc_lane_instr: the prior, or half the budget at the rate
- * measured on the program the plan would start with) is compiled into
- * twice as many groups, until it fits or the groups reach
+ * the narrowest the plan allows (GS_ZC_MIN_LANES: narrower ones run no
+ * faster). A DAG whose longest group, run by a work group of that width,
+ * passes what one work group may run (gs_zc_group_fits: the prior, or half
+ * the budget at the rate measured on the program the plan would start
+ * with) is compiled into twice as many groups, until it fits or the groups
+ * reach
  * GS_ZC_MAX_GROUPS or no longer fit the work buffer. Each group runs in
  * its own lanes, which the dispatcher can cut between; the groups
  * recompute the nodes they share (more work in all, none of it too long),
@@ -316,13 +318,13 @@ static glstark_status plan_split(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, 
         const uint64_t per = instr_weight(e);
         const uint32_t k = e->code.n_groups * 2;
         gs_gl_program *p;
-        uint32_t l1 = gs_zc_budget_local(budget, NULL, per, c->dev->caps.local_size);
+        uint32_t l1 = gs_zc_budget_local(budget, NULL, per, c->dev->caps.local_size, ext);
         glstark_status st = prog_eval(c, ext, 0, l1, e->code.n_slots, &p);
         if (st)
             return st;
         const gs_dispatch_rate *r = gs_gl_program_rate(p);
-        if (per <= gs_zc_lane_instr(budget, r->rate > 0.0 ? r : NULL) || k > GS_ZC_MAX_GROUPS ||
-            !groups_fit(c, e, ext, nkeys, k))
+        if (gs_zc_group_fits(budget, r->rate > 0.0 ? r : NULL, per, c->dev->caps.local_size, ext) ||
+            k > GS_ZC_MAX_GROUPS || !groups_fit(c, e, ext, nkeys, k))
             return GLSTARK_OK;
         gs_zc_code next;
         if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &next,
@@ -399,11 +401,11 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
      * assumes a slow device), then, once that program's rate is measured,
      * what the rate allows, up to the full local size: a fast GPU under a
      * budget would otherwise keep 8-lane groups for good */
-    uint32_t l1 = gs_zc_budget_local(budget, NULL, per, loc);
+    uint32_t l1 = gs_zc_budget_local(budget, NULL, per, loc, ext);
     if ((st = prog_eval(c, ext, e->lpg ? l1 : 0, l1, e->code.n_slots, &e->prog)))
         return st;
     const gs_dispatch_rate *r1 = gs_gl_program_rate(e->prog);
-    uint32_t l2 = r1->rate > 0.0 ? gs_zc_budget_local(budget, r1, per, loc) : l1;
+    uint32_t l2 = r1->rate > 0.0 ? gs_zc_budget_local(budget, r1, per, loc, ext) : l1;
     if (l2 != l1 && (st = prog_eval(c, ext, e->lpg ? l2 : 0, l2, e->code.n_slots, &e->prog)))
         return st;
     if (e->lpg)
@@ -485,7 +487,7 @@ static glstark_status plan_widen(zc_ctx *c, eval_plan *e)
     const gs_dispatch_rate *r = gs_gl_program_rate(e->prog);
     if (!(r->rate > 0.0))
         return GLSTARK_OK;
-    uint32_t l = gs_zc_budget_local(budget, r, instr_weight(e), full);
+    uint32_t l = gs_zc_budget_local(budget, r, instr_weight(e), full, e->ext);
     if (l <= e->local)
         return GLSTARK_OK;
     gs_gl_program *wide;
