@@ -94,6 +94,7 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     if (dev->prof)
         gs_gl_profile_begin(dev);
     uint64_t dispatches = 0, longest = 0, longest_cpu = 0, first = 0;
+    uint64_t call_cap = cap; /* this call's own pace, once a probe found it slower */
     glUseProgram(p);
     GLint loc_pitch = glGetUniformLocation(p, "gs_row_pitch");
     GLint loc_count = glGetUniformLocation(p, "gs_count");
@@ -101,6 +102,8 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     for (uint64_t base = 0, part; base < count; base += part) {
         /* whole work groups: base stays a multiple of local */
         uint64_t most = budget ? gs_dispatch_next(rate, budget, weight, local, cap) : cap;
+        if (most > call_cap)
+            most = call_cap;
         /* a call of several chunks starts with a short, timed one: its cost
          * per unit may differ from the calls the rate came from */
         const int probe = base == 0 && gs_dispatch_should_probe(rate, budget, count, most);
@@ -185,7 +188,7 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
             if (probe) {
                 dev->calib_syncs += 2;
                 dev->calib_chunks++;
-                gs_dispatch_rate_probe(rate, part, weight, dt, budget);
+                call_cap = gs_dispatch_probe_cap(rate, budget, part, weight, dt, local, cap);
             }
         }
     }

@@ -122,17 +122,13 @@ uint64_t gs_dispatch_probe_chunk(uint64_t most, uint32_t local)
     return half < most ? half : most;
 }
 
-void gs_dispatch_rate_probe(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns)
+uint64_t gs_dispatch_probe_cap(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight,
+                               uint64_t ns, uint32_t local, uint64_t grid_cap)
 {
-    const uint64_t units = count * (weight ? weight : 1);
-    if (ns == 0)
-        ns = 1;
-    gs_dispatch_rate_drift(r, count, weight, ns, budget_ns);
-    const double measured = (double)units / (double)ns;
-    if (measured < r->rate) {
-        r->rate = measured;
-        r->best_ns = ns;
-    }
+    const double pace = (double)(count * (weight ? weight : 1)) / (double)(ns ? ns : 1);
+    if (!budget_ns || ns <= budget_ns / 2 || !(pace < r->rate))
+        return grid_cap;
+    return gs_dispatch_plan(budget_ns, pace, weight, local, grid_cap);
 }
 
 void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }

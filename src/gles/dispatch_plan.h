@@ -105,16 +105,24 @@ void gs_dispatch_rate_drift(gs_dispatch_rate *r, uint64_t count, uint64_t weight
  * dear one that ran 75-108 ms on the board proxy at keccakf-1024, until the
  * next one-in-GS_DRIFT_CHECK_EVERY check. A probe is a first chunk of half
  * the plan (gs_dispatch_probe_chunk), timed, so such a call is cut to its
- * own pace from its second chunk on (gs_dispatch_rate_probe). */
+ * own pace from its second chunk on (gs_dispatch_probe_cap). */
 int gs_dispatch_should_probe(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t most);
 /* The probe's invocations: half of `most` in whole work groups of `local`,
  * at least one group and at most `most`. */
 uint64_t gs_dispatch_probe_chunk(uint64_t most, uint32_t local);
-/* Records a probe: count x weight units that took ns. The rate drops to
- * the probe's pace when that is slower (it never rises), and a probe past
- * half the budget lowers the proven-safe floor as a drift check does
- * (gs_dispatch_rate_drift), since the plan never goes below that floor. */
-void gs_dispatch_rate_probe(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns);
+/* The most invocations per dispatch for the rest of a call whose probe ran
+ * count x weight units in ns: what runs within the budget at the probe's
+ * pace when the probe ran past half the budget (a chunk of twice its size
+ * would pass the budget) at a pace slower than r's rate, else grid_cap (no
+ * cap). A shorter probe caps nothing: its pace is the least reliable (fixed
+ * costs weigh most on short chunks; on the proxy, capping after every
+ * slower probe cut one DFT pass's calls to single groups, 89603 dispatches
+ * instead of 264). The cap holds for that call only: the program's rate
+ * stays (a dear call says nothing of the cheap ones, and a rate that
+ * followed every slow probe down would only ever fall: on the proxy at
+ * keccakf-64 that cost 11% of the proof). */
+uint64_t gs_dispatch_probe_cap(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight,
+                               uint64_t ns, uint32_t local, uint64_t grid_cap);
 
 /* Counts a dispatch of the program (after it was issued and timed). */
 void gs_dispatch_count(gs_dispatch_rate *r);

@@ -473,23 +473,30 @@ Test(dispatch_plan, probe_first_chunk_of_a_call)
     cr_assert_eq(gs_dispatch_probe_chunk(3 * 128, 128), 128ull);
     cr_assert_eq(gs_dispatch_probe_chunk(128, 128), 128ull);
     cr_assert_eq(gs_dispatch_probe_chunk(5, 0), 2ull);
-    /* the probe ran 1.5x slower per id: past half the budget (37.5 ms), so
-     * the rate drops to its pace and the next chunks take ~50 ms at it */
-    gs_dispatch_rate_probe(&r, 109696, 1, 37500000, B);
-    cr_assert_float_eq(r.rate, 109696.0 / 37500000.0, 1e-12);
-    uint64_t next = gs_dispatch_next(&r, B, 1, 128, CAP256);
-    cr_assert_leq((double)next / r.rate, 50.0 * MS);
-    cr_assert_gt((double)next / r.rate, 49.0 * MS);
-    cr_assert_lt(next, most);
-    /* a faster probe changes nothing: the rate never rises */
-    const double before = r.rate;
-    gs_dispatch_rate_probe(&r, 1000, 1, 1000, B);
-    cr_assert_float_eq(r.rate, before, 1e-15);
-    /* a floor of proven-safe units above the probe's pace drops as a drift
-     * check's would: the plan never goes below that floor */
-    gs_dispatch_rate f = {.rate = 0.004, .calibrated = 1, .dispatches = 40, .safe_units = 300000};
-    gs_dispatch_rate_probe(&f, 150000, 1, 50 * MS, B);
-    cr_assert_eq(f.safe_units, 75000ull, "what would have run within half the budget");
-    cr_assert_float_eq(f.rate, 0.003, 1e-12);
-    cr_assert_eq(gs_dispatch_next(&f, B, 1, 128, CAP256), 149888ull);
+    /* the probe ran 1.5x slower per id (37.5 ms): the rest of the call is
+     * cut to ~50 ms at its pace, in whole groups */
+    const uint64_t rest = gs_dispatch_probe_cap(&r, B, 109696, 1, 37500000, 128, CAP256);
+    const double pace = 109696.0 / 37500000.0;
+    cr_assert_eq(rest, (uint64_t)(50e6 * pace) / 128 * 128, "%llu", (unsigned long long)rest);
+    cr_assert_leq((double)rest / pace, 50.0 * MS);
+    cr_assert_gt((double)rest / pace, 49.0 * MS);
+    cr_assert_lt(rest, most);
+    /* the program's rate stays: the next call is planned as before */
+    cr_assert_float_eq(r.rate, 0.00439, 1e-12);
+    cr_assert_eq(gs_dispatch_next(&r, B, 1, 128, CAP256), most);
+    /* a probe at or above the rate's pace caps nothing */
+    cr_assert_eq(gs_dispatch_probe_cap(&r, B, 109696, 1, 24000000, 128, CAP256), CAP256);
+    cr_assert_eq(gs_dispatch_probe_cap(&r, B, 1000, 1, 1000, 128, CAP256), CAP256);
+    /* nor does a slower one within half the budget: short chunks look slow
+     * (here 1.5x the rate's time for 1000 ids, 0.34 ms) */
+    cr_assert_eq(gs_dispatch_probe_cap(&r, B, 1000, 1, 341000, 128, CAP256), CAP256);
+    cr_assert_eq(gs_dispatch_probe_cap(&r, B, 109696, 1, 25 * MS, 128, CAP256), CAP256);
+    cr_assert_lt(gs_dispatch_probe_cap(&r, B, 109696, 1, 25 * MS + 1, 128, CAP256), CAP256);
+    /* weighted units: 8 units an id at the same 1.5x slower pace */
+    const uint64_t wrest = gs_dispatch_probe_cap(&r, B, 13712, 8, 37500000, 128, CAP256);
+    cr_assert_eq(wrest, (uint64_t)(50e6 * (13712.0 * 8 / 37500000.0) / 8) / 128 * 128);
+    /* a probe far slower than its plan still leaves one work group */
+    cr_assert_eq(gs_dispatch_probe_cap(&r, B, 128, 1, 1000 * MS, 128, CAP256), 128ull);
+    /* no budget: no cap */
+    cr_assert_eq(gs_dispatch_probe_cap(&r, 0, 109696, 1, 37500000, 128, CAP256), CAP256);
 }
