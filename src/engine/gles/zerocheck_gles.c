@@ -303,8 +303,7 @@ static int groups_fit(const zc_ctx *c, const eval_plan *e, int ext, uint32_t nke
  * passes what one work group may run (gs_zc_group_fits: the prior, or half
  * the budget at the rate measured on the program the plan would start
  * with) is compiled into twice as many groups, until it fits or the groups
- * reach
- * GS_ZC_MAX_GROUPS or no longer fit the work buffer. Each group runs in
+ * reach GS_ZC_MAX_GROUPS or no longer fit the work buffer. Each group runs in
  * its own lanes, which the dispatcher can cut between; the groups
  * recompute the nodes they share (more work in all, none of it too long),
  * and the sums are the same, whatever the grouping. */
