@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* Choices are stored as int into enum fields: the enums must be int-sized. */
 _Static_assert(sizeof(glstark_engine_kind) == sizeof(int) && sizeof(glstark_platform) == sizeof(int) &&
@@ -182,6 +183,23 @@ static void from_options(const glstark_device_options *o, gs_device_config *cfg)
     cfg->device_index = o->device_index;
 }
 
+/* llvmpipe's thread count as Mesa chooses it (gs_device_config.software_threads). */
+static unsigned software_threads(void)
+{
+    const char *v = getenv("LP_NUM_THREADS");
+    long n = -1;
+    if (v && *v) {
+        char *end = NULL;
+        n = strtol(v, &end, 10);
+        if (*end || n < 0)
+            n = -1;
+    }
+    if (n < 0)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    /* 0 threads: llvmpipe renders on the calling thread */
+    return n < 1 ? 1u : n > 16 ? 16u : (unsigned)n;
+}
+
 glstark_status gs_device_config_resolve(const glstark_device_options *in, gs_device_config *out, gs_error *err)
 {
     glstark_status st;
@@ -232,6 +250,7 @@ glstark_status gs_device_config_resolve(const glstark_device_options *in, gs_dev
     if ((unsigned)c.platform > GLSTARK_PLATFORM_SURFACELESS)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT, "device options: platform %d is not a valid choice",
                             (int)c.platform);
+    c.software_threads = software_threads();
     *out = c;
     return GLSTARK_OK;
 }

@@ -42,6 +42,11 @@ typedef struct gs_device_config {
     int pool_poison; /* fill handed-out GPU buffers with 0xDEADBEEF (GLSTARK_POOL_POISON) */
     int profile;     /* kernel profile at close (GLSTARK_PROFILE) */
     int dispatch_ms; /* time budget per GLES dispatch: -1 the device's default, 0 none (GLSTARK_DISPATCH_MS) */
+    /* Mesa's software renderer's threads (its LP_NUM_THREADS, else the
+     * host's online cores, at most 16; 0 where not resolved: one): how many
+     * work groups llvmpipe runs side by side (caps.parallel_groups). Read
+     * by the options layer so that the GL layer never calls getenv. */
+    unsigned software_threads;
     /* Test knobs (0 = off): a smaller per-binding limit than the device's,
      * so range binding and chunking run even on a big GPU; a cap on device
      * bytes allocated; a smaller work-group count limit, so 2-D folding runs

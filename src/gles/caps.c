@@ -202,6 +202,9 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budget there only adds latency-bound dispatches (keccakf-1024 with
      * the floor: 11 s against 1.9 s without the budget) */
     c.fast_class = !dev->is_software && dev->hw_caps.max_binding_bytes >= ((uint64_t)1 << 30);
+    /* llvmpipe runs each work group on one of its threads; a GPU's cores
+     * are not in GLES, so 1 there (its rate then stands for one group) */
+    c.parallel_groups = dev->is_software && dev->cfg.software_threads > 1 ? dev->cfg.software_threads : 1;
     c.interp_groups = dev->cfg.interp_groups ? dev->cfg.interp_groups : c.desktop_class ? 256 : 1;
     c.field_mul = dev->cfg.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->cfg.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,

@@ -90,6 +90,8 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
     uint64_t cap = (uint64_t)c->max_group_count[0] * c->max_group_count[1] * local;
     const uint64_t budget = dev->dispatch_budget_ns;
     gs_dispatch_rate *rate = gs_gl_program_rate(prog);
+    rate->parallel = c->parallel_groups;
+    rate->local = local;
     GLuint p = gs_gl_program_name(prog);
     if (dev->prof)
         gs_gl_profile_begin(dev);

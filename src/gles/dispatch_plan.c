@@ -11,7 +11,25 @@ static uint64_t groups_floor(uint64_t n, uint32_t local)
     return g < local ? local : g;
 }
 
-uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap)
+static uint32_t parallel_of(const gs_dispatch_rate *r) { return r->parallel > 1 ? r->parallel : 1; }
+
+/* What a pace measured on a chunk of `count` invocations is for the whole
+ * device: a chunk of g groups on a device that runs P side by side took
+ * ceil(g / P) group-times, as P * ceil(g / P) groups would have. */
+static double device_scale(const gs_dispatch_rate *r, uint64_t count)
+{
+    const uint64_t P = parallel_of(r), local = r->local ? r->local : 1;
+    if (P == 1 || count == 0)
+        return 1.0;
+    const uint64_t g = (count + local - 1) / local, rounds = (g + P - 1) / P;
+    return (double)(P * rounds) / (double)g;
+}
+
+/* gs_dispatch_plan on a device that runs P groups side by side: whole
+ * rounds of P groups (a round takes one group-time, P groups' work at the
+ * device's rate), at least one round. */
+static uint64_t plan_rounds(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap,
+                            uint32_t P)
 {
     if (local == 0)
         local = 1;
@@ -21,9 +39,22 @@ uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint
         weight = 1;
     double units = (double)budget_ns * rate;
     double inv = units / (double)weight;
-    uint64_t n = inv >= (double)grid_cap ? grid_cap : (uint64_t)inv;
+    uint64_t n;
+    if (P > 1) {
+        const double round_ids = (double)P * (double)local;
+        const double rounds = inv / round_ids;
+        const uint64_t k = rounds < 1.0 ? 1 : rounds >= (double)grid_cap ? grid_cap : (uint64_t)rounds;
+        n = k >= grid_cap / ((uint64_t)P * local) ? grid_cap : k * P * local;
+    } else {
+        n = inv >= (double)grid_cap ? grid_cap : (uint64_t)inv;
+    }
     n = groups_floor(n, local);
     return n < grid_cap ? n : grid_cap;
+}
+
+uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap)
+{
+    return plan_rounds(budget_ns, rate, weight, local, grid_cap, 1);
 }
 
 /* The plan from the rate, but never below the largest chunk that already
@@ -33,7 +64,7 @@ uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint
 static uint64_t rate_plan(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t weight, uint32_t local,
                           uint64_t grid_cap)
 {
-    uint64_t p = gs_dispatch_plan(budget_ns, r->rate, weight, local, grid_cap);
+    uint64_t p = plan_rounds(budget_ns, r->rate, weight, local, grid_cap, parallel_of(r));
     uint64_t proven = groups_floor(r->safe_units / (weight ? weight : 1), local);
     if (proven > grid_cap)
         proven = grid_cap;
@@ -82,7 +113,7 @@ void gs_dispatch_rate_check(gs_dispatch_rate *r, uint64_t count, uint64_t weight
         r->timed_units = units;
     if (ns <= budget_ns / 2 && units > r->safe_units)
         r->safe_units = units;
-    const double measured = (double)units / (double)ns;
+    const double measured = (double)units / (double)ns * device_scale(r, count);
     if (measured < r->rate) {
         r->rate = measured;
         r->best_ns = ns;
@@ -99,7 +130,7 @@ void gs_dispatch_rate_drift(gs_dispatch_rate *r, uint64_t count, uint64_t weight
     const uint64_t units = count * (weight ? weight : 1);
     if (ns <= budget_ns / 2)
         return;
-    const double measured = (double)units / (double)ns;
+    const double measured = (double)units / (double)ns * device_scale(r, count);
     const uint64_t half_budget_units = (uint64_t)((double)units * (double)(budget_ns / 2) / (double)ns);
     if (units <= r->safe_units && half_budget_units < r->safe_units)
         r->safe_units = half_budget_units;
@@ -125,10 +156,10 @@ uint64_t gs_dispatch_probe_chunk(uint64_t most, uint32_t local)
 uint64_t gs_dispatch_probe_cap(const gs_dispatch_rate *r, uint64_t budget_ns, uint64_t count, uint64_t weight,
                                uint64_t ns, uint32_t local, uint64_t grid_cap)
 {
-    const double pace = (double)(count * (weight ? weight : 1)) / (double)(ns ? ns : 1);
+    const double pace = (double)(count * (weight ? weight : 1)) / (double)(ns ? ns : 1) * device_scale(r, count);
     if (!budget_ns || ns <= budget_ns / 2 || !(pace < r->rate))
         return grid_cap;
-    return gs_dispatch_plan(budget_ns, pace, weight, local, grid_cap);
+    return plan_rounds(budget_ns, pace, weight, local, grid_cap, parallel_of(r));
 }
 
 void gs_dispatch_count(gs_dispatch_rate *r) { r->dispatches++; }
@@ -155,7 +186,7 @@ void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weigh
         r->safe_units = count * weight;
     if (ns >= r->best_ns) {
         r->best_ns = ns;
-        r->rate = (double)count * (double)weight / (double)ns;
+        r->rate = (double)count * (double)weight / (double)ns * device_scale(r, count);
     }
     if (r->best_ns >= budget_ns / 2 || (scales && (ns >= budget_ns / 8 || call_end)) ||
         r->timed >= GS_CALIB_MAX_TIMED)
@@ -207,6 +238,10 @@ uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r, int ext
     double fit = (double)budget_ns / 2 * r->rate;
     if ((double)r->safe_units > fit)
         fit = (double)r->safe_units;
+    /* both are the device's, with r->parallel groups side by side: one
+     * group alone runs at its share (else a group could take a whole
+     * budget on one of llvmpipe's threads) */
+    fit /= parallel_of(r);
     return fit >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)fit;
 }
 

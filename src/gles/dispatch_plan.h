@@ -44,13 +44,22 @@ typedef struct gs_dispatch_rate {
     uint64_t safe_units; /* the most units a timed chunk ran within half the budget */
     uint64_t timed_units; /* the most units of any timed chunk */
     uint32_t checks;      /* chunks timed after calibration */
+    /* The device's parallelism as the dispatcher last saw it: `parallel`
+     * work groups (0 or 1: one) of `local` invocations run side by side, so
+     * a chunk of g groups takes ceil(g / parallel) group-times. Measured
+     * paces are scaled to the whole device, plans come in whole rounds of
+     * `parallel` groups, and one group alone runs at rate / parallel. */
+    uint32_t parallel, local;
 } gs_dispatch_rate;
 
 /* Invocations per dispatch: the most whose cost (count x weight units) runs
  * within budget_ns at `rate` units per ns, rounded down to whole work groups
  * of `local` invocations, at least one work group (a single group cannot be
  * split), and at most grid_cap (what one dispatch can cover; a multiple of
- * local). budget_ns 0 (no budget) or rate <= 0 (unknown): grid_cap. */
+ * local). budget_ns 0 (no budget) or rate <= 0 (unknown): grid_cap. This
+ * is the plan for a device that runs one group at a time; the dispatcher's
+ * plans (gs_dispatch_next) also follow r->parallel: whole rounds of that
+ * many groups, each round one group-time. */
 uint64_t gs_dispatch_plan(uint64_t budget_ns, double rate, uint64_t weight, uint32_t local, uint64_t grid_cap);
 
 /* The invocations of the next dispatch of a program whose rate r may not be
@@ -139,7 +148,10 @@ void gs_dispatch_count(gs_dispatch_rate *r);
  * eighth of the budget or held the rest of its call (`call_end`: the growth
  * allowed more, the call had no more); or once a chunk ran half the budget,
  * where growing further is not safe; or after GS_CALIB_MAX_TIMED chunks.
- * Until then chunks keep growing. */
+ * Until then chunks keep growing. Every pace measured here, and by the
+ * checks, drift checks and probes below, is the whole device's: a chunk of
+ * g groups where r->parallel run side by side took ceil(g / parallel)
+ * group-times, and counts as that many full rounds. */
 void gs_dispatch_rate_record(gs_dispatch_rate *r, uint64_t count, uint64_t weight, uint64_t ns, uint64_t budget_ns,
                              int call_end);
 
@@ -216,7 +228,8 @@ uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint6
  * GS_ZC_GROUP_INSTR_EXT when ext) while r has no rate (NULL: none), once it
  * has one (calibrated or not) what runs within half of budget_ns at that
  * rate, or what a timed chunk already ran within it (r->safe_units),
- * whichever is more; UINT64_MAX without a budget. */
+ * whichever is more, shared by the r->parallel groups the device runs side
+ * by side; UINT64_MAX without a budget. */
 uint64_t gs_zc_lane_instr(uint64_t budget_ns, const gs_dispatch_rate *r, int ext);
 
 /* Lanes per work group of the constraint interpreter under the budget: a

@@ -500,3 +500,37 @@ Test(dispatch_plan, probe_first_chunk_of_a_call)
     /* no budget: no cap */
     cr_assert_eq(gs_dispatch_probe_cap(&r, 0, 109696, 1, 37500000, 128, CAP256), CAP256);
 }
+
+/* A device that runs several work groups side by side (llvmpipe's
+ * threads): a chunk of g groups on P of them takes ceil(g / P) group-times.
+ * The figures: 16-lane groups, each taking 27 ms on one of two threads
+ * (Keccak's round 0 on llvmpipe: 26495 instructions a lane), under a 50 ms
+ * budget. Restated here from that model, not from the library's code. */
+Test(dispatch_plan, parallel_groups)
+{
+    const uint64_t B = 50 * MS, L = 16, W = 26495;
+    const double group_ns = 27e6;
+    gs_dispatch_rate r = {.parallel = 2, .local = 16};
+    /* a timed chunk of one group measures one thread's pace; the device's
+     * rate is twice that (two groups would have taken the same time) */
+    r.dispatches = 1;
+    gs_dispatch_rate_record(&r, L, W, (uint64_t)group_ns, B, 1);
+    cr_assert_float_eq(r.rate, 2.0 * (double)(L * W) / group_ns, 1e-12, "one group on two threads: the device's rate");
+    /* a chunk of three groups took two group-times: as four would */
+    gs_dispatch_rate q = {.parallel = 2, .local = 16, .dispatches = 1};
+    gs_dispatch_rate_record(&q, 3 * L, W, (uint64_t)(2 * group_ns), B, 1);
+    cr_assert_float_eq(q.rate, 4.0 * (double)(L * W) / (2 * group_ns), 1e-12);
+    /* plans come in whole rounds of two groups: 50 ms holds one round of
+     * 27 ms (two groups), not the 3.7 groups the rate alone would give */
+    r.calibrated = 1;
+    cr_assert_eq(gs_dispatch_next(&r, B, W, 16, CAP256), 2 * L);
+    /* a round longer than the budget: still one round, both threads busy */
+    cr_assert_eq(gs_dispatch_next(&r, B, 4 * W, 16, CAP256), 2 * L);
+    /* one group alone runs at half the device's rate: the interpreter's
+     * limit per group is half what the device's rate gives */
+    gs_dispatch_rate one = r;
+    one.parallel = 1;
+    cr_assert_eq(gs_zc_lane_instr(B, &r, 0), gs_zc_lane_instr(B, &one, 0) / 2);
+    /* one thread (or a GPU, where the count is unknown): plans as before */
+    cr_assert_eq(gs_dispatch_next(&one, B, W, 16, CAP256), gs_dispatch_plan(B, one.rate, W, 16, CAP256));
+}

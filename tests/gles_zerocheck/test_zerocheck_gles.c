@@ -666,6 +666,9 @@ Test(zerocheck_gles, fold_ple_budget_weights)
     const uint32_t l = 2, log_h = 10;
     const uint64_t N = 1u << l, nx = (1u << log_h) / N, ls = dev->caps.local_size;
     dev->dispatch_budget_ns = 50000000ull;
+    /* the rule restated below is one group at a time; whole rounds of
+     * parallel groups (llvmpipe's threads) are dispatch_plan's test */
+    dev->caps.parallel_groups = 1;
     gs_gl_program *p = NULL;
     char defs[64];
     snprintf(defs, sizeof defs, "ZC_MODE 3\nZC_LOGN %u\n", l);
