@@ -37,17 +37,15 @@ static uint64_t plan_rounds(uint64_t budget_ns, double rate, uint64_t weight, ui
         return grid_cap;
     if (weight == 0)
         weight = 1;
-    double units = (double)budget_ns * rate;
-    double inv = units / (double)weight;
-    uint64_t n;
-    if (P > 1) {
-        const double round_ids = (double)P * (double)local;
-        const double rounds = inv / round_ids;
-        const uint64_t k = rounds < 1.0 ? 1 : rounds >= (double)grid_cap ? grid_cap : (uint64_t)rounds;
-        n = k >= grid_cap / ((uint64_t)P * local) ? grid_cap : k * P * local;
-    } else {
-        n = inv >= (double)grid_cap ? grid_cap : (uint64_t)inv;
-    }
+    if (P == 0)
+        P = 1;
+    /* ids that fit the budget, in whole rounds (P = 1: whole groups) */
+    const double inv = (double)budget_ns * rate / (double)weight;
+    const uint64_t round_ids = (uint64_t)P * local;
+    const double rounds = inv / (double)round_ids;
+    uint64_t n = rounds >= (double)(grid_cap / round_ids) ? grid_cap
+                 : rounds < 1.0                            ? round_ids
+                                                           : (uint64_t)rounds * round_ids;
     n = groups_floor(n, local);
     return n < grid_cap ? n : grid_cap;
 }
