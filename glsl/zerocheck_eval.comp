@@ -12,7 +12,7 @@
 // Bytecode: 4 words per instruction (op, dst, a, b), op possibly carrying a
 // fused second operation and its operand (below). Operands carry their
 // kind in the top two bits: 0 slot (an intermediate in the work buffer,
-// slot-major so neighbouring lanes touch neighbouring words), 1 table
+// see slot_word), 1 table
 // column, 2 constant (base field, in aux). OP_ACC adds weight b (an
 // extension element in aux) times operand a into accumulator dst
 // (0 constraints, 1 LogUp numerator, 2 LogUp denominator).
@@ -77,7 +77,8 @@ uniform uint gs_tile_base; // round 0: item at the LDE tile's start
 uniform uint gs_nkeys;
 uniform uint gs_grp_off;   // uvec4 offset of the group table in aux (start, end pc per group)
 uniform uint gs_icnt;      // items in this dispatch; lane = group * gs_icnt + item - gs_i0
-uniform uint gs_lanes;     // slot stride in the work buffer
+uniform uint gs_lanes;     // lanes the work buffer holds slots for
+uniform uint gs_nslots;    // intermediate slots per lane
 uniform uint gs_acc_off;   // word offset of the accumulators in the work buffer
 uniform uint gs_const_off; // uvec4 offset of the constants in aux
 uniform uint gs_w_off;     // uvec4 offset of the weights in aux
@@ -100,14 +101,36 @@ uvec4 weight(uint w)
     return aux[gs_w_off + w];
 }
 
+#ifndef ZC_SHARED
+// Where this lane's slots live in the work buffer: each work group owns one
+// contiguous block, slot-major inside it, so neighbouring lanes touch
+// neighbouring words and a group's slots span n_slots x its width. Slots
+// strided over every lane of the dispatch instead put each of a narrow
+// group's slots on a page of its own (644 slots x 1248 lanes in keccak's
+// round 0), which llvmpipe's threads paid for in TLB misses. The last
+// group may be partial: its width is the lanes left, so the blocks fill
+// n_slots x gs_lanes words exactly. Set in main.
+uint slot_base = 0u;
+uint slot_stride = 0u;
+
+void slot_place()
+{
+    uint L = gl_WorkGroupSize.x, first = (lane / L) * L;
+    slot_stride = min(L, gs_lanes - first);
+    slot_base = first * gs_nslots + (lane - first);
+}
+
+uint slot_word(uint i) { return slot_base + i * slot_stride; }
+#endif
+
 #if ZC_EXT == 0
 #ifdef ZC_SHARED
 shared uint sh_slots[ZC_NSLOTS * ZC_LPG];
 uint slot_ld(uint i) { return sh_slots[i * ZC_LPG_U + gl_LocalInvocationID.x]; }
 void store(uint slot, uint v) { sh_slots[slot * ZC_LPG_U + gl_LocalInvocationID.x] = v; }
 #else
-uint slot_ld(uint i) { return work[i * gs_lanes + lane]; }
-void store(uint slot, uint v) { work[slot * gs_lanes + lane] = v; }
+uint slot_ld(uint i) { return work[slot_word(i)]; }
+void store(uint slot, uint v) { work[slot_word(slot)] = v; }
 #endif
 
 uint fetch(uint op)
@@ -136,13 +159,13 @@ void store(uint slot, uvec4 v) { sh_slots[slot * ZC_LPG_U + gl_LocalInvocationID
 #else
 uvec4 slot_ld(uint i)
 {
-    uint o = 4u * (i * gs_lanes + lane);
+    uint o = 4u * slot_word(i);
     return uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]);
 }
 
 void store(uint slot, uvec4 v)
 {
-    uint o = 4u * (slot * gs_lanes + lane);
+    uint o = 4u * slot_word(slot);
     work[o] = v.x;
     work[o + 1u] = v.y;
     work[o + 2u] = v.z;
@@ -178,6 +201,9 @@ void main()
     uint sub = lane / gs_icnt;
     item = gs_i0 + (lane - sub * gs_icnt);
     uint key = lane % gs_nkeys;
+#ifndef ZC_SHARED
+    slot_place();
+#endif
     uvec4 range = aux[gs_grp_off + sub];
     uint grp = item / gs_nkeys;
 #if ZC_EXT == 1

@@ -455,6 +455,7 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
     plan_set(e, "gs_nkeys", nkeys);
     plan_set(e, "gs_grp_off", e->code.grp_off);
     plan_set(e, "gs_lanes", e->lanes);
+    plan_set(e, "gs_nslots", e->code.n_slots);
     plan_set(e, "gs_acc_off", e->acc_off);
     plan_set(e, "gs_const_off", e->code.const_off);
     plan_set(e, "gs_w_off", e->code.w_off);
