@@ -214,6 +214,16 @@ uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel)
 
 uint64_t gs_weight_fold_ple(unsigned logn, int sel) { return ((uint64_t)1 << logn) * (sel ? 5u : 9u); }
 
+uint64_t gs_zc_work_lanes(uint64_t budget_ns, uint64_t work_instr, uint64_t longest_group, uint64_t program_len)
+{
+    uint64_t per = longest_group;
+    if (budget_ns && program_len > per)
+        per = program_len;
+    if (per == 0)
+        per = 1;
+    return work_instr / per ? work_instr / per : 1;
+}
+
 uint64_t gs_zc_budget_lanes(uint64_t budget_ns, const gs_dispatch_rate *r, uint64_t instr_per_lane, uint32_t local,
                             uint64_t lanes)
 {

@@ -194,6 +194,19 @@ uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel);
  * the rate is measured on the lighter ids. */
 uint64_t gs_weight_fold_ple(unsigned logn, int sel);
 
+/* The constraint interpreter's lanes per dispatch before the budget's cut
+ * (gs_zc_budget_lanes): work_instr interpreted instructions per dispatch
+ * over the instructions per lane. Every lane holds all of the program's
+ * slots in the work buffer, whatever the length of the group it runs.
+ * Without a budget a dispatch is the unit of GPU work, so a lane counts
+ * the longest group's instructions (longest_group). Under a budget the
+ * dispatcher cuts every dispatch into chunks that fit it anyway, so the
+ * lanes decide only the work buffer's size, and a lane counts the whole
+ * program (program_len): a DAG split into groups, which the budget does to
+ * long ones, then keeps the work buffer of the unsplit program instead of
+ * multiplying it by the group count. At least one lane. */
+uint64_t gs_zc_work_lanes(uint64_t budget_ns, uint64_t work_instr, uint64_t longest_group, uint64_t program_len);
+
 /* Lanes per dispatch of the constraint interpreter (src/engine/gles/
  * zerocheck_gles.c) under the budget: `lanes` (what its scratch and work
  * budget allow) cut to what runs within budget_ns at the calibrated rate r

@@ -386,14 +386,19 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
     /* the budget counts the longest group's instructions per lane */
     uint64_t per = e->code.max_group_instr ? e->code.max_group_instr : 1;
     const uint64_t ng = e->code.n_groups ? e->code.n_groups : 1;
-    uint64_t lanes = (c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET) / per;
-    e->lpg = shared_lanes(c, e->code.n_slots, ext);
     /* the time budget (GLSTARK_DISPATCH_MS): once the interpreter's rate in
      * instructions per ns is known on this device, at most the lanes that
      * run within it, each costing the longest group's instructions
      * (eval_items dispatches with that weight, so the first dispatches,
      * which calibrate the rate, are cut by the budget too) */
     const uint64_t budget = c->dev->dispatch_budget_ns;
+    /* the whole program per lane under a budget (gs_zc_work_lanes): at
+     * keccakf-1024 with the floor limits, the multilinear rounds' program
+     * split into 4 groups had made the work buffer 45 MiB instead of 12,
+     * and the proof's buffer peak 22.8 MiB higher */
+    uint64_t lanes = gs_zc_work_lanes(budget, c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET, per,
+                                      e->code.n_instr);
+    e->lpg = shared_lanes(c, e->code.n_slots, ext);
     uint32_t loc = e->lpg ? e->lpg : c->dev->caps.local_size;
     /* a dispatch is cut between work groups only, so under a budget a large
      * DAG also gets small work groups: first what the prior allows (it
