@@ -214,10 +214,11 @@ uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel)
 
 uint64_t gs_weight_fold_ple(unsigned logn, int sel) { return ((uint64_t)1 << logn) * (sel ? 5u : 9u); }
 
-uint64_t gs_zc_work_lanes(uint64_t budget_ns, uint64_t work_instr, uint64_t longest_group, uint64_t program_len)
+uint64_t gs_zc_work_lanes(uint64_t budget_ns, int desktop_class, uint64_t work_instr, uint64_t longest_group,
+                          uint64_t program_len)
 {
     uint64_t per = longest_group;
-    if (budget_ns && program_len > per)
+    if (budget_ns && !desktop_class && program_len > per)
         per = program_len;
     if (per == 0)
         per = 1;

@@ -204,8 +204,14 @@ uint64_t gs_weight_fold_ple(unsigned logn, int sel);
  * lanes decide only the work buffer's size, and a lane counts the whole
  * program (program_len): a DAG split into groups, which the budget does to
  * long ones, then keeps the work buffer of the unsplit program instead of
- * multiplying it by the group count. At least one lane. */
-uint64_t gs_zc_work_lanes(uint64_t budget_ns, uint64_t work_instr, uint64_t longest_group, uint64_t program_len);
+ * multiplying it by the group count. Not on desktop-class devices: their
+ * chunks are as large as a dispatch, so there the dispatch's lanes still
+ * bound the GPU's work, and their DAGs are split by default (GLSTARK_GROUPS)
+ * into many short groups (keccakf-1024 on the H200 with a 50 ms budget
+ * forced: 0.117 -> 0.206 s warm with the whole-program rule). At least one
+ * lane. */
+uint64_t gs_zc_work_lanes(uint64_t budget_ns, int desktop_class, uint64_t work_instr, uint64_t longest_group,
+                          uint64_t program_len);
 
 /* Lanes per dispatch of the constraint interpreter (src/engine/gles/
  * zerocheck_gles.c) under the budget: `lanes` (what its scratch and work

@@ -46,24 +46,27 @@ Test(dispatch_plan, shared_memory_kernels_whole_groups)
  * keccakf-1024 multilinear rounds' program (the board profile's peak):
  * 26495 instructions in one group, or 29224 in 4 groups of at most 7306
  * once the budget splits it. Every lane holds all 643 slots. Without a
- * budget the lanes follow the longest group (the dispatch is the GPU's
- * unit of work); under one the whole program, so the split keeps the work
+ * budget, and on desktop-class devices, the lanes follow the longest group
+ * (the dispatch is the GPU's unit of work); under a budget elsewhere the
+ * whole program, so the split keeps the work
  * buffer of the unsplit program: 2^25 / 29224 = 1148 lanes, where the
  * longest group would give 2^25 / 7306 = 4592, four times the slots. */
 Test(dispatch_plan, interpreter_work_lanes)
 {
     const uint64_t work = (uint64_t)1 << 25, one = 26495, longest = 7306, program = 29224;
-    cr_assert_eq(gs_zc_work_lanes(0, work, one, one), 1266ull);
-    cr_assert_eq(gs_zc_work_lanes(0, work, longest, program), 4592ull, "no budget: by the longest group");
-    cr_assert_eq(gs_zc_work_lanes(50 * MS, work, one, one), 1266ull);
-    cr_assert_eq(gs_zc_work_lanes(50 * MS, work, longest, program), 1148ull, "budget: by the whole program");
+    cr_assert_eq(gs_zc_work_lanes(0, 0, work, one, one), 1266ull);
+    cr_assert_eq(gs_zc_work_lanes(0, 0, work, longest, program), 4592ull, "no budget: by the longest group");
+    cr_assert_eq(gs_zc_work_lanes(50 * MS, 0, work, one, one), 1266ull);
+    cr_assert_eq(gs_zc_work_lanes(50 * MS, 0, work, longest, program), 1148ull, "budget: by the whole program");
+    cr_assert_eq(gs_zc_work_lanes(50 * MS, 1, work, longest, program), 4592ull,
+                 "desktop-class, budget: by the longest group");
     /* the work buffer with the split stays within the program's growth
      * (29224 / 26495) of the unsplit one's */
-    cr_assert_leq(gs_zc_work_lanes(50 * MS, work, longest, program) * one,
-                  gs_zc_work_lanes(50 * MS, work, one, one) * program);
+    cr_assert_leq(gs_zc_work_lanes(50 * MS, 0, work, longest, program) * one,
+                  gs_zc_work_lanes(50 * MS, 0, work, one, one) * program);
     /* at least one lane, and no division by zero */
-    cr_assert_eq(gs_zc_work_lanes(50 * MS, 1000, 4000, 9000), 1ull);
-    cr_assert_eq(gs_zc_work_lanes(0, 1000, 0, 0), 1000ull);
+    cr_assert_eq(gs_zc_work_lanes(50 * MS, 0, 1000, 4000, 9000), 1ull);
+    cr_assert_eq(gs_zc_work_lanes(0, 0, 1000, 0, 0), 1000ull);
 }
 
 /* The interpreter: a lane costs the instructions of its DAG group. Keccak's
