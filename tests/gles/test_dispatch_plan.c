@@ -48,9 +48,9 @@ Test(dispatch_plan, shared_memory_kernels_whole_groups)
  * once the budget splits it. Every lane holds all 643 slots. Without a
  * budget, and on desktop-class devices, the lanes follow the longest group
  * (the dispatch is the GPU's unit of work); under a budget elsewhere the
- * whole program, so the split keeps the work
- * buffer of the unsplit program: 2^25 / 29224 = 1148 lanes, where the
- * longest group would give 2^25 / 7306 = 4592, four times the slots. */
+ * whole program, so the split keeps the work buffer of the unsplit
+ * program: 2^25 / 29224 = 1148 lanes, where the longest group would give
+ * 2^25 / 7306 = 4592, four times the slots. */
 Test(dispatch_plan, interpreter_work_lanes)
 {
     const uint64_t work = (uint64_t)1 << 25, one = 26495, longest = 7306, program = 29224;

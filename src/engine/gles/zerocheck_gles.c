@@ -393,10 +393,10 @@ static glstark_status plan_finish(zc_ctx *c, eval_plan *e, const gs_zc_trace *t,
      * which calibrate the rate, are cut by the budget too) */
     const uint64_t budget = c->dev->dispatch_budget_ns;
     /* the whole program per lane under a budget off desktop-class devices
-     * (gs_zc_work_lanes): at
-     * keccakf-1024 with the floor limits, the multilinear rounds' program
-     * split into 4 groups had made the work buffer 45 MiB instead of 12,
-     * and the proof's buffer peak 22.8 MiB higher */
+     * (gs_zc_work_lanes): at keccakf-1024 with the floor limits, the
+     * multilinear rounds' program split into 4 groups had made the work
+     * buffer 45 MiB instead of 12, and the proof's buffer peak 22.8 MiB
+     * higher */
     uint64_t lanes = gs_zc_work_lanes(budget, c->desktop, c->desktop ? ZC_WORK_BUDGET_DESKTOP : ZC_WORK_BUDGET, per,
                                       e->code.n_instr);
     e->lpg = shared_lanes(c, e->code.n_slots, ext);
