@@ -146,6 +146,9 @@ int main(int argc, char **argv)
                                       "(GLSTARK_PRECOMPILE)"
                                     : "at first use (GLSTARK_PRECOMPILE)");
         printf("  kernel local size        %u\n", L.local_size);
+        printf("  groups side by side      %u%s\n", L.parallel_groups,
+               L.parallel_groups > 1 ? " (the dispatch budget plans in rounds of that many work groups)"
+                                     : " (as the dispatch budget assumes where a GPU does not report its cores)");
         printf("  GPU timer queries valid  %s\n", L.timer_queries_valid ? "yes" : "no");
         printf("  persistent maps          %s\n", L.persistent_map ? "yes" : "no");
         printf("  interpreter slots        %s\n", L.slots == GLSTARK_SLOTS_SHARED ? "shared memory where they fit (GLSTARK_SLOTS=shared)"

@@ -237,6 +237,9 @@ typedef struct glstark_device_limits {
     glstark_field_mul field_mul;     /* WIDE or SHIFT (never AUTO on a GLES device) */
     int background_compile;          /* proofs may start their programs ahead of use on the driver's threads
                                         (GLSTARK_PRECOMPILE; under AUTO only when the driver's cache is cold) */
+    uint32_t parallel_groups;        /* work groups the dispatch budget takes to run side by side: a software
+                                        renderer's threads, Mali's shader cores where its driver reports them,
+                                        else 1 (GLES does not report a GPU's cores) */
 } glstark_device_limits;
 
 /* Fills defaults: the automatic engine and platform, every choice automatic. */

@@ -402,6 +402,7 @@ static void limits_from_caps(const gs_gl_caps *c, glstark_device_limits *L)
     L->subgroup_features = c->subgroup_features;
     L->field_mul = c->field_mul;
     L->background_compile = c->background_compile;
+    L->parallel_groups = c->parallel_groups;
 }
 #endif
 

@@ -1,6 +1,7 @@
 /* Device limits, read once after the context is current; floor mode; the
  * KHR_debug log hook; GL error and context-reset checks. */
 #include "gles/gl_device.h"
+#include "gles/dispatch_plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,9 @@
  * every limit (and a power of two so grids divide evenly). */
 #define GS_PREFERRED_LOCAL_SIZE 256u
 
+/* GL_ARM_shader_core_properties (Arm's Mali driver): shader cores in use. */
+#define GS_GL_SHADER_CORE_ACTIVE_COUNT_ARM 0x96F1
+
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 static uint32_t get_u32(GLenum e)
@@ -27,6 +31,19 @@ static uint32_t get_u32(GLenum e)
     GLint v = 0;
     glGetIntegerv(e, &v);
     return v > 0 ? (uint32_t)v : 0;
+}
+
+/* The shader cores Arm's driver runs compute work on, or 0 where the
+ * device does not say (a driver that lists the extension but refuses the
+ * query leaves no GL error behind). */
+static uint32_t arm_active_cores(const gs_gl_device *dev)
+{
+    if (dev->is_software || !gs_gl_has_extension(dev, "GL_ARM_shader_core_properties"))
+        return 0;
+    uint32_t n = get_u32(GS_GL_SHADER_CORE_ACTIVE_COUNT_ARM);
+    if (glGetError() != GL_NO_ERROR)
+        return 0;
+    return n;
 }
 
 static uint32_t get_u32_i(GLenum e, GLuint i)
@@ -202,9 +219,10 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * budget there only adds latency-bound dispatches (keccakf-1024 with
      * the floor: 11 s against 1.9 s without the budget) */
     c.fast_class = !dev->is_software && dev->hw_caps.max_binding_bytes >= ((uint64_t)1 << 30);
-    /* llvmpipe runs each work group on one of its threads; a GPU's cores
-     * are not in GLES, so 1 there (its rate then stands for one group) */
-    c.parallel_groups = dev->is_software && dev->cfg.software_threads > 1 ? dev->cfg.software_threads : 1;
+    /* llvmpipe runs each work group on one of its threads; Arm's driver
+     * reports its shader cores; other GPUs' cores are not in GLES, so 1
+     * there (their rate then stands for one group) */
+    c.parallel_groups = gs_parallel_groups(dev->is_software, dev->cfg.software_threads, arm_active_cores(dev));
     c.interp_groups = dev->cfg.interp_groups ? dev->cfg.interp_groups : c.desktop_class ? 256 : 1;
     c.field_mul = dev->cfg.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->cfg.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,

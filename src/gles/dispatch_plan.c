@@ -214,6 +214,14 @@ uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel)
 
 uint64_t gs_weight_fold_ple(unsigned logn, int sel) { return ((uint64_t)1 << logn) * (sel ? 5u : 9u); }
 
+uint32_t gs_parallel_groups(int is_software, unsigned software_threads, uint32_t arm_active_cores)
+{
+    uint32_t p = is_software ? software_threads : arm_active_cores;
+    if (p < 1)
+        p = 1;
+    return p < GS_PARALLEL_GROUPS_MAX ? p : GS_PARALLEL_GROUPS_MAX;
+}
+
 uint64_t gs_zc_work_lanes(uint64_t budget_ns, int desktop_class, uint64_t work_instr, uint64_t longest_group,
                           uint64_t program_len)
 {

@@ -194,6 +194,19 @@ uint64_t gs_weight_lde(unsigned logn, unsigned ncos, int dpts, int sel);
  * the rate is measured on the lighter ids. */
 uint64_t gs_weight_fold_ple(unsigned logn, int sel);
 
+/* The most work groups the planner takes to run side by side. */
+#define GS_PARALLEL_GROUPS_MAX 64u
+
+/* Work groups a device runs side by side (gs_dispatch_rate.parallel), as
+ * far as it says: a software renderer one per thread (software_threads,
+ * llvmpipe's LP_NUM_THREADS or the host's cores); Arm's Mali driver its
+ * active shader cores (GL_ARM_shader_core_properties, arm_active_cores;
+ * every core runs at least one work group, so the count is a floor on its
+ * concurrency: dispatches planned from it can only end early); any other
+ * GPU 1, since GLES does not report its cores. 0 counts as not reported.
+ * At most GS_PARALLEL_GROUPS_MAX. */
+uint32_t gs_parallel_groups(int is_software, unsigned software_threads, uint32_t arm_active_cores);
+
 /* The constraint interpreter's lanes per dispatch before the budget's cut
  * (gs_zc_budget_lanes): work_instr interpreted instructions per dispatch
  * over the instructions per lane. Every lane holds all of the program's

@@ -48,8 +48,8 @@ typedef struct gs_gl_caps {
     int fast_class;                  /* the GPU itself is desktop-class, whatever limits are simulated (floor
                                         mode, test knobs): the dispatch time budget follows the GPU's speed */
     unsigned interp_groups;          /* most groups the interpreter splits an evaluation into (1: never) */
-    uint32_t parallel_groups;        /* work groups the device is known to run side by side: llvmpipe's threads;
-                                        1 on GPUs, whose cores GLES does not report (dispatch_plan.h) */
+    uint32_t parallel_groups;        /* work groups the device is known to run side by side: llvmpipe's threads,
+                                        Mali's cores where its driver says; else 1 (gs_parallel_groups) */
     uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
     glstark_buffer_pool buffer_pool; /* what happens to freed GPU buffers (GLSTARK_POOL) */

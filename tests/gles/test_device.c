@@ -58,8 +58,31 @@ static void check_opened(glstark_device *dev, glstark_platform want)
     cr_assert_geq(L.max_storage_blocks, 4);
     cr_assert(L.binding_offset_align > 0 && L.binding_offset_align <= 256);
     cr_assert(L.local_size > 0 && L.local_size <= L.max_invocations);
+    /* a software renderer's threads, else a core count or 1: never 0 */
+    cr_assert(L.parallel_groups >= 1 && L.parallel_groups <= 64, "parallel_groups %u", L.parallel_groups);
     cr_log_info("%s: %s (%s), software=%d", glstark_device_platform_path(dev), glstark_device_renderer(dev),
                 glstark_device_gl_version(dev), glstark_device_is_software(dev));
+}
+
+/* The dispatch budget's P (work groups side by side): llvmpipe's threads
+ * as LP_NUM_THREADS sets them (criterion runs each test in its own
+ * process, so the variable reaches this test's llvmpipe only). */
+Test(gles_device, parallel_groups_follow_llvmpipe_threads)
+{
+    clear_path_env();
+    setenv("LP_NUM_THREADS", "3", 1);
+    char msg[4096];
+    glstark_device *dev = NULL;
+    glstark_status st = glstark_device_create(gles_only(), &dev, msg, sizeof msg);
+    cr_assert_eq(st, GLSTARK_OK, "%s", msg);
+    glstark_device_limits L;
+    glstark_device_limits_init(&L);
+    cr_assert_eq(glstark_device_limits_get(dev, &L), GLSTARK_OK);
+    if (glstark_device_is_software(dev))
+        cr_assert_eq(L.parallel_groups, 3u, "llvmpipe with 3 threads: %u", L.parallel_groups);
+    else
+        cr_assert_geq(L.parallel_groups, 1u);
+    glstark_device_destroy(dev);
 }
 
 Test(gles_device, opens_through_auto)

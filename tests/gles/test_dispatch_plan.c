@@ -533,6 +533,20 @@ Test(dispatch_plan, probe_first_chunk_of_a_call)
  * The figures: 16-lane groups, each taking 27 ms on one of two threads
  * (Keccak's round 0 on llvmpipe: 26495 instructions a lane), under a 50 ms
  * budget. Restated here from that model, not from the library's code. */
+/* Where P comes from: a software renderer's threads, Mali's active shader
+ * cores where its driver reports them, else 1; never 0, at most 64. */
+Test(dispatch_plan, parallel_groups_source)
+{
+    cr_assert_eq(gs_parallel_groups(1, 2, 0), 2u, "llvmpipe: its threads");
+    cr_assert_eq(gs_parallel_groups(1, 1, 0), 1u);
+    cr_assert_eq(gs_parallel_groups(1, 0, 0), 1u, "threads unknown: one");
+    cr_assert_eq(gs_parallel_groups(1, 8, 4), 8u, "a software renderer: the cores count is not its");
+    cr_assert_eq(gs_parallel_groups(0, 8, 0), 1u, "a GPU that does not report cores: one");
+    cr_assert_eq(gs_parallel_groups(0, 8, 4), 4u, "Mali-G610 MP4: four cores");
+    cr_assert_eq(gs_parallel_groups(0, 0, 1000), GS_PARALLEL_GROUPS_MAX);
+    cr_assert_eq(gs_parallel_groups(1, 1000, 0), GS_PARALLEL_GROUPS_MAX);
+}
+
 Test(dispatch_plan, parallel_groups)
 {
     const uint64_t B = 50 * MS, L = 16, W = 26495;
