@@ -187,6 +187,14 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
  * sums are exact, so the grouping does not change a byte). keccakf-1024
  * has 2633 slices: ~63k extension products, about 4 ms on one core of the
  * H200's host, most of the stacked reduction's round 0. */
+/* Slice kg's two batching weights (λ^(2kg), and λ^(2kg+1) where its AIR
+ * has need_rot, else 0). */
+static void slice_lambdas(const bb4_t *lambda_pows, int need_rot, size_t kg, bb4_t *le, bb4_t *lr)
+{
+    *le = lambda_pows[2 * kg];
+    *lr = need_rot ? lambda_pows[2 * kg + 1] : bb4_zero();
+}
+
 typedef struct linear_ctx {
     const gs_sred_commit *cm;
     const bb4_t *sums, *lambda_pows;
@@ -205,9 +213,8 @@ static void linear_range(void *vctx, size_t begin, size_t end, unsigned worker)
         const gs_red_slice *s = &c->cm->slices[k];
         if (s->log_height < c->l)
             continue;
-        const size_t kg = c->k_base + k;
-        bb4_t le = c->lambda_pows[2 * kg];
-        bb4_t lr = c->cm->need_rot[k] ? c->lambda_pows[2 * kg + 1] : bb4_zero();
+        bb4_t le, lr;
+        slice_lambdas(c->lambda_pows, c->cm->need_rot[k], c->k_base + k, &le, &lr);
         const bb4_t *a = c->sums + k * 2 * N, *bp = a + N;
         for (size_t i = 0; i < N; i++) {
             Sa[i] = bb4_add(Sa[i], bb4_mul(le, a[i]));
@@ -311,10 +318,10 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
         }
         for (uint32_t k = 0; k < cm->num_slices; k++, k_global++) {
             const gs_red_slice *s = &cm->slices[k];
-            bb4_t le = p->lambda_pows[2 * (size_t)k_global];
-            bb4_t lr = cm->need_rot[k] ? p->lambda_pows[2 * (size_t)k_global + 1] : bb4_zero();
-            const bb4_t *a = sums + (size_t)k * 2 * N;
             if (s->log_height < l) {
+                bb4_t le, lr;
+                slice_lambdas(p->lambda_pows, cm->need_rot[k], k_global, &le, &lr);
+                const bb4_t *a = sums + (size_t)k * 2 * N;
                 /* n < 0: ind(Z)·(λe·eq_h(Z, r0^s) + λr·eq_h(Z, r0^s·ω_h)) · A(Z) */
                 idft_small(l, a, A);
                 uint32_t h = s->log_height, neg = l - h;
