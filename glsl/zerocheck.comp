@@ -5,7 +5,7 @@
 //            pv[e * gs_pvstride + xl * gs_npts + point] for the tile columns
 //            e the constraint program reads; selectors as columns
 //   REDUCE   sums the per-lane accumulators of zerocheck_eval.comp by key
-//   FOLD_PLE tables[c][x] = sum_k lw[k] col[x*N + k (+1)]
+//   FOLD_PLE tables[e][x] = sum_k lw[k] col[x*N + k (+1)] for the folded columns e
 //   FOLD     s[c][a] = t[c][2a] + r (t[c][2a+1] - t[c][2a]) into scratch
 //   COPY     t[c][a] = s[c][a] (the second half of the out-of-place fold)
 //   GATHER   copies rows [r0, r0 + R) of table columns into a compact tile
@@ -43,7 +43,7 @@ uniform uint gs_ncos;
 uniform uint gs_dpts;
 uniform uint gs_pvstride;
 uniform uint gs_ent0; // LDE: word of the tile's column map in tab
-uniform uint gs_e0;   // LDE: the window's first tile column
+uniform uint gs_e0;   // LDE: the window's first tile column; FOLD_PLE: its first folded column
 uniform uint gs_tlead;  // EF index of the window's first column in the table binding
 uniform uint gs_stride; // EF elements per table column
 uniform uint gs_half;   // FOLD/COPY: rows written per column; GATHER: rows per tile column
@@ -53,23 +53,6 @@ uniform uint gs_nkeys;  // REDUCE
 uniform uint gs_lanes;  // REDUCE
 uniform uint gs_acc_off;
 uniform uint gs_res_off;
-
-// (table column, row) of a LDE / FOLD_PLE id over gs_nx x-values; selector
-// windows have 3 columns, part windows 2 per part column (local, next).
-void decode(uint id, out uint xl, out uint c, out uint j, out uint rot)
-{
-    xl = id % gs_nx;
-    uint rest = id / gs_nx;
-    if (gs_sel != 0u) {
-        c = gs_tcol0 + rest;
-        j = 0u;
-        rot = 0u;
-    } else {
-        rot = rest & 1u;
-        j = rest >> 1;
-        c = gs_tcol0 + rest;
-    }
-}
 
 #if ZC_MODE == MODE_LDE || ZC_MODE == MODE_FOLD_PLE
 layout(std430, binding = 0) readonly buffer Part { uint part[]; };
@@ -144,6 +127,8 @@ void ntt_buf(uint off)
 #if ZC_MODE == MODE_FOLD_PLE
 layout(std430, binding = 1) buffer Tables { uvec4 tables[]; };
 layout(std430, binding = 2) readonly buffer Lw { uvec4 lw[]; };
+// folded column e is table column fmap[e] (the part windows' columns)
+layout(std430, binding = 3) readonly buffer Fmap { uint fmap[]; };
 #endif
 
 #if ZC_MODE == MODE_REDUCE
@@ -193,8 +178,11 @@ void main()
             pv[base + d0 + i * ZC_N + k] = zc_buf[k];
     }
 #elif ZC_MODE == MODE_FOLD_PLE
-    uint x, c, j, rot;
-    decode(id, x, c, j, rot);
+    // selector windows: table columns gs_tcol0.. in order; part windows:
+    // folded columns gs_e0.., the table columns of a window of part columns
+    uint x = id % gs_nx, e = id / gs_nx;
+    uint c = gs_sel != 0u ? gs_tcol0 + e : fmap[gs_e0 + e];
+    uint j = gs_sel != 0u ? 0u : (c - gs_tcol0) >> 1, rot = gs_sel != 0u ? 0u : (c - gs_tcol0) & 1u;
     uvec4 acc = uvec4(0u);
     for (uint k = 0u; k < ZC_N; k++) {
         uint val = column_value(c, j, rot, x, k);
@@ -205,7 +193,7 @@ void main()
             acc = bb4_add(acc, bb4_mul_base(lw[k], val));
         }
     }
-    tables[gs_tlead + (c - gs_tcol0) * gs_nx + x] = acc;
+    tables[gs_tlead + e * gs_nx + x] = acc;
 #elif ZC_MODE == MODE_REDUCE
     // One work group per output r = key * 3 + component: its invocations
     // add strided shares of the key's lanes (lane % gs_nkeys == key), then

@@ -19,6 +19,11 @@ bb4_t gs_eq1(bb4_t a, bb4_t b);
 /* eq_H(x, y) = prod_i (x_i y_i + (1 - x_i)(1 - y_i)) over n coordinates
  * (OpenVM eval_eq_mle). */
 bb4_t gs_eq_mle(const bb4_t *x, const bb4_t *y, size_t n);
+/* eq(v, x) on the hypercube for every n <= max_n, nested: the table for n
+ * (2^n entries, entry x's bit i pairs with v[i]) starts at entry 2^n - 1 of
+ * the returned array of 2^(max_n + 1) - 1 (malloc'd; NULL when out of
+ * memory). */
+bb4_t *gs_eq_tables_nested(const bb4_t *v, uint32_t max_n);
 /* eq_D(x, y) for D of order 2^l (OpenVM eval_eq_uni). */
 bb4_t gs_eq_uni(uint32_t l, bb4_t x, bb4_t y);
 /* eq_D(x, 1) (OpenVM eval_eq_uni_at_one). */

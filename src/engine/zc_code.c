@@ -47,29 +47,96 @@ static glstark_status map_columns(const uint32_t *ins, uint32_t ni, size_t ncols
     return GLSTARK_OK;
 }
 
+/* Place of table column col in map (ascending; col must be in it). */
+static uint32_t place_in(const uint32_t *map, uint32_t n, uint32_t col)
+{
+    uint32_t lo = 0, hi = n;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (map[mid] <= col)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Renumbers the column operands of a table-numbered program to their places
- * in col_map (a binary search each: the map ascends). */
-static void compact_columns(gs_zc_code *c)
+ * in map (ascending, a superset of the columns the program reads). */
+static void renumber_columns(gs_zc_code *c, const uint32_t *map, uint32_t n, int numbering)
 {
     for (uint32_t q = 0; q < c->n_instr; q++) {
         uint32_t *in = c->aux + 4 * (size_t)q;
-        int pos[3], n = gs_zc_ins_operand_places(in, pos);
-        for (int o = 0; o < n; o++) {
+        int pos[3], np = gs_zc_ins_operand_places(in, pos);
+        for (int o = 0; o < np; o++) {
             uint32_t opnd = gs_zc_ins_operand(in, pos[o]);
-            if (GS_ZC_OPND_KIND(opnd) == GS_ZC_OPND_COL) {
-                uint32_t col = GS_ZC_OPND_INDEX(opnd), lo = 0, hi = c->n_cols;
-                while (hi - lo > 1) {
-                    uint32_t mid = lo + (hi - lo) / 2;
-                    if (c->col_map[mid] <= col)
-                        lo = mid;
-                    else
-                        hi = mid;
-                }
-                gs_zc_ins_set_operand(in, pos[o], GS_ZC_OPND_COL | lo);
-            }
+            if (GS_ZC_OPND_KIND(opnd) == GS_ZC_OPND_COL)
+                gs_zc_ins_set_operand(in, pos[o], GS_ZC_OPND_COL | place_in(map, n, GS_ZC_OPND_INDEX(opnd)));
         }
     }
-    c->compact = 1;
+    c->compact = numbering;
+}
+
+/* Table column (gs_zc_table_cols numbering) of a variable or selector node,
+ * or -1 for other nodes. */
+static int64_t table_col_of(const gs_cdag *d, const uint32_t *part_off, const gs_cnode *nd)
+{
+    switch (nd->kind) {
+    case GS_CN_VAR_PREP:
+    case GS_CN_VAR_MAIN: return (int64_t)part_off[gs_cdag_part_of(d, nd)] + 2 * (int64_t)nd->a + nd->offset;
+    case GS_CN_IS_FIRST: return 0;
+    case GS_CN_IS_LAST: return 1;
+    case GS_CN_IS_TRANSITION: return 2;
+    default: return -1;
+    }
+}
+
+/* part_off[p]: the table column of part p's column 0 at the local row. */
+static void table_part_offsets(const gs_zc_trace *t, uint32_t *part_off)
+{
+    part_off[0] = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++)
+        part_off[p + 1] = part_off[p] + 2 * t->part_widths[p];
+}
+
+glstark_status gs_zc_folded_layout(const gs_zc_trace *t, uint32_t **cols, uint32_t *n, gs_error *err)
+{
+    const gs_cdag *d = t->dag;
+    const size_t ncols = gs_zc_table_cols(t);
+    *cols = NULL;
+    *n = 0;
+    if (gs_cdag_check(d, t->part_widths, t->n_parts, t->n_publics))
+        return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "folded tables: the constraint DAG (%u nodes) references a column out of range",
+                            d->n_nodes);
+    uint8_t *in = calloc(ncols, 1);
+    uint32_t *part_off = calloc((size_t)t->n_parts + 1, sizeof(uint32_t));
+    if (!in || !part_off) {
+        free(in), free(part_off);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "folded tables: no host memory for the column layout");
+    }
+    table_part_offsets(t, part_off);
+    in[0] = in[1] = in[2] = 1;
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        int64_t c = table_col_of(d, part_off, &d->nodes[i]);
+        if (c >= 0)
+            in[c] = 1;
+    }
+    uint32_t k = 0;
+    for (size_t c = 0; c < ncols; c++)
+        k += in[c];
+    *cols = malloc(k * sizeof(uint32_t));
+    if (!*cols) {
+        free(in), free(part_off);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "folded tables: no host memory for the column layout");
+    }
+    k = 0;
+    for (size_t c = 0; c < ncols; c++)
+        if (in[c])
+            (*cols)[k++] = (uint32_t)c;
+    *n = k;
+    free(in), free(part_off);
+    return GLSTARK_OK;
 }
 
 typedef struct acc_use {
@@ -241,9 +308,7 @@ static glstark_status zc_build_init(zc_build *b, const gs_zc_trace *t, gs_error 
     if (!b->order || !b->last || !b->slot || !b->freel || !b->stamp || !b->stack || !b->part_off || !b->uses ||
         !b->wts || !b->ins || !b->consts || !b->fuse_def || !b->fuse_reader || !b->fuse_reads)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "constraint program: no host memory to compile the DAG");
-    b->part_off[0] = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++)
-        b->part_off[p + 1] = b->part_off[p] + 2 * t->part_widths[p];
+    table_part_offsets(t, b->part_off);
     return GLSTARK_OK;
 }
 
@@ -350,11 +415,9 @@ static void emit_node(zc_build *b, uint32_t i, uint32_t *n_free, uint32_t *g_slo
     switch (nd->kind) {
     case GS_CN_VAR_PREP:
     case GS_CN_VAR_MAIN:
-        slot[i] = GS_ZC_OPND_COL | (b->part_off[gs_cdag_part_of(d, nd)] + 2 * nd->a + nd->offset);
-        break;
-    case GS_CN_IS_FIRST: slot[i] = GS_ZC_OPND_COL | 0; break;
-    case GS_CN_IS_LAST: slot[i] = GS_ZC_OPND_COL | 1; break;
-    case GS_CN_IS_TRANSITION: slot[i] = GS_ZC_OPND_COL | 2; break;
+    case GS_CN_IS_FIRST:
+    case GS_CN_IS_LAST:
+    case GS_CN_IS_TRANSITION: slot[i] = GS_ZC_OPND_COL | (uint32_t)table_col_of(d, b->part_off, nd); break;
     case GS_CN_PUBLIC:
         b->consts[b->n_consts] = b->t->publics[nd->a];
         slot[i] = GS_ZC_OPND_CONST | b->n_consts++;
@@ -515,8 +578,19 @@ static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t
     }
     memcpy(out->aux + 4 * (size_t)out->const_off, b->consts, b->n_consts * sizeof(uint32_t));
     memcpy(out->aux + 4 * (size_t)out->w_off, b->wts, b->n_w * sizeof(bb4_t));
-    if (compact)
-        compact_columns(out);
+    if (compact == GS_ZC_COLS_READ) {
+        renumber_columns(out, out->col_map, out->n_cols, GS_ZC_COLS_READ);
+    } else if (compact == GS_ZC_COLS_FOLDED) {
+        uint32_t *layout, n;
+        glstark_status st2 = gs_zc_folded_layout(b->t, &layout, &n, err);
+        if (st2) {
+            gs_zc_code_free(out);
+            return st2;
+        }
+        renumber_columns(out, layout, n, GS_ZC_COLS_FOLDED);
+        out->n_folded = n;
+        free(layout);
+    }
     return GLSTARK_OK;
 }
 
@@ -592,7 +666,7 @@ struct gs_zc_cache {
 static int compile_key(const gs_zc_trace *t, uint32_t k, int compact, gs_bytebuf *b)
 {
     const gs_cdag *d = t->dag;
-    const uint8_t numbering = compact ? 1 : 0;
+    const uint8_t numbering = (uint8_t)compact;
     gs_bytebuf_put(b, &k, sizeof k);
     gs_bytebuf_put(b, &numbering, sizeof numbering);
     gs_bytebuf_put(b, &d->n_nodes, sizeof d->n_nodes);

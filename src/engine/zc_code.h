@@ -101,18 +101,27 @@ typedef struct gs_zc_code {
     uint32_t n_groups, max_group_instr;
     uint32_t *col_map; /* the n_cols table columns the program reads, ascending */
     uint32_t n_cols;
-    int compact;       /* 1: column operand i means table column col_map[i] */
+    int compact;       /* the operands' numbering (GS_ZC_COLS_*) */
+    uint32_t n_folded; /* GS_ZC_COLS_FOLDED: the folded tables' column count */
 } gs_zc_code;
+
+/* How a program's column operands are numbered. */
+enum {
+    GS_ZC_COLS_TABLE = 0,  /* table columns (gs_zc_table_cols numbering) */
+    GS_ZC_COLS_READ = 1,   /* places in the program's col_map */
+    GS_ZC_COLS_FOLDED = 2  /* places in gs_zc_folded_layout: the folded tables' columns */
+};
 
 void gs_zc_code_free(gs_zc_code *c);
 
 /* Compiles trace t's DAG with the weights w into bytecode, its uses split
  * into up to k groups (each group a program of its own: the nodes its uses
  * need, recomputed where groups share them), so that one evaluation's latency
- * on a GPU is that of the longest group. Column operands are table columns,
- * or with compact their places in col_map: a caller that materializes
- * column values (round 0's coset values) makes only the columns the program
- * reads (keccakf: 2,859 of 5,269). */
+ * on a GPU is that of the longest group. compact (GS_ZC_COLS_*) numbers the
+ * column operands: as table columns; as places in col_map, for a caller
+ * that materializes column values (round 0's coset values) and makes only
+ * the columns the program reads (keccakf: 2,859 of 5,269); or as the folded
+ * tables' columns (the multilinear rounds). */
 glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int compact, gs_zc_code *out,
                              gs_error *err);
 

@@ -22,9 +22,9 @@ typedef struct gs_zc_weights {
     bb_t norm;                /* numerator scale (1, or 2^(h-l) for lifted traces) */
 } gs_zc_weights;
 
-/* Table layout after the Z fold: column-major EF, column stride 2^ñ;
- * columns: is_first, is_last, is_transition, then for every part in opening
- * order and every column c: c at local row, c at next row. */
+/* Table columns, the numbering of every column a DAG can read:
+ * is_first, is_last, is_transition, then for every part in opening order and
+ * every column c: c at the local row, c at the next row. */
 static inline size_t gs_zc_table_cols(const gs_zc_trace *t)
 {
     size_t n = 3;
@@ -32,6 +32,14 @@ static inline size_t gs_zc_table_cols(const gs_zc_trace *t)
         n += 2 * (size_t)t->part_widths[p];
     return n;
 }
+
+/* The folded tables (fold_ple's output, the multilinear rounds' input) hold
+ * only the table columns the trace's DAG has a variable for, and the three
+ * selectors: *cols gets them ascending (*n of them; free with free()).
+ * Column i of the folded tables is table column (*cols)[i]. The columns the
+ * DAG never reads are opened from the trace instead (src/prove/zerocheck.c),
+ * so the tables of keccakf's AIR hold 2,860 columns, not 5,269. */
+glstark_status gs_zc_folded_layout(const gs_zc_trace *t, uint32_t **cols, uint32_t *n, gs_error *err);
 
 typedef struct gs_zerocheck_ops {
     /* Round 0: for every evaluation point z_p, writes
@@ -41,11 +49,13 @@ typedef struct gs_zerocheck_ops {
      * g^i·D for i = 1..n_cos (z = g^i ω^k, k ascending), g = 31. */
     glstark_status (*round0)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
                              const gs_buf *e, const gs_zc_weights *w, bb4_t *out);
-    /* Folds Z at r_0: tables (gs_zc_table_cols(t) x 2^ñ EF) get
-     * sum_k col[xN + k] lw[k] with lw[k] = L_{ω^k}(r_0). */
+    /* Folds Z at r_0: the folded tables (gs_zc_folded_layout's columns x
+     * 2^ñ EF, column-major) get sum_k col[xN + k] lw[k] with lw[k] =
+     * L_{ω^k}(r_0) (rows cyclic in the trace's height; +1 for next-row
+     * columns). */
     glstark_status (*fold_ple)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,
                                gs_buf *tables);
-    /* Multilinear round on tables with m live rows (stride 2^ñ): for X = 1..n_x,
+    /* Multilinear round on the folded tables with m live rows (stride 2^ñ): for X = 1..n_x,
      * out[3(X-1) + {0,1,2}] = sum_{a < m/2} eq[a] (zc, p, q)(v[2a] + X (v[2a+1] - v[2a])).
      * With m = 1 it evaluates row 0 once (eq ignored, n_x must be 1, X unused). */
     glstark_status (*mle_round)(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,

@@ -92,27 +92,6 @@ static void poly_mul_acc(const bb4_t *a, size_t na, const bb4_t *b, size_t nb, b
     }
 }
 
-/* eq(r_{1..nt}, x) for nt = 0..max_nt; table nt at offset 2^nt − 1, bit j of x ↔ r_{1+j}. */
-static bb4_t *build_eq_tables(const bb4_t *r, uint32_t max_nt)
-{
-    size_t total = ((size_t)2 << max_nt) - 1;
-    bb4_t *t = malloc(total * sizeof *t);
-    if (!t)
-        return NULL;
-    t[0] = bb4_one();
-    for (uint32_t nt = 0; nt < max_nt; nt++) {
-        const bb4_t *src = t + (((size_t)1 << nt) - 1);
-        bb4_t *dst = t + (((size_t)2 << nt) - 1);
-        size_t n = (size_t)1 << nt;
-        bb4_t ri = r[1 + nt], omr = bb4_sub(bb4_one(), r[1 + nt]);
-        for (size_t x = 0; x < n; x++) {
-            dst[x] = bb4_mul(src[x], omr);
-            dst[x + n] = bb4_mul(src[x], ri);
-        }
-    }
-    return t;
-}
-
 /* ---- prover ---- */
 
 void gs_sred_prover_free(gs_sred_prover *p)
@@ -157,7 +136,7 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
     p->r0 = r[0];
     p->lambda = lambda;
     p->lambda_pows = malloc(((size_t)2 * p->total_slices + 1) * sizeof(bb4_t));
-    p->eq_tables = build_eq_tables(r, p->max_nt);
+    p->eq_tables = gs_eq_tables_nested(r + 1, p->max_nt);
     if (!p->lambda_pows || !p->eq_tables) {
         gs_sred_prover_free(p);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");

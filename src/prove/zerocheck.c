@@ -1,8 +1,10 @@
 /* Batch constraint sumcheck prover (docs/protocol.md, 'Batch constraint sumcheck with univariate skip'). */
 #include "prove/zerocheck.h"
 #include "engine/gkr_ops.h"
+#include "engine/reduction_ops.h"
 #include "common/poly.h"
 #include "prove/spans.h"
+#include "util/parallel_for.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +178,12 @@ static glstark_status round0_trace(batch_state *b, round0_scratch *r, uint32_t t
     const gs_cdag *dg = tr->dag;
     trace_state *ts = &b->ts[t];
     ts->nt = gs_batch_ntilde(&b->shp[t], l_skip);
-    ts->ncols = gs_zc_table_cols(tr);
+    uint32_t *layout, n_folded;
+    glstark_status lst = gs_zc_folded_layout(tr, &layout, &n_folded, err);
+    if (lst)
+        return lst;
+    free(layout);
+    ts->ncols = n_folded;
     ts->w.lambda_pows = b->lpow;
     ts->w.beta = beta;
     ts->w.eq3b = b->eq3b + *ei;
@@ -461,55 +468,128 @@ static glstark_status batch_mle_rounds(batch_state *b, gs_fs *fs, gs_batch_proof
 
 /* ---- column openings ---- */
 
-/* Trace t's column openings into out->openings from *off (value, and the
- * rotation where the AIR has need_rot, per column, part by part); its parts'
- * first entries into part_off[t * 64 + p]. */
-static glstark_status read_openings(batch_state *b, uint32_t t, size_t *off, size_t *part_off, gs_batch_proof *out,
-                                    gs_error *err)
+/* A column's openings at (r_0, r_1..r_nt) from its block sums at l =
+ * min(l_skip, h) (the reduction family's block_sums with the eq table of
+ * r_1..r_nt): a[z] = Σ_x eq(x)·col[x 2^l + z], b[z] = Σ_x eq(x − 1)·col[..].
+ * The folded tables would hold Σ_x eq(x) Σ_k lw[k]·col[(x N + k (+1)) mod H]
+ * for the local (next) row; a column of h >= l_skip rows reads the next row
+ * of block x's last entry from block x + 1 (b[0]); a shorter one is lifted,
+ * row k reading col[k mod H], so its weights are lw summed per residue. */
+static void openings_from_sums(const bb4_t *lw, uint32_t l_skip, uint32_t l, const bb4_t *a, const bb4_t *bs,
+                               bb4_t *local, bb4_t *next)
 {
-    const gs_zc_trace *tr = &b->traces[t];
-    const size_t stride = (size_t)1 << b->ts[t].nt;
-    /* the folded values (entry 0 of table columns 3, 4, ...: value and
-     * rotation per trace column) gathered on the engine and read back at
-     * once: one host sync per trace, not two per column */
-    size_t nv = 0;
-    for (uint32_t p = 0; p < tr->n_parts && p < 64; p++)
-        nv += 2 * (size_t)tr->part_widths[p];
-    bb4_t *hvals = malloc((nv ? nv : 1) * sizeof(bb4_t));
-    gs_buf *gather = NULL;
-    glstark_status rs = hvals ? GLSTARK_OK : GLSTARK_ERR_OUT_OF_MEMORY;
-    if (!rs && nv && stride == 1) {
-        rs = gs_buf_read(b->ts[t].tables, 3 * sizeof(bb4_t), hvals, nv * sizeof(bb4_t));
-    } else if (!rs && nv) {
-        rs = gs_buf_create(b->eng, nv * sizeof(bb4_t), &gather);
-        if (!rs)
-            rs = gs_buf_gather(gather, 0, b->ts[t].tables, 3 * stride * 4, 4, stride * 4, nv);
-        if (!rs)
-            rs = gs_buf_read(gather, 0, hvals, nv * sizeof(bb4_t));
-        gs_buf_destroy(gather);
-    }
-    if (rs) {
-        glstark_status st = !hvals ? gs_error_set(err, rs, "batch prover: allocation failed")
-                                   : eng_fail(b->eng, err, "reading openings");
-        free(hvals);
-        return st;
-    }
-    size_t k = 0;
-    for (uint32_t p = 0; p < tr->n_parts && p < 64; p++) {
-        part_off[(size_t)t * 64 + p] = *off;
-        for (uint32_t c = 0; c < tr->part_widths[p]; c++, k += 2) {
-            out->openings[(*off)++] = hvals[k];
-            if (tr->dag->need_rot)
-                out->openings[(*off)++] = hvals[k + 1];
+    const size_t N = (size_t)1 << l_skip, n = (size_t)1 << l;
+    bb4_t lo = bb4_zero(), nx = bb4_zero();
+    if (l == l_skip) {
+        for (size_t z = 0; z < N; z++) {
+            lo = bb4_add(lo, bb4_mul(lw[z], a[z]));
+            if (z > 0)
+                nx = bb4_add(nx, bb4_mul(lw[z - 1], a[z]));
+        }
+        nx = bb4_add(nx, bb4_mul(lw[N - 1], bs[0]));
+    } else {
+        for (size_t z = 0; z < n; z++) {
+            bb4_t wl = bb4_zero(), wn = bb4_zero();
+            for (size_t k = z; k < N; k += n)
+                wl = bb4_add(wl, lw[k]);
+            for (size_t k = (z + n - 1) % n; k < N; k += n)
+                wn = bb4_add(wn, lw[k]);
+            lo = bb4_add(lo, bb4_mul(wl, a[z]));
+            nx = bb4_add(nx, bb4_mul(wn, a[z]));
         }
     }
-    free(hvals);
-    return GLSTARK_OK;
+    *local = lo;
+    *next = nx;
+}
+
+/* openings_from_sums over a part's columns, on the host's threads (about 32
+ * extension products per column: keccakf's 2633 columns took ~5 ms on one
+ * core of the H200's host). */
+typedef struct sums_ctx {
+    const bb4_t *lw, *sums;
+    uint32_t l_skip, l;
+    size_t n2;
+    bb4_t *vals; /* per column: local, next */
+} sums_ctx;
+
+static void sums_range(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const sums_ctx *c = vctx;
+    for (size_t k = begin; k < end; k++)
+        openings_from_sums(c->lw, c->l_skip, c->l, c->sums + k * c->n2, c->sums + k * c->n2 + c->n2 / 2,
+                           &c->vals[2 * k], &c->vals[2 * k + 1]);
+}
+
+/* Columns per host thread at least: below this the threads' start costs
+ * more than the products they take over. */
+#define OPENING_COLS_PER_THREAD 128u
+
+static void openings_of_part(sums_ctx *c, uint32_t w)
+{
+    unsigned threads = gs_online_cores();
+    if (threads > w / OPENING_COLS_PER_THREAD)
+        threads = w / OPENING_COLS_PER_THREAD;
+    if (threads < 1)
+        threads = 1;
+    if (threads > 64)
+        threads = 64;
+    gs_parallel_for(threads, w, sums_range, c);
+}
+
+/* Trace t's column openings into out->openings from *off (value, and the
+ * next row where the AIR has need_rot, per column, part by part); its parts'
+ * first entries into part_off[t * 64 + p]. They come from the trace itself
+ * (block sums, one engine read per part), not from the folded tables, which
+ * hold only the columns the DAG reads (gs_zc_folded_layout). */
+static glstark_status read_openings(batch_state *b, uint32_t t, const bb4_t *r, size_t *off, size_t *part_off,
+                                    gs_batch_proof *out, gs_error *err)
+{
+    const gs_zc_trace *tr = &b->traces[t];
+    const uint32_t h = tr->log_height, l = h < b->l_skip ? h : b->l_skip, nt = h - l;
+    const size_t H = (size_t)1 << h, n2 = (size_t)2 << l;
+    uint32_t wmax = 0;
+    for (uint32_t p = 0; p < tr->n_parts && p < 64; p++)
+        if (tr->part_widths[p] > wmax)
+            wmax = tr->part_widths[p];
+    bb4_t *lw = malloc(b->N * sizeof(bb4_t));
+    bb4_t *eq = gs_eq_tables_nested(r + 1, nt);
+    gs_red_slice *slices = malloc((wmax ? wmax : 1) * sizeof *slices);
+    bb4_t *sums = malloc((wmax ? wmax : 1) * n2 * sizeof(bb4_t));
+    bb4_t *vals = malloc((wmax ? wmax : 1) * 2 * sizeof(bb4_t));
+    glstark_status st = GLSTARK_OK;
+    if (!lw || !eq || !slices || !sums || !vals)
+        st = oom(err);
+    if (!st)
+        gs_lagrange_d(b->l_skip, r[0], lw);
+    for (uint32_t p = 0; !st && p < tr->n_parts && p < 64; p++) {
+        const uint32_t w = tr->part_widths[p];
+        part_off[(size_t)t * 64 + p] = *off;
+        if (w == 0)
+            continue;
+        for (uint32_t c = 0; c < w; c++) {
+            size_t base = gs_zc_part_offset(tr, p) + (size_t)c * H;
+            slices[c] = (gs_red_slice){(uint32_t)(base / H), (uint32_t)(base % H), h};
+        }
+        if (b->eng->reduction->block_sums(b->eng, tr->parts[p], (uint32_t)H, l, slices, w, eq, nt, sums)) {
+            st = eng_fail(b->eng, err, "reading openings");
+            break;
+        }
+        sums_ctx sc = {lw, sums, b->l_skip, l, n2, vals};
+        openings_of_part(&sc, w);
+        for (uint32_t c = 0; c < w; c++) {
+            out->openings[(*off)++] = vals[2 * c];
+            if (tr->dag->need_rot)
+                out->openings[(*off)++] = vals[2 * c + 1];
+        }
+    }
+    free(lw), free(eq), free(slices), free(sums), free(vals);
+    return st;
 }
 
 /* T13: the openings, observed with all common-main parts first, then the
  * other parts (a column without need_rot observes a zero rotation). */
-static glstark_status batch_openings(batch_state *b, gs_fs *fs, gs_batch_proof *out, gs_error *err)
+static glstark_status batch_openings(batch_state *b, gs_fs *fs, const bb4_t *r, gs_batch_proof *out, gs_error *err)
 {
     const uint32_t M = b->M;
     size_t off = 0;
@@ -517,7 +597,7 @@ static glstark_status batch_openings(batch_state *b, gs_fs *fs, gs_batch_proof *
     if (!part_off)
         return oom(err);
     for (uint32_t t = 0; t < M; t++) {
-        glstark_status st = read_openings(b, t, &off, part_off, out, err);
+        glstark_status st = read_openings(b, t, r, &off, part_off, out, err);
         if (st) {
             free(part_off);
             return st;
@@ -547,8 +627,9 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                               uint32_t D, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
                               gs_batch_proof *out, bb4_t *r, gs_error *err)
 {
-    if (!eng->zerocheck || !eng->gkr)
-        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED, "batch prover: engine '%s' lacks the zerocheck or gkr family",
+    if (!eng->zerocheck || !eng->gkr || !eng->reduction)
+        return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
+                            "batch prover: engine '%s' lacks the zerocheck, gkr or reduction family",
                             eng->core->name);
     if (M == 0 || l_skip == 0 || l_skip > 8 || D == 0 || D > 16)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
@@ -571,7 +652,7 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     if (!st) {
         gs_span_eng_end(eng, span);
         span = gs_span_eng_begin(eng, "column_openings");
-        st = batch_openings(&b, fs, out, err);
+        st = batch_openings(&b, fs, r, out, err);
     }
     if (!st)
         gs_span_eng_end(eng, span);

@@ -377,6 +377,18 @@ static gs_buf *upload_ext(gs_engine *eng, const bb4_t *v, size_t n)
 
 static size_t lifted(const tcase *c, uint32_t l) { return (size_t)1 << (c->log_h > l ? c->log_h : l); }
 
+/* Columns of the folded tables: the selectors and the columns the DAG reads. */
+static size_t folded_cols(const gs_zc_trace *t)
+{
+    uint32_t *layout, n;
+    gs_error err;
+    cr_assert_eq(gs_zc_folded_layout(t, &layout, &n, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_leq(n, gs_zc_table_cols(t));
+    cr_assert(n >= 3 && layout[0] == 0 && layout[1] == 1 && layout[2] == 2);
+    free(layout);
+    return n;
+}
+
 static void cmp_words(const void *a, const void *b, size_t words, const char *what, const char *tag)
 {
     const uint32_t *x = a, *y = b;
@@ -422,21 +434,25 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
     bb4_t *lw = malloc(N * sizeof(bb4_t));
     for (size_t k = 0; k < N; k++)
         lw[k] = rand_bb4(s);
-    size_t ncols = gs_zc_table_cols(&in[0].t);
-    size_t twords = ncols * nx * 4;
+    /* the folded tables, and one poisoned column after them that no engine may write */
+    size_t ncols = folded_cols(&in[0].t);
+    size_t twords = ncols * nx * 4, pwords = twords + nx * 4;
     gs_buf *tb[2];
     for (int k = 0; k < 2; k++) {
-        OK(engs[k], gs_buf_create(engs[k], twords * 4, &tb[k]));
-        OK(engs[k], gs_buf_fill_u32(tb[k], 0, twords, 0xDEADBEEFu));
+        OK(engs[k], gs_buf_create(engs[k], pwords * 4, &tb[k]));
+        OK(engs[k], gs_buf_fill_u32(tb[k], 0, pwords, 0xDEADBEEFu));
         OK(engs[k], engs[k]->zerocheck->fold_ple(engs[k], &in[k].t, l, lw, tb[k]));
     }
     free(lw);
     uint32_t *h[2];
     for (int k = 0; k < 2; k++) {
-        h[k] = malloc(twords * 4);
-        OK(engs[k], gs_buf_read(tb[k], 0, h[k], twords * 4));
+        h[k] = malloc(pwords * 4);
+        OK(engs[k], gs_buf_read(tb[k], 0, h[k], pwords * 4));
+        for (size_t i = twords; i < pwords; i++)
+            cr_assert_eq(h[k][i], 0xDEADBEEFu, "%s: fold_ple wrote past the folded tables (engine %d, word %zu)", tag,
+                         k, i);
     }
-    cmp_words(h[0], h[1], twords, "fold_ple tables", tag);
+    cmp_words(h[0], h[1], pwords, "fold_ple tables", tag);
     /* rounds */
     size_t stride = nx;
     bb4_t *eq = malloc(nx * sizeof(bb4_t));
@@ -692,7 +708,7 @@ Test(zerocheck_gles, fold_ple_budget_weights)
     bb4_t lw[4];
     for (size_t k = 0; k < N; k++)
         lw[k] = rand_bb4(&s);
-    const size_t twords = gs_zc_table_cols(&in[0].t) * nx * 4;
+    const size_t twords = folded_cols(&in[0].t) * nx * 4;
     gs_buf *tb[2];
     for (int k = 0; k < 2; k++)
         OK(engs[k], gs_buf_create(engs[k], twords * 4, &tb[k]));

@@ -12,6 +12,7 @@
 #include "air/keygen.h"
 #include "airs/keccak.h"
 #include "engine/cpu/cpu_engine.h"
+#include "engine/zerocheck_ops.h"
 #include "glstark/airs.h"
 #include "common/air_cdag.h"
 #include "common/fs_transcript.h"
@@ -232,6 +233,22 @@ Test(cl_keygen, keccak_app21_p16, .timeout = 600)
     const gs_buf *parts[1] = {m};
     uint32_t w[1] = {GLSTARK_KECCAK_WIDTH};
     gs_zc_trace tr = {&dag.dag, logh, 1, parts, w, NULL, 0, NULL};
+    /* the folded tables: the selectors, every column at its row, and at the
+     * next row only the step flags, the preimage and A (the transition
+     * constraints in src/airs/keccak.c), each a contiguous range */
+    uint32_t *layout, nf;
+    cr_assert_eq(gs_zc_folded_layout(&tr, &layout, &nf, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(nf, 3 + GS_KC_WIDTH + 24 + 100 + 100, "folded columns: %u", nf);
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < nf; i++) {
+        if (layout[i] < 3 || !((layout[i] - 3) & 1))
+            continue;
+        uint32_t c = (layout[i] - 3) / 2;
+        cr_assert(c < GS_KC_EXPORT || (c >= GS_KC_PREIMAGE && c < GS_KC_A + 100), "column %u read at the next row", c);
+        next++;
+    }
+    cr_assert_eq(next, 224);
+    free(layout);
     prove_compare_verify(eng, pk.vk.pre_hash, "openvm/keccak-app21_p16.proof.bin", &tr, 1, &tr, 4, 18);
     gs_buf_destroy(m);
     gs_engine_destroy(eng);

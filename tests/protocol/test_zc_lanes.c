@@ -397,8 +397,8 @@ Test(zc_lanes, cached_programs_match_direct_compiles)
     make_fixture(f, &s, 200, 0);
     gs_error err;
     gs_zc_cache *cache = NULL;
-    const int order[6] = {1, 0, 1, 0, 0, 1};
-    for (int i = 0; i < 6; i++) {
+    const int order[8] = {1, 0, 2, 1, 0, 2, 0, 1};
+    for (int i = 0; i < 8; i++) {
         int compact = order[i];
         if (i == 2 || i == 4) { /* new challenges: every weight changes */
             for (uint32_t c = 0; c < f->dag.n_constraints; c++)
@@ -421,5 +421,60 @@ Test(zc_lanes, cached_programs_match_direct_compiles)
         gs_zc_code_free(&cached);
     }
     gs_zc_cache_free(cache);
+    free(f);
+}
+
+/* The folded tables' columns: the selectors, then the table columns the
+ * fixture's DAG has variables for (every main column at both rows, the
+ * preprocessed column c only at row c & 1). A program numbered for them
+ * reads the same table columns as one numbered as the table. */
+Test(zc_lanes, folded_numbering_matches_table_numbering)
+{
+    uint64_t s = 0x5EED0F01;
+    fixture *f = malloc(sizeof *f);
+    make_fixture(f, &s, 200, 0);
+    gs_error err;
+    uint32_t *layout, n;
+    cr_assert_eq(gs_zc_folded_layout(&f->tr, &layout, &n, &err), GLSTARK_OK, "%s", err.msg);
+    /* main columns: table columns 3..12; preprocessed c: 13 + 2c + (c & 1) */
+    const uint32_t want[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17};
+    cr_assert_eq(n, sizeof want / sizeof want[0], "%u folded columns", n);
+    for (uint32_t i = 0; i < n; i++)
+        cr_assert_eq(layout[i], want[i], "folded column %u is table column %u, want %u", i, layout[i], want[i]);
+    gs_zc_code tab, fold;
+    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 2, GS_ZC_COLS_TABLE, &tab, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 2, GS_ZC_COLS_FOLDED, &fold, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(fold.compact, GS_ZC_COLS_FOLDED);
+    cr_assert_eq(fold.n_folded, n);
+    cr_assert_eq(fold.aux_words, tab.aux_words);
+    uint32_t cols_seen = 0;
+    for (uint32_t q = 0; q < tab.n_instr; q++) {
+        const uint32_t *a = tab.aux + 4 * (size_t)q, *b = fold.aux + 4 * (size_t)q;
+        int pos[3], np = gs_zc_ins_operand_places(a, pos);
+        cr_assert_eq(a[0], b[0], "instruction %u: operations differ", q);
+        for (int o = 0; o < np; o++) {
+            uint32_t x = gs_zc_ins_operand(a, pos[o]), y = gs_zc_ins_operand(b, pos[o]);
+            cr_assert_eq(GS_ZC_OPND_KIND(x), GS_ZC_OPND_KIND(y));
+            if (GS_ZC_OPND_KIND(x) != GS_ZC_OPND_COL) {
+                cr_assert_eq(x, y, "instruction %u: operand %d differs", q, o);
+                continue;
+            }
+            cr_assert_lt(GS_ZC_OPND_INDEX(y), n);
+            cr_assert_eq(layout[GS_ZC_OPND_INDEX(y)], GS_ZC_OPND_INDEX(x), "instruction %u: folded column %u is not %u",
+                         q, GS_ZC_OPND_INDEX(y), GS_ZC_OPND_INDEX(x));
+            cols_seen++;
+        }
+    }
+    cr_assert_gt(cols_seen, 0u);
+    size_t rest = 4 * (size_t)tab.n_instr;
+    cr_assert_eq(memcmp(tab.aux + rest, fold.aux + rest, (tab.aux_words - rest) * sizeof(uint32_t)), 0);
+    gs_zc_code_free(&tab);
+    gs_zc_code_free(&fold);
+    free(layout);
+    /* a variable past its part's width: refused, nothing allocated */
+    f->nodes[0].a = W_MAIN + 2;
+    cr_assert_eq(gs_zc_folded_layout(&f->tr, &layout, &n, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_null(layout);
+    cr_assert(strstr(err.msg, "out of range"), "%s", err.msg);
     free(f);
 }

@@ -194,7 +194,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
     unsigned parts = gs_cpu_parts(eng, nx);
     gs_cpu_state *cs = eng->impl;
     gs_zc_code code;
-    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, 1, &code, &eng->err);
+    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, GS_ZC_COLS_READ, &code, &eng->err);
     if (st) {
         gs_r0_transform_free(&tf);
         return st;
@@ -223,20 +223,22 @@ typedef struct fp_ctx {
     const gs_zc_trace *t;
     size_t N, H, nx;
     const bb4_t *lw;
-    const bb_t **src; /* per table column >= 3 */
+    const uint32_t *cols; /* folded column i is table column cols[i] */
+    const bb_t **src;     /* per folded column of a trace column */
     bb4_t *T;
     const bb_t *lw_comp; /* 4 x N: component j of lw[k] at [j N + k] (vector path) */
     const gs_cpu_kernels *k;
 } fp_ctx;
 
-/* Table columns [lo, hi): each trace column is streamed once, in order. */
+/* Folded columns [lo, hi): each trace column is streamed once, in order. */
 static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
     (void)part;
     fp_ctx *cx = vctx;
     size_t N = cx->N, H = cx->H, nx = cx->nx;
-    for (size_t c = lo; c < hi; c++) {
-        bb4_t *dst = cx->T + c * nx;
+    for (size_t i = lo; i < hi; i++) {
+        bb4_t *dst = cx->T + i * nx;
+        size_t c = cx->cols[i];
         if (c < 3) {
             for (size_t x = 0; x < nx; x++) {
                 bb4_t s = bb4_zero();
@@ -250,7 +252,7 @@ static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
             }
             continue;
         }
-        const bb_t *m = cx->src[c];
+        const bb_t *m = cx->src[i];
         size_t rot = (c - 3) & 1, x = 0;
         /* blocks whose rows do not wrap around the trace: all of them unrotated, all but the last rotated */
         if (cx->k->ple_fold && H >= N)
@@ -264,37 +266,52 @@ static void fold_ple_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     }
 }
 
+/* The trace column behind table column c >= 3. */
+static const bb_t *table_column_source(const gs_zc_trace *t, size_t c)
+{
+    size_t j = (c - 3) / 2, H = (size_t)1 << t->log_height;
+    uint32_t p = 0;
+    while (j >= t->part_widths[p])
+        j -= t->part_widths[p++];
+    return (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p) + j * H;
+}
+
 static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,
                                    gs_buf *tables)
 {
     size_t N = (size_t)1 << l_skip, H = (size_t)1 << t->log_height;
     size_t rows = lifted_rows(t, l_skip), nx = rows / N;
-    size_t ncols = gs_zc_table_cols(t);
-    if (tables->size < ncols * nx * sizeof(bb4_t))
+    uint32_t *cols, ncols;
+    glstark_status st = gs_zc_folded_layout(t, &cols, &ncols, &eng->err);
+    if (st)
+        return st;
+    if (tables->size < ncols * nx * sizeof(bb4_t)) {
+        free(cols);
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "zerocheck fold_ple: table buffer has %zu bytes, needs %zu", tables->size, ncols * nx * sizeof(bb4_t));
+                            "zerocheck fold_ple: table buffer has %zu bytes, needs %zu", tables->size,
+                            ncols * nx * sizeof(bb4_t));
+    }
     const bb_t **src = malloc(ncols * sizeof(*src));
     bb_t *lw_comp = malloc(4 * N * sizeof(bb_t));
     if (!src || !lw_comp) {
-        free(src), free(lw_comp);
+        free(src), free(lw_comp), free(cols);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck fold_ple: allocation failed");
     }
-    size_t c = 3;
-    for (uint32_t p = 0; p < t->n_parts; p++)
-        for (uint32_t j = 0; j < t->part_widths[p]; j++, c += 2)
-            src[c] = src[c + 1] = (const bb_t *)t->parts[p]->host + gs_zc_part_offset(t, p) + (size_t)j * H;
+    for (uint32_t i = 0; i < ncols; i++)
+        src[i] = cols[i] >= 3 ? table_column_source(t, cols[i]) : NULL;
     for (size_t k = 0; k < N; k++)
         for (int j = 0; j < 4; j++)
             lw_comp[(size_t)j * N + k] = lw[k].c[j];
-    fp_ctx cx = {t, N, H, nx, lw, src, (bb4_t *)tables->host, lw_comp, gs_cpu_engine_kernels(eng)};
+    fp_ctx cx = {t, N, H, nx, lw, cols, src, (bb4_t *)tables->host, lw_comp, gs_cpu_engine_kernels(eng)};
     gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
-    free(src), free(lw_comp);
+    free(src), free(lw_comp), free(cols);
     return GLSTARK_OK;
 }
 
 typedef struct mle_ctx {
     const gs_zc_trace *t;
     const bb4_t *T;
+    const uint32_t *folded_of; /* per program column: its folded table column */
     size_t stride, n_x;
     const bb4_t *E;
     const gs_zc_code *code;  /* the DAG with this round's weights, one group */
@@ -309,8 +326,8 @@ typedef struct mle_ctx {
 static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
 {
     mle_ctx *cx = vctx;
-    /* lane values only for the columns the program reads: its column i is table column col_map[i] */
-    const uint32_t *col_map = cx->code->col_map;
+    /* lane values only for the columns the program reads: its column i is folded column folded_of[i] */
+    const uint32_t *col_map = cx->folded_of;
     size_t ncols = cx->code->n_cols, n_x = cx->n_x, stride = cx->stride;
     bb4_t *out = cx->acc + 3 * n_x * part;
     for (size_t i = 0; i < 3 * n_x; i++)
@@ -353,53 +370,84 @@ static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     free(vals);
 }
 
+/* out[i]: the folded column of the program's column i (col_map ascends and
+ * is a subset of the layout, so one merge finds them all). */
+static void folded_places(const gs_zc_code *code, const uint32_t *layout, uint32_t n, uint32_t *out)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < code->n_cols; i++) {
+        while (j < n && layout[j] < code->col_map[i])
+            j++;
+        out[i] = j;
+    }
+}
+
+/* m = 1: the DAG at the fully bound point (row 0 of every folded column). */
+static glstark_status mle_at_point(gs_engine *eng, const gs_zc_trace *t, const bb4_t *T, size_t stride,
+                                   const uint32_t *layout, uint32_t n_folded, const gs_zc_weights *w, size_t n_x,
+                                   bb4_t *out)
+{
+    const gs_cdag *d = t->dag;
+    size_t ncols = gs_zc_table_cols(t);
+    bb4_t *vals = calloc(ncols, sizeof(bb4_t)); /* columns the DAG never reads stay 0 */
+    bb4_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb4_t));
+    const bb4_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
+    if (!vals || !nodes || !cols) {
+        free(vals), free(nodes), free(cols);
+        return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");
+    }
+    size_t off = 3;
+    for (uint32_t p = 0; p < t->n_parts; p++) {
+        cols[p] = vals + off;
+        off += 2 * (size_t)t->part_widths[p];
+    }
+    for (uint32_t i = 0; i < n_folded; i++)
+        vals[layout[i]] = T[i * stride];
+    gs_cdag_env_ext env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
+    gs_cdag_eval_ext(d, &env, nodes);
+    combine_ext(d, nodes, w, out);
+    for (size_t i = 3; i < 3 * n_x; i++)
+        out[i] = bb4_zero();
+    free(vals), free(nodes), free(cols);
+    return GLSTARK_OK;
+}
+
 static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
                                     const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out)
 {
     eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
-    const gs_cdag *d = t->dag;
-    size_t ncols = gs_zc_table_cols(t);
     const bb4_t *T = (const bb4_t *)tables->host;
+    uint32_t *layout, n_folded;
+    glstark_status st = gs_zc_folded_layout(t, &layout, &n_folded, &eng->err);
+    if (st)
+        return st;
     if (m == 1) {
-        /* evaluation at the fully bound point (row 0) */
-        bb4_t *vals = malloc(ncols * sizeof(bb4_t));
-        bb4_t *nodes = malloc((d->n_nodes ? d->n_nodes : 1) * sizeof(bb4_t));
-        const bb4_t **cols = malloc((t->n_parts ? t->n_parts : 1) * sizeof(*cols));
-        if (!vals || !nodes || !cols) {
-            free(vals), free(nodes), free(cols);
-            return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");
-        }
-        size_t off = 3;
-        for (uint32_t p = 0; p < t->n_parts; p++) {
-            cols[p] = vals + off;
-            off += 2 * (size_t)t->part_widths[p];
-        }
-        for (size_t c = 0; c < ncols; c++)
-            vals[c] = T[c * stride];
-        gs_cdag_env_ext env = {cols, {vals[0], vals[1], vals[2]}, t->publics};
-        gs_cdag_eval_ext(d, &env, nodes);
-        combine_ext(d, nodes, w, out);
-        for (size_t i = 3; i < 3 * n_x; i++)
-            out[i] = bb4_zero();
-        free(vals), free(nodes), free(cols);
-        return GLSTARK_OK;
+        st = mle_at_point(eng, t, T, stride, layout, n_folded, w, n_x, out);
+        free(layout);
+        return st;
     }
     size_t half = m / 2;
     unsigned parts = gs_cpu_parts(eng, half);
     gs_cpu_state *cs = eng->impl;
     gs_zc_code code;
-    glstark_status st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, 1, &code, &eng->err);
-    if (st)
+    st = gs_zc_compile_cached(&cs->zc_cache, t, w, 1, GS_ZC_COLS_READ, &code, &eng->err);
+    if (st) {
+        free(layout);
         return st;
-    mle_ctx cx = {t, T, stride, n_x, (const bb4_t *)eq->host, &code, cs->kernels,
-                  NULL, 0};
+    }
+    uint32_t *folded_of = malloc((code.n_cols ? code.n_cols : 1) * sizeof(uint32_t));
+    mle_ctx cx = {t, T, folded_of, stride, n_x, (const bb4_t *)eq->host, &code, cs->kernels, NULL, 0};
     cx.acc = malloc((size_t)parts * 3 * n_x * sizeof(bb4_t));
-    if (!cx.acc) {
+    if (!cx.acc || !folded_of) {
         gs_zc_code_free(&code);
+        free(cx.acc), free(folded_of), free(layout);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: accumulator allocation failed");
     }
+    folded_places(&code, layout, n_folded, folded_of);
+    free(layout);
     gs_parallel_for(parts, half, mle_slice, &cx);
     gs_zc_code_free(&code);
+    free(folded_of);
     if (cx.oom) {
         free(cx.acc);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck mle round: scratch allocation failed");

@@ -296,6 +296,13 @@ static int groups_fit(const zc_ctx *c, const eval_plan *e, int ext, uint32_t nke
            (uint64_t)e->code.aux_words * 4 <= c->maxb;
 }
 
+/* Round 0 (base field) reads a tile of the columns the program reads; the
+ * rounds (extension) read the folded tables. */
+static int cols_for(int ext)
+{
+    return ext ? GS_ZC_COLS_FOLDED : GS_ZC_COLS_READ;
+}
+
 /* Under a dispatch time budget a dispatch is cut between work groups only,
  * and a lane runs its whole group of the DAG, so the smallest work group is
  * the narrowest the plan allows (GS_ZC_MIN_LANES: narrower ones run no
@@ -326,7 +333,7 @@ static glstark_status plan_split(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, 
             k > GS_ZC_MAX_GROUPS || !groups_fit(c, e, ext, nkeys, k))
             return GLSTARK_OK;
         gs_zc_code next;
-        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &next,
+        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, cols_for(ext), &next,
                                        &c->eng->err)))
             return st;
         if (next.n_groups <= e->code.n_groups || next.max_group_instr >= per) {
@@ -340,7 +347,8 @@ static glstark_status plan_split(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, 
 
 /* The plan's program: the DAG compiled with this call's weights (round 0,
  * !ext: with compact column numbering, so its tile holds only the columns
- * the program reads), in as many groups as fit the work buffer. */
+ * the program reads; the rounds, ext: numbered as the folded tables), in as
+ * many groups as fit the work buffer. */
 static glstark_status plan_compile(zc_ctx *c, eval_plan *e, const gs_zc_trace *t, const gs_zc_weights *w, int ext,
                                    uint32_t nkeys)
 {
@@ -349,7 +357,7 @@ static glstark_status plan_compile(zc_ctx *c, eval_plan *e, const gs_zc_trace *t
     if (c->dev->prof)
         gs_gl_profile_begin(c->dev);
     glstark_status st =
-        gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &e->code, &c->eng->err);
+        gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, cols_for(ext), &e->code, &c->eng->err);
     if (c->dev->prof)
         gs_gl_profile_end(c->dev, "zerocheck: DAG compile (host)", e->code.n_instr);
     if (!st)
@@ -364,7 +372,7 @@ static glstark_status plan_compile(zc_ctx *c, eval_plan *e, const gs_zc_trace *t
             break;
         k = e->code.n_groups / 2;
         gs_zc_code_free(&e->code);
-        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, !ext, &e->code,
+        if ((st = gs_zc_compile_cached(&((gs_gles_state *)c->eng->impl)->zc_cache, t, w, k, cols_for(ext), &e->code,
                                        &c->eng->err)))
             return st;
     }
@@ -766,6 +774,49 @@ done:
 
 /* ---- Z fold ---- */
 
+/* fold_ple over the part columns: windows of whole trace columns that fit
+ * one binding, and of folded columns that fit another, skipping to the
+ * window of the next column the folded tables hold (map ascending, folded
+ * columns [3, nf) are trace columns). */
+static glstark_status fold_ple_parts(zc_ctx *c, const gs_zc_trace *t, gs_gl_program *p, const uint32_t *map,
+                                     uint64_t nf, uint64_t nx, uint64_t weight, gs_buf *tables)
+{
+    const uint64_t H = (uint64_t)1 << t->log_height;
+    glstark_status st = GLSTARK_OK;
+    uint64_t te = 3, col = 3; /* the next folded column; part p's first table column */
+    for (uint32_t q = 0; !st && q < t->n_parts; q++) {
+        const uint64_t wdt = t->part_widths[q], end = col + 2 * wdt;
+        while (!st && te < nf && map[te] < end) {
+            const uint64_t j0 = (map[te] - col) / 2;
+            uint64_t cw = gs_colwin_fit(&c->dev->caps, gs_zc_part_offset(t, q) + j0 * H, H, H, 4, wdt - j0, 0);
+            uint64_t ct = gs_colwin_fit(&c->dev->caps, te * nx, nx, nx, 16, nf - te, 0);
+            if (cw == 0 || ct == 0) {
+                st = gs_error_set(&c->eng->err, GLSTARK_ERR_UNSUPPORTED,
+                                  "gles zerocheck fold_ple: a column of 2^%u rows exceeds the binding limit",
+                                  t->log_height);
+                break;
+            }
+            uint64_t e_b = te;
+            while (e_b < nf && e_b - te < ct && map[e_b] < col + 2 * (j0 + cw))
+                e_b++;
+            uint32_t pl = 0, tl = 0;
+            st = bind_elems(c, 0, t->parts[q], gs_zc_part_offset(t, q) + j0 * H, cw * H, 4, &pl);
+            if (!st)
+                st = bind_elems(c, 1, tables, te * nx, (e_b - te) * nx, 16, &tl);
+            if (st)
+                break;
+            set_u(p, "gs_plead", pl);
+            set_u(p, "gs_tlead", tl);
+            set_u(p, "gs_tcol0", (uint32_t)(col + 2 * j0));
+            set_u(p, "gs_e0", (uint32_t)te);
+            st = run_ids_weighted(c, p, (e_b - te) * nx, weight);
+            te = e_b;
+        }
+        col = end;
+    }
+    return st;
+}
+
 static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, const bb4_t *lw,
                                     gs_buf *tables)
 {
@@ -774,26 +825,38 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
     if (l_skip > 8)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "gles zerocheck fold_ple: l_skip %u is above 8",
                             l_skip);
-    const uint64_t N = (uint64_t)1 << l_skip, H = (uint64_t)1 << t->log_height;
-    const uint64_t nx = lifted_rows(t, l_skip) / N, ncols = gs_zc_table_cols(t);
-    if (tables->size < ncols * nx * 16)
+    const uint64_t N = (uint64_t)1 << l_skip;
+    const uint64_t nx = lifted_rows(t, l_skip) / N;
+    uint32_t *map, nf;
+    glstark_status st = gs_zc_folded_layout(t, &map, &nf, &eng->err);
+    if (st)
+        return st;
+    if (tables->size < nf * nx * 16) {
+        free(map);
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "zerocheck fold_ple: table buffer has %zu bytes, needs %" PRIu64, tables->size,
-                            ncols * nx * 16);
-    gs_buf *lb = NULL;
+                            (uint64_t)nf * nx * 16);
+    }
+    gs_buf *lb = NULL, *mb = NULL;
     gs_gl_program *p = NULL;
-    glstark_status st = gs_buf_create(eng, N * 16, &lb);
+    st = gs_buf_create(eng, N * 16, &lb);
     if (!st)
         st = gs_buf_write(lb, 0, lw, N * 16);
+    if (!st)
+        st = gs_buf_create(eng, (uint64_t)nf * 4, &mb);
+    if (!st)
+        st = gs_buf_write(mb, 0, map, (uint64_t)nf * 4);
     if (!st)
         st = prog_mode(&c, M_FOLD_PLE, l_skip, &p);
     if (!st)
         st = bind_elems(&c, 2, lb, 0, N, 16, NULL);
+    if (!st)
+        st = bind_elems(&c, 3, mb, 0, nf, 4, NULL);
     if (st)
         goto done;
-    set_u(p, "gs_hmask", (uint32_t)(H - 1));
+    set_u(p, "gs_hmask", (uint32_t)(((uint64_t)1 << t->log_height) - 1));
     set_u(p, "gs_nx", (uint32_t)nx);
-    /* selectors */
+    /* selectors: folded columns 0-2 (every layout has them) */
     uint32_t tl = 0;
     st = bind_elems(&c, 0, lb, 0, N * 4, 4, NULL);
     set_u(p, "gs_sel", 1);
@@ -814,36 +877,12 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32
         s0 += cw;
     }
     set_u(p, "gs_sel", 0);
-    uint64_t col = 3;
-    for (uint32_t q = 0; !st && q < t->n_parts; q++) {
-        uint64_t wdt = t->part_widths[q];
-        for (uint64_t j0 = 0; !st && j0 < wdt;) {
-            uint64_t cw = gs_colwin_fit(&c.dev->caps, gs_zc_part_offset(t, q) + j0 * H, H, H, 4, wdt - j0, 0);
-            uint64_t ct = gs_colwin_fit(&c.dev->caps, (col + 2 * j0) * nx, nx, nx, 16, 2 * (wdt - j0), 0) / 2;
-            if (ct < cw)
-                cw = ct;
-            if (cw == 0) {
-                st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
-                                  "gles zerocheck fold_ple: a column of 2^%u rows exceeds the binding limit",
-                                  t->log_height);
-                break;
-            }
-            uint32_t pl = 0;
-            st = bind_elems(&c, 0, t->parts[q], gs_zc_part_offset(t, q) + j0 * H, cw * H, 4, &pl);
-            if (!st)
-                st = bind_elems(&c, 1, tables, (col + 2 * j0) * nx, 2 * cw * nx, 16, &tl);
-            if (st)
-                break;
-            set_u(p, "gs_plead", pl);
-            set_u(p, "gs_tlead", tl);
-            set_u(p, "gs_tcol0", (uint32_t)(col + 2 * j0));
-            st = run_ids_weighted(&c, p, 2 * cw * nx, gs_weight_fold_ple(l_skip, 0));
-            j0 += cw;
-        }
-        col += 2 * wdt;
-    }
+    if (!st)
+        st = fold_ple_parts(&c, t, p, map, nf, nx, gs_weight_fold_ple(l_skip, 0), tables);
 done:
     gs_buf_destroy(lb);
+    gs_buf_destroy(mb);
+    free(map);
     return st;
 }
 
@@ -854,7 +893,6 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
 {
     zc_ctx c;
     ctx_init(&c, eng);
-    const uint64_t ncols = gs_zc_table_cols(t);
     const int single = m == 1;
     if (m == 0 || (m & (m - 1)) || m > stride || n_x == 0 || (single && n_x != 1) || (!single && !eq))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
@@ -864,11 +902,6 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
     const uint64_t rows = m; /* live rows per column */
     const uint64_t groups = single ? 1 : m / 2;
     const uint32_t nkeys = single ? 1 : (uint32_t)n_x;
-    if (tables->size < ((ncols - 1) * stride + rows) * 16)
-        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "gles zerocheck mle round: table buffer has %zu bytes, too small for %" PRIu64
-                            " columns of stride %zu",
-                            tables->size, ncols, stride);
     if (!single && eq->size < groups * 16)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "gles zerocheck mle round: the eq buffer needs %" PRIu64 " extension elements", groups);
@@ -878,6 +911,14 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
     gs_gl_program *gp = NULL;
     if (st)
         goto done;
+    const uint64_t ncols = ep.code.n_folded;
+    if (tables->size < ((ncols - 1) * stride + rows) * 16) {
+        st = gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                          "gles zerocheck mle round: table buffer has %zu bytes, too small for %" PRIu64
+                          " columns of stride %zu",
+                          tables->size, ncols, stride);
+        goto done;
+    }
     plan_set(&ep, "gs_interp", single ? 0 : 1);
     uint64_t span = (ncols - 1) * stride + rows;
     if (span * 16 <= c.maxb) {
