@@ -25,7 +25,7 @@ static uint64_t *slots_of(const gs_batch_trace *traces, uint32_t M, uint32_t l_s
 }
 
 glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip,
-                           uint32_t D, int check_rows, gs_lz_proof *out, bb4_t *r, gs_error *err)
+                           uint32_t D, int check_rows, gs_lz_proof *out, bb4_t *r, gs_open_sums *keep, gs_error *err)
 {
     memset(out, 0, sizeof(*out));
     if (!eng->gkr)
@@ -91,7 +91,7 @@ glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces,
         xi[len++] = gs_fs_sample_ext(fs);
     gs_span_eng_end(eng, sp);
     /* T7..T13 */
-    st = gs_batch_prove(eng, fs, traces, M, l_skip, D, sh.n_logup, xi, beta, check_rows, &out->batch, r, err);
+    st = gs_batch_prove(eng, fs, traces, M, l_skip, D, sh.n_logup, xi, beta, check_rows, &out->batch, r, keep, err);
     if (st)
         goto fail;
     free(xi);

@@ -12,8 +12,9 @@
 #include "prove/gkr.h"
 #include "prove/zerocheck.h"
 
-/* Prover. r_out gets n_max + 1 entries. check_rows: see gs_batch_prove. */
+/* Prover. r_out gets n_max + 1 entries. check_rows, keep: see gs_batch_prove. */
 glstark_status gs_lz_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t n_traces, uint32_t l_skip,
-                           uint32_t max_degree, int check_rows, gs_lz_proof *out, bb4_t *r_out, gs_error *err);
+                           uint32_t max_degree, int check_rows, gs_lz_proof *out, bb4_t *r_out, gs_open_sums *keep,
+                           gs_error *err);
 
 #endif

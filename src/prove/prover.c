@@ -78,6 +78,7 @@ typedef struct pstate {
     bb4_t *r, *u, *ucube;
     gs_lz_proof lz;
     int have_lz;
+    gs_open_sums osums; /* the openings' block sums, for the stacked reduction's round 0 */
     unsigned fallback_phases;
     char missing[256];
     deferred_mains pending;
@@ -132,6 +133,7 @@ static void pstate_free(pstate *s)
     free(s->ucube);
     if (s->have_lz)
         gs_lz_proof_free(&s->lz);
+    gs_open_sums_free(&s->osums);
     memset(s, 0, sizeof *s);
 }
 
@@ -949,10 +951,49 @@ static glstark_status phase_logup_zerocheck(pstate *s, gs_fs *fs, gs_span_rec *R
     gs_span_end(R, sk);
     /* logup_gkr, round0, mle_rounds, column_openings: marked inside */
     if ((st = gs_lz_prove(s->eng[e], fs, s->zc, p->M, p->l_skip, (uint32_t)p->sp->max_constraint_degree, 0, &s->lz,
-                          s->r, err)))
+                          s->r, &s->osums, err)))
         return st;
     s->have_lz = 1;
     return gs_bridge_lz_to_proof(&s->lz, s->zc, p->M, out, err);
+}
+
+/* A commit's round-0 block sums (2N per slice of lay, in placement order),
+ * from the sums the column openings were read from: slice (trace k of lay,
+ * column c) is column c of part `part` of sorted trace trace_of[k]. A
+ * column shorter than 2^l_skip rows was summed at its own height; the
+ * stacked matrix spreads its values 2^(l_skip - h) rows apart over a slot
+ * of 2^l_skip rows, zeros between, and so do its sums (with no multilinear
+ * variable both halves are the same). NULL when a part's sums are missing
+ * (the reduction then reads the matrix) or out of memory. */
+static bb4_t *known_commit_sums(const gs_open_sums *os, const gs_stack_layout *lay, const uint32_t *trace_of,
+                                uint32_t part, uint32_t l_skip)
+{
+    const size_t N = (size_t)1 << l_skip;
+    if (part >= GS_OPEN_SUMS_PARTS || !os->part)
+        return NULL;
+    bb4_t *out = calloc(lay->nslices ? lay->nslices * 2 * N : 1, sizeof(bb4_t));
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < lay->nslices; i++) {
+        const gs_stack_slice *sl = &lay->slices[i];
+        const uint32_t t = trace_of[sl->trace];
+        const bb4_t *src = t < os->M ? os->part[(size_t)t * GS_OPEN_SUMS_PARTS + part] : NULL;
+        if (!src || os->lvl[t] != (sl->log_height < l_skip ? sl->log_height : l_skip)) {
+            free(out);
+            return NULL;
+        }
+        const size_t n = (size_t)1 << os->lvl[t];
+        src += (size_t)sl->trace_col * 2 * n;
+        bb4_t *dst = out + i * 2 * N;
+        if (n == N) {
+            memcpy(dst, src, 2 * N * sizeof(bb4_t));
+        } else {
+            const size_t gap = N / n;
+            for (size_t j = 0; j < n; j++)
+                dst[j * gap] = dst[N + j * gap] = src[j];
+        }
+    }
+    return out;
 }
 
 /* T14..T17: the stacked opening reduction over every commit in the proof's
@@ -984,8 +1025,26 @@ static glstark_status phase_stacked_reduction(pstate *s, gs_fs *fs, gs_span_rec 
         sc[1 + i] = p->sides[i].red;
         mats[1 + i] = s->sides[i].q.b[e];
     }
+    /* round 0's block sums from the openings where every slice has them
+     * (a commit without them is read from its matrix) */
+    bb4_t **known = calloc(n_commits, sizeof *known);
+    uint32_t *ident = calloc(p->M ? p->M : 1, sizeof *ident);
+    if (known && ident) {
+        for (uint32_t t = 0; t < p->M; t++)
+            ident[t] = t;
+        known[0] = known_commit_sums(&s->osums, &p->lay, ident, 0, p->l_skip);
+        for (uint32_t i = 0; i < p->n_sides; i++) {
+            const uint32_t t = p->sides[i].t;
+            known[1 + i] = known_commit_sums(&s->osums, &p->sides[i].lay, &t, 1 + i - p->side_first[t], p->l_skip);
+        }
+    }
     st = gs_sred_prove(s->eng[e], fs, (gs_sred_params){p->l_skip, p->n_stack}, sc, mats, n_commits, s->r,
-                       s->lz.batch.n_rounds + 1, &out->stacking, s->u, err);
+                       s->lz.batch.n_rounds + 1, (const bb4_t *const *)known, &out->stacking, s->u, err);
+    for (uint32_t c = 0; known && c < n_commits; c++)
+        free(known[c]);
+    free(known);
+    free(ident);
+    gs_open_sums_free(&s->osums);
     free(sc);
     free(mats);
     if (st)

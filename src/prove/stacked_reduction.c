@@ -277,22 +277,27 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
         const gs_sred_commit *cm = &p->commits[c];
         if (cm->num_slices == 0)
             continue;
-        bb4_t *sums = malloc((size_t)cm->num_slices * 2 * N * sizeof(bb4_t));
-        if (!sums) {
-            st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
-            break;
+        const bb4_t *known = p->known_sums ? p->known_sums[c] : NULL;
+        bb4_t *read = NULL;
+        if (!known) {
+            read = malloc((size_t)cm->num_slices * 2 * N * sizeof(bb4_t));
+            if (!read) {
+                st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+                break;
+            }
+            st = p->eng->reduction->block_sums(p->eng, p->matrices[c], height, l, cm->slices, cm->num_slices,
+                                               p->eq_tables, p->max_nt, read);
+            if (st) {
+                gs_error_set(err, st, "stacked reduction round 0, commit %u: %s", c, p->eng->err.msg);
+                free(read);
+                break;
+            }
         }
-        st = p->eng->reduction->block_sums(p->eng, p->matrices[c], height, l, cm->slices, cm->num_slices, p->eq_tables,
-                                           p->max_nt, sums);
-        if (st) {
-            gs_error_set(err, st, "stacked reduction round 0, commit %u: %s", c, p->eng->err.msg);
-            free(sums);
-            break;
-        }
+        const bb4_t *sums = known ? known : read;
         const linear_ctx lin = {.cm = cm, .sums = sums, .lambda_pows = p->lambda_pows, .k_base = k_global, .l = l,
                                 .N = N, .eq_const = eq_const, .one_c = one_c};
         if ((st = linear_part(&lin, cm->num_slices, Sa, Sr, Sb, err))) {
-            free(sums);
+            free(read);
             break;
         }
         for (uint32_t k = 0; k < cm->num_slices; k++, k_global++) {
@@ -322,7 +327,7 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
                 poly_mul_acc(T, N, A, N, coeffs);
             }
         }
-        free(sums);
+        free(read);
     }
     if (!st) {
         /* s += E·idft(Sa) + Erot·idft(Sr) + One·idft(Sb), One = all ones */
@@ -554,7 +559,7 @@ static glstark_status sred_tail(gs_sred_prover *p, gs_fs *fs, uint32_t j0, gs_st
 
 glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
                              const gs_buf *const *matrices, uint32_t num_commits, const bb4_t *r, uint32_t r_len,
-                             gs_stacking_proof *proof, bb4_t *u, gs_error *err)
+                             const bb4_t *const *known_sums, gs_stacking_proof *proof, bb4_t *u, gs_error *err)
 {
     memset(proof, 0, sizeof *proof);
     const size_t N = (size_t)1 << prm.l_skip;
@@ -566,6 +571,7 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
     gs_span_eng_end(eng, sp);
     if (st)
         return st;
+    p.known_sums = known_sums;
     size_t ncoef = 2 * (N - 1) + 1;
     proof->univariate_round_coeffs.v = malloc(ncoef * sizeof(bb4_t));
     proof->sumcheck_round_polys = malloc(((size_t)2 * prm.n_stack + 1) * sizeof(bb4_t));

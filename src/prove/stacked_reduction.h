@@ -28,6 +28,9 @@ typedef struct gs_sred_prover {
     gs_buf *w;              /* EF [total_width][2^n_stack] */
     size_t len;             /* current table length */
     uint32_t round;         /* rounds done (0 after fold_ple) */
+    /* per commit: its slices' round-0 block sums where the caller has them
+     * (num_slices x 2N, as block_sums writes them), else NULL */
+    const bb4_t *const *known_sums;
 } gs_sred_prover;
 
 /* commits: each commitment's shape; matrices[c]: commit c's stacked matrix
@@ -51,9 +54,11 @@ void gs_sred_prover_free(gs_sred_prover *p);
 
 /* The whole reduction over a channel: fills proof (arrays allocated; free
  * with gs_proof_free's stacking part or gs_stacking_proof_free) and
- * u[0..n_stack]. */
+ * u[0..n_stack]. known_sums (NULL, or per commit NULL or its slices' block
+ * sums): round 0's block sums the caller already holds, which the
+ * reduction then does not read from the matrix again. */
 glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
                              const gs_buf *const *matrices, uint32_t num_commits, const bb4_t *r, uint32_t r_len,
-                             gs_stacking_proof *proof, bb4_t *u, gs_error *err);
+                             const bb4_t *const *known_sums, gs_stacking_proof *proof, bb4_t *u, gs_error *err);
 
 #endif

@@ -474,19 +474,20 @@ static glstark_status batch_mle_rounds(batch_state *b, gs_fs *fs, gs_batch_proof
  * The folded tables would hold Σ_x eq(x) Σ_k lw[k]·col[(x N + k (+1)) mod H]
  * for the local (next) row; a column of h >= l_skip rows reads the next row
  * of block x's last entry from block x + 1 (b[0]); a shorter one is lifted,
- * row k reading col[k mod H], so its weights are lw summed per residue. */
+ * row k reading col[k mod H], so its weights are lw summed per residue.
+ * The next row's opening only with need_rot (else *next is left 0). */
 static void openings_from_sums(const bb4_t *lw, uint32_t l_skip, uint32_t l, const bb4_t *a, const bb4_t *bs,
-                               bb4_t *local, bb4_t *next)
+                               int need_rot, bb4_t *local, bb4_t *next)
 {
     const size_t N = (size_t)1 << l_skip, n = (size_t)1 << l;
     bb4_t lo = bb4_zero(), nx = bb4_zero();
     if (l == l_skip) {
-        for (size_t z = 0; z < N; z++) {
+        for (size_t z = 0; z < N; z++)
             lo = bb4_add(lo, bb4_mul(lw[z], a[z]));
-            if (z > 0)
-                nx = bb4_add(nx, bb4_mul(lw[z - 1], a[z]));
-        }
-        nx = bb4_add(nx, bb4_mul(lw[N - 1], bs[0]));
+        for (size_t z = 1; need_rot && z < N; z++)
+            nx = bb4_add(nx, bb4_mul(lw[z - 1], a[z]));
+        if (need_rot)
+            nx = bb4_add(nx, bb4_mul(lw[N - 1], bs[0]));
     } else {
         for (size_t z = 0; z < n; z++) {
             bb4_t wl = bb4_zero(), wn = bb4_zero();
@@ -508,6 +509,7 @@ static void openings_from_sums(const bb4_t *lw, uint32_t l_skip, uint32_t l, con
 typedef struct sums_ctx {
     const bb4_t *lw, *sums;
     uint32_t l_skip, l;
+    int need_rot;
     size_t n2;
     bb4_t *vals; /* per column: local, next */
 } sums_ctx;
@@ -517,7 +519,7 @@ static void sums_range(void *vctx, size_t begin, size_t end, unsigned worker)
     (void)worker;
     const sums_ctx *c = vctx;
     for (size_t k = begin; k < end; k++)
-        openings_from_sums(c->lw, c->l_skip, c->l, c->sums + k * c->n2, c->sums + k * c->n2 + c->n2 / 2,
+        openings_from_sums(c->lw, c->l_skip, c->l, c->sums + k * c->n2, c->sums + k * c->n2 + c->n2 / 2, c->need_rot,
                            &c->vals[2 * k], &c->vals[2 * k + 1]);
 }
 
@@ -543,61 +545,84 @@ static void openings_of_part(sums_ctx *c, uint32_t w)
  * (block sums, one engine read per part), not from the folded tables, which
  * hold only the columns the DAG reads (gs_zc_folded_layout). */
 static glstark_status read_openings(batch_state *b, uint32_t t, const bb4_t *r, size_t *off, size_t *part_off,
-                                    gs_batch_proof *out, gs_error *err)
+                                    gs_batch_proof *out, gs_open_sums *keep, gs_error *err)
 {
     const gs_zc_trace *tr = &b->traces[t];
     const uint32_t h = tr->log_height, l = h < b->l_skip ? h : b->l_skip, nt = h - l;
     const size_t H = (size_t)1 << h, n2 = (size_t)2 << l;
     uint32_t wmax = 0;
-    for (uint32_t p = 0; p < tr->n_parts && p < 64; p++)
+    for (uint32_t p = 0; p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++)
         if (tr->part_widths[p] > wmax)
             wmax = tr->part_widths[p];
     bb4_t *lw = malloc(b->N * sizeof(bb4_t));
     bb4_t *eq = gs_eq_tables_nested(r + 1, nt);
     gs_red_slice *slices = malloc((wmax ? wmax : 1) * sizeof *slices);
-    bb4_t *sums = malloc((wmax ? wmax : 1) * n2 * sizeof(bb4_t));
     bb4_t *vals = malloc((wmax ? wmax : 1) * 2 * sizeof(bb4_t));
     glstark_status st = GLSTARK_OK;
-    if (!lw || !eq || !slices || !sums || !vals)
+    if (!lw || !eq || !slices || !vals)
         st = oom(err);
     if (!st)
         gs_lagrange_d(b->l_skip, r[0], lw);
-    for (uint32_t p = 0; !st && p < tr->n_parts && p < 64; p++) {
+    if (keep)
+        keep->lvl[t] = l;
+    for (uint32_t p = 0; !st && p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++) {
         const uint32_t w = tr->part_widths[p];
-        part_off[(size_t)t * 64 + p] = *off;
+        part_off[(size_t)t * GS_OPEN_SUMS_PARTS + p] = *off;
         if (w == 0)
             continue;
+        bb4_t *sums = malloc((size_t)w * n2 * sizeof(bb4_t));
+        if (!sums) {
+            st = oom(err);
+            break;
+        }
         for (uint32_t c = 0; c < w; c++) {
             size_t base = gs_zc_part_offset(tr, p) + (size_t)c * H;
             slices[c] = (gs_red_slice){(uint32_t)(base / H), (uint32_t)(base % H), h};
         }
         if (b->eng->reduction->block_sums(b->eng, tr->parts[p], (uint32_t)H, l, slices, w, eq, nt, sums)) {
             st = eng_fail(b->eng, err, "reading openings");
+            free(sums);
             break;
         }
-        sums_ctx sc = {lw, sums, b->l_skip, l, n2, vals};
+        sums_ctx sc = {lw, sums, b->l_skip, l, tr->dag->need_rot, n2, vals};
         openings_of_part(&sc, w);
         for (uint32_t c = 0; c < w; c++) {
             out->openings[(*off)++] = vals[2 * c];
             if (tr->dag->need_rot)
                 out->openings[(*off)++] = vals[2 * c + 1];
         }
+        if (keep)
+            keep->part[(size_t)t * GS_OPEN_SUMS_PARTS + p] = sums;
+        else
+            free(sums);
     }
-    free(lw), free(eq), free(slices), free(sums), free(vals);
+    free(lw), free(eq), free(slices), free(vals);
     return st;
+}
+
+void gs_open_sums_free(gs_open_sums *s)
+{
+    if (!s)
+        return;
+    if (s->part)
+        for (size_t i = 0; i < (size_t)s->M * GS_OPEN_SUMS_PARTS; i++)
+            free(s->part[i]);
+    free(s->part), free(s->lvl);
+    memset(s, 0, sizeof *s);
 }
 
 /* T13: the openings, observed with all common-main parts first, then the
  * other parts (a column without need_rot observes a zero rotation). */
-static glstark_status batch_openings(batch_state *b, gs_fs *fs, const bb4_t *r, gs_batch_proof *out, gs_error *err)
+static glstark_status batch_openings(batch_state *b, gs_fs *fs, const bb4_t *r, gs_batch_proof *out, gs_open_sums *keep,
+                                     gs_error *err)
 {
     const uint32_t M = b->M;
     size_t off = 0;
-    size_t *part_off = calloc((size_t)M * 64, sizeof(size_t));
+    size_t *part_off = calloc((size_t)M * GS_OPEN_SUMS_PARTS, sizeof(size_t));
     if (!part_off)
         return oom(err);
     for (uint32_t t = 0; t < M; t++) {
-        glstark_status st = read_openings(b, t, r, &off, part_off, out, err);
+        glstark_status st = read_openings(b, t, r, &off, part_off, out, keep, err);
         if (st) {
             free(part_off);
             return st;
@@ -607,7 +632,7 @@ static glstark_status batch_openings(batch_state *b, gs_fs *fs, const bb4_t *r, 
         for (uint32_t t = 0; t < M; t++) {
             const gs_zc_trace *tr = &b->traces[t];
             for (uint32_t p = pass ? 1 : 0; p < (pass ? tr->n_parts : 1); p++) {
-                const bb4_t *v = &out->openings[part_off[(size_t)t * 64 + p]];
+                const bb4_t *v = &out->openings[part_off[(size_t)t * GS_OPEN_SUMS_PARTS + p]];
                 for (uint32_t c = 0; c < tr->part_widths[p]; c++) {
                     if (tr->dag->need_rot) {
                         gs_fs_observe_ext(fs, v[2 * c]);
@@ -625,7 +650,7 @@ static glstark_status batch_openings(batch_state *b, gs_fs *fs, const bb4_t *r, 
 
 glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *traces, uint32_t M, uint32_t l_skip,
                               uint32_t D, uint32_t n_logup, const bb4_t *xi, bb4_t beta, int check_rows,
-                              gs_batch_proof *out, bb4_t *r, gs_error *err)
+                              gs_batch_proof *out, bb4_t *r, gs_open_sums *keep, gs_error *err)
 {
     if (!eng->zerocheck || !eng->gkr || !eng->reduction)
         return gs_error_set(err, GLSTARK_ERR_UNSUPPORTED,
@@ -636,8 +661,16 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
                             "batch prover: %u traces, l_skip %u, degree %u; need >= 1 trace, l_skip 1..8, degree 1..16", M,
                             l_skip, D);
     gs_batch_trace *shp = gs_zc_trace_shapes(traces, M);
-    if (!shp)
+    if (keep) {
+        keep->M = M;
+        keep->lvl = calloc(M, sizeof *keep->lvl);
+        keep->part = calloc((size_t)M * GS_OPEN_SUMS_PARTS, sizeof *keep->part);
+    }
+    if (!shp || (keep && (!keep->lvl || !keep->part))) {
+        free(shp);
+        gs_open_sums_free(keep);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: out of host memory");
+    }
     batch_state b = {.eng = eng, .ops = eng->zerocheck, .traces = traces, .shp = shp, .M = M, .l_skip = l_skip,
                      .D = D, .N = 1u << l_skip, .xi = xi};
     int span = gs_span_eng_begin(eng, "round0");
@@ -652,13 +685,15 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     if (!st) {
         gs_span_eng_end(eng, span);
         span = gs_span_eng_begin(eng, "column_openings");
-        st = batch_openings(&b, fs, r, out, err);
+        st = batch_openings(&b, fs, r, out, keep, err);
     }
     if (!st)
         gs_span_eng_end(eng, span);
     batch_free(&b);
     free(shp);
-    if (st)
+    if (st) {
         gs_batch_proof_free(out);
+        gs_open_sums_free(keep);
+    }
     return st;
 }

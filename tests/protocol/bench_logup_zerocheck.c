@@ -64,7 +64,7 @@ static int keccak(size_t perms, unsigned threads)
         bb4_t r[64];
         double t0 = gs_now_s();
         clock_t c0 = clock();
-        glstark_status st = gs_lz_prove(eng, &fs, &tr, 1, 4, 3, check, &pf, r, &err);
+        glstark_status st = gs_lz_prove(eng, &fs, &tr, 1, 4, 3, check, &pf, r, NULL, &err);
         double t1 = gs_now_s();
         printf("logup+zerocheck prove (row check %s): %s, wall %.3f s, cpu %.3f s\n", check ? "on" : "off",
                st ? err.msg : "ok", t1 - t0, (double)(clock() - c0) / CLOCKS_PER_SEC);
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
         gs_lz_proof pf;
         bb4_t r[64];
         double t0 = gs_now_s();
-        glstark_status st = gs_lz_prove(eng, &fs, &tr, 1, 4, 3, check, &pf, r, &err);
+        glstark_status st = gs_lz_prove(eng, &fs, &tr, 1, 4, 3, check, &pf, r, NULL, &err);
         double t1 = gs_now_s();
         printf("logup+zerocheck prove (row check %s): %s, %.3f s\n", check ? "on" : "off", st ? err.msg : "ok", t1 - t0);
         if (!st)

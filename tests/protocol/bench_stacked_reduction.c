@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     bb4_t u[32];
     double t0 = gs_now_s();
     glstark_status st =
-        gs_sred_prove(eng, &fs, (gs_sred_params){l, n_stack}, &c, &mat, 1, r, log_h - l + 1, &sp, u, &err);
+        gs_sred_prove(eng, &fs, (gs_sred_params){l, n_stack}, &c, &mat, 1, r, log_h - l + 1, NULL, &sp, u, &err);
     double t1 = gs_now_s();
     if (st) {
         fprintf(stderr, "%s\n", err.msg);

@@ -134,7 +134,7 @@ static void prove_compare_verify(gs_engine *eng, const bb_t prehash[8], const ch
     gs_lz_proof pf;
     gs_error err;
     bb4_t rp[64], rv[64];
-    cr_assert_eq(gs_lz_prove(eng, &fs, sorted, airs, l_skip, 3, 1, &pf, rp, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_lz_prove(eng, &fs, sorted, airs, l_skip, 3, 1, &pf, rp, NULL, &err), GLSTARK_OK, "%s", err.msg);
     compare(&r, &pf, sorted, airs);
     cr_assert_eq(lz_verify(&fv, sorted, airs, l_skip, 3, &pf, rv, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert_eq(memcmp(ts.st, tv.st, sizeof ts.st), 0);

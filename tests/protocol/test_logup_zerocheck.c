@@ -117,7 +117,7 @@ static void run(const char *spec, const gs_zc_trace *traces, uint32_t M, uint32_
     gs_lz_proof pf;
     gs_error err;
     bb4_t rp[32], rv[32];
-    cr_assert_eq(gs_lz_prove(eng, &fs, traces, M, l_skip, 3, 1, &pf, rp, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_lz_prove(eng, &fs, traces, M, l_skip, 3, 1, &pf, rp, NULL, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert(r.first_bad < 0, "%s: %s", spec, r.bad_what);
     cr_assert_eq(r.pos, end);
     compare_with_bytes(pfile, &pf, traces, M);
@@ -179,7 +179,7 @@ Test(logup_zerocheck, interactions_small)
     replay r;
     cr_assert_eq(replay_load(&r, "interactions-small.transcript.txt"), 0);
     gs_fs fs = replay_fs(&r);
-    cr_assert_eq(gs_lz_prove(eng, &fs, bad, 2, 2, 3, 1, &pf, rr, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_lz_prove(eng, &fs, bad, 2, 2, 3, 1, &pf, rr, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     replay_free(&r);
     gs_buf_destroy(m1);
     gs_buf_destroy(m0);
@@ -274,7 +274,7 @@ static void full_fib(uint32_t log_n, uint32_t l_skip, const uint32_t prehash[8],
     gs_fs fs = gs_fs_wrap_transcript(&ts), fv = gs_fs_wrap_transcript(&tv);
     gs_lz_proof pf;
     bb4_t rp[32], rv[32];
-    cr_assert_eq(gs_lz_prove(eng, &fs, &tr, 1, l_skip, 3, 1, &pf, rp, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_lz_prove(eng, &fs, &tr, 1, l_skip, 3, 1, &pf, rp, NULL, &err), GLSTARK_OK, "%s", err.msg);
     compare_with_bytes(pfile, &pf, &tr, 1);
     cr_assert_eq(lz_verify(&fv, &tr, 1, l_skip, 3, &pf, rv, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert_eq(memcmp(ts.st, tv.st, sizeof ts.st), 0, "prover and verifier transcripts diverge");
@@ -308,7 +308,7 @@ Test(logup_zerocheck, transcript_interactions_small)
     gs_fs fs = gs_fs_wrap_transcript(&ts), fv = gs_fs_wrap_transcript(&tv);
     gs_lz_proof pf;
     bb4_t rp[32], rv[32];
-    cr_assert_eq(gs_lz_prove(eng, &fs, sorted, 2, 2, 3, 1, &pf, rp, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_lz_prove(eng, &fs, sorted, 2, 2, 3, 1, &pf, rp, NULL, &err), GLSTARK_OK, "%s", err.msg);
     compare_with_bytes("interactions-small.proof.bin", &pf, sorted, 2);
     cr_assert_eq(lz_verify(&fv, sorted, 2, 2, 3, &pf, rv, &err), GLSTARK_OK, "%s", err.msg);
     gs_lz_proof_free(&pf);

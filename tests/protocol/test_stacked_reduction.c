@@ -331,7 +331,7 @@ static void prover_matches(const char *spec)
     gs_stacking_proof sp;
     bb4_t u[64];
     glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){v.l_skip, v.n_stack}, L.commits,
-                                      (const gs_buf *const *)L.mats, L.ncommits, v.r, v.r_len, &sp, u, &err);
+                                      (const gs_buf *const *)L.mats, L.ncommits, v.r, v.r_len, NULL, &sp, u, &err);
     cr_assert_eq(st, GLSTARK_OK, "%s: %s", spec, err.msg);
     cr_assert_eq(sc.mismatch_at, -1, "%s (%s): observed value %d differs from OpenVM's proof (%zu coefficients, then "
                                      "2 per round, then openings)",
@@ -483,6 +483,66 @@ static bb4_t opening_def(uint32_t l, uint32_t h, const bb_t *vals, int rot, cons
     return acc;
 }
 
+
+static int stacking_proofs_equal(const gs_stacking_proof *a, const gs_stacking_proof *b)
+{
+    if (a->univariate_round_coeffs.len != b->univariate_round_coeffs.len || a->num_rounds != b->num_rounds ||
+        a->num_commits != b->num_commits)
+        return 0;
+    for (uint32_t i = 0; i < a->univariate_round_coeffs.len; i++)
+        if (!bb4_eq(a->univariate_round_coeffs.v[i], b->univariate_round_coeffs.v[i]))
+            return 0;
+    for (uint32_t i = 0; i < 2 * a->num_rounds; i++)
+        if (!bb4_eq(a->sumcheck_round_polys[i], b->sumcheck_round_polys[i]))
+            return 0;
+    for (uint32_t c = 0; c < a->num_commits; c++)
+        for (uint32_t i = 0; i < a->stacking_openings[c].len; i++)
+            if (!bb4_eq(a->stacking_openings[c].v[i], b->stacking_openings[c].v[i]))
+                return 0;
+    return 1;
+}
+
+/* Round 0's block sums handed in (known_sums, as the prover hands it the
+ * sums its column openings came from): the same proof as when the
+ * reduction reads them itself (want); one sum changed changes round 0, so
+ * the reduction used them instead of reading the matrices. */
+static void known_sums_are_used(gs_engine *eng, gs_sred_params prm, const gs_sred_commit *commits,
+                                const gs_buf *const *mats, const bb4_t *r, const gs_stacking_proof *want)
+{
+    const size_t N = (size_t)1 << prm.l_skip;
+    bb4_t *sums[2];
+    for (int c = 0; c < 2; c++) {
+        uint32_t max_nt = 0;
+        for (uint32_t k = 0; k < commits[c].num_slices; k++)
+            if (commits[c].slices[k].log_height > prm.l_skip + max_nt)
+                max_nt = commits[c].slices[k].log_height - prm.l_skip;
+        bb4_t *eq = gs_eq_tables_nested(r + 1, max_nt);
+        sums[c] = malloc(commits[c].num_slices * 2 * N * sizeof(bb4_t));
+        cr_assert(eq && sums[c]);
+        cr_assert_eq(eng->reduction->block_sums(eng, mats[c], 1u << (prm.l_skip + prm.n_stack), prm.l_skip,
+                                                commits[c].slices, commits[c].num_slices, eq, max_nt, sums[c]),
+                     GLSTARK_OK, "%s", eng->err.msg);
+        free(eq);
+    }
+    for (int tamper = 0; tamper < 2; tamper++) {
+        if (tamper)
+            sums[1][1] = bb4_add(sums[1][1], bb4_one());
+        bb_t log[1024];
+        rnd_channel ch = {42, log, 0};
+        gs_fs fs = {&ch, rc_observe, rc_sample};
+        gs_stacking_proof got;
+        bb4_t u[8];
+        gs_error err;
+        const bb4_t *known[2] = {sums[0], sums[1]};
+        cr_assert_eq(gs_sred_prove(eng, &fs, prm, commits, mats, 2, r, 3, known, &got, u, &err), GLSTARK_OK, "%s",
+                     err.msg);
+        cr_assert_eq(stacking_proofs_equal(&got, want), !tamper, "%s",
+                     tamper ? "a changed known sum left the proof as it was" : "known sums changed the proof");
+        gs_stacking_proof_free(&got);
+    }
+    free(sums[0]), free(sums[1]);
+}
+
 Test(stacked_reduction, random_strided_multi_commit_roundtrip)
 {
     uint64_t seed = 0x5eed0001ull;
@@ -563,7 +623,7 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
     gs_stacking_proof sp;
     bb4_t pu[8], vu[8];
     gs_sred_params prm = {l, n_stack};
-    cr_assert_eq(gs_sred_prove(eng, &pfs, prm, commits, mats, 2, r, 3, &sp, pu, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_sred_prove(eng, &pfs, prm, commits, mats, 2, r, 3, NULL, &sp, pu, &err), GLSTARK_OK, "%s", err.msg);
     glstark_status st = gs_sred_verify(&vfs, &sp, prm, commits, 2, claims, r, 3, vu, &err);
     cr_assert_eq(st, GLSTARK_OK, "verifier rejected the prover's proof: %s", err.msg);
     cr_assert_eq(pc.n, vc.n);
@@ -571,6 +631,7 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
         cr_assert_eq(plog[i], vlog[i], "observe %zu differs between prover and verifier", i);
     for (uint32_t i = 0; i <= n_stack; i++)
         cr_assert(bb4_eq(pu[i], vu[i]));
+    known_sums_are_used(eng, prm, commits, mats, r, &sp);
     /* a wrong rotation claim of the strided trace must be caught */
     claims[2 * 5 + 1] = bb4_add(claims[2 * 5 + 1], bb4_one());
     vc = (rnd_channel){42, vlog, 0};

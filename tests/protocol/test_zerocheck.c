@@ -187,7 +187,7 @@ static void run_prover(spec *s, const char *log)
         gs_batch_proof pf;
         gs_error err;
         glstark_status st = gs_batch_prove(s->eng, &fs, s->traces, s->M, s->l_skip, s->D, s->n_logup, xi,
-                                           replay_ext(&r, "gkr.beta_logup"), check, &pf, rr, &err);
+                                           replay_ext(&r, "gkr.beta_logup"), check, &pf, rr, NULL, &err);
         cr_assert_eq(st, GLSTARK_OK, "%s", err.msg);
         cr_assert(r.first_bad < 0, "batch transcript (check %d, %s) differs from OpenVM at %s", check, gs_simd_name(isa),
                   r.bad_what);
@@ -320,7 +320,7 @@ Test(zerocheck, prover_refuses_unsatisfied_trace)
     gs_fs fs = replay_fs(&r);
     gs_batch_proof pf;
     gs_error err;
-    glstark_status st = gs_batch_prove(s.eng, &fs, s.traces, s.M, s.l_skip, s.D, s.n_logup, xi, bb4_zero(), 1, &pf, rr, &err);
+    glstark_status st = gs_batch_prove(s.eng, &fs, s.traces, s.M, s.l_skip, s.D, s.n_logup, xi, bb4_zero(), 1, &pf, rr, NULL, &err);
     cr_assert_eq(st, GLSTARK_ERR_UNSATISFIED, "status %d: %s", st, err.msg);
     cr_assert(strlen(err.msg) > 0);
     replay_free(&r);
@@ -352,8 +352,8 @@ Test(zerocheck, gkr_refuses_unbalanced_interactions)
     /* bad parameters */
     cr_assert_eq(gs_gkr_prove(s.eng, &fs, p, q, 0, &pf, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_batch_proof bp;
-    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 0, 2, 3, 2, xi, beta, 1, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 2, 2, 0, 2, xi, beta, 1, &bp, xi, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 0, 2, 3, 2, xi, beta, 1, &bp, xi, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_batch_prove(s.eng, &fs, s.traces, 2, 2, 0, 2, xi, beta, 1, &bp, xi, NULL, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_buf_destroy(p);
     gs_buf_destroy(q);
     replay_free(&r);
@@ -454,7 +454,7 @@ static glstark_status toy_roundtrip(gs_engine *eng, const gs_zc_trace *traces, u
     while (len < l_skip + n_global)
         xi[len++] = gs_fs_sample_ext(&fs);
     gs_batch_proof bp;
-    cr_assert_eq(gs_batch_prove(eng, &fs, traces, M, l_skip, 3, n_logup, xi, beta, 1, &bp, rr, &err), GLSTARK_OK, "%s",
+    cr_assert_eq(gs_batch_prove(eng, &fs, traces, M, l_skip, 3, n_logup, xi, beta, 1, &bp, rr, NULL, &err), GLSTARK_OK, "%s",
                  err.msg);
     /* a local-row opening every AIR here uses (a 1-row trace's next-row
      * openings are multiplied by is_transition = 0, so they are not checked) */
