@@ -298,18 +298,29 @@ glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_
 glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
                                  const char *op)
 {
-    const uint64_t half = len / 2;
+    const uint64_t half = len / 2, col_bytes = half * 16;
     if (half == 0 || ncols == 0)
         return GLSTARK_OK;
+    uint64_t group = ncols;
+    if (!gs_gles_device(eng)->caps.desktop_class) {
+        group = GS_CW_FOLD_SCRATCH_BYTES / col_bytes;
+        if (group < 1)
+            group = 1;
+        if (group > ncols)
+            group = ncols;
+    }
     gs_buf *tmp = NULL;
-    glstark_status st = gs_buf_create(eng, ncols * half * 16, &tmp);
-    if (st)
-        return st;
-    /* v0 + α(v1 − v0) = (1 − α)·v0 + α·v1 */
-    gs_cw_set dst = {tmp, 0, half, 16, 1};
-    st = gs_gles_fold_into(eng, v, &dst, ncols, len, bb4_sub(bb4_one(), alpha), alpha, op);
-    if (!st)
-        st = gs_buf_copy_strided((gs_buf *)v->buf, v->off * 4, v->stride * 4, tmp, 0, half * 4, half * 4, ncols);
+    glstark_status st = gs_buf_create(eng, group * col_bytes, &tmp);
+    /* v0 + α(v1 − v0) = (1 − α)·v0 + α·v1, a group of columns at a time */
+    for (uint64_t c0 = 0; !st && c0 < ncols; c0 += group) {
+        const uint64_t nc = ncols - c0 < group ? ncols - c0 : group;
+        gs_cw_set src = *v;
+        src.off = v->off + c0 * v->stride;
+        gs_cw_set dst = {tmp, 0, half, 16, 1};
+        st = gs_gles_fold_into(eng, &src, &dst, nc, len, bb4_sub(bb4_one(), alpha), alpha, op);
+        if (!st)
+            st = gs_buf_copy_strided((gs_buf *)v->buf, src.off * 4, v->stride * 4, tmp, 0, half * 4, half * 4, nc);
+    }
     gs_buf_destroy(tmp);
     return st;
 }

@@ -94,7 +94,12 @@ glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_
 
 /* v[y] = v[2y] + α·(v[2y+1] − v[2y]) for y < len/2 in each of ncols columns
  * of the EF set v, through a scratch buffer (in-place folding races across
- * work groups) and buffer copies back. */
+ * work groups) and buffer copies back. Off desktop-class devices the scratch
+ * holds at most GS_CW_FOLD_SCRATCH_BYTES (or one column) and the columns go
+ * through it a group at a time: a whole table's half beside the table was
+ * the board profile's peak (the stacked reduction's first fold at
+ * keccakf-1024, 42 MiB). */
+#define GS_CW_FOLD_SCRATCH_BYTES (8u << 20)
 glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
                                  const char *op);
 
