@@ -482,12 +482,9 @@ static void openings_from_sums(const bb4_t *lw, uint32_t l_skip, uint32_t l, con
     const size_t N = (size_t)1 << l_skip, n = (size_t)1 << l;
     bb4_t lo = bb4_zero(), nx = bb4_zero();
     if (l == l_skip) {
-        for (size_t z = 0; z < N; z++)
-            lo = bb4_add(lo, bb4_mul(lw[z], a[z]));
-        for (size_t z = 1; need_rot && z < N; z++)
-            nx = bb4_add(nx, bb4_mul(lw[z - 1], a[z]));
+        lo = bb4_dot(lw, a, N);
         if (need_rot)
-            nx = bb4_add(nx, bb4_mul(lw[N - 1], bs[0]));
+            nx = bb4_add(bb4_dot(lw, a + 1, N - 1), bb4_mul(lw[N - 1], bs[0]));
     } else {
         for (size_t z = 0; z < n; z++) {
             bb4_t wl = bb4_zero(), wn = bb4_zero();
@@ -503,9 +500,9 @@ static void openings_from_sums(const bb4_t *lw, uint32_t l_skip, uint32_t l, con
     *next = nx;
 }
 
-/* openings_from_sums over a part's columns, on the host's threads (about 32
- * extension products per column: keccakf's 2633 columns took ~5 ms on one
- * core of the H200's host). */
+/* openings_from_sums over a part's columns, on the host's threads (two dot
+ * products of 2^l_skip terms per column: keccakf's 2633 columns take ~1.8 ms
+ * on one core of the 2-core dev machine). */
 typedef struct sums_ctx {
     const bb4_t *lw, *sums;
     uint32_t l_skip, l;
@@ -523,9 +520,9 @@ static void sums_range(void *vctx, size_t begin, size_t end, unsigned worker)
                            &c->vals[2 * k], &c->vals[2 * k + 1]);
 }
 
-/* Columns per host thread at least: below this the threads' start costs
- * more than the products they take over. */
-#define OPENING_COLS_PER_THREAD 128u
+/* Columns per host thread at least (~0.3 ms of products): a thread's start
+ * costs tens of microseconds. */
+#define OPENING_COLS_PER_THREAD 512u
 
 static void openings_of_part(sums_ctx *c, uint32_t w)
 {

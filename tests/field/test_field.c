@@ -185,6 +185,42 @@ Test(field, ext4_against_schoolbook)
     }
 }
 
+/* bb4_dot against the schoolbook sum, on edge values (p - 1 everywhere:
+ * the largest raw products) and random ones, for lengths 0 to 40 and 1000. */
+Test(field, ext4_dot_against_schoolbook)
+{
+    uint64_t seed = 0xF1E1D00D;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    enum { MAXN = 1000 };
+    bb4_t *x = malloc(MAXN * sizeof *x), *y = malloc(MAXN * sizeof *y);
+    for (int rep = 0; rep < 3; rep++) {
+        uint64_t a[4], b[4];
+        for (size_t i = 0; i < MAXN; i++) {
+            for (int k = 0; k < 4; k++) {
+                a[k] = rep == 0 ? P - 1 : rep == 1 ? edges[(i + (size_t)k) % N_EDGES] : rnd(&seed);
+                b[k] = rep == 0 ? P - 1 : rep == 1 ? edges[(3 * i + (size_t)k) % N_EDGES] : rnd(&seed);
+            }
+            x[i] = from4(a);
+            y[i] = from4(b);
+        }
+        for (size_t len = 0; len <= 41; len++) {
+            const size_t n = len == 41 ? MAXN : len;
+            uint64_t want[4] = {0, 0, 0, 0}, t[4], xa[4], yb[4], got[4];
+            for (size_t i = 0; i < n; i++) {
+                to4(x[i], xa);
+                to4(y[i], yb);
+                ref4_mul(xa, yb, t);
+                for (int k = 0; k < 4; k++)
+                    want[k] = ref_add(want[k], t[k]);
+            }
+            to4(bb4_dot(x, y, n), got);
+            cr_assert_arr_eq(got, want, sizeof want, "dot of %zu terms (set %d)", n, rep);
+        }
+    }
+    free(x);
+    free(y);
+}
+
 Test(field, ext4_inverse_and_pow)
 {
     uint64_t seed = 0xF1E1D005;
