@@ -42,7 +42,7 @@ static glstark_status map_columns(const uint32_t *ins, uint32_t ni, size_t ncols
         if (read[c])
             out->col_map[n++] = (uint32_t)c;
     out->n_cols = n;
-    out->compact = 0;
+    out->numbering = GS_ZC_COLS_TABLE;
     free(read);
     return GLSTARK_OK;
 }
@@ -74,7 +74,7 @@ static void renumber_columns(gs_zc_code *c, const uint32_t *map, uint32_t n, int
                 gs_zc_ins_set_operand(in, pos[o], GS_ZC_OPND_COL | place_in(map, n, GS_ZC_OPND_INDEX(opnd)));
         }
     }
-    c->compact = numbering;
+    c->numbering = numbering;
 }
 
 /* Table column (gs_zc_table_cols numbering) of a variable or selector node,
@@ -553,7 +553,7 @@ static void fuse_group(zc_build *b, uint32_t start, uint32_t n_slots)
 
 /* out's columns and aux words from the groups' bytecode (grp[g]: group g's
  * instructions): instructions, group ranges, constants, weights. */
-static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t ng, uint32_t n_slots, int compact,
+static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t ng, uint32_t n_slots, int numbering,
                                  gs_zc_code *out, gs_error *err)
 {
     glstark_status st = map_columns(b->ins, b->ni, gs_zc_table_cols(b->t), out, err);
@@ -578,9 +578,9 @@ static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t
     }
     memcpy(out->aux + 4 * (size_t)out->const_off, b->consts, b->n_consts * sizeof(uint32_t));
     memcpy(out->aux + 4 * (size_t)out->w_off, b->wts, b->n_w * sizeof(bb4_t));
-    if (compact == GS_ZC_COLS_READ) {
+    if (numbering == GS_ZC_COLS_READ) {
         renumber_columns(out, out->col_map, out->n_cols, GS_ZC_COLS_READ);
-    } else if (compact == GS_ZC_COLS_FOLDED) {
+    } else if (numbering == GS_ZC_COLS_FOLDED) {
         uint32_t *layout, n;
         glstark_status st2 = gs_zc_folded_layout(b->t, &layout, &n, err);
         if (st2) {
@@ -599,7 +599,7 @@ static glstark_status write_code(const zc_build *b, uint32_t (*grp)[2], uint32_t
  * uses need, recomputed where groups share them), run by its own lanes, so
  * one evaluation's latency is that of the longest group, not of the DAG.
  * The lanes of all groups add into accumulators summed by key afterwards. */
-glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int compact, gs_zc_code *out,
+glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int numbering, gs_zc_code *out,
                              gs_error *err)
 {
     const gs_cdag *d = t->dag;
@@ -636,7 +636,7 @@ glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint3
         if (b.ni - grp[g][0] > out->max_group_instr)
             out->max_group_instr = b.ni - grp[g][0];
     }
-    st = write_code(&b, grp, ng, n_slots, compact, out, err);
+    st = write_code(&b, grp, ng, n_slots, numbering, out, err);
 done:
     zc_build_free(&b);
     return st;
@@ -663,12 +663,12 @@ struct gs_zc_cache {
 };
 
 /* Everything zc_compile's output depends on but the weights, as bytes. */
-static int compile_key(const gs_zc_trace *t, uint32_t k, int compact, gs_bytebuf *b)
+static int compile_key(const gs_zc_trace *t, uint32_t k, int numbering, gs_bytebuf *b)
 {
     const gs_cdag *d = t->dag;
-    const uint8_t numbering = (uint8_t)compact;
+    const uint8_t num = (uint8_t)numbering;
     gs_bytebuf_put(b, &k, sizeof k);
-    gs_bytebuf_put(b, &numbering, sizeof numbering);
+    gs_bytebuf_put(b, &num, sizeof num);
     gs_bytebuf_put(b, &d->n_nodes, sizeof d->n_nodes);
     gs_bytebuf_put(b, &d->n_cached, sizeof d->n_cached);
     gs_bytebuf_put(b, &d->has_preprocessed, sizeof d->has_preprocessed);
@@ -731,17 +731,17 @@ static glstark_status rewrite_weights(const gs_cdag *d, const gs_zc_weights *w, 
 
 /* zc_compile through the engine's cache; *out is the caller's copy. */
 glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
-                                    int compact, gs_zc_code *out, gs_error *err)
+                                    int numbering, gs_zc_code *out, gs_error *err)
 {
     gs_bytebuf kb = {0};
     if (!*cache)
         *cache = calloc(1, sizeof **cache);
     gs_zc_cache *c = *cache;
-    if (!c || !compile_key(t, k, compact, &kb)) {
+    if (!c || !compile_key(t, k, numbering, &kb)) {
         free(kb.p);
-        return gs_zc_compile(t, w, k, compact, out, err); /* no memory to cache: compile as before */
+        return gs_zc_compile(t, w, k, numbering, out, err); /* no memory to cache: compile as before */
     }
-    /* compact programs are cached compact: renumbering the columns (a binary
+    /* programs are cached renumbered: renumbering the columns (a binary
      * search per operand) cost more than the rest of a hit together (Keccak-f:
      * 0.6-1.0 ms against ~0.1 ms on the 2-core dev machine) */
     c->clock++;
@@ -754,7 +754,7 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
                 st = rewrite_weights(t->dag, w, out, err);
             return st;
         }
-    glstark_status st = gs_zc_compile(t, w, k, compact, out, err);
+    glstark_status st = gs_zc_compile(t, w, k, numbering, out, err);
     if (st) {
         free(kb.p);
         return st;

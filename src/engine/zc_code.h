@@ -101,7 +101,7 @@ typedef struct gs_zc_code {
     uint32_t n_groups, max_group_instr;
     uint32_t *col_map; /* the n_cols table columns the program reads, ascending */
     uint32_t n_cols;
-    int compact;       /* the operands' numbering (GS_ZC_COLS_*) */
+    int numbering;     /* how column operands are numbered (GS_ZC_COLS_*) */
     uint32_t n_folded; /* GS_ZC_COLS_FOLDED: the folded tables' column count */
 } gs_zc_code;
 
@@ -117,19 +117,19 @@ void gs_zc_code_free(gs_zc_code *c);
 /* Compiles trace t's DAG with the weights w into bytecode, its uses split
  * into up to k groups (each group a program of its own: the nodes its uses
  * need, recomputed where groups share them), so that one evaluation's latency
- * on a GPU is that of the longest group. compact (GS_ZC_COLS_*) numbers the
+ * on a GPU is that of the longest group. numbering (GS_ZC_COLS_*) numbers the
  * column operands: as table columns; as places in col_map, for a caller
  * that materializes column values (round 0's coset values) and makes only
  * the columns the program reads (keccakf: 2,859 of 5,269); or as the folded
  * tables' columns (the multilinear rounds). */
-glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int compact, gs_zc_code *out,
+glstark_status gs_zc_compile(const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k, int numbering, gs_zc_code *out,
                              gs_error *err);
 
 /* gs_zc_compile through a cache of recent results (*cache created on first
  * use; a rounds' worth of calls compile once). *out is the caller's copy. */
 typedef struct gs_zc_cache gs_zc_cache;
 glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
-                                    int compact, gs_zc_code *out, gs_error *err);
+                                    int numbering, gs_zc_code *out, gs_error *err);
 void gs_zc_cache_free(gs_zc_cache *c);
 
 #endif

@@ -148,8 +148,8 @@ static void check_col_map(const fixture *f, const gs_zc_code *code)
             uint32_t opnd = gs_zc_ins_operand(in, pos[o]);
             if (GS_ZC_OPND_KIND(opnd) == GS_ZC_OPND_COL) {
                 uint32_t i = GS_ZC_OPND_INDEX(opnd);
-                cr_assert_lt(i, code->compact ? code->n_cols : ncols, "column operand %u out of range", i);
-                read[code->compact ? code->col_map[i] : i] = 1;
+                cr_assert_lt(i, code->numbering == GS_ZC_COLS_READ ? code->n_cols : ncols, "column operand %u out of range", i);
+                read[code->numbering == GS_ZC_COLS_READ ? code->col_map[i] : i] = 1;
             }
         }
     }
@@ -173,7 +173,7 @@ static void check(gs_simd_isa isa, uint64_t seed, uint32_t n_computed, int chain
     gs_error err;
     gs_zc_code code;
     cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 1, compact, &code, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(code.compact, compact);
+    cr_assert_eq(code.numbering, compact);
     check_col_map(f, &code);
     gs_zc_lanes lp;
     cr_assert_eq(gs_zc_lanes_init(&lp, &code, gs_cpu_kernels_of(isa)), 0);
@@ -411,7 +411,7 @@ Test(zc_lanes, cached_programs_match_direct_compiles)
         gs_zc_code direct, cached;
         cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 2, compact, &direct, &err), GLSTARK_OK, "%s", err.msg);
         cr_assert_eq(gs_zc_compile_cached(&cache, &f->tr, &f->w, 2, compact, &cached, &err), GLSTARK_OK, "%s", err.msg);
-        cr_assert_eq(cached.compact, compact);
+        cr_assert_eq(cached.numbering, compact);
         cr_assert_eq(cached.aux_words, direct.aux_words);
         cr_assert_eq(memcmp(cached.aux, direct.aux, direct.aux_words * sizeof(uint32_t)), 0,
                      "call %d (compact %d): the cached program differs from a direct compile", i, compact);
@@ -444,7 +444,7 @@ Test(zc_lanes, folded_numbering_matches_table_numbering)
     gs_zc_code tab, fold;
     cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 2, GS_ZC_COLS_TABLE, &tab, &err), GLSTARK_OK, "%s", err.msg);
     cr_assert_eq(gs_zc_compile(&f->tr, &f->w, 2, GS_ZC_COLS_FOLDED, &fold, &err), GLSTARK_OK, "%s", err.msg);
-    cr_assert_eq(fold.compact, GS_ZC_COLS_FOLDED);
+    cr_assert_eq(fold.numbering, GS_ZC_COLS_FOLDED);
     cr_assert_eq(fold.n_folded, n);
     cr_assert_eq(fold.aux_words, tab.aux_words);
     uint32_t cols_seen = 0;
