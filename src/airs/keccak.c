@@ -339,11 +339,7 @@ static glstark_status fill_trace(const uint64_t (*inputs)[25], size_t num_permut
     size_t height = glstark_keccak_trace_height(num_permutations);
     size_t nperm = (height + 23) / 24; /* with the padding permutations */
     trace_job j = {inputs, num_permutations, height, mont, trace, {0}};
-    unsigned threads = gs_online_cores();
-    if (threads > 256)
-        threads = 256;
-    if (threads > nperm / 8) /* a few permutations per thread at least */
-        threads = nperm / 8 > 0 ? (unsigned)(nperm / 8) : 1;
+    const unsigned threads = gs_threads_for(nperm, 8, 256); /* a few permutations per thread at least */
     gs_parallel_for(threads, nperm, trace_range, &j);
     for (unsigned t = 0; t < threads; t++)
         if (j.oom[t])

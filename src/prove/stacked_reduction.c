@@ -215,13 +215,7 @@ static glstark_status linear_part(const linear_ctx *proto, uint32_t num_slices, 
                                   gs_error *err)
 {
     const size_t N = proto->N;
-    unsigned threads = gs_online_cores();
-    if (threads > num_slices / SRED_LINEAR_SLICES_PER_THREAD)
-        threads = num_slices / SRED_LINEAR_SLICES_PER_THREAD;
-    if (threads < 1)
-        threads = 1;
-    if (threads > 64)
-        threads = 64;
+    const unsigned threads = gs_threads_for(num_slices, SRED_LINEAR_SLICES_PER_THREAD, 64);
     linear_ctx c = *proto;
     c.partials = calloc((size_t)threads * 3 * N, sizeof(bb4_t));
     if (!c.partials)

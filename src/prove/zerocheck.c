@@ -526,14 +526,7 @@ static void sums_range(void *vctx, size_t begin, size_t end, unsigned worker)
 
 static void openings_of_part(sums_ctx *c, uint32_t w)
 {
-    unsigned threads = gs_online_cores();
-    if (threads > w / OPENING_COLS_PER_THREAD)
-        threads = w / OPENING_COLS_PER_THREAD;
-    if (threads < 1)
-        threads = 1;
-    if (threads > 64)
-        threads = 64;
-    gs_parallel_for(threads, w, sums_range, c);
+    gs_parallel_for(gs_threads_for(w, OPENING_COLS_PER_THREAD, 64), w, sums_range, c);
 }
 
 /* Trace t's column openings into out->openings from *off (value, and the

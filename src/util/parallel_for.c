@@ -62,3 +62,13 @@ unsigned gs_online_cores(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (unsigned)n : 1;
 }
+
+unsigned gs_threads_for(size_t n, size_t min_per, unsigned max_threads)
+{
+    size_t t = gs_online_cores();
+    if (min_per && t > n / min_per)
+        t = n / min_per;
+    if (t > max_threads)
+        t = max_threads;
+    return t ? (unsigned)t : 1;
+}

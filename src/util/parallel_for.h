@@ -21,4 +21,9 @@ void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx);
 /* Cores online (at least 1): the default thread count of host-side work. */
 unsigned gs_online_cores(void);
 
+/* Threads for n items that each thread should get at least min_per of
+ * (below that a thread's start costs more than it takes over): the cores
+ * online, at most n / min_per and max_threads, at least 1. */
+unsigned gs_threads_for(size_t n, size_t min_per, unsigned max_threads);
+
 #endif
