@@ -160,12 +160,6 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
     return GLSTARK_OK;
 }
 
-/* Round 0's linear part over one commit's slices of at least 2^l rows:
- * Sa += λe·a_k, Sr += λr·a_k, Sb += f·(b_k − a_k) (see below), split over
- * host threads, each into its own 3N partials, summed afterwards (field
- * sums are exact, so the grouping does not change a byte). keccakf-1024
- * has 2633 slices: ~63k extension products, about 4 ms on one core of the
- * H200's host, most of the stacked reduction's round 0. */
 /* Slice kg's two batching weights (λ^(2kg), and λ^(2kg+1) where its AIR
  * has need_rot, else 0). */
 static void slice_lambdas(const bb4_t *lambda_pows, int need_rot, size_t kg, bb4_t *le, bb4_t *lr)
@@ -174,20 +168,27 @@ static void slice_lambdas(const bb4_t *lambda_pows, int need_rot, size_t kg, bb4
     *lr = need_rot ? lambda_pows[2 * kg + 1] : bb4_zero();
 }
 
+/* Round 0's linear part over one commit's slices of at least 2^l rows:
+ * Sa += λe·a_k, Sr += λr·a_k, Sb += f·(b_k − a_k) (see below), split over
+ * host threads, each into its own 3N unreduced partials (bb4_acc), summed
+ * afterwards (field sums are exact, so the grouping does not change a
+ * byte). keccakf-1024 has 2633 slices: ~63k extension products, about 4 ms
+ * on one core of the H200's host with bb4_mul, most of the stacked
+ * reduction's round 0. */
 typedef struct linear_ctx {
     const gs_sred_commit *cm;
     const bb4_t *sums, *lambda_pows;
     uint32_t k_base, l;
     size_t N;
     bb4_t eq_const, one_c;
-    bb4_t *partials; /* per worker: Sa, Sr, Sb (3N) */
+    bb4_acc *partials; /* per worker: Sa, Sr, Sb (3N), unreduced */
 } linear_ctx;
 
 static void linear_range(void *vctx, size_t begin, size_t end, unsigned worker)
 {
     const linear_ctx *c = vctx;
     const size_t N = c->N;
-    bb4_t *Sa = c->partials + (size_t)worker * 3 * N, *Sr = Sa + N, *Sb = Sa + 2 * N;
+    bb4_acc *Sa = c->partials + (size_t)worker * 3 * N, *Sr = Sa + N, *Sb = Sa + 2 * N;
     for (size_t k = begin; k < end; k++) {
         const gs_red_slice *s = &c->cm->slices[k];
         if (s->log_height < c->l)
@@ -196,13 +197,13 @@ static void linear_range(void *vctx, size_t begin, size_t end, unsigned worker)
         slice_lambdas(c->lambda_pows, c->cm->need_rot[k], c->k_base + k, &le, &lr);
         const bb4_t *a = c->sums + k * 2 * N, *bp = a + N;
         for (size_t i = 0; i < N; i++) {
-            Sa[i] = bb4_add(Sa[i], bb4_mul(le, a[i]));
-            Sr[i] = bb4_add(Sr[i], bb4_mul(lr, a[i]));
+            bb4_acc_add(&Sa[i], le, a[i]);
+            bb4_acc_add(&Sr[i], lr, a[i]);
         }
         if (!bb4_is_zero(lr) && s->log_height > c->l) {
             bb4_t f = bb4_mul(bb4_mul(lr, c->eq_const), c->one_c);
             for (size_t i = 0; i < N; i++)
-                Sb[i] = bb4_add(Sb[i], bb4_mul(f, bb4_sub(bp[i], a[i])));
+                bb4_acc_add(&Sb[i], f, bb4_sub(bp[i], a[i]));
         }
     }
 }
@@ -217,17 +218,16 @@ static glstark_status linear_part(const linear_ctx *proto, uint32_t num_slices, 
     const size_t N = proto->N;
     const unsigned threads = gs_threads_for(num_slices, SRED_LINEAR_SLICES_PER_THREAD, 64);
     linear_ctx c = *proto;
-    c.partials = calloc((size_t)threads * 3 * N, sizeof(bb4_t));
+    c.partials = calloc((size_t)threads * 3 * N, sizeof(bb4_acc));
     if (!c.partials)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
     gs_parallel_for(threads, num_slices, linear_range, &c);
-    for (unsigned w = 0; w < threads; w++) {
-        const bb4_t *pa = c.partials + (size_t)w * 3 * N;
-        for (size_t i = 0; i < N; i++) {
-            Sa[i] = bb4_add(Sa[i], pa[i]);
-            Sr[i] = bb4_add(Sr[i], pa[N + i]);
-            Sb[i] = bb4_add(Sb[i], pa[2 * N + i]);
-        }
+    for (size_t i = 0; i < 3 * N; i++) {
+        bb4_acc sum = c.partials[i];
+        for (unsigned w = 1; w < threads; w++)
+            bb4_acc_merge(&sum, &c.partials[(size_t)w * 3 * N + i]);
+        bb4_t *dst = i < N ? &Sa[i] : i < 2 * N ? &Sr[i - N] : &Sb[i - 2 * N];
+        *dst = bb4_add(*dst, bb4_acc_value(&sum));
     }
     free(c.partials);
     return GLSTARK_OK;

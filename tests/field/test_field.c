@@ -185,8 +185,9 @@ Test(field, ext4_against_schoolbook)
     }
 }
 
-/* bb4_dot against the schoolbook sum, on edge values (p - 1 everywhere:
- * the largest raw products) and random ones, for lengths 0 to 40 and 1000. */
+/* bb4_dot and bb4_acc against the schoolbook sum, on edge values (p - 1
+ * everywhere: the largest raw products) and random ones, for lengths 0 to
+ * 40 and 1000. */
 Test(field, ext4_dot_against_schoolbook)
 {
     uint64_t seed = 0xF1E1D00D;
@@ -215,6 +216,13 @@ Test(field, ext4_dot_against_schoolbook)
             }
             to4(bb4_dot(x, y, n), got);
             cr_assert_arr_eq(got, want, sizeof want, "dot of %zu terms (set %d)", n, rep);
+            /* the same sum from two accumulators merged (as threads' partials are) */
+            bb4_acc lo = {0, 0, 0, 0, 0, 0, 0}, hi = lo;
+            for (size_t i = 0; i < n; i++)
+                bb4_acc_add(i < n / 3 ? &lo : &hi, x[i], y[i]);
+            bb4_acc_merge(&lo, &hi);
+            to4(bb4_acc_value(&lo), got);
+            cr_assert_arr_eq(got, want, sizeof want, "merged accumulators of %zu terms (set %d)", n, rep);
         }
     }
     free(x);
