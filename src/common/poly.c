@@ -188,20 +188,9 @@ int gs_interp_coeffs(const bb_t *xs, const bb4_t *ys, size_t stride, size_t n, b
 
 bb4_t *gs_eq_tables_nested(const bb4_t *v, uint32_t max_n)
 {
-    size_t total = ((size_t)2 << max_n) - 1;
-    bb4_t *t = malloc(total * sizeof *t);
-    if (!t)
-        return NULL;
-    t[0] = bb4_one();
-    for (uint32_t n = 0; n < max_n; n++) {
-        const bb4_t *src = t + (((size_t)1 << n) - 1);
-        bb4_t *dst = t + (((size_t)2 << n) - 1);
-        size_t len = (size_t)1 << n;
-        bb4_t vi = v[n], omv = bb4_sub(bb4_one(), v[n]);
-        for (size_t x = 0; x < len; x++) {
-            dst[x] = bb4_mul(src[x], omv);
-            dst[x + len] = bb4_mul(src[x], vi);
-        }
-    }
+    bb4_t *t = malloc((((size_t)2 << max_n) - 1) * sizeof *t);
+    if (t)
+        for (uint32_t n = 0; n <= max_n; n++)
+            bb4_eq_table(v, n, t + (((size_t)1 << n) - 1));
     return t;
 }

@@ -978,11 +978,11 @@ static bb4_t *known_commit_sums(const gs_open_sums *os, const gs_stack_layout *l
         const gs_stack_slice *sl = &lay->slices[i];
         const uint32_t t = trace_of[sl->trace];
         const bb4_t *src = t < os->M ? os->part[(size_t)t * GS_OPEN_SUMS_PARTS + part] : NULL;
-        if (!src || os->lvl[t] != (sl->log_height < l_skip ? sl->log_height : l_skip)) {
+        if (!src) {
             free(out);
             return NULL;
         }
-        const size_t n = (size_t)1 << os->lvl[t];
+        const size_t n = (size_t)1 << (sl->log_height < l_skip ? sl->log_height : l_skip);
         src += (size_t)sl->trace_col * 2 * n;
         bb4_t *dst = out + i * 2 * N;
         if (n == N) {

@@ -553,8 +553,6 @@ static glstark_status read_openings(batch_state *b, uint32_t t, const bb4_t *r, 
         st = oom(err);
     if (!st)
         gs_lagrange_d(b->l_skip, r[0], lw);
-    if (keep)
-        keep->lvl[t] = l;
     for (uint32_t p = 0; !st && p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++) {
         const uint32_t w = tr->part_widths[p];
         part_off[(size_t)t * GS_OPEN_SUMS_PARTS + p] = *off;
@@ -597,7 +595,7 @@ void gs_open_sums_free(gs_open_sums *s)
     if (s->part)
         for (size_t i = 0; i < (size_t)s->M * GS_OPEN_SUMS_PARTS; i++)
             free(s->part[i]);
-    free(s->part), free(s->lvl);
+    free(s->part);
     memset(s, 0, sizeof *s);
 }
 
@@ -653,10 +651,9 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     gs_batch_trace *shp = gs_zc_trace_shapes(traces, M);
     if (keep) {
         keep->M = M;
-        keep->lvl = calloc(M, sizeof *keep->lvl);
         keep->part = calloc((size_t)M * GS_OPEN_SUMS_PARTS, sizeof *keep->part);
     }
-    if (!shp || (keep && (!keep->lvl || !keep->part))) {
+    if (!shp || (keep && !keep->part)) {
         free(shp);
         gs_open_sums_free(keep);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "batch prover: out of host memory");
@@ -674,6 +671,12 @@ glstark_status gs_batch_prove(gs_engine *eng, gs_fs *fs, const gs_zc_trace *trac
     }
     if (!st) {
         gs_span_eng_end(eng, span);
+        /* the openings read the trace, not the folded tables: their memory
+         * can serve the openings' block sums */
+        for (uint32_t t = 0; t < M; t++) {
+            gs_buf_destroy(b.ts[t].tables);
+            b.ts[t].tables = NULL;
+        }
         span = gs_span_eng_begin(eng, "column_openings");
         st = batch_openings(&b, fs, r, out, keep, err);
     }

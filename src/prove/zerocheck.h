@@ -19,15 +19,14 @@ gs_batch_trace *gs_zc_trace_shapes(const gs_zc_trace *traces, uint32_t n);
 
 /* The block sums the column openings are read from: every trace column's
  * eq-weighted sums at the batch point, as the reduction family's block_sums
- * writes them with l = min(l_skip, h) (trace t's lvl[t]) and the eq table
- * of r_1..r_(h - l). The stacked reduction's round 0 needs the same sums of
+ * writes them with l = min(l_skip, h) for a trace of 2^h rows and the eq
+ * table of r_1..r_(h - l). The stacked reduction's round 0 needs the same sums of
  * the same columns, so the prover keeps them for it instead of reading the
  * stacked matrices again. Trace t's part p: part[t * GS_OPEN_SUMS_PARTS + p]
  * (width x 2^(l + 1) values, column by column; NULL for an empty part). */
 #define GS_OPEN_SUMS_PARTS 64u
 typedef struct gs_open_sums {
     uint32_t M;
-    uint32_t *lvl;
     bb4_t **part;
 } gs_open_sums;
 
