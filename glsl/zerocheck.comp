@@ -50,7 +50,7 @@ uniform uint gs_half;   // FOLD/COPY: rows written per column; GATHER: rows per 
 uniform uint gs_r0;     // GATHER: first row
 uniform uvec4 gs_r;     // FOLD: the challenge
 uniform uint gs_nkeys;  // REDUCE
-uniform uint gs_lanes;  // REDUCE
+uniform uint gs_lanes;  // REDUCE: lanes whose accumulators the dispatches wrote
 uniform uint gs_acc_off;
 uniform uint gs_res_off;
 
@@ -198,7 +198,9 @@ void main()
     // One work group per output r = key * 3 + component: its invocations
     // add strided shares of the key's lanes (lane % gs_nkeys == key), then
     // the group sum. (One invocation per output walking every lane took
-    // ~2 ms a call: a chain of lanes / keys additions.)
+    // ~2 ms a call: a chain of lanes / keys additions.) Each accumulator word
+    // is read by one invocation, which zeroes it: a plan kept for the next
+    // round starts from zero without a fill.
     uint r = id / uint(GS_LOCAL_SIZE), t = id % uint(GS_LOCAL_SIZE);
     uint key = r / 3u, comp = r % 3u;
     uvec4 acc = uvec4(0u);
@@ -206,6 +208,10 @@ void main()
         for (uint l = key + gs_nkeys * t; l < gs_lanes; l += gs_nkeys * uint(GS_LOCAL_SIZE)) {
             uint o = gs_acc_off + 12u * l + 4u * comp;
             acc = bb4_add(acc, uvec4(work[o], work[o + 1u], work[o + 2u], work[o + 3u]));
+            work[o] = 0u;
+            work[o + 1u] = 0u;
+            work[o + 2u] = 0u;
+            work[o + 3u] = 0u;
         }
     acc = gs_group_sum(acc);
     if (live && t == 0u) {

@@ -265,6 +265,15 @@ typedef struct zc_build {
     uint32_t ni, n_consts;
 } zc_build;
 
+/* Entries of the weight table fill_weights writes. */
+static size_t weight_count(const gs_cdag *d)
+{
+    size_t n = 1 + (size_t)d->n_constraints;
+    for (uint32_t q = 0; q < d->n_interactions; q++)
+        n += 1 + d->interactions[q].message_len;
+    return n;
+}
+
 static void zc_build_free(zc_build *b)
 {
     free(b->order), free(b->last), free(b->slot), free(b->freel), free(b->stamp), free(b->stack);
@@ -279,12 +288,8 @@ static glstark_status zc_build_init(zc_build *b, const gs_zc_trace *t, gs_error 
     memset(b, 0, sizeof *b);
     b->d = d;
     b->t = t;
-    b->n_uses = d->n_constraints;
-    b->n_w = 1 + (size_t)d->n_constraints;
-    for (uint32_t q = 0; q < d->n_interactions; q++) {
-        b->n_uses += 1 + d->interactions[q].message_len;
-        b->n_w += 1 + d->interactions[q].message_len;
-    }
+    b->n_w = weight_count(d);
+    b->n_uses = b->n_w - 1; /* a use per weight; entry 0 is the constant term */
     size_t n1 = d->n_nodes ? d->n_nodes : 1;
     b->order = calloc(n1, sizeof(uint32_t));
     b->last = calloc(n1, sizeof(uint32_t));
@@ -727,6 +732,20 @@ static glstark_status rewrite_weights(const gs_cdag *d, const gs_zc_weights *w, 
     memcpy(code->aux + 4 * (size_t)code->w_off, wts, n_w * sizeof *wts);
     free(wts);
     return GLSTARK_OK;
+}
+
+int gs_zc_code_weights_match(const gs_zc_trace *t, const gs_zc_weights *w, const gs_zc_code *code)
+{
+    const size_t n_w = code->aux_words / 4 - code->w_off; /* the table ends the aux words (write_code) */
+    if (n_w != weight_count(t->dag))
+        return 0;
+    bb4_t *wts = malloc(n_w * sizeof *wts);
+    if (!wts)
+        return 0;
+    fill_weights(t->dag, w, wts);
+    int same = !memcmp(code->aux + 4 * (size_t)code->w_off, wts, n_w * sizeof *wts);
+    free(wts);
+    return same;
 }
 
 /* zc_compile through the engine's cache; *out is the caller's copy. */

@@ -132,4 +132,9 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
                                     int numbering, gs_zc_code *out, gs_error *err);
 void gs_zc_cache_free(gs_zc_cache *c);
 
+/* Whether code, compiled for trace t's DAG, holds the weight table w makes
+ * (a program kept from an earlier call can then run this call's sums).
+ * 0 also when the host has no memory to tell. */
+int gs_zc_code_weights_match(const gs_zc_trace *t, const gs_zc_weights *w, const gs_zc_code *code);
+
 #endif

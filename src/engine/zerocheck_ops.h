@@ -57,11 +57,16 @@ typedef struct gs_zerocheck_ops {
                                gs_buf *tables);
     /* Multilinear round on the folded tables with m live rows (stride 2^ñ): for X = 1..n_x,
      * out[3(X-1) + {0,1,2}] = sum_{a < m/2} eq[a] (zc, p, q)(v[2a] + X (v[2a+1] - v[2a])).
-     * With m = 1 it evaluates row 0 once (eq ignored, n_x must be 1, X unused). */
+     * With m = 1 it evaluates row 0 once (eq ignored, n_x must be 1, X unused).
+     * The engine may keep what it made for trace t (by its address) until
+     * mle_rounds_done: t and its DAG must stay as they are until then. */
     glstark_status (*mle_round)(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
                                 const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out);
     /* Binds the first table variable: v[a] = v[2a] + r (v[2a+1] - v[2a]), a < m/2, every column. */
     glstark_status (*fold)(gs_engine *eng, gs_buf *tables, size_t n_cols, size_t stride, size_t m, bb4_t r);
+    /* The multilinear rounds are over (or failed): frees what mle_round
+     * kept between calls. NULL where an engine keeps nothing. */
+    void (*mle_rounds_done)(gs_engine *eng);
 } gs_zerocheck_ops;
 
 extern const gs_zerocheck_ops gs_cpu_zerocheck_ops;

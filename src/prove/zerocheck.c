@@ -462,6 +462,8 @@ static glstark_status batch_mle_rounds(batch_state *b, gs_fs *fs, gs_batch_proof
         if ((st = round_fold(b, j, r[j], err)))
             break;
     }
+    if (b->ops->mle_rounds_done)
+        b->ops->mle_rounds_done(b->eng);
     free(hv), free(sv);
     return st;
 }

@@ -12,6 +12,7 @@
  * on the trace domain. Seeds are fixed and printed. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,6 +488,9 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
             OK(engs[k], engs[k]->zerocheck->mle_round(engs[k], &in[k].t, tb[k], stride, 1, NULL, 1, &w, o[k]));
         cmp_words(o[0], o[1], 12, "mle_round m=1", tag);
     }
+    for (int k = 0; k < 2; k++)
+        if (engs[k]->zerocheck->mle_rounds_done)
+            engs[k]->zerocheck->mle_rounds_done(engs[k]);
     free(eq);
     for (int k = 0; k < 2; k++) {
         free(h[k]);
@@ -844,6 +848,93 @@ Test(zerocheck_gles, bad_arguments_give_status)
     inst_free(&in, 1);
     tcase_free(&tc);
     gs_engine_destroy(g);
+}
+
+/* One multilinear round on both engines with m live rows and n_x points,
+ * compared word for word; returns GLES's status. */
+static glstark_status round_on_both(gs_engine **engs, inst *in, gs_buf **tb, size_t stride, size_t m, size_t n_x,
+                                    const gs_zc_weights *w, uint64_t *s, const char *what)
+{
+    bb4_t eq[64], o[2][12];
+    cr_assert_leq(m / 2, 64);
+    for (size_t i = 0; i < m / 2; i++)
+        eq[i] = rand_bb4(s);
+    glstark_status st = GLSTARK_OK;
+    for (int k = 0; k < 2; k++) {
+        gs_buf *eb = upload_ext(engs[k], eq, m / 2);
+        memset(o[k], 0x5A, sizeof o[k]);
+        glstark_status sk = engs[k]->zerocheck->mle_round(engs[k], &in[k].t, tb[k], stride, m, eb, n_x, w, o[k]);
+        gs_buf_destroy(eb);
+        if (k == 0)
+            st = sk;
+        else
+            OK(engs[k], sk);
+    }
+    if (!st)
+        cmp_words(o[0], o[1], 12 * n_x, "mle_round", what);
+    return st;
+}
+
+/* The plan the GLES engine keeps from one multilinear round to the next:
+ * reused for the same trace and weights with fewer rows (no new buffers),
+ * made again when the weights change in place, the points change or a call
+ * has more rows, dropped after a failed call, and freed by
+ * mle_rounds_done. Every sum equals the CPU engine's, so the reduce left
+ * no accumulator behind. */
+Test(zerocheck_gles, kept_plans_across_rounds)
+{
+    uint64_t s = 0x2C000C;
+    printf("kept_plans_across_rounds: seed %#" PRIx64 "\n", s);
+    gs_engine *engs[2] = {gles(0, NULL), cpu()};
+    tcase tc;
+    tcase_random(&tc, &s, 6, 60);
+    inst in[2];
+    gs_buf *tb[2];
+    const uint32_t l = 2;
+    const size_t nx = lifted(&tc, l) >> l;
+    bb4_t lw[4];
+    for (int i = 0; i < 4; i++)
+        lw[i] = rand_bb4(&s);
+    for (int k = 0; k < 2; k++)
+        inst_make(&in[k], engs[k], &tc);
+    const size_t ncols = folded_cols(&in[0].t);
+    for (int k = 0; k < 2; k++) {
+        OK(engs[k], gs_buf_create(engs[k], ncols * nx * 16, &tb[k]));
+        OK(engs[k], engs[k]->zerocheck->fold_ple(engs[k], &in[k].t, l, lw, tb[k]));
+    }
+    gs_zc_weights w;
+    weights_of(&tc, &w);
+    gs_engine *g = engs[0];
+    const size_t before = g->bytes_live;
+    OK(g, round_on_both(engs, in, tb, nx, nx, 3, &w, &s, "first round"));
+    const size_t kept = g->bytes_live;
+    cr_assert_gt(kept, before, "the first round's plan is kept (%zu -> %zu bytes live)", before, kept);
+    OK(g, round_on_both(engs, in, tb, nx, nx / 2, 3, &w, &s, "fewer rows"));
+    OK(g, round_on_both(engs, in, tb, nx, nx / 4, 3, &w, &s, "fewer rows again"));
+    cr_assert_eq(g->bytes_live, kept, "the kept plan served the later rounds");
+    tc.lpow[0] = bb4_add(tc.lpow[0], bb4_one()); /* the same weights object, new values */
+    OK(g, round_on_both(engs, in, tb, nx, nx / 4, 3, &w, &s, "weights changed in place"));
+    OK(g, round_on_both(engs, in, tb, nx, nx / 4, 2, &w, &s, "fewer points"));
+    OK(g, round_on_both(engs, in, tb, nx, nx, 2, &w, &s, "more rows"));
+    /* a failing call (a table buffer too small for the stride) drops it */
+    gs_buf *small = NULL;
+    OK(g, gs_buf_create(g, 16, &small));
+    gs_buf *eb = upload_ext(g, lw, 2);
+    bb4_t o[12];
+    glstark_status st = g->zerocheck->mle_round(g, &in[0].t, small, nx, nx / 4, eb, 2, &w, o);
+    cr_assert_eq(st, GLSTARK_ERR_INVALID_ARGUMENT, "short tables: %s", g->err.msg);
+    gs_buf_destroy(eb);
+    gs_buf_destroy(small);
+    OK(g, round_on_both(engs, in, tb, nx, nx / 4, 2, &w, &s, "after a failed call"));
+    cr_assert_not_null(g->zerocheck->mle_rounds_done);
+    g->zerocheck->mle_rounds_done(g);
+    cr_assert_eq(g->bytes_live, before, "mle_rounds_done frees the kept plan");
+    for (int k = 0; k < 2; k++) {
+        gs_buf_destroy(tb[k]);
+        inst_free(&in[k], tc.n_parts);
+        gs_engine_destroy(engs[k]);
+    }
+    tcase_free(&tc);
 }
 
 /* ---- random AIRs from the builder whose constraints hold ---- */

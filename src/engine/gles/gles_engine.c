@@ -20,7 +20,8 @@ static void gles_destroy(gs_engine *eng)
         if (gs_gl_device_make_current(s->dev, &err) == GLSTARK_OK) {
             gs_gles_readback_free(&s->readback);
             gs_gles_upload_free(&s->upload);
-            /* the twiddle tables first: freed buffers land in the pool */
+            /* the twiddle tables and kept plans first: freed buffers land in the pool */
+            gs_gles_zc_kept_free(eng);
             for (int i = 0; i < 2; i++)
                 if (s->twiddles[i])
                     gs_buf_destroy(s->twiddles[i]);

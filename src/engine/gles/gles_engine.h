@@ -58,6 +58,7 @@ typedef struct gs_gles_state {
     gs_gles_pool pool;         /* freed buffers kept for reuse */
     int shader_copy;           /* large copies by glsl/gather.comp (GLSTARK_COPY) */
     struct gs_zc_cache *zc_cache; /* compiled constraint DAGs (src/engine/zc_code.h) */
+    struct gs_zc_kept *zc_kept;   /* plans kept across multilinear rounds (zerocheck_gles.c) */
     /* DFT twiddle tables, [0] forward and [1] inverse roots, kept for the
      * engine's life: a table of 2^k words serves every size up to 2^k
      * (src/engine/gles/dft_gles.c). NULL until first needed. */
@@ -74,7 +75,9 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
 
 gs_gl_device *gs_gles_device(gs_engine *eng);
 
-/* Frees the zerocheck family's compiled-DAG cache. */
+/* Drops the plans the zerocheck family keeps across multilinear rounds
+ * (the op mle_rounds_done; also at engine destroy). */
+void gs_gles_zc_kept_free(gs_engine *eng);
 
 /* Deletes every buffer the pool holds (glstark_device_release_memory). */
 void gs_gles_pool_release(gs_engine *eng);

@@ -221,6 +221,9 @@ typedef struct eval_plan {
     uint32_t lpg;    /* shared-memory slots: lanes per work group (0: slots in the work buffer) */
     uint32_t local;  /* lanes per work group of the program */
     uint32_t acc_off, res_off;
+    /* lanes the dispatches since the last reduce added to (reduce_read sums
+     * and zeroes only these; the rest stay zero) */
+    uint64_t touched;
     int ext;
     gs_gl_program *prog;
     /* the program's uniforms that outlive one dispatch (plan_set), so that
@@ -554,11 +557,14 @@ static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t 
         set_u(p, "gs_icnt", (uint32_t)cnt);
         st = gs_gl_dispatch_1d_weighted(c->dev, p, cnt * e->code.n_groups, e->local, instr_weight(e),
                                         &c->eng->err);
+        if (cnt * e->code.n_groups > e->touched)
+            e->touched = cnt * e->code.n_groups;
     }
     return st;
 }
 
-/* Sums the lanes by key and reads 3 nkeys extension elements into out. */
+/* Sums the lanes by key and reads 3 nkeys extension elements into out. The
+ * kernel zeroes the accumulators it reads, so the plan can run again. */
 static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out)
 {
     gs_gl_program *p;
@@ -568,11 +574,12 @@ static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out)
     if (st)
         return st;
     set_u(p, "gs_nkeys", e->nkeys);
-    set_u(p, "gs_lanes", e->lanes);
+    set_u(p, "gs_lanes", (uint32_t)e->touched);
     set_u(p, "gs_acc_off", e->acc_off);
     set_u(p, "gs_res_off", e->res_off);
     /* a work group per output (glsl/zerocheck.comp) */
     st = run_ids(c, p, 3ull * e->nkeys * c->dev->caps.local_size);
+    e->touched = 0;
     if (!st)
         st = gs_buf_read(e->work, (size_t)e->res_off * 4, out, 3 * (size_t)e->nkeys * sizeof(bb4_t));
     return st;
@@ -886,6 +893,127 @@ done:
     return st;
 }
 
+/* ---- plans kept across the multilinear rounds ----
+ * Every multilinear round of a batch runs the same DAG with the same
+ * weights over half the rows of the round before. Making its plan anew
+ * (the compile-cache lookup, sizing, and uploading the bytecode) took
+ * 0.2-0.4 ms of host time per round on the H200 with the GPU idle, ~2.9 ms
+ * of a keccakf-1024 proof. So mle_round keeps its plan until the caller
+ * says the rounds are over (mle_rounds_done), found again by the trace's
+ * address; it is used again only for the same DAG, the same number of keys,
+ * no more items than it was sized for, and equal weights (compared with the
+ * weight table in its bytecode). Off desktop-class devices one plan is
+ * kept, to add no more than one work buffer to a board's memory between
+ * rounds; desktop-class ones keep a few, for a batch of several traces. */
+#define ZC_KEPT_MAX 4
+
+typedef struct kept_plan {
+    const gs_zc_trace *t; /* NULL: a free entry */
+    const gs_cdag *dag;
+    uint64_t items; /* the most items a call may have */
+    uint64_t used;  /* the clock at its last use */
+    eval_plan ep;
+} kept_plan;
+
+struct gs_zc_kept {
+    kept_plan e[ZC_KEPT_MAX];
+    uint64_t clock;
+};
+
+static void kept_drop(kept_plan *k)
+{
+    plan_free(&k->ep);
+    k->t = NULL;
+}
+
+void gs_gles_zc_kept_free(gs_engine *eng)
+{
+    gs_gles_state *s = eng->impl;
+    if (!s->zc_kept)
+        return;
+    for (int i = 0; i < ZC_KEPT_MAX; i++)
+        if (s->zc_kept->e[i].t)
+            kept_drop(&s->zc_kept->e[i]);
+    free(s->zc_kept);
+    s->zc_kept = NULL;
+}
+
+static void gles_mle_rounds_done(gs_engine *eng) { gs_gles_zc_kept_free(eng); }
+
+/* The kept plan for a call on trace t with nkeys keys and `items` items,
+ * with its uniforms set again (another trace's plan may share its
+ * program); NULL if none fits. */
+static kept_plan *kept_find(zc_ctx *c, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t nkeys, uint64_t items)
+{
+    struct gs_zc_kept *kp = ((gs_gles_state *)c->eng->impl)->zc_kept;
+    if (!kp)
+        return NULL;
+    for (int i = 0; i < ZC_KEPT_MAX; i++) {
+        kept_plan *k = &kp->e[i];
+        if (k->t != t)
+            continue;
+        if (k->dag != t->dag || k->ep.nkeys != nkeys || items > k->items ||
+            !gs_zc_code_weights_match(t, w, &k->ep.code))
+            return NULL; /* replaced when this call's plan is kept */
+        k->used = ++kp->clock;
+        for (unsigned u = 0; u < k->ep.nu; u++)
+            set_u(k->ep.prog, k->ep.u[u].name, k->ep.u[u].v);
+        return k;
+    }
+    return NULL;
+}
+
+static uint64_t plan_bytes(const eval_plan *e)
+{
+    return (e->aux ? e->aux->size : 0) + (e->work ? e->work->size : 0);
+}
+
+/* Keeps *e (made for trace t and at most `items` items) in place of t's
+ * earlier plan, dropping the least recently used ones while the kept
+ * buffers would pass twice the scratch cap or no entry is free; e is
+ * emptied either way. */
+static void kept_put(zc_ctx *c, const gs_zc_trace *t, uint64_t items, eval_plan *e)
+{
+    gs_gles_state *s = c->eng->impl;
+    const uint64_t cap = 2 * c->scratch, need = plan_bytes(e);
+    if (!s->zc_kept && need <= cap)
+        s->zc_kept = calloc(1, sizeof *s->zc_kept);
+    if (!s->zc_kept || need > cap) {
+        plan_free(e); /* keeping is optional */
+        return;
+    }
+    kept_plan *k = s->zc_kept->e;
+    const int most = c->desktop ? ZC_KEPT_MAX : 1;
+    for (int i = 0; i < ZC_KEPT_MAX; i++)
+        if (k[i].t == t)
+            kept_drop(&k[i]);
+    for (;;) {
+        uint64_t bytes = 0;
+        int free_at = -1, oldest = -1;
+        for (int i = 0; i < most; i++) {
+            if (!k[i].t) {
+                if (free_at < 0)
+                    free_at = i;
+                continue;
+            }
+            bytes += plan_bytes(&k[i].ep);
+            if (oldest < 0 || k[i].used < k[oldest].used)
+                oldest = i;
+        }
+        if (free_at >= 0 && bytes + need <= cap) {
+            k += free_at;
+            break;
+        }
+        kept_drop(&k[oldest]); /* some entry is live: none free, or bytes > 0 */
+    }
+    k->t = t;
+    k->dag = t->dag;
+    k->items = items;
+    k->used = ++s->zc_kept->clock;
+    k->ep = *e;
+    memset(e, 0, sizeof *e);
+}
+
 /* ---- multilinear rounds ---- */
 
 static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride,
@@ -905,13 +1033,19 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
     if (!single && eq->size < groups * 16)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "gles zerocheck mle round: the eq buffer needs %" PRIu64 " extension elements", groups);
-    eval_plan ep;
-    glstark_status st = plan_init(&c, &ep, t, w, 1, groups * nkeys, nkeys);
+    eval_plan own, *e = &own;
+    memset(&own, 0, sizeof own);
+    kept_plan *kp = single ? NULL : kept_find(&c, t, w, nkeys, groups * nkeys);
+    glstark_status st = GLSTARK_OK;
+    if (kp)
+        e = &kp->ep;
+    else
+        st = plan_init(&c, &own, t, w, 1, groups * nkeys, nkeys);
     gs_buf *gt = NULL;
     gs_gl_program *gp = NULL;
     if (st)
         goto done;
-    const uint64_t ncols = ep.code.n_folded;
+    const uint64_t ncols = e->code.n_folded;
     if (tables->size < ((ncols - 1) * stride + rows) * 16) {
         st = gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                           "gles zerocheck mle round: table buffer has %zu bytes, too small for %" PRIu64
@@ -919,17 +1053,17 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
                           tables->size, ncols, stride);
         goto done;
     }
-    plan_set(&ep, "gs_interp", single ? 0 : 1);
+    plan_set(e, "gs_interp", single ? 0 : 1);
     uint64_t span = (ncols - 1) * stride + rows;
     if (span * 16 <= c.maxb) {
         uint32_t lead = 0;
         st = bind_elems(&c, 0, tables, 0, span, 16, &lead);
         if (st)
             goto done;
-        plan_set(&ep, "gs_tlead", lead);
-        plan_set(&ep, "gs_tstride", (uint32_t)stride);
-        plan_set(&ep, "gs_row_base", 0);
-        st = eval_items(&c, &ep, 0, groups * nkeys, single ? NULL : eq);
+        plan_set(e, "gs_tlead", lead);
+        plan_set(e, "gs_tstride", (uint32_t)stride);
+        plan_set(e, "gs_row_base", 0);
+        st = eval_items(&c, e, 0, groups * nkeys, single ? NULL : eq);
     } else {
         /* gathered tiles of R rows (R/2 groups) of every column */
         uint64_t lim = (min_u64(c.maxb, c.scratch) - c.align) / 16 / ncols;
@@ -980,20 +1114,24 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
             st = bind_elems(&c, 0, gt, 0, ncols * R, 16, NULL);
             if (st)
                 break;
-            plan_set(&ep, "gs_tlead", 0);
-            plan_set(&ep, "gs_tstride", (uint32_t)R);
-            plan_set(&ep, "gs_row_base", (uint32_t)g0);
+            plan_set(e, "gs_tlead", 0);
+            plan_set(e, "gs_tstride", (uint32_t)R);
+            plan_set(e, "gs_row_base", (uint32_t)g0);
             uint64_t g1 = min_u64(groups, g0 + gpt);
-            st = eval_items(&c, &ep, g0 * nkeys, g1 * nkeys, single ? NULL : eq);
+            st = eval_items(&c, e, g0 * nkeys, g1 * nkeys, single ? NULL : eq);
         }
     }
     if (!st)
-        st = reduce_read(&c, &ep, out);
+        st = reduce_read(&c, e, out);
     if (!st)
         for (size_t i = 3 * (size_t)nkeys; i < 3 * n_x; i++)
             out[i] = bb4_zero();
 done:
-    plan_free(&ep);
+    if (kp && st)
+        kept_drop(kp); /* its accumulators may hold part of this call's sums */
+    else if (!kp && !single && !st)
+        kept_put(&c, t, groups * nkeys, &own);
+    plan_free(&own);
     gs_buf_destroy(gt);
     return st;
 }
@@ -1059,4 +1197,5 @@ const gs_zerocheck_ops gs_gles_zerocheck_ops = {
     .fold_ple = gles_fold_ple,
     .mle_round = gles_mle_round,
     .fold = gles_fold,
+    .mle_rounds_done = gles_mle_rounds_done,
 };
