@@ -651,21 +651,43 @@ done:
  * The multilinear rounds compile the same DAG once per round (13 times for
  * keccakf-1024, 3.5 ms each with 16 groups on the H200's host), and every
  * proof of the same AIRs compiles it again with new challenges. The engine
- * keeps the last few results, keyed by everything zc_compile's bytecode
- * depends on, compared byte for byte (no hash: a stale DAG at a reused
- * address must never match); the weights are not in the key, and a hit gets
- * its weight table written from this call's (fill_weights). */
-#define ZC_CACHE_MAX 8
+ * keeps results keyed by everything zc_compile's bytecode depends on,
+ * compared byte for byte (no hash: a stale DAG at a reused address must
+ * never match); the weights are not in the key, and a hit gets its weight
+ * table written from this call's (fill_weights). Entries are kept while
+ * their keys and bytecode stay under ZC_CACHE_BYTES, the least recently used
+ * dropped first: a batch needs two programs per AIR on GLES (round 0's and
+ * the rounds'), and a fixed eight entries made a batch of more than four
+ * AIRs compile every AIR's DAG again in every round. Keccak-f's two take
+ * ~2.3 MB. */
+#define ZC_CACHE_BYTES ((size_t)64 << 20)
+
+typedef struct zc_cache_entry {
+    uint8_t *key;
+    size_t key_len;
+    gs_zc_code code;
+    uint64_t used;
+} zc_cache_entry;
 
 struct gs_zc_cache {
-    struct {
-        uint8_t *key;
-        size_t key_len;
-        gs_zc_code code;
-        uint64_t used;
-    } e[ZC_CACHE_MAX];
+    zc_cache_entry *e;
+    size_t n, cap, bytes;
     uint64_t clock;
+    uint64_t hits, misses;
 };
+
+static size_t entry_bytes(const zc_cache_entry *e)
+{
+    return e->key_len + ((size_t)e->code.aux_words + e->code.n_cols) * sizeof(uint32_t);
+}
+
+static void entry_drop(gs_zc_cache *c, size_t i)
+{
+    c->bytes -= entry_bytes(&c->e[i]);
+    free(c->e[i].key);
+    gs_zc_code_free(&c->e[i].code);
+    c->e[i] = c->e[--c->n];
+}
 
 /* Everything zc_compile's output depends on but the weights, as bytes. */
 static int compile_key(const gs_zc_trace *t, uint32_t k, int numbering, gs_bytebuf *b)
@@ -712,11 +734,56 @@ void gs_zc_cache_free(gs_zc_cache *c)
 {
     if (!c)
         return;
-    for (int i = 0; i < ZC_CACHE_MAX; i++) {
-        free(c->e[i].key);
-        gs_zc_code_free(&c->e[i].code);
-    }
+    while (c->n)
+        entry_drop(c, c->n - 1);
+    free(c->e);
     free(c);
+}
+
+void gs_zc_cache_counts(const gs_zc_cache *c, uint64_t *hits, uint64_t *misses, size_t *entries)
+{
+    *hits = c ? c->hits : 0;
+    *misses = c ? c->misses : 0;
+    *entries = c ? c->n : 0;
+}
+
+static int grow_entries(gs_zc_cache *c)
+{
+    size_t cap = c->cap ? 2 * c->cap : 8;
+    zc_cache_entry *e = realloc(c->e, cap * sizeof *e);
+    if (!e)
+        return 0;
+    c->e = e;
+    c->cap = cap;
+    return 1;
+}
+
+/* Keeps a copy of code under key (taking the key), dropping the least
+ * recently used entries while the cache would pass ZC_CACHE_BYTES. Caching
+ * is optional: without memory the entry is forgotten. */
+static void cache_insert(gs_zc_cache *c, uint8_t *key, size_t key_len, const gs_zc_code *code)
+{
+    zc_cache_entry ne = {key, key_len, {0}, c->clock};
+    gs_error ignored;
+    if (code_copy(code, &ne.code, &ignored)) {
+        free(key);
+        return;
+    }
+    const size_t b = entry_bytes(&ne);
+    while (c->n && c->bytes + b > ZC_CACHE_BYTES) {
+        size_t old = 0;
+        for (size_t i = 1; i < c->n; i++)
+            if (c->e[i].used < c->e[old].used)
+                old = i;
+        entry_drop(c, old);
+    }
+    if (b > ZC_CACHE_BYTES || (c->n == c->cap && !grow_entries(c))) {
+        free(key);
+        gs_zc_code_free(&ne.code);
+        return;
+    }
+    c->e[c->n++] = ne;
+    c->bytes += b;
 }
 
 /* A cached program's weight table, written again from this call's weights. */
@@ -764,33 +831,22 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
      * search per operand) cost more than the rest of a hit together (Keccak-f:
      * 0.6-1.0 ms against ~0.1 ms on the 2-core dev machine) */
     c->clock++;
-    for (int i = 0; i < ZC_CACHE_MAX; i++)
-        if (c->e[i].key && c->e[i].key_len == kb.len && !memcmp(c->e[i].key, kb.p, kb.len)) {
+    for (size_t i = 0; i < c->n; i++)
+        if (c->e[i].key_len == kb.len && !memcmp(c->e[i].key, kb.p, kb.len)) {
             free(kb.p);
             c->e[i].used = c->clock;
+            c->hits++;
             glstark_status st = code_copy(&c->e[i].code, out, err);
             if (!st)
                 st = rewrite_weights(t->dag, w, out, err);
             return st;
         }
+    c->misses++;
     glstark_status st = gs_zc_compile(t, w, k, numbering, out, err);
     if (st) {
         free(kb.p);
         return st;
     }
-    int slot = 0;
-    for (int i = 1; i < ZC_CACHE_MAX; i++)
-        if (c->e[i].used < c->e[slot].used)
-            slot = i;
-    free(c->e[slot].key);
-    gs_zc_code_free(&c->e[slot].code);
-    c->e[slot].key = kb.p;
-    c->e[slot].key_len = kb.len;
-    c->e[slot].used = c->clock;
-    if (code_copy(out, &c->e[slot].code, err)) {
-        free(c->e[slot].key); /* caching is optional: forget the entry */
-        c->e[slot].key = NULL;
-        gs_error_clear(err);
-    }
+    cache_insert(c, kb.p, kb.len, out);
     return GLSTARK_OK;
 }

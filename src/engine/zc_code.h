@@ -131,6 +131,9 @@ typedef struct gs_zc_cache gs_zc_cache;
 glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
                                     int numbering, gs_zc_code *out, gs_error *err);
 void gs_zc_cache_free(gs_zc_cache *c);
+/* Lookups that found a program and that compiled one, and the entries held
+ * (all 0 for a cache not made yet). */
+void gs_zc_cache_counts(const gs_zc_cache *c, uint64_t *hits, uint64_t *misses, size_t *entries);
 
 /* Whether code, compiled for trace t's DAG, holds the weight table w makes
  * (a program kept from an earlier call can then run this call's sums).

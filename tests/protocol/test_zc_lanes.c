@@ -9,6 +9,7 @@
 
 #include "prove/zerocheck.h"
 #include "dft/dft_test_util.h"
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,6 +421,47 @@ Test(zc_lanes, cached_programs_match_direct_compiles)
         gs_zc_code_free(&direct);
         gs_zc_code_free(&cached);
     }
+    gs_zc_cache_free(cache);
+    free(f);
+}
+
+/* A batch of many AIRs keeps every program of its rounds: 12 DAGs, two
+ * programs each (round 0's and the rounds' numbering), asked for in five
+ * rounds, compile once each (a fixed eight entries compiled them every
+ * round). And a program tells whether it holds a call's weights. */
+Test(zc_lanes, cache_holds_a_batch_of_many_airs)
+{
+    uint64_t s = 0x2C1A3002;
+    enum { N = 12, ROUNDS = 5 };
+    fixture *f = malloc(N * sizeof *f);
+    for (int a = 0; a < N; a++)
+        make_fixture(&f[a], &s, 40 + 10 * (uint32_t)a, a & 1);
+    gs_error err;
+    gs_zc_cache *cache = NULL;
+    for (int r = 0; r < ROUNDS; r++)
+        for (int a = 0; a < N; a++)
+            for (int num = GS_ZC_COLS_READ; num <= GS_ZC_COLS_FOLDED; num++) {
+                gs_zc_code code;
+                cr_assert_eq(gs_zc_compile_cached(&cache, &f[a].tr, &f[a].w, 2, num, &code, &err), GLSTARK_OK, "%s",
+                             err.msg);
+                cr_assert(gs_zc_code_weights_match(&f[a].tr, &f[a].w, &code), "AIR %d: its own weights", a);
+                if (a > 0)
+                    cr_assert(!gs_zc_code_weights_match(&f[a - 1].tr, &f[a - 1].w, &code),
+                              "AIR %d's program against AIR %d's DAG and weights", a, a - 1);
+                gs_zc_code_free(&code);
+            }
+    uint64_t hits, misses;
+    size_t entries;
+    gs_zc_cache_counts(cache, &hits, &misses, &entries);
+    cr_assert_eq(misses, 2 * N, "%" PRIu64 " compiles for %d programs", misses, 2 * N);
+    cr_assert_eq(hits, 2 * N * (ROUNDS - 1));
+    cr_assert_eq(entries, 2 * N);
+    /* new challenges: the kept program no longer holds the weights */
+    gs_zc_code code;
+    cr_assert_eq(gs_zc_compile_cached(&cache, &f[0].tr, &f[0].w, 2, GS_ZC_COLS_READ, &code, &err), GLSTARK_OK);
+    f[0].lambda[0] = bb4_add(f[0].lambda[0], bb4_one());
+    cr_assert(!gs_zc_code_weights_match(&f[0].tr, &f[0].w, &code), "a changed λ power is seen");
+    gs_zc_code_free(&code);
     gs_zc_cache_free(cache);
     free(f);
 }

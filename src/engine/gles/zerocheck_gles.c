@@ -904,8 +904,9 @@ done:
  * no more items than it was sized for, and equal weights (compared with the
  * weight table in its bytecode). Off desktop-class devices one plan is
  * kept, to add no more than one work buffer to a board's memory between
- * rounds; desktop-class ones keep a few, for a batch of several traces. */
-#define ZC_KEPT_MAX 4
+ * rounds; desktop-class ones keep one per trace of a batch, up to
+ * ZC_KEPT_MAX plans and twice the scratch cap in buffers. */
+#define ZC_KEPT_MAX 32
 
 typedef struct kept_plan {
     const gs_zc_trace *t; /* NULL: a free entry */
