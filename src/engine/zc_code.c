@@ -1,6 +1,7 @@
 /* DAG -> interpreter bytecode, and a cache of compiled programs (zc_code.h). */
 #include "engine/zc_code.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -669,11 +670,14 @@ typedef struct zc_cache_entry {
     uint64_t used;
 } zc_cache_entry;
 
+typedef struct zc_ahead zc_ahead;
+
 struct gs_zc_cache {
     zc_cache_entry *e;
     size_t n, cap, bytes;
     uint64_t clock;
     uint64_t hits, misses;
+    zc_ahead *ahead; /* compiles on a thread of their own (gs_zc_cache_compile_ahead) */
 };
 
 static size_t entry_bytes(const zc_cache_entry *e)
@@ -734,14 +738,16 @@ void gs_zc_cache_free(gs_zc_cache *c)
 {
     if (!c)
         return;
+    gs_zc_cache_wait(c);
     while (c->n)
         entry_drop(c, c->n - 1);
     free(c->e);
     free(c);
 }
 
-void gs_zc_cache_counts(const gs_zc_cache *c, uint64_t *hits, uint64_t *misses, size_t *entries)
+void gs_zc_cache_counts(gs_zc_cache *c, uint64_t *hits, uint64_t *misses, size_t *entries)
 {
+    gs_zc_cache_wait(c);
     *hits = c ? c->hits : 0;
     *misses = c ? c->misses : 0;
     *entries = c ? c->n : 0;
@@ -756,6 +762,17 @@ static int grow_entries(gs_zc_cache *c)
     c->e = e;
     c->cap = cap;
     return 1;
+}
+
+/* The entry under key (its use marked), or NULL. */
+static zc_cache_entry *cache_find(gs_zc_cache *c, const uint8_t *key, size_t key_len)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->e[i].key_len == key_len && !memcmp(c->e[i].key, key, key_len)) {
+            c->e[i].used = c->clock;
+            return &c->e[i];
+        }
+    return NULL;
 }
 
 /* Keeps a copy of code under key (taking the key), dropping the least
@@ -823,6 +840,7 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
     if (!*cache)
         *cache = calloc(1, sizeof **cache);
     gs_zc_cache *c = *cache;
+    gs_zc_cache_wait(c);
     if (!c || !compile_key(t, k, numbering, &kb)) {
         free(kb.p);
         return gs_zc_compile(t, w, k, numbering, out, err); /* no memory to cache: compile as before */
@@ -831,16 +849,15 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
      * search per operand) cost more than the rest of a hit together (Keccak-f:
      * 0.6-1.0 ms against ~0.1 ms on the 2-core dev machine) */
     c->clock++;
-    for (size_t i = 0; i < c->n; i++)
-        if (c->e[i].key_len == kb.len && !memcmp(c->e[i].key, kb.p, kb.len)) {
-            free(kb.p);
-            c->e[i].used = c->clock;
-            c->hits++;
-            glstark_status st = code_copy(&c->e[i].code, out, err);
-            if (!st)
-                st = rewrite_weights(t->dag, w, out, err);
-            return st;
-        }
+    zc_cache_entry *hit = cache_find(c, kb.p, kb.len);
+    if (hit) {
+        free(kb.p);
+        c->hits++;
+        glstark_status st = code_copy(&hit->code, out, err);
+        if (!st)
+            st = rewrite_weights(t->dag, w, out, err);
+        return st;
+    }
     c->misses++;
     glstark_status st = gs_zc_compile(t, w, k, numbering, out, err);
     if (st) {
@@ -849,4 +866,97 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
     }
     cache_insert(c, kb.p, kb.len, out);
     return GLSTARK_OK;
+}
+
+/* ---- compiling ahead ----
+ * A proof's first use of each program compiled it on the proving thread:
+ * keccakf-1024's two (round 0's, the rounds') took 16 ms of the first proof
+ * on the H200's host, while the commit before them kept the host waiting
+ * on the GPU. */
+struct zc_ahead {
+    pthread_t thread;
+    gs_zc_cache *cache;
+    gs_zc_trace *traces; /* the caller's views without their buffers */
+    uint32_t n;
+    gs_zc_variant v[GS_ZC_AHEAD_MAX];
+    uint32_t nv;
+};
+
+static void *compile_ahead_run(void *arg)
+{
+    zc_ahead *a = arg;
+    gs_zc_cache *c = a->cache;
+    for (uint32_t t = 0; t < a->n; t++) {
+        const gs_cdag *d = a->traces[t].dag;
+        /* any weights: a hit writes the caller's into its copy */
+        bb4_t *lp = calloc((size_t)d->n_constraints + 1, sizeof(bb4_t));
+        bb4_t *eq = calloc((size_t)d->n_interactions + 1, sizeof(bb4_t));
+        gs_zc_weights w = {lp, bb4_zero(), eq, bb_zero()};
+        for (uint32_t i = 0; lp && eq && i < a->nv; i++) {
+            gs_bytebuf kb = {0};
+            if (!compile_key(&a->traces[t], a->v[i].k, a->v[i].numbering, &kb)) {
+                free(kb.p);
+                break;
+            }
+            c->clock++;
+            gs_zc_code code;
+            gs_error ignored;
+            if (cache_find(c, kb.p, kb.len) ||
+                gs_zc_compile(&a->traces[t], &w, a->v[i].k, a->v[i].numbering, &code, &ignored)) {
+                free(kb.p); /* there already, or its error left for the proof's own compile to report */
+                continue;
+            }
+            c->misses++;
+            cache_insert(c, kb.p, kb.len, &code);
+            gs_zc_code_free(&code);
+        }
+        free(lp);
+        free(eq);
+    }
+    return NULL;
+}
+
+void gs_zc_cache_compile_ahead(gs_zc_cache **cache, const gs_zc_trace *traces, uint32_t n, const gs_zc_variant *v,
+                               uint32_t nv)
+{
+    if (!*cache)
+        *cache = calloc(1, sizeof **cache);
+    gs_zc_cache *c = *cache;
+    if (!c || n == 0 || nv == 0)
+        return;
+    gs_zc_cache_wait(c);
+    zc_ahead *a = calloc(1, sizeof *a);
+    if (a)
+        a->traces = malloc(n * sizeof *a->traces);
+    if (!a || !a->traces) {
+        if (a)
+            free(a->traces);
+        free(a);
+        return; /* optional: the proof compiles at first use */
+    }
+    for (uint32_t t = 0; t < n; t++) {
+        a->traces[t] = traces[t];
+        a->traces[t].parts = NULL; /* set by the proving thread meanwhile; compiles never read them */
+        a->traces[t].part_offsets = NULL;
+    }
+    a->cache = c;
+    a->n = n;
+    a->nv = nv < GS_ZC_AHEAD_MAX ? nv : GS_ZC_AHEAD_MAX;
+    memcpy(a->v, v, a->nv * sizeof *v);
+    if (pthread_create(&a->thread, NULL, compile_ahead_run, a)) {
+        free(a->traces);
+        free(a);
+        return;
+    }
+    c->ahead = a;
+}
+
+void gs_zc_cache_wait(gs_zc_cache *c)
+{
+    if (!c || !c->ahead)
+        return;
+    pthread_join(c->ahead->thread, NULL);
+    free(c->ahead->traces);
+    free(c->ahead);
+    c->ahead = NULL;
 }

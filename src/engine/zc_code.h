@@ -131,9 +131,26 @@ typedef struct gs_zc_cache gs_zc_cache;
 glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
                                     int numbering, gs_zc_code *out, gs_error *err);
 void gs_zc_cache_free(gs_zc_cache *c);
-/* Lookups that found a program and that compiled one, and the entries held
- * (all 0 for a cache not made yet). */
-void gs_zc_cache_counts(const gs_zc_cache *c, uint64_t *hits, uint64_t *misses, size_t *entries);
+/* Lookups that found a program and compiles (those ahead included), and the
+ * entries held (all 0 for a cache not made yet). */
+void gs_zc_cache_counts(gs_zc_cache *c, uint64_t *hits, uint64_t *misses, size_t *entries);
+
+/* A program the proof will ask for: its group count and column numbering. */
+typedef struct gs_zc_variant {
+    uint32_t k;
+    int numbering;
+} gs_zc_variant;
+#define GS_ZC_AHEAD_MAX 4
+
+/* Starts compiling every (trace, variant) the cache lacks on a thread of
+ * its own (at most GS_ZC_AHEAD_MAX variants, in the order given), so that
+ * the proof finds them there. The cache's next use waits for it, and so
+ * does gs_zc_cache_wait, which the caller must reach before the traces'
+ * DAGs, widths or public values change or go (their buffers are not read).
+ * Optional: without memory or a thread nothing starts. */
+void gs_zc_cache_compile_ahead(gs_zc_cache **cache, const gs_zc_trace *traces, uint32_t n, const gs_zc_variant *v,
+                               uint32_t nv);
+void gs_zc_cache_wait(gs_zc_cache *c);
 
 /* Whether code, compiled for trace t's DAG, holds the weight table w makes
  * (a program kept from an earlier call can then run this call's sums).

@@ -67,6 +67,13 @@ typedef struct gs_zerocheck_ops {
     /* The multilinear rounds are over (or failed): frees what mle_round
      * kept between calls. NULL where an engine keeps nothing. */
     void (*mle_rounds_done)(gs_engine *eng);
+    /* The batch the next round 0 and rounds will run on: the engine may
+     * compile their constraint programs on a thread of its own meanwhile
+     * (the commit). compile_wait returns once that is over; the caller
+     * reaches it before the traces' DAGs, widths or public values change
+     * or go. Both NULL where an engine does not. */
+    void (*compile_ahead)(gs_engine *eng, const gs_zc_trace *traces, uint32_t n);
+    void (*compile_wait)(gs_engine *eng);
 } gs_zerocheck_ops;
 
 extern const gs_zerocheck_ops gs_cpu_zerocheck_ops;

@@ -72,6 +72,7 @@ typedef struct pstate {
     size_t *part_off;
     side *sides;                /* per plan side */
     gs_zc_trace *zc;
+    int compiling_ahead; /* eng[0] may be compiling zc's programs (compile_ahead) */
     mbuf q, cw;
     gs_merkle_dev tree[2];
     int have_tree[2];
@@ -104,6 +105,8 @@ static void side_free(side *d)
 
 static void pstate_free(pstate *s)
 {
+    if (s->compiling_ahead)
+        s->eng[0]->zerocheck->compile_wait(s->eng[0]);
     const uint32_t M = s->plan ? s->plan->M : 0, n_sides = s->plan ? s->plan->n_sides : 0;
     for (uint32_t t = 0; t < M; t++) {
         if (s->main)
@@ -867,6 +870,18 @@ static glstark_status check_constraints(const gs_multi_pk *pk, const glstark_air
     return GLSTARK_OK;
 }
 
+/* The constraint programs compile on a thread of their own while the
+ * commit runs (zerocheck op compile_ahead); pstate_free waits for it
+ * before the views go. */
+static void compile_ahead(pstate *s)
+{
+    gs_engine *eng = s->eng[0];
+    if (eng->zerocheck && eng->zerocheck->compile_ahead && eng->zerocheck->compile_wait) {
+        eng->zerocheck->compile_ahead(eng, s->zc, s->plan->M);
+        s->compiling_ahead = 1;
+    }
+}
+
 /* T1's data: the traces uploaded, the common main committed (its root into
  * the proof), the side commits, and the proof's per-AIR preamble. */
 static glstark_status phase_commit(pstate *s, const gs_multi_pk *pk, const glstark_air_trace *traces,
@@ -883,6 +898,7 @@ static glstark_status phase_commit(pstate *s, const gs_multi_pk *pk, const glsta
     if ((st = upload_traces(s, e, pk, traces, opt, err)))
         return st;
     gs_span_end(R, sk);
+    compile_ahead(s);
     /* the engine's writes copy the values before returning and the public
      * values are in s->publics: nothing below reads the caller's arrays
      * (once the commit has written the deferred columns, if any) */

@@ -487,9 +487,20 @@ static glstark_status cpu_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, si
     return GLSTARK_OK;
 }
 
+/* The one program round 0 and the rounds run here. */
+static void cpu_compile_ahead(gs_engine *eng, const gs_zc_trace *traces, uint32_t n)
+{
+    const gs_zc_variant v = {1, GS_ZC_COLS_READ};
+    gs_zc_cache_compile_ahead(&((gs_cpu_state *)eng->impl)->zc_cache, traces, n, &v, 1);
+}
+
+static void cpu_compile_wait(gs_engine *eng) { gs_zc_cache_wait(((gs_cpu_state *)eng->impl)->zc_cache); }
+
 const gs_zerocheck_ops gs_cpu_zerocheck_ops = {
     .round0 = cpu_round0,
     .fold_ple = cpu_fold_ple,
     .mle_round = cpu_mle_round,
     .fold = cpu_fold,
+    .compile_ahead = cpu_compile_ahead,
+    .compile_wait = cpu_compile_wait,
 };

@@ -1193,10 +1193,23 @@ done:
     return st;
 }
 
+/* Round 0's program and the rounds', as plan_compile first asks for them. */
+static void gles_compile_ahead(gs_engine *eng, const gs_zc_trace *traces, uint32_t n)
+{
+    zc_ctx c;
+    ctx_init(&c, eng);
+    const gs_zc_variant v[2] = {{groups_for(&c, 0), cols_for(0)}, {groups_for(&c, 1), cols_for(1)}};
+    gs_zc_cache_compile_ahead(&((gs_gles_state *)eng->impl)->zc_cache, traces, n, v, 2);
+}
+
+static void gles_compile_wait(gs_engine *eng) { gs_zc_cache_wait(((gs_gles_state *)eng->impl)->zc_cache); }
+
 const gs_zerocheck_ops gs_gles_zerocheck_ops = {
     .round0 = gles_round0,
     .fold_ple = gles_fold_ple,
     .mle_round = gles_mle_round,
     .fold = gles_fold,
     .mle_rounds_done = gles_mle_rounds_done,
+    .compile_ahead = gles_compile_ahead,
+    .compile_wait = gles_compile_wait,
 };
