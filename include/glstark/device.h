@@ -239,7 +239,8 @@ typedef struct glstark_device_limits {
                                         (GLSTARK_PRECOMPILE; under AUTO only when the driver's cache is cold) */
     uint32_t parallel_groups;        /* work groups the dispatch budget takes to run side by side: a software
                                         renderer's threads, Mali's shader cores where its driver reports them,
-                                        else 1 (GLES does not report a GPU's cores) */
+                                        else, under a time budget, measured when the device opens (a power of
+                                        two, a floor on the GPU's concurrency), else 1 */
 } glstark_device_limits;
 
 /* Fills defaults: the automatic engine and platform, every choice automatic. */

@@ -56,6 +56,10 @@ typedef struct gs_device_config {
     uint64_t device_memory_cap;
     uint32_t max_group_count;
     unsigned dft_block_log;
+    /* Test knob: measure the work groups run side by side
+     * (gs_gl_measure_parallel) even where the renderer reports them, to
+     * check the measurement against a known count. */
+    int measure_parallel;
     /* Which GLSTARK_* variable set `engine` (NULL: the options or the default). */
     const char *engine_from_env;
 } gs_device_config;

@@ -223,6 +223,7 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
      * reports its shader cores; other GPUs' cores are not in GLES, so 1
      * there (their rate then stands for one group) */
     c.parallel_groups = gs_parallel_groups(dev->is_software, dev->cfg.software_threads, arm_active_cores(dev));
+    c.parallel_reported = dev->is_software || arm_active_cores(dev) > 0;
     c.interp_groups = dev->cfg.interp_groups ? dev->cfg.interp_groups : c.desktop_class ? 256 : 1;
     c.field_mul = dev->cfg.field_mul != GLSTARK_FIELD_MUL_AUTO ? dev->cfg.field_mul : auto_field_mul(dev);
     /* DFT blocks: the largest power of two of words that fits shared memory,

@@ -222,6 +222,19 @@ uint32_t gs_parallel_groups(int is_software, unsigned software_threads, uint32_t
     return p < GS_PARALLEL_GROUPS_MAX ? p : GS_PARALLEL_GROUPS_MAX;
 }
 
+uint32_t gs_parallel_from_times(const uint32_t *groups, const uint64_t *ns, unsigned n)
+{
+    if (n == 0 || groups[0] != 1 || ns[0] == 0)
+        return 1;
+    uint32_t p = 1;
+    for (unsigned i = 1; i < n; i++) {
+        if (groups[i] != 2 * groups[i - 1] || (double)ns[i] > GS_PARALLEL_FLAT * (double)ns[0])
+            break;
+        p = groups[i];
+    }
+    return p < GS_PARALLEL_GROUPS_MAX ? p : GS_PARALLEL_GROUPS_MAX;
+}
+
 uint64_t gs_zc_work_lanes(uint64_t budget_ns, int desktop_class, uint64_t work_instr, uint64_t longest_group,
                           uint64_t program_len)
 {

@@ -207,6 +207,18 @@ uint64_t gs_weight_fold_ple(unsigned logn, int sel);
  * At most GS_PARALLEL_GROUPS_MAX. */
 uint32_t gs_parallel_groups(int is_software, unsigned software_threads, uint32_t arm_active_cores);
 
+/* Work groups side by side, from timings where the GPU does not say
+ * (gs_gl_measure_parallel): ns[i] is the time of a dispatch of groups[i]
+ * equal work groups, groups[0] = 1 and each entry twice the one before. A
+ * device that runs P groups at once takes about as long for up to P groups
+ * as for one, and about twice as long for 2P. So P is the largest groups[i]
+ * within GS_PARALLEL_FLAT of ns[0], taken up to the first one past it: a
+ * power of two at most the device's concurrency, a floor, like Mali's core
+ * count. 1 for no timings or a zero first time; at most
+ * GS_PARALLEL_GROUPS_MAX. */
+#define GS_PARALLEL_FLAT 1.25
+uint32_t gs_parallel_from_times(const uint32_t *groups, const uint64_t *ns, unsigned n);
+
 /* The constraint interpreter's lanes per dispatch before the budget's cut
  * (gs_zc_budget_lanes): work_instr interpreted instructions per dispatch
  * over the instructions per lane. Every lane holds all of the program's

@@ -49,7 +49,10 @@ typedef struct gs_gl_caps {
                                         mode, test knobs): the dispatch time budget follows the GPU's speed */
     unsigned interp_groups;          /* most groups the interpreter splits an evaluation into (1: never) */
     uint32_t parallel_groups;        /* work groups the device is known to run side by side: llvmpipe's threads,
-                                        Mali's cores where its driver says; else 1 (gs_parallel_groups) */
+                                        Mali's cores where its driver says; else 1 (gs_parallel_groups), until
+                                        the GLES engine measures it (gs_gl_measure_parallel) */
+    int parallel_reported;           /* parallel_groups came from the renderer or driver, not the default */
+    int parallel_measured;           /* parallel_groups was measured (gs_gl_measure_parallel) */
     uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
     glstark_buffer_pool buffer_pool; /* what happens to freed GPU buffers (GLSTARK_POOL) */
@@ -271,6 +274,15 @@ void *gs_gl_map_persistent(gs_gl_device *dev, GLenum target, size_t size, GLbitf
 
 /* Unmaps (if map) and deletes a buffer made by gs_gl_map_persistent. */
 void gs_gl_unmap_delete(GLenum target, GLuint name, const void *map);
+
+/* ---- work groups side by side (parallel_probe.c) ---- */
+
+/* Times one work group of a fixed integer chain (glsl/parallel_probe.comp),
+ * then 2, 4, .. groups of it, and sets *out to the groups the device ran in
+ * about the time of one (gs_parallel_from_times). One group takes about
+ * 2 ms, and no probe dispatch passes half of budget_ns (0: no bound but
+ * that). Its glFinish calls count as calibration syncs. */
+glstark_status gs_gl_measure_parallel(gs_gl_device *dev, uint64_t budget_ns, uint32_t *out, gs_error *err);
 
 /* ---- timers (timer.c) ---- */
 

@@ -85,6 +85,49 @@ Test(gles_device, parallel_groups_follow_llvmpipe_threads)
     glstark_device_destroy(dev);
 }
 
+/* Where a GPU does not say, the engine measures P under a budget
+ * (gs_gl_measure_parallel). llvmpipe on one thread is a device whose P is
+ * known to be 1: the test knob makes the engine measure it anyway, and two
+ * groups take twice one group's time there, so the measurement must say
+ * 1, never more. Its syncs count as calibration syncs. */
+Test(gles_device, measured_parallel_groups_on_one_thread)
+{
+    clear_path_env();
+    setenv("LP_NUM_THREADS", "1", 1);
+    gs_device_config cfg = tu_config();
+    cfg.engine = GLSTARK_ENGINE_GLES;
+    cfg.software_threads = 1;
+    cfg.measure_parallel = 1;
+    cfg.dispatch_ms = 50;
+    gs_engine *eng = tu_engine(&cfg);
+    gs_gl_device *dev = gs_gles_device(eng);
+    if (!dev->is_software) {
+        cr_assert(dev->caps.parallel_measured && dev->caps.parallel_groups >= 1 && dev->caps.parallel_groups <= 64);
+        gs_engine_destroy(eng);
+        cr_skip_test("not llvmpipe: P measured as %u, nothing to hold it to", dev->caps.parallel_groups);
+    }
+    cr_assert(dev->caps.parallel_measured, "the knob asked for a measurement");
+    cr_assert_eq(dev->caps.parallel_groups, 1u, "llvmpipe on one thread measured as %u groups side by side",
+                 dev->caps.parallel_groups);
+    cr_assert_geq(dev->calib_syncs, 2 * 4u, "the probe's finishes count as calibration syncs");
+    gs_engine_destroy(eng);
+}
+
+/* Without a budget nothing is measured: P stays what the renderer says. */
+Test(gles_device, no_measurement_without_budget)
+{
+    clear_path_env();
+    gs_device_config cfg = tu_config();
+    cfg.engine = GLSTARK_ENGINE_GLES;
+    cfg.measure_parallel = 1;
+    cfg.dispatch_ms = 0;
+    gs_engine *eng = tu_engine(&cfg);
+    gs_gl_device *dev = gs_gles_device(eng);
+    cr_assert(!dev->caps.parallel_measured);
+    cr_assert_eq(dev->calib_syncs, 0u);
+    gs_engine_destroy(eng);
+}
+
 Test(gles_device, opens_through_auto)
 {
     clear_path_env();

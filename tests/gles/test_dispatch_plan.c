@@ -547,6 +547,43 @@ Test(dispatch_plan, parallel_groups_source)
     cr_assert_eq(gs_parallel_groups(1, 1000, 0), GS_PARALLEL_GROUPS_MAX);
 }
 
+/* P from timings (a GPU that does not say): the largest doubling of the
+ * groups whose dispatch stayed within 1.25 times one group's time, up to
+ * the first past it. Timings made up from the model: a device of P groups
+ * side by side takes ceil(g / P) group-times, plus noise. */
+Test(dispatch_plan, parallel_groups_from_times)
+{
+    const uint32_t g[7] = {1, 2, 4, 8, 16, 32, 64};
+    for (uint32_t P = 1; P <= 64; P *= 2) {
+        uint64_t ns[7];
+        for (int i = 0; i < 7; i++)
+            ns[i] = 2000000ull * ((g[i] + P - 1) / P) + (uint64_t)(i % 2) * 150000; /* +7.5% on odd sizes */
+        cr_assert_eq(gs_parallel_from_times(g, ns, 7), P, "a device of %u groups side by side", P);
+    }
+    /* a device of 3 (not a power of two): 4 groups take two group-times, so 2, the floor */
+    const uint64_t three[4] = {2000000, 2000000, 4000000, 6000000};
+    cr_assert_eq(gs_parallel_from_times(g, three, 4), 2u);
+    /* only the flat run from the start counts: a later fast reading does not */
+    const uint64_t late[5] = {2000000, 4100000, 2100000, 2100000, 2100000};
+    cr_assert_eq(gs_parallel_from_times(g, late, 5), 1u);
+    /* within 25%: flat; past it: not */
+    const uint64_t edge[3] = {2000000, 2500000, 2500001};
+    cr_assert_eq(gs_parallel_from_times(g, edge, 3), 2u);
+    /* no timings, a zero first time, groups that do not double from 1 */
+    cr_assert_eq(gs_parallel_from_times(g, three, 0), 1u);
+    const uint64_t zero[2] = {0, 0};
+    cr_assert_eq(gs_parallel_from_times(g, zero, 2), 1u);
+    const uint32_t odd[3] = {1, 3, 6};
+    const uint64_t flat[3] = {2000000, 2000000, 2000000};
+    cr_assert_eq(gs_parallel_from_times(odd, flat, 3), 1u);
+    const uint32_t from2[2] = {2, 4};
+    cr_assert_eq(gs_parallel_from_times(from2, flat, 2), 1u);
+    /* flat beyond the cap (a wide GPU): the cap */
+    const uint32_t wide[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+    const uint64_t wflat[8] = {2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000};
+    cr_assert_eq(gs_parallel_from_times(wide, wflat, 8), GS_PARALLEL_GROUPS_MAX);
+}
+
 Test(dispatch_plan, parallel_groups)
 {
     const uint64_t B = 50 * MS, L = 16, W = 26495;

@@ -690,6 +690,20 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     s->dev->dispatch_budget_ns = gs_dispatch_budget_ns(s->dev->cfg.dispatch_ms, s->dev->caps.fast_class);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "dispatch budget: %s%.0f ms", s->dev->dispatch_budget_ns ? "" : "none, ",
               (double)s->dev->dispatch_budget_ns * 1e-6);
+    /* Under a budget the plans come in rounds of the work groups the device
+     * runs side by side: measured once where the GPU does not say. Optional:
+     * a failed probe leaves 1, the safe side. */
+    if (s->dev->dispatch_budget_ns && (!s->dev->caps.parallel_reported || s->dev->cfg.measure_parallel)) {
+        uint32_t P = 1;
+        gs_error perr;
+        if (gs_gl_measure_parallel(s->dev, s->dev->dispatch_budget_ns, &P, &perr) == GLSTARK_OK) {
+            s->dev->caps.parallel_groups = P;
+            s->dev->caps.parallel_measured = 1;
+        } else {
+            gs_gl_log(s->dev, GLSTARK_LOG_WARN, "work groups side by side: not measured (%s); planning with %u",
+                      perr.msg, s->dev->caps.parallel_groups);
+        }
+    }
     gs_gles_readback_init(&s->readback, s->dev);
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
     if ((st = gs_gles_upload_init(&s->upload, s->dev, err)))
