@@ -46,7 +46,8 @@ typedef struct gs_zerocheck_ops {
      * out[3p + {0,1,2}] = sum_x e[x] * (zc, p, q)(column PLEs at (z_p, x)),
      * x < 2^ñ (e is an EF buffer of 2^ñ entries). The points are, in order:
      * D itself (z_k = ω^k, only with d_points set), then the cosets
-     * g^i·D for i = 1..n_cos (z = g^i ω^k, k ascending), g = 31. */
+     * g^i·D for i = 1..n_cos (z = g^i ω^k, k ascending), g = 31. As for
+     * mle_round, out may be filled only at the engine's next read. */
     glstark_status (*round0)(gs_engine *eng, const gs_zc_trace *t, uint32_t l_skip, uint32_t n_cos, int d_points,
                              const gs_buf *e, const gs_zc_weights *w, bb4_t *out);
     /* Folds Z at r_0: the folded tables (gs_zc_folded_layout's columns x
@@ -58,7 +59,10 @@ typedef struct gs_zerocheck_ops {
     /* Multilinear round on the folded tables with m live rows (stride 2^ñ): for X = 1..n_x,
      * out[3(X-1) + {0,1,2}] = sum_{a < m/2} eq[a] (zc, p, q)(v[2a] + X (v[2a+1] - v[2a])).
      * With m = 1 it evaluates row 0 once (eq ignored, n_x must be 1, X unused).
-     * The engine may keep what it made for trace t (by its address) until
+     * An engine may fill out only at its next read, so that the traces of
+     * a batch share one host sync: out must stay valid, and the caller
+     * calls gs_engine_read_flush before reading it (or gs_engine_read_drop
+     * after a failure). The engine may keep what it made for trace t (by its address) until
      * mle_rounds_done: t and its DAG must stay as they are until then. */
     glstark_status (*mle_round)(gs_engine *eng, const gs_zc_trace *t, const gs_buf *tables, size_t stride, size_t m,
                                 const gs_buf *eq, size_t n_x, const gs_zc_weights *w, bb4_t *out);

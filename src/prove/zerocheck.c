@@ -1,6 +1,7 @@
 /* Batch constraint sumcheck prover (docs/protocol.md, 'Batch constraint sumcheck with univariate skip'). */
 #include "prove/zerocheck.h"
 #include "engine/gkr_ops.h"
+#include "engine/read_later.h"
 #include "engine/reduction_ops.h"
 #include "common/poly.h"
 #include "prove/spans.h"
@@ -42,7 +43,7 @@ typedef struct batch_state {
     bb4_t *lpow;  /* λ^i, i < max_cons */
     bb4_t *eq3b;  /* per interaction, all traces in order */
     bb4_t *mupow; /* μ^i, i < 3M: trace t's p, q sums at 2t, 2t+1, its constraints at 2M+t */
-    bb4_t *rbuf;  /* one multilinear round's evaluations, 3 per X = 1..D */
+    bb4_t *rbuf;  /* one multilinear round's evaluations per trace, 3 per X = 1..D */
     gs_buf *eqb;  /* eq tables, 2^n_max entries */
     /* eq_D(ξ_0, r_0) and eq#(ξ_<l, r_0), times eq(ξ_j, r_j) per round done */
     bb4_t eqacc, eqsh;
@@ -72,7 +73,7 @@ static glstark_status batch_init(batch_state *b, gs_batch_proof *out, gs_error *
     b->lpow = calloc(b->max_cons + 1, sizeof(bb4_t));
     b->eq3b = calloc(total_inter + 1, sizeof(bb4_t));
     b->mupow = calloc(3 * (size_t)b->M, sizeof(bb4_t));
-    b->rbuf = calloc(3 * (size_t)(b->D + 1), sizeof(bb4_t));
+    b->rbuf = calloc(3 * (size_t)(b->D + 1) * (b->M ? b->M : 1), sizeof(bb4_t));
     if (!b->ts || !b->lpow || !b->eq3b || !b->mupow || !b->rbuf)
         return oom(err);
     if (gs_buf_create(b->eng, ((size_t)1 << b->shape.n_max) * sizeof(bb4_t), &b->eqb))
@@ -107,7 +108,8 @@ typedef struct round0_scratch {
     size_t n_cpts; /* coset points: D cosets of N */
     size_t plen;   /* room for every product: (D + 2) N coefficients */
     bb_t *xs;      /* the coset points g^i w^k, i = 1..D, k < N, in the kernel's order */
-    bb4_t *r0out;  /* the engine's (zc, p, q) per point, D in front when rows are checked */
+    bb4_t *r0out;  /* per trace, the engine's (zc, p, q) per point, D in front when rows are checked */
+    size_t r0stride; /* r0out's elements per trace */
     bb4_t *vals;
     bb4_t *cf;
     bb4_t *polys;  /* per trace: eq#·sp_p, eq#·sp_q, sp_zc (coefficients) */
@@ -122,7 +124,8 @@ static glstark_status round0_alloc(const batch_state *b, round0_scratch *r, gs_e
     r->n_cpts = (size_t)b->D * N;
     r->plen = (size_t)(b->D + 2) * N;
     r->xs = calloc(r->n_cpts, sizeof(bb_t));
-    r->r0out = calloc(3 * (N + r->n_cpts), sizeof(bb4_t));
+    r->r0stride = 3 * (N + r->n_cpts);
+    r->r0out = calloc(r->r0stride * (b->M ? b->M : 1), sizeof(bb4_t));
     r->vals = calloc(r->n_cpts, sizeof(bb4_t));
     r->cf = calloc(r->plen, sizeof(bb4_t));
     r->polys = calloc(3 * r->plen * b->M, sizeof(bb4_t));
@@ -167,13 +170,23 @@ static void round0_points(const batch_state *b, round0_scratch *r)
     }
 }
 
-/* Trace t's round-0 polynomials (into r->polys) and its LogUp sums over D
- * (T8's values); *ei: its first interaction's index among all traces'. */
-static glstark_status round0_trace(batch_state *b, round0_scratch *r, uint32_t t, bb4_t beta, int check_rows,
-                                   size_t *ei, gs_batch_proof *out, gs_error *err)
+/* The cosets trace t's round 0 evaluates: d-1 for its constraints (degree
+ * d >= 2), d for its LogUp sums. */
+static void round0_cosets(const gs_cdag *dg, uint32_t *cos_zc, uint32_t *cos_pq)
+{
+    uint32_t d = dg->max_degree ? dg->max_degree : 1;
+    *cos_zc = dg->n_constraints && d >= 2 ? d - 1 : 0;
+    *cos_pq = dg->n_interactions ? d : 0;
+}
+
+/* Trace t's round-0 evaluations, queued: its state for the rounds, then the
+ * engine's round 0 into its slice of r->r0out, read at the engine's next
+ * read with the other traces' (round0_trace_finish uses them); *ei: its
+ * first interaction's index among all traces'. */
+static glstark_status round0_trace_start(batch_state *b, round0_scratch *r, uint32_t t, bb4_t beta, int check_rows,
+                                         size_t *ei, gs_error *err)
 {
     const uint32_t N = b->N, l_skip = b->l_skip, D = b->D;
-    const size_t plen = r->plen;
     const gs_zc_trace *tr = &b->traces[t];
     const gs_cdag *dg = tr->dag;
     trace_state *ts = &b->ts[t];
@@ -193,26 +206,36 @@ static glstark_status round0_trace(batch_state *b, round0_scratch *r, uint32_t t
     if (d > D)
         return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "batch prover: trace %u has constraint degree %u above the system's maximum %u", t, d, D);
-    uint32_t cos_zc = dg->n_constraints && d >= 2 ? d - 1 : 0;
-    uint32_t cos_pq = dg->n_interactions ? d : 0;
+    uint32_t cos_zc, cos_pq;
+    round0_cosets(dg, &cos_zc, &cos_pq);
     uint32_t cos = cos_zc > cos_pq ? cos_zc : cos_pq;
     size_t n_pts = (check_rows ? N : 0) + (size_t)cos * N;
-    bb4_t *o = r->r0out;
-    if (n_pts) {
-        if (b->eng->gkr->eq_table(b->eng, b->xi + l_skip, ts->nt, b->eqb) ||
-            b->ops->round0(b->eng, tr, l_skip, cos, check_rows, b->eqb, &ts->w, r->r0out))
-            return eng_fail(b->eng, err, "round 0 evaluation");
-    }
+    if (n_pts && (b->eng->gkr->eq_table(b->eng, b->xi + l_skip, ts->nt, b->eqb) ||
+                  b->ops->round0(b->eng, tr, l_skip, cos, check_rows, b->eqb, &ts->w, r->r0out + r->r0stride * t)))
+        return eng_fail(b->eng, err, "round 0 evaluation");
+    return GLSTARK_OK;
+}
+
+/* Trace t's round-0 polynomials (into r->polys) and its LogUp sums over D
+ * (T8's values), from its evaluations (round0_trace_start, read). */
+static glstark_status round0_trace_finish(batch_state *b, round0_scratch *r, uint32_t t, int check_rows,
+                                          gs_batch_proof *out, gs_error *err)
+{
+    const uint32_t N = b->N;
+    const size_t plen = r->plen;
+    uint32_t cos_zc, cos_pq;
+    round0_cosets(b->traces[t].dag, &cos_zc, &cos_pq);
+    const bb4_t *r0 = r->r0out + r->r0stride * t, *o = r0;
     if (check_rows) {
         /* the λ- and ξ-weighted constraint sums vanish on D for a
          * satisfying trace: refuse before any prover message is observed */
         for (uint32_t k = 0; k < N; k++)
-            if (!bb4_is_zero(r->r0out[3 * (size_t)k]))
+            if (!bb4_is_zero(r0[3 * (size_t)k]))
                 return gs_error_set(err, GLSTARK_ERR_UNSATISFIED,
                                     "batch prover: the constraints of trace %u (sorted order) do not vanish on its "
                                     "rows (skip-domain point %u); run the constraint checker to find the row",
                                     t, k);
-        o = r->r0out + 3 * (size_t)N;
+        o = r0 + 3 * (size_t)N;
     }
     bb4_t *pp = r->polys + 3 * plen * t, *pq = pp + plen, *pz = pq + plen;
     if (cos_zc) {
@@ -302,9 +325,19 @@ static glstark_status batch_round0(batch_state *b, gs_fs *fs, uint32_t n_logup, 
         b->lpow[i] = bb4_mul(b->lpow[i - 1], lambda);
     gs_batch_eq3b(b->shp, M, b->l_skip, n_logup, b->xi, b->eq3b);
     round0_points(b, &r0);
+    /* every trace's evaluations queued, then read in one host sync */
     size_t ei = 0;
     for (uint32_t t = 0; t < M; t++)
-        if ((st = round0_trace(b, &r0, t, beta, check_rows, &ei, out, err)))
+        if ((st = round0_trace_start(b, &r0, t, beta, check_rows, &ei, err))) {
+            gs_engine_read_drop(b->eng);
+            goto done;
+        }
+    if (gs_engine_read_flush(b->eng)) {
+        st = eng_fail(b->eng, err, "reading round 0's evaluations");
+        goto done;
+    }
+    for (uint32_t t = 0; t < M; t++)
+        if ((st = round0_trace_finish(b, &r0, t, check_rows, out, err)))
             goto done;
     /* T8 */
     for (uint32_t t = 0; t < M; t++) {
@@ -330,15 +363,31 @@ done:
 
 /* ---- multilinear rounds ---- */
 
-/* Trace t's tail value once its variables are all bound: its one remaining
- * row, evaluated. */
-static glstark_status finish_trace(batch_state *b, uint32_t t, gs_error *err)
+/* The tail values of the traces whose variables are all bound after round
+ * j (those with nt == j): each one's remaining row, evaluated, all read in
+ * one host sync. */
+static glstark_status finish_traces(batch_state *b, uint32_t j, gs_error *err)
 {
-    trace_state *ts = &b->ts[t];
-    bb4_t o[3];
-    if (b->ops->mle_round(b->eng, &b->traces[t], ts->tables, (size_t)1 << ts->nt, 1, NULL, 1, &ts->w, o))
-        return eng_fail(b->eng, err, "evaluating a finished trace");
-    ts->tau = trace_term(b, t, o);
+    const size_t per = 3 * (size_t)(b->D + 1);
+    int any = 0;
+    for (uint32_t t = 0; t < b->M; t++) {
+        trace_state *ts = &b->ts[t];
+        if (ts->nt != j)
+            continue;
+        any = 1;
+        if (b->ops->mle_round(b->eng, &b->traces[t], ts->tables, (size_t)1 << ts->nt, 1, NULL, 1, &ts->w,
+                              b->rbuf + per * t)) {
+            gs_engine_read_drop(b->eng);
+            return eng_fail(b->eng, err, "evaluating a finished trace");
+        }
+    }
+    if (!any)
+        return GLSTARK_OK;
+    if (gs_engine_read_flush(b->eng))
+        return eng_fail(b->eng, err, "reading the finished traces' values");
+    for (uint32_t t = 0; t < b->M; t++)
+        if (b->ts[t].nt == j)
+            b->ts[t].tau = trace_term(b, t, b->rbuf + per * t);
     return GLSTARK_OK;
 }
 
@@ -362,17 +411,16 @@ static glstark_status fold_skip(batch_state *b, bb4_t r0, gs_error *err)
         return st;
     b->eqacc = gs_eq_uni(b->l_skip, b->xi[0], r0);
     b->eqsh = gs_eq_sharp(b->l_skip, b->xi, r0);
-    for (uint32_t t = 0; t < b->M && !st; t++)
-        if (b->ts[t].nt == 0)
-            st = finish_trace(b, t, err);
-    return st;
+    return finish_traces(b, 0, err);
 }
 
 /* h(X) at X = 1..D (hv[1..D]) over the traces with variables left in round
- * j, and the tail: the finished traces' sum. */
+ * j, and the tail: the finished traces' sum. Every trace's evaluations are
+ * read in one host sync (mle_round reads at the engine's next read). */
 static glstark_status round_head(batch_state *b, uint32_t j, bb4_t *hv, bb4_t *tail, int *any_head, gs_error *err)
 {
     const uint32_t D = b->D, l_skip = b->l_skip;
+    const size_t per = 3 * (size_t)(D + 1);
     *tail = bb4_zero();
     *any_head = 0;
     for (uint32_t X = 0; X <= D + 1; X++)
@@ -386,11 +434,18 @@ static glstark_status round_head(batch_state *b, uint32_t j, bb4_t *hv, bb4_t *t
         *any_head = 1;
         size_t m = (size_t)1 << (ts->nt - j + 1);
         if (b->eng->gkr->eq_table(b->eng, b->xi + l_skip + j, ts->nt - j, b->eqb) ||
-            b->ops->mle_round(b->eng, &b->traces[t], ts->tables, (size_t)1 << ts->nt, m, b->eqb, D, &ts->w, b->rbuf))
+            b->ops->mle_round(b->eng, &b->traces[t], ts->tables, (size_t)1 << ts->nt, m, b->eqb, D, &ts->w,
+                              b->rbuf + per * t)) {
+            gs_engine_read_drop(b->eng);
             return eng_fail(b->eng, err, "a multilinear round");
-        for (uint32_t X = 1; X <= D; X++)
-            hv[X] = bb4_add(hv[X], trace_term(b, t, &b->rbuf[3 * (X - 1)]));
+        }
     }
+    if (gs_engine_read_flush(b->eng))
+        return eng_fail(b->eng, err, "reading a multilinear round's sums");
+    for (uint32_t t = 0; t < b->M; t++)
+        if (j <= b->ts[t].nt)
+            for (uint32_t X = 1; X <= D; X++)
+                hv[X] = bb4_add(hv[X], trace_term(b, t, &b->rbuf[per * t + 3 * (X - 1)]));
     return GLSTARK_OK;
 }
 
@@ -407,13 +462,8 @@ static glstark_status round_fold(batch_state *b, uint32_t j, bb4_t rj, gs_error 
         size_t m = (size_t)1 << (ts->nt - j + 1);
         if (b->ops->fold(b->eng, ts->tables, ts->ncols, (size_t)1 << ts->nt, m, rj))
             return eng_fail(b->eng, err, "folding");
-        if (j == ts->nt) {
-            glstark_status st = finish_trace(b, t, err);
-            if (st)
-                return st;
-        }
     }
-    return GLSTARK_OK;
+    return finish_traces(b, j, err);
 }
 
 /* Rounds j >= 1 (T11, T12): s_j(X) = eq(ξ, X) h(X) + X tail, where h

@@ -172,6 +172,57 @@ static void stream_refused_commits_whole(void)
     gs_engine_destroy(cpu);
 }
 
+/* The host syncs of round 0 and of the multilinear rounds do not grow with
+ * the number of traces: every trace's values of one step are read together
+ * (engine/read_later.h). OpenVM's interactions pair (a sender of 4 rows, a
+ * receiver of 8) proves with one sync in round 0 (one per trace before) and
+ * at most two per round (its sums, and the values of the traces it
+ * finishes); the bytes stay OpenVM's. */
+static const glstark_span *span_named(const gs_span_rec *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->spans[i].name, name) == 0)
+            return &r->spans[i];
+    return NULL;
+}
+
+Test(prover_gles, traces_share_the_constraint_rounds_syncs)
+{
+    glstark_air *airs[2];
+    uint32_t s[8], r[16];
+    glstark_air_trace t[2];
+    gs_system_params sp;
+    oc_interactions_fixture(airs, s, r, t, &sp);
+    gs_error err;
+    gs_multi_pk pk;
+    cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    gs_engine *eng = tu_engine(NULL);
+    gs_span_rec *rec = calloc(1, sizeof *rec);
+    cr_assert_not_null(rec);
+    gs_span_rec_init(rec, eng, NULL, NULL, NULL);
+    gs_proof pf;
+    gs_prove_timings tm;
+    const gs_prove_options opt = {.skip_constraint_check = 1};
+    cr_assert_eq(gs_prove_ex(eng, &pk, t, 2, &opt, rec, &pf, &tm, &err), GLSTARK_OK, "%s", err.msg);
+    uint8_t *b;
+    size_t n;
+    cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
+    oc_expect_bytes("interactions-small.proof.bin", b, n);
+    const glstark_span *r0 = span_named(rec, "round0"), *mle = span_named(rec, "mle_rounds");
+    cr_assert(r0 && mle);
+    cr_assert_eq(r0->host_syncs, 1, "round 0 of two traces: %llu host syncs", (unsigned long long)r0->host_syncs);
+    const uint32_t rounds = pf.batch.n_max;
+    cr_assert_leq(mle->host_syncs, 2ull * rounds + 1, "%u rounds: %llu host syncs", rounds,
+                  (unsigned long long)mle->host_syncs);
+    free(b);
+    gs_proof_free(&pf);
+    free(rec);
+    gs_engine_destroy(eng);
+    gs_multi_pk_free(&pk);
+    glstark_air_destroy(airs[0]);
+    glstark_air_destroy(airs[1]);
+}
+
 /* Where the engine has memory to spare (plentiful, as on desktop-class
  * GPUs) the streamed commit writes the common mains itself, a column group
  * at a time just before encoding every row class of it, so the host copies

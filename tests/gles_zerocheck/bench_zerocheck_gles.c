@@ -15,6 +15,7 @@
 #include "prove/zerocheck.h"
 #include "air/keygen.h"
 #include "airs/keccak.h"
+#include "engine/read_later.h"
 #include "engine/cpu/cpu_engine.h"
 #include "api/device_testing.h"
 #include "engine/gles/gles_engine.h"
@@ -220,6 +221,7 @@ int main(int argc, char **argv)
         CHECK(e, gs_engine_finish(e));
         double t0 = gs_now_s(), c0 = cpu_s();
         CHECK(e, e->zerocheck->round0(e, &tr, l, n_cos, 1, eb, &w, o[k][0]));
+        CHECK(e, gs_engine_read_flush(e));
         double t1 = gs_now_s(), c1 = cpu_s();
         CHECK(e, gs_buf_create(e, ncols * nx * 16, &tb));
         CHECK(e, e->zerocheck->fold_ple(e, &tr, l, lw, tb));
@@ -229,6 +231,7 @@ int main(int argc, char **argv)
         CHECK(e, gs_engine_finish(e));
         double t3 = gs_now_s(), c3 = cpu_s();
         CHECK(e, e->zerocheck->mle_round(e, &tr, tb, nx, nx, eqb, 3, &w, o[k][1]));
+        CHECK(e, gs_engine_read_flush(e));
         double t4 = gs_now_s(), c4 = cpu_s();
         CHECK(e, e->zerocheck->fold(e, tb, ncols, nx, nx, r));
         CHECK(e, gs_engine_finish(e));

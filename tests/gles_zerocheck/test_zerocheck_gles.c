@@ -23,6 +23,7 @@
 #include "../gles/gles_test_util.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/zerocheck_ops.h"
+#include "engine/read_later.h"
 #include "glstark/air.h"
 #include "common/air_cdag.h"
 #include "common/params.h"
@@ -424,6 +425,7 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
             o[k] = malloc(3 * n_pts * sizeof(bb4_t));
             memset(o[k], 0xA5, 3 * n_pts * sizeof(bb4_t));
             OK(engs[k], engs[k]->zerocheck->round0(engs[k], &in[k].t, l, n_cos, dp, eb, &w, o[k]));
+            OK(engs[k], gs_engine_read_flush(engs[k]));
             gs_buf_destroy(eb);
         }
         cmp_words(o[0], o[1], 12 * n_pts, "round0", tag);
@@ -468,7 +470,8 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
             o[k] = malloc(3 * n_x * sizeof(bb4_t));
             memset(o[k], 0x5A, 3 * n_x * sizeof(bb4_t));
             OK(engs[k], engs[k]->zerocheck->mle_round(engs[k], &in[k].t, tb[k], stride, m, eb, n_x, &w, o[k]));
-            gs_buf_destroy(eb);
+            gs_buf_destroy(eb); /* the sums' read, queued by the engine, is already copied out of the work */
+            OK(engs[k], gs_engine_read_flush(engs[k]));
         }
         cmp_words(o[0], o[1], 12 * n_x, "mle_round", tag);
         free(o[0]);
@@ -484,8 +487,10 @@ static void compare_case(gs_engine *g, gs_engine *c, tcase *tc, uint32_t l, uint
     {
         bb4_t o[2][3];
         memset(o, 0x77, sizeof o);
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < 2; k++) {
             OK(engs[k], engs[k]->zerocheck->mle_round(engs[k], &in[k].t, tb[k], stride, 1, NULL, 1, &w, o[k]));
+            OK(engs[k], gs_engine_read_flush(engs[k]));
+        }
         cmp_words(o[0], o[1], 12, "mle_round m=1", tag);
     }
     for (int k = 0; k < 2; k++)
@@ -800,6 +805,7 @@ Test(zerocheck_gles, satisfied_trace_vanishes_on_d)
     bb4_t o[3 * 8];
     memset(o, 0x33, sizeof o);
     OK(g, g->zerocheck->round0(g, &in.t, 2, 1, 1, eb, &w, o));
+    OK(g, gs_engine_read_flush(g));
     for (int k = 0; k < 4; k++)
         cr_assert(bb4_is_zero(o[3 * k]), "constraint sum at D point %d is not zero", k);
     int any = 0;
@@ -865,6 +871,10 @@ static glstark_status round_on_both(gs_engine **engs, inst *in, gs_buf **tb, siz
         memset(o[k], 0x5A, sizeof o[k]);
         glstark_status sk = engs[k]->zerocheck->mle_round(engs[k], &in[k].t, tb[k], stride, m, eb, n_x, w, o[k]);
         gs_buf_destroy(eb);
+        if (!sk)
+            sk = gs_engine_read_flush(engs[k]);
+        else
+            gs_engine_read_drop(engs[k]);
         if (k == 0)
             st = sk;
         else
@@ -1051,6 +1061,7 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
                 E[i] = rand_bb4(&s);
             gs_buf *eb = upload_ext(g, E, nx);
             OK(g, g->zerocheck->round0(g, &in.t, l, 1, 1, eb, &wt, o));
+            OK(g, gs_engine_read_flush(g));
             for (size_t k = 0; k < N; k++)
                 cr_assert(bb4_is_zero(o[3 * k]), "%s: constraint sum at D point %zu is not zero", tag, k);
             gs_buf_destroy(eb);
