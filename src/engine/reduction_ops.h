@@ -46,7 +46,10 @@ typedef struct gs_reduction_ops {
      *   out[s][1][z] = Σ_{x < 2^nt} eq[nt][prev(x)] · M[base + x·N + z]
      * with prev(x) = x − 1 mod 2^nt, for z < N. eq_tables holds the table for
      * every nt ≤ max_nt, the one for nt at offset 2^nt − 1 (2^nt entries).
-     * out: host array of num_slices·2·N bb4_t. */
+     * out: host array of num_slices·2·N bb4_t. An engine may fill it only
+     * at its next read (engine/read_later.h): it must stay valid, and the
+     * caller calls gs_engine_read_flush before reading it (or
+     * gs_engine_read_drop after a failure). */
     glstark_status (*block_sums)(gs_engine *eng, const gs_buf *matrix, uint32_t height, uint32_t l_skip,
                                  const gs_red_slice *slices, uint32_t num_slices, const bb4_t *eq_tables,
                                  uint32_t max_nt, bb4_t *out);

@@ -281,6 +281,10 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
             }
             st = p->eng->reduction->block_sums(p->eng, p->matrices[c], height, l, cm->slices, cm->num_slices,
                                                p->eq_tables, p->max_nt, read);
+            if (st)
+                gs_engine_read_drop(p->eng);
+            else
+                st = gs_engine_read_flush(p->eng);
             if (st) {
                 gs_error_set(err, st, "stacked reduction round 0, commit %u: %s", c, p->eng->err.msg);
                 free(read);

@@ -581,13 +581,12 @@ static void openings_of_part(sums_ctx *c, uint32_t w)
     gs_parallel_for(gs_threads_for(w, OPENING_COLS_PER_THREAD, 64), w, sums_range, c);
 }
 
-/* Trace t's column openings into out->openings from *off (value, and the
- * next row where the AIR has need_rot, per column, part by part); its parts'
- * first entries into part_off[t * 64 + p]. They come from the trace itself
- * (block sums, one engine read per part), not from the folded tables, which
+/* Trace t's block sums at the batch point, part by part into
+ * sums[t * GS_OPEN_SUMS_PARTS + p] (allocated here), queued on the engine
+ * and read with every trace's at the next read (open_trace_finish uses
+ * them). They come from the trace itself, not from the folded tables, which
  * hold only the columns the DAG reads (gs_zc_folded_layout). */
-static glstark_status read_openings(batch_state *b, uint32_t t, const bb4_t *r, size_t *off, size_t *part_off,
-                                    gs_batch_proof *out, gs_open_sums *keep, gs_error *err)
+static glstark_status open_trace_start(batch_state *b, uint32_t t, const bb4_t *r, bb4_t **sums, gs_error *err)
 {
     const gs_zc_trace *tr = &b->traces[t];
     const uint32_t h = tr->log_height, l = h < b->l_skip ? h : b->l_skip, nt = h - l;
@@ -596,22 +595,15 @@ static glstark_status read_openings(batch_state *b, uint32_t t, const bb4_t *r, 
     for (uint32_t p = 0; p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++)
         if (tr->part_widths[p] > wmax)
             wmax = tr->part_widths[p];
-    bb4_t *lw = malloc(b->N * sizeof(bb4_t));
     bb4_t *eq = gs_eq_tables_nested(r + 1, nt);
     gs_red_slice *slices = malloc((wmax ? wmax : 1) * sizeof *slices);
-    bb4_t *vals = malloc((wmax ? wmax : 1) * 2 * sizeof(bb4_t));
-    glstark_status st = GLSTARK_OK;
-    if (!lw || !eq || !slices || !vals)
-        st = oom(err);
-    if (!st)
-        gs_lagrange_d(b->l_skip, r[0], lw);
+    glstark_status st = !eq || !slices ? oom(err) : GLSTARK_OK;
     for (uint32_t p = 0; !st && p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++) {
         const uint32_t w = tr->part_widths[p];
-        part_off[(size_t)t * GS_OPEN_SUMS_PARTS + p] = *off;
         if (w == 0)
             continue;
-        bb4_t *sums = malloc((size_t)w * n2 * sizeof(bb4_t));
-        if (!sums) {
+        bb4_t **dst = &sums[(size_t)t * GS_OPEN_SUMS_PARTS + p];
+        if (!(*dst = malloc((size_t)w * n2 * sizeof(bb4_t)))) {
             st = oom(err);
             break;
         }
@@ -619,24 +611,75 @@ static glstark_status read_openings(batch_state *b, uint32_t t, const bb4_t *r, 
             size_t base = gs_zc_part_offset(tr, p) + (size_t)c * H;
             slices[c] = (gs_red_slice){(uint32_t)(base / H), (uint32_t)(base % H), h};
         }
-        if (b->eng->reduction->block_sums(b->eng, tr->parts[p], (uint32_t)H, l, slices, w, eq, nt, sums)) {
+        if (b->eng->reduction->block_sums(b->eng, tr->parts[p], (uint32_t)H, l, slices, w, eq, nt, *dst))
             st = eng_fail(b->eng, err, "reading openings");
-            free(sums);
-            break;
-        }
-        sums_ctx sc = {lw, sums, b->l_skip, l, tr->dag->need_rot, n2, vals};
+    }
+    free(eq), free(slices);
+    return st;
+}
+
+/* Trace t's column openings into out->openings from *off (value, and the
+ * next row where the AIR has need_rot, per column, part by part) from its
+ * block sums (read); its parts' first entries into part_off[t * 64 + p]. */
+static glstark_status open_trace_finish(batch_state *b, uint32_t t, const bb4_t *r, bb4_t *const *sums, size_t *off,
+                                        size_t *part_off, gs_batch_proof *out, gs_error *err)
+{
+    const gs_zc_trace *tr = &b->traces[t];
+    const uint32_t h = tr->log_height, l = h < b->l_skip ? h : b->l_skip;
+    const size_t n2 = (size_t)2 << l;
+    uint32_t wmax = 0;
+    for (uint32_t p = 0; p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++)
+        if (tr->part_widths[p] > wmax)
+            wmax = tr->part_widths[p];
+    bb4_t *lw = malloc(b->N * sizeof(bb4_t));
+    bb4_t *vals = malloc((wmax ? wmax : 1) * 2 * sizeof(bb4_t));
+    if (!lw || !vals) {
+        free(lw), free(vals);
+        return oom(err);
+    }
+    gs_lagrange_d(b->l_skip, r[0], lw);
+    for (uint32_t p = 0; p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++) {
+        const uint32_t w = tr->part_widths[p];
+        part_off[(size_t)t * GS_OPEN_SUMS_PARTS + p] = *off;
+        if (w == 0)
+            continue;
+        sums_ctx sc = {lw, sums[(size_t)t * GS_OPEN_SUMS_PARTS + p], b->l_skip, l, tr->dag->need_rot, n2, vals};
         openings_of_part(&sc, w);
         for (uint32_t c = 0; c < w; c++) {
             out->openings[(*off)++] = vals[2 * c];
             if (tr->dag->need_rot)
                 out->openings[(*off)++] = vals[2 * c + 1];
         }
-        if (keep)
-            keep->part[(size_t)t * GS_OPEN_SUMS_PARTS + p] = sums;
-        else
-            free(sums);
     }
-    free(lw), free(eq), free(slices), free(vals);
+    free(lw), free(vals);
+    return GLSTARK_OK;
+}
+
+/* Every trace's openings from its block sums, read in one host sync; the
+ * sums are kept in *keep when asked (the stacked reduction's round 0 needs
+ * the same sums), else freed. */
+static glstark_status read_openings(batch_state *b, const bb4_t *r, size_t *part_off, gs_batch_proof *out,
+                                    gs_open_sums *keep, gs_error *err)
+{
+    const size_t n = (size_t)b->M * GS_OPEN_SUMS_PARTS;
+    bb4_t **sums = keep ? keep->part : calloc(n, sizeof *sums);
+    if (!sums)
+        return oom(err);
+    glstark_status st = GLSTARK_OK;
+    for (uint32_t t = 0; !st && t < b->M; t++)
+        st = open_trace_start(b, t, r, sums, err);
+    if (st)
+        gs_engine_read_drop(b->eng);
+    else if (gs_engine_read_flush(b->eng))
+        st = eng_fail(b->eng, err, "reading the openings' sums");
+    size_t off = 0;
+    for (uint32_t t = 0; !st && t < b->M; t++)
+        st = open_trace_finish(b, t, r, sums, &off, part_off, out, err);
+    if (!keep) {
+        for (size_t i = 0; i < n; i++)
+            free(sums[i]);
+        free(sums);
+    }
     return st;
 }
 
@@ -657,16 +700,13 @@ static glstark_status batch_openings(batch_state *b, gs_fs *fs, const bb4_t *r, 
                                      gs_error *err)
 {
     const uint32_t M = b->M;
-    size_t off = 0;
     size_t *part_off = calloc((size_t)M * GS_OPEN_SUMS_PARTS, sizeof(size_t));
     if (!part_off)
         return oom(err);
-    for (uint32_t t = 0; t < M; t++) {
-        glstark_status st = read_openings(b, t, r, &off, part_off, out, keep, err);
-        if (st) {
-            free(part_off);
-            return st;
-        }
+    glstark_status st = read_openings(b, r, part_off, out, keep, err);
+    if (st) {
+        free(part_off);
+        return st;
     }
     for (int pass = 0; pass < 2; pass++)
         for (uint32_t t = 0; t < M; t++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/device_testing.h"
+#include "engine/read_later.h"
 #include "engine/gles/gles_engine.h"
 #include "engine/reduction_ops.h"
 #include "engine/whir_ops.h"
@@ -82,6 +83,7 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
         for (size_t i = 0; i < ((size_t)2 << nt) - 1; i++)
             eq[i] = co[i % 8];
         CHECK(e, e->reduction->block_sums(e, b->m, (uint32_t)n, 4, sl, 8, eq, nt, res));
+        CHECK(e, gs_engine_read_flush(e));
         free(eq);
         break;
     }

@@ -172,12 +172,13 @@ static void stream_refused_commits_whole(void)
     gs_engine_destroy(cpu);
 }
 
-/* The host syncs of round 0 and of the multilinear rounds do not grow with
- * the number of traces: every trace's values of one step are read together
- * (engine/read_later.h). OpenVM's interactions pair (a sender of 4 rows, a
- * receiver of 8) proves with one sync in round 0 (one per trace before) and
- * at most two per round (its sums, and the values of the traces it
- * finishes); the bytes stay OpenVM's. */
+/* The host syncs of round 0, the multilinear rounds and the column
+ * openings do not grow with the number of traces: every trace's values of
+ * one step are read together (engine/read_later.h). OpenVM's interactions
+ * pair (a sender of 4 rows, a receiver of 8) proves with one sync in round
+ * 0 and one for the openings (one per trace before) and at most two per
+ * round (its sums, and the values of the traces it finishes); the bytes
+ * stay OpenVM's. */
 static const glstark_span *span_named(const gs_span_rec *r, const char *name)
 {
     for (size_t i = 0; i < r->n; i++)
@@ -208,9 +209,12 @@ Test(prover_gles, traces_share_the_constraint_rounds_syncs)
     size_t n;
     cr_assert_eq(gs_proof_encode(&pf, &b, &n, &err), GLSTARK_OK, "%s", err.msg);
     oc_expect_bytes("interactions-small.proof.bin", b, n);
-    const glstark_span *r0 = span_named(rec, "round0"), *mle = span_named(rec, "mle_rounds");
-    cr_assert(r0 && mle);
+    const glstark_span *r0 = span_named(rec, "round0"), *mle = span_named(rec, "mle_rounds"),
+                       *op = span_named(rec, "column_openings");
+    cr_assert(r0 && mle && op);
     cr_assert_eq(r0->host_syncs, 1, "round 0 of two traces: %llu host syncs", (unsigned long long)r0->host_syncs);
+    cr_assert_eq(op->host_syncs, 1, "the openings of two traces: %llu host syncs",
+                 (unsigned long long)op->host_syncs);
     const uint32_t rounds = pf.batch.n_max;
     cr_assert_leq(mle->host_syncs, 2ull * rounds + 1, "%u rounds: %llu host syncs", rounds,
                   (unsigned long long)mle->host_syncs);

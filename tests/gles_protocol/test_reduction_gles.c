@@ -14,6 +14,7 @@
 
 #include "engine_pair.h"
 #include "engine/reduction_ops.h"
+#include "engine/read_later.h"
 
 static pair open_pair(uint64_t max_binding, uint64_t seed)
 {
@@ -63,6 +64,8 @@ static void check_block_sums(pair *p, unsigned l, unsigned n_stack, uint32_t wid
     gs_buf *gm = mk(p->g, mw, m, mw), *cm = mk(p->c, mw, m, mw);
     TU_OK(p->g, p->g->reduction->block_sums(p->g, gm, height, l, sl, ns, eq, n_stack, a));
     TU_OK(p->c, p->c->reduction->block_sums(p->c, cm, height, l, sl, ns, eq, n_stack, b));
+    TU_OK(p->g, gs_engine_read_flush(p->g));
+    TU_OK(p->c, gs_engine_read_flush(p->c));
     for (size_t i = 0; i < nout; i++)
         for (int j = 0; j < 4; j++)
             cr_assert_eq(a[i].c[j], b[i].c[j],

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/read_later.h"
 #include "common/poly.h"
 #include "common/proof.h"
 #include "common/stacked_reduction.h"
@@ -522,6 +523,7 @@ static void known_sums_are_used(gs_engine *eng, gs_sred_params prm, const gs_sre
         cr_assert_eq(eng->reduction->block_sums(eng, mats[c], 1u << (prm.l_skip + prm.n_stack), prm.l_skip,
                                                 commits[c].slices, commits[c].num_slices, eq, max_nt, sums[c]),
                      GLSTARK_OK, "%s", eng->err.msg);
+        cr_assert_eq(gs_engine_read_flush(eng), GLSTARK_OK, "%s", eng->err.msg);
         free(eq);
     }
     for (int tamper = 0; tamper < 2; tamper++) {

@@ -12,6 +12,7 @@
  * the product-sumcheck rounds and folds are the column-pair kernels shared
  * with the whir family (colwin.c). */
 #include "engine/gles/colwin.h"
+#include "engine/read_later.h"
 #include "engine/reduction_ops.h"
 
 #include <inttypes.h>
@@ -251,10 +252,10 @@ static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint
         xc = RED_XC;
     if (xc == 0)
         return too_big(eng, "one block of the matrix", N * 4);
-    bb4_t *res = NULL;
+    void **res = NULL; /* each slice's place in out, in the kernels' order */
     if ((st = bs_table(&c, height, l_skip, slices, num_slices, xc)))
         goto done;
-    res = malloc((size_t)num_slices * 2 * N * sizeof(bb4_t));
+    res = malloc((size_t)num_slices * sizeof *res);
     if (!res) {
         st = gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "reduction block_sums: out of host memory");
         goto done;
@@ -293,11 +294,12 @@ static glstark_status gles_block_sums(gs_engine *eng, const gs_buf *matrix, uint
             st = bs_pass2(&c, s0, s1, i0);
         s0 = s1;
     }
+    /* read with the engine's next read (the caller flushes), each slice's
+     * sums straight to its place in out */
+    for (uint32_t k = 0; !st && k < num_slices; k++)
+        res[k] = out + (size_t)c.order[k].idx * 2 * N;
     if (!st)
-        st = gs_buf_read(c.ob, 0, res, (size_t)num_slices * 2 * N * sizeof(bb4_t));
-    if (!st)
-        for (uint32_t k = 0; k < num_slices; k++)
-            memcpy(out + (size_t)c.order[k].idx * 2 * N, res + (size_t)k * 2 * N, 2 * N * sizeof(bb4_t));
+        st = gs_buf_read_later_scatter(c.ob, 0, res, num_slices, 2 * N * sizeof(bb4_t), 1, 2 * N * sizeof(bb4_t));
 done:
     bs_free(&c);
     free(res);
