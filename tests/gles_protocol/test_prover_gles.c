@@ -104,13 +104,15 @@ static void streamed_commit_equals_cpu_kept(void)
  * stay the CPU's. 64 boolean columns of 2^12 rows (L = 12) stack to 64
  * columns: a group of 64 class columns is 1 MiB, over a 512 KiB limit that
  * every other kernel of this proof fits. */
-static int has_span(const gs_span_rec *r, const char *name)
+static const glstark_span *span_named(const gs_span_rec *r, const char *name)
 {
     for (size_t i = 0; i < r->n; i++)
         if (strcmp(r->spans[i].name, name) == 0)
-            return 1;
-    return 0;
+            return &r->spans[i];
+    return NULL;
 }
+
+static int has_span(const gs_span_rec *r, const char *name) { return span_named(r, name) != NULL; }
 
 static void stream_refused_commits_whole(void)
 {
@@ -179,24 +181,14 @@ static void stream_refused_commits_whole(void)
  * 0 and one for the openings (one per trace before) and at most two per
  * round (its sums, and the values of the traces it finishes); the bytes
  * stay OpenVM's. */
-static const glstark_span *span_named(const gs_span_rec *r, const char *name)
-{
-    for (size_t i = 0; i < r->n; i++)
-        if (strcmp(r->spans[i].name, name) == 0)
-            return &r->spans[i];
-    return NULL;
-}
-
 Test(prover_gles, traces_share_the_constraint_rounds_syncs)
 {
     glstark_air *airs[2];
     uint32_t s[8], r[16];
     glstark_air_trace t[2];
-    gs_system_params sp;
-    oc_interactions_fixture(airs, s, r, t, &sp);
-    gs_error err;
     gs_multi_pk pk;
-    cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    oc_interactions_keyed(airs, s, r, t, &pk);
+    gs_error err;
     gs_engine *eng = tu_engine(NULL);
     gs_span_rec *rec = calloc(1, sizeof *rec);
     cr_assert_not_null(rec);

@@ -110,6 +110,16 @@ static inline void oc_interactions_small(oc_prove_fn prove)
     glstark_air_destroy(airs[1]);
 }
 
+/* The interactions pair (oc_interactions_fixture) and its proving key. */
+static inline void oc_interactions_keyed(glstark_air *airs[2], uint32_t s[8], uint32_t r[16], glstark_air_trace t[2],
+                                         gs_multi_pk *pk)
+{
+    gs_system_params sp;
+    gs_error err;
+    oc_interactions_fixture(airs, s, r, t, &sp);
+    cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, pk, &err), GLSTARK_OK, "%s", err.msg);
+}
+
 /* A whole trace (a values array, not streamed) holding a value that is not
  * below p is refused on `eng` naming the AIR, the value, its column and its
  * row, with the constraint check off (the upload's own check finds it); a
@@ -119,11 +129,9 @@ static inline void oc_refuses_trace_value_not_below_p(gs_engine *eng)
     glstark_air *airs[2];
     uint32_t s[8], r[16];
     glstark_air_trace t[2];
-    gs_system_params sp;
-    oc_interactions_fixture(airs, s, r, t, &sp);
-    gs_error err;
     gs_multi_pk pk;
-    cr_assert_eq(gs_keygen(&sp, airs, 2, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
+    oc_interactions_keyed(airs, s, r, t, &pk);
+    gs_error err;
     const gs_prove_options opt = {.skip_constraint_check = 1};
     const uint32_t bad[] = {BB_P, 0xFFFFFFFFu};
     for (size_t k = 0; k < 2; k++) {
