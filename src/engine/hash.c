@@ -49,13 +49,29 @@ glstark_status gs_engine_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t
     return st;
 }
 
-glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN])
+/* Where the root lies in the tree's digests (bytes), or an error. */
+static glstark_status root_offset(gs_engine *eng, const gs_merkle_dev *tree, size_t *off)
 {
     if (!tree->digests)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "merkle root: the tree has not been built");
     size_t s = tree->height >> tree->log_k;
-    size_t off = gs_merkle_layer_offset(s, tree->depth) * GS_DIGEST_LEN * sizeof(bb_t);
-    return gs_buf_read(tree->digests, off, root, GS_DIGEST_LEN * sizeof(bb_t));
+    *off = gs_merkle_layer_offset(s, tree->depth) * GS_DIGEST_LEN * sizeof(bb_t);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN])
+{
+    size_t off = 0;
+    glstark_status st = root_offset(eng, tree, &off);
+    return st ? st : gs_buf_read(tree->digests, off, root, GS_DIGEST_LEN * sizeof(bb_t));
+}
+
+glstark_status gs_engine_merkle_root_later(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN])
+{
+    size_t off = 0;
+    const size_t bytes = GS_DIGEST_LEN * sizeof(bb_t);
+    glstark_status st = root_offset(eng, tree, &off);
+    return st ? st : gs_buf_read_later(tree->digests, off, root, bytes, 1, bytes);
 }
 
 glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,

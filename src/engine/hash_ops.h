@@ -99,6 +99,10 @@ glstark_status gs_engine_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t
                                        size_t width, unsigned elem_deg, unsigned log_k, gs_merkle_dev *tree);
 /* Reads the root (8 Montgomery words) back to the host. */
 glstark_status gs_engine_merkle_root(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN]);
+/* The same at the engine's next read (engine/read_later.h), so that several
+ * commitments' roots share one host sync: root must stay valid until the
+ * caller's gs_engine_read_flush. */
+glstark_status gs_engine_merkle_root_later(gs_engine *eng, const gs_merkle_dev *tree, bb_t root[GS_DIGEST_LEN]);
 glstark_status gs_engine_merkle_open(gs_engine *eng, const gs_buf *mat, size_t mat_off, const gs_merkle_dev *tree,
                                      const uint32_t *indices, size_t n, bb_t *rows_out, bb_t *proofs_out);
 /* gs_engine_merkle_open for results no challenge depends on: where the

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "air/air_internal.h"
+#include "engine/read_later.h"
 #include "engine/dft_ops.h"
 #include "field/canonical.h"
 #include "engine/hash_ops.h"
@@ -733,7 +734,9 @@ static glstark_status commit_sides(pstate *s, int e, const gs_multi_pk *pk, cons
 {
     const gs_prove_plan *p = s->plan;
     gs_engine *eng = s->eng[e];
-    const gs_stacked_params prm = gs_stacked_params_from_system(p->sp);
+    /* every side's root read in one host sync after the last commitment */
+    gs_stacked_params prm = gs_stacked_params_from_system(p->sp);
+    prm.root_by_caller = 1;
     for (uint32_t i = 0; i < p->n_sides; i++) {
         const gs_plan_side *d = &p->sides[i];
         side *sd = &s->sides[i];
@@ -741,9 +744,11 @@ static glstark_status commit_sides(pstate *s, int e, const gs_multi_pk *pk, cons
         gs_stacked_commit_data cd;
         memset(&cd, 0, sizeof cd);
         glstark_status st = gs_stacked_commit(eng, &ct, 1, &prm, &cd);
-        if (st)
+        if (st) {
+            gs_engine_read_drop(eng);
             return gs_error_set(err, st, "prove: AIR %u's %s commitment failed on the %s engine: %s", d->air,
                                 d->is_prep ? "preprocessed" : "cached main", eng->core->name, eng->err.msg);
+        }
         /* the side takes over what the commit made; its layout (the same
          * one, made from the same shape) is the plan's */
         const uint32_t commit_width = cd.layout.width;
@@ -752,20 +757,32 @@ static glstark_status commit_sides(pstate *s, int e, const gs_multi_pk *pk, cons
         sd->cw.b[e] = cd.codeword;
         sd->tree[e] = cd.tree;
         sd->have_tree[e] = 1;
-        memcpy(sd->root, cd.root, sizeof sd->root);
-        if (commit_width != d->lay.width)
+        if (commit_width != d->lay.width) {
+            gs_engine_read_drop(eng);
             return gs_error_set(err, GLSTARK_ERR_INTERNAL,
                                 "prove: AIR %u's %s commitment is %u columns wide, its planned layout %u", d->air,
                                 d->is_prep ? "preprocessed" : "cached main", commit_width, d->lay.width);
-        if (d->is_prep && memcmp(sd->root, pk->vk.per_air[d->air].preprocessed_data.commit, sizeof sd->root))
-            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
-                                "prove: AIR %u's preprocessed trace does not match the commitment in the key (was "
-                                "the trace set again after keygen?); make the key again from the AIRs as they are",
-                                d->air);
+        }
+        if ((st = gs_engine_merkle_root_later(eng, &sd->tree[e], sd->root))) {
+            gs_engine_read_drop(eng);
+            return eng_fail(eng, st, "reading a side commitment's root", err);
+        }
         if (d->in_q)
             mbuf_free(&sd->trace);
         if (opt->reencode_codeword)
             mbuf_free(&sd->cw);
+    }
+    glstark_status st = gs_engine_read_flush(eng);
+    if (st)
+        return eng_fail(eng, st, "reading the side commitments' roots", err);
+    for (uint32_t i = 0; i < p->n_sides; i++) {
+        const gs_plan_side *d = &p->sides[i];
+        if (d->is_prep && memcmp(s->sides[i].root, pk->vk.per_air[d->air].preprocessed_data.commit,
+                                 sizeof s->sides[i].root))
+            return gs_error_set(err, GLSTARK_ERR_INVALID_ARGUMENT,
+                                "prove: AIR %u's preprocessed trace does not match the commitment in the key (was "
+                                "the trace set again after keygen?); make the key again from the AIRs as they are",
+                                d->air);
     }
     return GLSTARK_OK;
 }

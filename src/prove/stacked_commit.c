@@ -64,7 +64,7 @@ glstark_status gs_stacked_commit(gs_engine *eng, const gs_commit_trace *traces, 
     out->rs_code_matrix_s = t1 - t0;
     if ((st = gs_engine_merkle_commit(eng, out->codeword, 0, N, out->layout.width, 1, params->k_whir, &out->tree)))
         goto out;
-    if ((st = gs_engine_merkle_root(eng, &out->tree, out->root)))
+    if (!params->root_by_caller && (st = gs_engine_merkle_root(eng, &out->tree, out->root)))
         goto out;
     out->merkle_tree_s = gs_now_s() - t1;
 out:

@@ -18,12 +18,14 @@ typedef struct gs_stacked_params {
     unsigned k_whir;     /* 2^k_whir codeword rows per Merkle query leaf */
     unsigned keep_stacked_matrix; /* 1: also keep Q itself (the prover's stacked
                                      reduction and WHIR read it); 0: codeword only */
+    unsigned root_by_caller;      /* 1: out->root is left unread; the caller reads the
+                                     tree's root (several commitments' in one sync) */
 } gs_stacked_params;
 
 static inline gs_stacked_params gs_stacked_params_from_system(const gs_system_params *p)
 {
     gs_stacked_params r = {(unsigned)p->l_skip, (unsigned)p->n_stack, (unsigned)p->log_blowup, (unsigned)p->whir.k,
-                           1};
+                           1, 0};
     return r;
 }
 

@@ -233,7 +233,7 @@ Test(stacked_commit, keccak_app21_p16, .timeout = 300)
     const char *prm_s = strstr(js, "\"params\":");
     gs_stacked_params prm = {(unsigned)json_num(prm_s, "l_skip"), (unsigned)json_num(prm_s, "n_stack"),
                              (unsigned)json_num(prm_s, "log_blowup"),
-                             (unsigned)json_num(strstr(prm_s, "\"whir\":"), "k"), 0};
+                             (unsigned)json_num(strstr(prm_s, "\"whir\":"), "k"), 0, 0};
     cr_assert(prm.l_skip == 4 && prm.n_stack == 17 && prm.log_blowup == 1 && prm.k_whir == 4);
 
     gs_engine *eng = mk_engine(0);
@@ -265,7 +265,7 @@ Test(stacked_commit, bad_input_gives_status)
     gs_buf *b = NULL;
     cr_assert_eq(gs_buf_create(eng, 64 * sizeof(bb_t), &b), GLSTARK_OK);
     gs_buf_fill_u32(b, 0, 64, 0);
-    gs_stacked_params prm = {2, 2, 1, 2, 1};
+    gs_stacked_params prm = {2, 2, 1, 2, 1, 0};
     gs_stacked_commit_data d;
     gs_commit_trace ok = {b, 0, 2, 16};
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, &prm, &d), GLSTARK_OK, "%s", eng->err.msg);
@@ -282,7 +282,7 @@ Test(stacked_commit, bad_input_gives_status)
     cr_assert_eq(gs_stacked_commit(eng, NULL, 0, &prm, &d), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_commit_trace unsorted[2] = {{b, 0, 1, 4}, {b, 0, 1, 16}};
     cr_assert_eq(gs_stacked_commit(eng, unsorted, 2, &prm, &d), GLSTARK_ERR_INVALID_ARGUMENT);
-    gs_stacked_params bad_k = {2, 2, 1, 6, 0}, bad_l = {10, 10, 10, 2, 0};
+    gs_stacked_params bad_k = {2, 2, 1, 6, 0, 0}, bad_l = {10, 10, 10, 2, 0, 0};
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, &bad_k, &d), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, &bad_l, &d), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_eq(gs_stacked_commit(eng, &ok, 1, NULL, &d), GLSTARK_ERR_INVALID_ARGUMENT);

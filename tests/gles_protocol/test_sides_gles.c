@@ -6,6 +6,7 @@
  * tests); and under device memory caps, clean failures. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <string.h>
 
 #include "api/device_internal.h"
 #include "api/device_testing.h"
@@ -13,12 +14,14 @@
 #include "glstark/device.h"
 #include "../protocol/sides_fixture.h"
 
-static void prove_on(const sides_case *c, glstark_device *dev, glstark_codeword_policy cw, glstark_prove_result *r)
+static void prove_on(const sides_case *c, glstark_device *dev, glstark_codeword_policy cw, glstark_prove_result *r,
+                     glstark_prove_stats *stats)
 {
     glstark_air_trace t[3];
     sides_case_traces(c, t);
     glstark_prove_options o;
     glstark_prove_options_init(&o);
+    o.stats = stats;
     o.device = dev;
     o.cpu_threads = 2;
     o.codeword = cw;
@@ -40,13 +43,24 @@ Test(sides_gles, cpu_and_gles_proofs_are_identical, .timeout = 600)
         sides_case c;
         sides_case_from_spec(&c, &sides_specs[k]);
         glstark_prove_result rc;
-        prove_on(&c, NULL, GLSTARK_CODEWORD_KEEP, &rc);
+        prove_on(&c, NULL, GLSTARK_CODEWORD_KEEP, &rc, NULL);
         const glstark_codeword_policy pols[3] = {GLSTARK_CODEWORD_KEEP, GLSTARK_CODEWORD_REENCODE,
                                                  GLSTARK_CODEWORD_AUTO};
         for (int i = 0; i < 3; i++) {
             glstark_prove_result rg;
-            prove_on(&c, dev, pols[i], &rg);
+            glstark_prove_stats st;
+            glstark_prove_stats_init(&st);
+            prove_on(&c, dev, pols[i], &rg, &st);
             cr_assert_eq(rg.fallback_phases, 0u, "%s: GLES fell back to the CPU: %s", c.desc, rg.fallback_note);
+            /* every side commitment's root comes back in one host sync */
+            int seen = 0;
+            for (size_t s = 0; s < st.num_spans; s++)
+                if (!strcmp(st.spans[s].name, "preprocessed_and_cached_commits")) {
+                    seen = 1;
+                    cr_assert_eq(st.spans[s].host_syncs, 1, "%s: side commitments took %llu host syncs", c.desc,
+                                 (unsigned long long)st.spans[s].host_syncs);
+                }
+            cr_assert(seen, "%s: no side commitments span", c.desc);
             size_t at = 0;
             while (at < rc.proof_len && at < rg.proof_len && rc.proof[at] == rg.proof[at])
                 at++;
