@@ -832,18 +832,17 @@ int gs_zc_code_weights_match(const gs_zc_trace *t, const gs_zc_weights *w, const
     return same;
 }
 
-/* zc_compile through the engine's cache; *out is the caller's copy. */
-glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
-                                    int numbering, gs_zc_code *out, gs_error *err)
+/* The program for (t, k, numbering) from cache c, compiled with w and kept
+ * on a miss. With out, the caller's copy (a hit gets w's weight table);
+ * without, the program is only made sure of (compiling ahead). */
+static glstark_status cache_get(gs_zc_cache *c, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
+                                int numbering, gs_zc_code *out, gs_error *err)
 {
     gs_bytebuf kb = {0};
-    if (!*cache)
-        *cache = calloc(1, sizeof **cache);
-    gs_zc_cache *c = *cache;
-    gs_zc_cache_wait(c);
-    if (!c || !compile_key(t, k, numbering, &kb)) {
+    if (!compile_key(t, k, numbering, &kb)) {
         free(kb.p);
-        return gs_zc_compile(t, w, k, numbering, out, err); /* no memory to cache: compile as before */
+        /* no memory to cache: compile as before */
+        return out ? gs_zc_compile(t, w, k, numbering, out, err) : GLSTARK_OK;
     }
     /* programs are cached renumbered: renumbering the columns (a binary
      * search per operand) cost more than the rest of a hit together (Keccak-f:
@@ -852,6 +851,8 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
     zc_cache_entry *hit = cache_find(c, kb.p, kb.len);
     if (hit) {
         free(kb.p);
+        if (!out)
+            return GLSTARK_OK;
         c->hits++;
         glstark_status st = code_copy(&hit->code, out, err);
         if (!st)
@@ -859,13 +860,28 @@ glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, c
         return st;
     }
     c->misses++;
-    glstark_status st = gs_zc_compile(t, w, k, numbering, out, err);
+    gs_zc_code code;
+    glstark_status st = gs_zc_compile(t, w, k, numbering, &code, err);
     if (st) {
         free(kb.p);
         return st;
     }
-    cache_insert(c, kb.p, kb.len, out);
+    cache_insert(c, kb.p, kb.len, &code);
+    if (out)
+        *out = code;
+    else
+        gs_zc_code_free(&code);
     return GLSTARK_OK;
+}
+
+/* zc_compile through the engine's cache; *out is the caller's copy. */
+glstark_status gs_zc_compile_cached(gs_zc_cache **cache, const gs_zc_trace *t, const gs_zc_weights *w, uint32_t k,
+                                    int numbering, gs_zc_code *out, gs_error *err)
+{
+    if (!*cache)
+        *cache = calloc(1, sizeof **cache);
+    gs_zc_cache_wait(*cache);
+    return *cache ? cache_get(*cache, t, w, k, numbering, out, err) : gs_zc_compile(t, w, k, numbering, out, err);
 }
 
 /* ---- compiling ahead ----
@@ -892,24 +908,10 @@ static void *compile_ahead_run(void *arg)
         bb4_t *lp = calloc((size_t)d->n_constraints + 1, sizeof(bb4_t));
         bb4_t *eq = calloc((size_t)d->n_interactions + 1, sizeof(bb4_t));
         gs_zc_weights w = {lp, bb4_zero(), eq, bb_zero()};
-        for (uint32_t i = 0; lp && eq && i < a->nv; i++) {
-            gs_bytebuf kb = {0};
-            if (!compile_key(&a->traces[t], a->v[i].k, a->v[i].numbering, &kb)) {
-                free(kb.p);
-                break;
-            }
-            c->clock++;
-            gs_zc_code code;
-            gs_error ignored;
-            if (cache_find(c, kb.p, kb.len) ||
-                gs_zc_compile(&a->traces[t], &w, a->v[i].k, a->v[i].numbering, &code, &ignored)) {
-                free(kb.p); /* there already, or its error left for the proof's own compile to report */
-                continue;
-            }
-            c->misses++;
-            cache_insert(c, kb.p, kb.len, &code);
-            gs_zc_code_free(&code);
-        }
+        /* an error is left for the proof's own compile to report */
+        gs_error ignored;
+        for (uint32_t i = 0; lp && eq && i < a->nv; i++)
+            (void)cache_get(c, &a->traces[t], &w, a->v[i].k, a->v[i].numbering, NULL, &ignored);
         free(lp);
         free(eq);
     }

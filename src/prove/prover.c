@@ -73,7 +73,6 @@ typedef struct pstate {
     size_t *part_off;
     side *sides;                /* per plan side */
     gs_zc_trace *zc;
-    int compiling_ahead; /* eng[0] may be compiling zc's programs (compile_ahead) */
     mbuf q, cw;
     gs_merkle_dev tree[2];
     int have_tree[2];
@@ -106,8 +105,8 @@ static void side_free(side *d)
 
 static void pstate_free(pstate *s)
 {
-    if (s->compiling_ahead)
-        s->eng[0]->zerocheck->compile_wait(s->eng[0]);
+    if (s->eng[0] && s->eng[0]->zerocheck && s->eng[0]->zerocheck->compile_wait)
+        s->eng[0]->zerocheck->compile_wait(s->eng[0]); /* a no-op where nothing was started */
     const uint32_t M = s->plan ? s->plan->M : 0, n_sides = s->plan ? s->plan->n_sides : 0;
     for (uint32_t t = 0; t < M; t++) {
         if (s->main)
@@ -893,10 +892,8 @@ static glstark_status check_constraints(const gs_multi_pk *pk, const glstark_air
 static void compile_ahead(pstate *s)
 {
     gs_engine *eng = s->eng[0];
-    if (eng->zerocheck && eng->zerocheck->compile_ahead && eng->zerocheck->compile_wait) {
+    if (eng->zerocheck && eng->zerocheck->compile_ahead && eng->zerocheck->compile_wait)
         eng->zerocheck->compile_ahead(eng, s->zc, s->plan->M);
-        s->compiling_ahead = 1;
-    }
 }
 
 /* T1's data: the traces uploaded, the common main committed (its root into

@@ -581,6 +581,16 @@ static void openings_of_part(sums_ctx *c, uint32_t w)
     gs_parallel_for(gs_threads_for(w, OPENING_COLS_PER_THREAD, 64), w, sums_range, c);
 }
 
+/* The most columns of one of trace tr's opened parts. */
+static uint32_t widest_part(const gs_zc_trace *tr)
+{
+    uint32_t wmax = 0;
+    for (uint32_t p = 0; p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++)
+        if (tr->part_widths[p] > wmax)
+            wmax = tr->part_widths[p];
+    return wmax;
+}
+
 /* Trace t's block sums at the batch point, part by part into
  * sums[t * GS_OPEN_SUMS_PARTS + p] (allocated here), queued on the engine
  * and read with every trace's at the next read (open_trace_finish uses
@@ -591,10 +601,7 @@ static glstark_status open_trace_start(batch_state *b, uint32_t t, const bb4_t *
     const gs_zc_trace *tr = &b->traces[t];
     const uint32_t h = tr->log_height, l = h < b->l_skip ? h : b->l_skip, nt = h - l;
     const size_t H = (size_t)1 << h, n2 = (size_t)2 << l;
-    uint32_t wmax = 0;
-    for (uint32_t p = 0; p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++)
-        if (tr->part_widths[p] > wmax)
-            wmax = tr->part_widths[p];
+    const uint32_t wmax = widest_part(tr);
     bb4_t *eq = gs_eq_tables_nested(r + 1, nt);
     gs_red_slice *slices = malloc((wmax ? wmax : 1) * sizeof *slices);
     glstark_status st = !eq || !slices ? oom(err) : GLSTARK_OK;
@@ -627,10 +634,7 @@ static glstark_status open_trace_finish(batch_state *b, uint32_t t, const bb4_t 
     const gs_zc_trace *tr = &b->traces[t];
     const uint32_t h = tr->log_height, l = h < b->l_skip ? h : b->l_skip;
     const size_t n2 = (size_t)2 << l;
-    uint32_t wmax = 0;
-    for (uint32_t p = 0; p < tr->n_parts && p < GS_OPEN_SUMS_PARTS; p++)
-        if (tr->part_widths[p] > wmax)
-            wmax = tr->part_widths[p];
+    const uint32_t wmax = widest_part(tr);
     bb4_t *lw = malloc(b->N * sizeof(bb4_t));
     bb4_t *vals = malloc((wmax ? wmax : 1) * 2 * sizeof(bb4_t));
     if (!lw || !vals) {

@@ -564,10 +564,11 @@ static glstark_status eval_items(zc_ctx *c, eval_plan *e, uint64_t i0, uint64_t 
     return st;
 }
 
-/* Sums the lanes by key and reads 3 nkeys extension elements into out; with
- * `later`, at the engine's next read (engine/read_later.h). The kernel
- * zeroes the accumulators it reads, so the plan can run again. */
-static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out, int later)
+/* Sums the lanes by key and reads 3 nkeys extension elements into out at the
+ * engine's next read (engine/read_later.h: the caller flushes, so a batch's
+ * traces share one host sync). The kernel zeroes the accumulators it reads,
+ * so the plan can run again. */
+static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out)
 {
     gs_gl_program *p;
     glstark_status st = prog_mode(c, M_REDUCE, 0, &p);
@@ -584,8 +585,7 @@ static glstark_status reduce_read(zc_ctx *c, eval_plan *e, bb4_t *out, int later
     e->touched = 0;
     const size_t bytes = 3 * (size_t)e->nkeys * sizeof(bb4_t);
     if (!st)
-        st = later ? gs_buf_read_later(e->work, (size_t)e->res_off * 4, out, bytes, 1, bytes)
-                   : gs_buf_read(e->work, (size_t)e->res_off * 4, out, bytes);
+        st = gs_buf_read_later(e->work, (size_t)e->res_off * 4, out, bytes, 1, bytes);
     return st;
 }
 
@@ -774,9 +774,8 @@ static glstark_status gles_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t
         if (!st)
             st = eval_items(&c, &ep, x0 * n_pts, (x0 + tx) * n_pts, e);
     }
-    /* read with the batch's other traces' values (the caller flushes) */
     if (!st)
-        st = reduce_read(&c, &ep, out, 1);
+        st = reduce_read(&c, &ep, out);
 done:
     plan_free(&ep);
     gs_buf_destroy(pv);
@@ -1127,9 +1126,8 @@ static glstark_status gles_mle_round(gs_engine *eng, const gs_zc_trace *t, const
             st = eval_items(&c, e, g0 * nkeys, g1 * nkeys, single ? NULL : eq);
         }
     }
-    /* read with the batch's other traces' values (the caller flushes) */
     if (!st)
-        st = reduce_read(&c, e, out, 1);
+        st = reduce_read(&c, e, out);
     if (!st)
         for (size_t i = 3 * (size_t)nkeys; i < 3 * n_x; i++)
             out[i] = bb4_zero();
