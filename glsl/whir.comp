@@ -81,6 +81,28 @@ uniform uint gs_form;    // pairsum: 0 = evaluations, 1 = coefficients and momen
 uniform uvec4 gs_x;      // an EF scalar: fold a (fold_expand: α), eval z
 uniform uvec4 gs_y;      // fold b, eval z^WHIR_EVAL_ITEMS
 
+#if WHIR_MODE == MODE_FOLD || WHIR_MODE == MODE_FOLD_EXPAND
+// A challenge the engine's sponge sampled (src/engine/challenge.h): at word
+// gs_chal of binding 3, the fold's coefficients are gs_x + gs_xc·α and
+// gs_y + gs_yc·α (gs_xc, gs_yc base-field); gs_chal = 0xFFFFFFFF: gs_x and
+// gs_y are the coefficients themselves.
+layout(std430, binding = 3) readonly buffer B3 { uint chal[]; };
+uniform uint gs_chal;
+uniform uint gs_xc;
+uniform uint gs_yc;
+
+void fold_coefs(out uvec4 x, out uvec4 y)
+{
+    x = gs_x;
+    y = gs_y;
+    if (gs_chal != 0xFFFFFFFFu) {
+        uvec4 al = uvec4(chal[gs_chal], chal[gs_chal + 1u], chal[gs_chal + 2u], chal[gs_chal + 3u]);
+        x = bb4_add(x, bb4_mul_base(al, gs_xc));
+        y = bb4_add(y, bb4_mul_base(al, gs_yc));
+    }
+}
+#endif
+
 #if WHIR_MODE == MODE_PAIRSUM || WHIR_MODE == MODE_REDUCE || WHIR_MODE == MODE_EVAL
 #include "group_sum.glsl"
 #endif
@@ -254,7 +276,9 @@ void main()
     uint col = id / gs_n, y = id - col * gs_n;
     uint sa = gs_lead0 + col * gs_stride0 + 8u * y;
     uvec4 v0 = LDA(sa), v1 = LDA(sa + 4u);
-    STB(gs_lead1 + col * gs_stride1 + 4u * y, bb4_add(bb4_mul(gs_x, v0), bb4_mul(gs_y, v1)));
+    uvec4 fx, fy;
+    fold_coefs(fx, fy);
+    STB(gs_lead1 + col * gs_stride1 + 4u * y, bb4_add(bb4_mul(fx, v0), bb4_mul(fy, v1)));
 #elif WHIR_MODE == MODE_FOLD_EXPAND
     // Codeword position p = gs_id0 + id of 2^(gs_s0 + gs_bits). The folded
     // coefficient y = rev_{gs_s0}(p >> gs_bits), f_out[y] = c0 + α·c1 from
@@ -266,7 +290,9 @@ void main()
     uint p = gs_id0 + id;
     uint j = p >> gs_bits;
     uint y = gs_s0 == 0u ? 0u : bitfieldReverse(j) >> (32u - gs_s0);
-    uvec4 v = bb4_add(LDA(gs_lead0 + 8u * y), bb4_mul(gs_x, LDA(gs_lead0 + 8u * y + 4u)));
+    uvec4 al, unused;
+    fold_coefs(al, unused);
+    uvec4 v = bb4_add(LDA(gs_lead0 + 8u * y), bb4_mul(al, LDA(gs_lead0 + 8u * y + 4u)));
     STC(gs_lead2 + 4u * p, v);
     if ((p & ((1u << gs_bits) - 1u)) == 0u)
         STB(gs_lead1 + 4u * y, v);

@@ -12,10 +12,16 @@
 #include "field/babybear.h"
 #include "field/ext4.h"
 
+struct gs_transcript;
+
 typedef struct gs_fs {
     void *ctx;
     void (*observe)(void *ctx, bb_t v);
     bb_t (*sample)(void *ctx);
+    /* The duplex-sponge transcript behind ctx, or NULL (a test double): with
+     * it, a prover may hand a run of steps to the engine's sponge and replay
+     * them on it (prove/sponge_rounds.h). */
+    struct gs_transcript *ts;
 } gs_fs;
 
 static inline void gs_fs_observe(gs_fs *fs, bb_t v) { fs->observe(fs->ctx, v); }

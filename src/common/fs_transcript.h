@@ -11,7 +11,7 @@ static inline bb_t gs_fs_ts_sample(void *ctx) { return gs_transcript_sample((gs_
 
 static inline gs_fs gs_fs_wrap_transcript(gs_transcript *ts)
 {
-    gs_fs fs = {ts, gs_fs_ts_observe, gs_fs_ts_sample};
+    gs_fs fs = {ts, gs_fs_ts_observe, gs_fs_ts_sample, ts};
     return fs;
 }
 

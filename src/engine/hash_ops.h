@@ -11,6 +11,7 @@
 #ifndef GS_ENGINE_HASH_OPS_H
 #define GS_ENGINE_HASH_OPS_H
 
+#include "engine/challenge.h"
 #include "engine/engine.h"
 #include "hash/merkle.h"
 #include "hash/poseidon2.h"
@@ -60,6 +61,24 @@ typedef struct gs_merkle_stream {
     int shared_digests;
 } gs_merkle_stream;
 
+/* A transcript step the engine's sponge runs (engine/challenge.h), exactly
+ * as common/transcript.h would: observe the n_obs extension elements of src
+ * from element src_index; then, with pow_bits > 0, the smallest proof-of-work
+ * witness (gs_transcript_grind), written canonical as word witness_index of
+ * witness; then sample one extension element into element dst_index of
+ * dst. */
+#define GS_SPONGE_POW_MAX_BITS 8u /* a serial search on one GPU thread */
+typedef struct gs_sponge_step {
+    const gs_buf *src;
+    size_t src_index;
+    uint32_t n_obs;
+    unsigned pow_bits;
+    gs_buf *witness;
+    size_t witness_index;
+    gs_buf *dst;
+    size_t dst_index;
+} gs_sponge_step;
+
 typedef struct gs_hash_ops {
     /* Allocates tree->digests and builds every layer from the matrix in mat.
      * Arguments are checked by the wrapper (gs_engine_merkle_commit). */
@@ -83,6 +102,10 @@ typedef struct gs_hash_ops {
      * batch that holds a valid witness. */
     glstark_status (*grind)(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                             uint32_t *witness);
+    /* One transcript step on the engine's sponge (gs_sponge_step), on the
+     * state in `state` (GS_SPONGE_WORDS words, updated in place). Nothing
+     * returns to the host. Checked by gs_engine_sponge_step. */
+    glstark_status (*sponge_step)(gs_engine *eng, gs_buf *state, const gs_sponge_step *step);
     /* Streamed commitment (gs_merkle_stream; checked by the wrappers):
      * stream_begin allocates ms->states; stream_columns absorbs columns
      * [ms->next_col, ms->next_col + ncols) of class ms->cls from ms->group,
@@ -145,6 +168,13 @@ glstark_status gs_engine_merkle_stream_columns(gs_engine *eng, gs_merkle_stream 
 void gs_merkle_stream_release(gs_merkle_stream *ms);
 glstark_status gs_engine_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx, unsigned bits,
                                uint32_t *witness);
+/* A sponge state buffer holding st with the transcript's absorb and sample
+ * positions (absorb_idx < 8, sample_idx <= 8). */
+glstark_status gs_engine_sponge_create(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsigned absorb_idx,
+                                       unsigned sample_idx, gs_buf **out);
+/* Checks the step's ranges and bits, then runs it (hash op sponge_step);
+ * GLSTARK_ERR_UNSUPPORTED where the engine has no sponge. */
+glstark_status gs_engine_sponge_step(gs_engine *eng, gs_buf *state, const gs_sponge_step *step);
 
 /* Same shape as gs_grind_fn (src/common/transcript.h) with ctx = the
  * gs_engine: pass it to gs_transcript_grind to grind on an engine. Copies

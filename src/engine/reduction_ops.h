@@ -19,6 +19,7 @@
 #define GS_ENGINE_REDUCTION_OPS_H
 
 #include "common/stack_layout.h"
+#include "engine/challenge.h"
 #include "engine/engine.h"
 
 
@@ -61,13 +62,15 @@ typedef struct gs_reduction_ops {
                                uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out);
 
     /* One product-sumcheck round over column pairs (q_c, w_c) of length len
-     * (even): out[0] = Σ_c Σ_{y<len/2} q[2y+1]·w[2y+1],
-     *         out[1] = Σ_c Σ_y (2q[2y+1] − q[2y])·(2w[2y+1] − w[2y]). */
+     * (even): s[0] = Σ_c Σ_{y<len/2} q[2y+1]·w[2y+1],
+     *         s[1] = Σ_c Σ_y (2q[2y+1] − q[2y])·(2w[2y+1] − w[2y]),
+     * returned to the host or left in an engine buffer (engine/challenge.h). */
     glstark_status (*round_evals)(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
-                                  bb4_t out[2]);
+                                  gs_sums_dst out);
 
-    /* Folds both tables in place: v[y] = v[2y] + u·(v[2y+1] − v[2y]), y < len/2. */
-    glstark_status (*fold)(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u);
+    /* Folds both tables in place: v[y] = v[2y] + u·(v[2y+1] − v[2y]), y < len/2;
+     * u from the host or from an engine buffer. */
+    glstark_status (*fold)(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, gs_chal u);
 
     /* Scaled copies from an EF buffer into another (the weight tables: every
      * slice's table is a multiple of a few shared ones, so only those cross

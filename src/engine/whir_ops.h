@@ -20,6 +20,7 @@
 #ifndef GS_ENGINE_WHIR_OPS_H
 #define GS_ENGINE_WHIR_OPS_H
 
+#include "engine/challenge.h"
 #include "engine/engine.h"
 
 typedef struct gs_whir_ops {
@@ -45,20 +46,22 @@ typedef struct gs_whir_ops {
     /* One WHIR sumcheck round, f as coefficients and w as moments (EF vectors of length len,
      * even), pairs c0 = f[2y], c1 = f[2y+1], m0 = w[2y], m1 = w[2y+1]:
      * out[0] = Σ_y (c0 + c1)·m1 = h(1), out[1] = Σ_y (c0 + 2c1)·(3m1 − m0) = h(2), where
-     * h(t) = Σ_x f(t, x)·w(t, x) over the hypercube of the other variables. */
-    glstark_status (*sumcheck_round)(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t out[2]);
+     * h(t) = Σ_x f(t, x)·w(t, x) over the hypercube of the other variables. The pair goes to
+     * the host or stays in an engine buffer (engine/challenge.h). */
+    glstark_status (*sumcheck_round)(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_sums_dst out);
 
     /* Fixes the lowest variable to α: f_out[y] = c0 + α·c1 (coefficients) and
      * w_out[y] = (1 − α)·m0 + (2α − 1)·m1 (moments), y < len/2. Out of place: f_out and w_out
-     * hold len/2 elements and are four distinct buffers with f and w. */
-    glstark_status (*fold)(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha, gs_buf *f_out,
+     * hold len/2 elements and are four distinct buffers with f and w. α comes from the host or
+     * from an engine buffer (engine/challenge.h). */
+    glstark_status (*fold)(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_chal alpha, gs_buf *f_out,
                            gs_buf *w_out);
 
     /* fold, then the next WHIR round's Reed–Solomon encoding of f_out: its len/2 coefficients
      * zero-padded to 2^log_n (len/2 ≤ 2^log_n) and evaluated on the subgroup of g_{log_n} in
      * natural order, into the EF vector codeword (one EF column, the layout the Merkle tree
      * hashes with elem_deg 4: leaf = H(c0..c3)). An engine may do both in one pass. */
-    glstark_status (*fold_encode)(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha,
+    glstark_status (*fold_encode)(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_chal alpha,
                                   gs_buf *f_out, gs_buf *w_out, unsigned log_n, gs_buf *codeword);
 
     /* *out = Σ_b g[b]·z^b over the first len entries of the EF vector g. */

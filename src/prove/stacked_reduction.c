@@ -28,6 +28,7 @@
 #include "prove/host_tail.h"
 
 #include "prove/spans.h"
+#include "prove/sponge_rounds.h"
 
 #include "common/poly.h"
 #include "common/stacking.h"
@@ -464,7 +465,7 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
     return st;
 }
 
-glstark_status gs_sred_prover_round(gs_sred_prover *p, bb4_t out[2], gs_error *err)
+glstark_status gs_sred_prover_round(gs_sred_prover *p, gs_sums_dst out, gs_error *err)
 {
     if (p->len < 2)
         return gs_error_set(err, GLSTARK_ERR_INTERNAL, "stacked reduction: no round left (table length %zu)", p->len);
@@ -477,7 +478,7 @@ glstark_status gs_sred_prover_round(gs_sred_prover *p, bb4_t out[2], gs_error *e
     return GLSTARK_OK;
 }
 
-glstark_status gs_sred_prover_fold(gs_sred_prover *p, bb4_t u, gs_error *err)
+glstark_status gs_sred_prover_fold(gs_sred_prover *p, gs_chal u, gs_error *err)
 {
     if (p->len < 2)
         return gs_error_set(err, GLSTARK_ERR_INTERNAL, "stacked reduction: nothing left to fold");
@@ -519,8 +520,11 @@ glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *
  * small: every column's live entries of q and w read in one host sync
  * instead of a sync per round and one for the openings, which are q's
  * first entries after the last fold. */
+static glstark_status replay_rounds(gs_sponge_rounds *dr, gs_fs *fs, gs_stacking_proof *proof, bb4_t *u,
+                                    gs_error *err);
+
 static glstark_status sred_tail(gs_sred_prover *p, gs_fs *fs, uint32_t j0, gs_stacking_proof *proof, bb4_t *u,
-                                bb4_t *openings, gs_error *err)
+                                bb4_t *openings, gs_sponge_rounds *dr, gs_error *err)
 {
     const size_t len0 = p->len, full = (size_t)1 << p->prm.n_stack, W = p->total_width;
     bb4_t *hq = malloc(len0 * W * sizeof(bb4_t) + 1), *hw = malloc(len0 * W * sizeof(bb4_t) + 1);
@@ -538,6 +542,8 @@ static glstark_status sred_tail(gs_sred_prover *p, gs_fs *fs, uint32_t j0, gs_st
         gs_error_set(err, st, "stacked reduction: reading the tables for the last rounds: %s", p->eng->err.msg);
     if (st)
         gs_engine_read_drop(p->eng);
+    if (!st)
+        st = replay_rounds(dr, fs, proof, u, err);
     size_t len = len0;
     for (uint32_t j = j0; !st && j <= p->prm.n_stack; j++) {
         bb4_t *ev = proof->sumcheck_round_polys + 2 * (size_t)(j - 1);
@@ -555,6 +561,18 @@ static glstark_status sred_tail(gs_sred_prover *p, gs_fs *fs, uint32_t j0, gs_st
     return st;
 }
 
+/* The rounds the engine's sponge ran, after their read: on the host's
+ * transcript, into the proof and u[1..]. */
+static glstark_status replay_rounds(gs_sponge_rounds *dr, gs_fs *fs, gs_stacking_proof *proof, bb4_t *u,
+                                    gs_error *err)
+{
+    glstark_status st = GLSTARK_OK;
+    for (uint32_t i = 0; !st && i < dr->n; i++)
+        st = gs_sponge_rounds_replay(dr, fs->ts, i, proof->sumcheck_round_polys + 2 * (size_t)i, NULL, &u[i + 1],
+                                     err);
+    return st;
+}
+
 glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, const gs_sred_commit *commits,
                              const gs_buf *const *matrices, uint32_t num_commits, const bb4_t *r, uint32_t r_len,
                              const bb4_t *const *known_sums, gs_stacking_proof *proof, bb4_t *u, gs_error *err)
@@ -563,6 +581,7 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
     const size_t N = (size_t)1 << prm.l_skip;
     bb4_t lambda = gs_fs_sample_ext(fs);
     gs_sred_prover p;
+    gs_sponge_rounds dr = {0};
     /* glstark's own sub-spans (OpenVM has none below stacked_reduction) */
     int sp = gs_span_eng_begin(eng, "sred_init");
     glstark_status st = gs_sred_prover_init(&p, eng, prm, commits, matrices, num_commits, r, r_len, lambda, err);
@@ -603,20 +622,36 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
     sp = gs_span_eng_begin(eng, "sred_rounds");
     uint32_t j = 1;
     int tail = 0;
+    /* with the transcript itself behind fs, the engine samples the rounds'
+     * challenges (prove/sponge_rounds.h): no host sync until the tail or
+     * the openings */
+    if (!st && fs->ts && gs_sponge_rounds_usable(eng, 0))
+        st = gs_sponge_rounds_begin(&dr, eng, fs->ts, prm.n_stack, 0, err);
     for (; j <= prm.n_stack && !st; j++) {
         if (p.len * p.total_width <= GS_HOST_TAIL_ENTRIES) {
             tail = 1;
             break;
         }
+        if (dr.eng) {
+            gs_chal c;
+            st = gs_sred_prover_round(&p, gs_sponge_rounds_sums(&dr), err);
+            if (!st)
+                st = gs_sponge_rounds_step(&dr, &c, err);
+            if (!st)
+                st = gs_sred_prover_fold(&p, c, err);
+            continue;
+        }
         bb4_t *ev = proof->sumcheck_round_polys + 2 * (size_t)(j - 1);
-        st = gs_sred_prover_round(&p, ev, err);
+        st = gs_sred_prover_round(&p, gs_sums_host(ev), err);
         if (st)
             break;
         gs_fs_observe_ext(fs, ev[0]);
         gs_fs_observe_ext(fs, ev[1]);
         u[j] = gs_fs_sample_ext(fs);
-        st = gs_sred_prover_fold(&p, u[j], err);
+        st = gs_sred_prover_fold(&p, gs_chal_value(u[j]), err);
     }
+    if (!st && dr.eng)
+        st = gs_sponge_rounds_read_later(&dr, err);
     gs_span_eng_end(eng, sp);
     if (st)
         goto fail;
@@ -628,10 +663,14 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
         }
         if (tail) {
             sp = gs_span_eng_begin(eng, "sred_host_tail");
-            st = sred_tail(&p, fs, j, proof, u, all, err);
+            st = sred_tail(&p, fs, j, proof, u, all, &dr, err);
             gs_span_eng_end(eng, sp);
         } else {
             st = gs_sred_prover_openings(&p, all, err);
+            if (!st && (st = gs_engine_read_flush(eng))) /* when the openings read nothing */
+                gs_error_set(err, st, "stacked reduction: reading the rounds: %s", eng->err.msg);
+            if (!st)
+                st = replay_rounds(&dr, fs, proof, u, err);
         }
         size_t off = 0;
         for (uint32_t c = 0; c < num_commits && !st; c++) {
@@ -644,9 +683,12 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
         if (st)
             goto fail;
     }
+    gs_sponge_rounds_free(&dr);
     gs_sred_prover_free(&p);
     return GLSTARK_OK;
 fail:
+    gs_engine_read_drop(eng);
+    gs_sponge_rounds_free(&dr);
     gs_sred_prover_free(&p);
     gs_stacking_proof_free(proof);
     return st;

@@ -45,8 +45,10 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
 /* Evaluates every stacked column at Z = u_0 and builds the weight tables. */
 glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *err);
 /* s'_j(1), s'_j(2) for the next round j. */
-glstark_status gs_sred_prover_round(gs_sred_prover *p, bb4_t out[2], gs_error *err);
-glstark_status gs_sred_prover_fold(gs_sred_prover *p, bb4_t u, gs_error *err);
+/* A round's two sums, to the host or left on the engine (engine/challenge.h). */
+glstark_status gs_sred_prover_round(gs_sred_prover *p, gs_sums_dst out, gs_error *err);
+/* The fold at u, from the host or sampled by the engine's sponge. */
+glstark_status gs_sred_prover_fold(gs_sred_prover *p, gs_chal u, gs_error *err);
 /* After n_stack folds: q̂_c(u) for every stacked column, commit by commit
  * (total_width values). */
 glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *err);

@@ -16,6 +16,7 @@
 #include "prove/spans.h"
 #include "engine/read_later.h"
 #include "prove/host_tail.h"
+#include "prove/sponge_rounds.h"
 
 /* Moves an engine failure into err with context. */
 static glstark_status eng_fail(gs_engine *eng, glstark_status st, gs_error *err, const char *step)
@@ -188,6 +189,7 @@ typedef struct whir_state {
     uint32_t *idx;
     bb_t *zs;
     bb4_t *gp;
+    gs_sponge_rounds dr; /* the present round's sumcheck on the engine's sponge, if any */
 } whir_state;
 
 static void whir_state_free(whir_state *s)
@@ -203,6 +205,7 @@ static void whir_state_free(whir_state *s)
     free(s->idx);
     free(s->zs);
     free(s->gp);
+    gs_sponge_rounds_free(&s->dr);
 }
 
 /* μ batching, after its proof of work: f = Σ_j μ^j (column j of every
@@ -287,6 +290,29 @@ static glstark_status take_fold(whir_state *s)
     return st ? st : gs_buf_create(s->eng, need * sizeof(bb4_t), &s->w2);
 }
 
+/* A round that is not the last, with its challenges sampled by the
+ * engine's sponge (prove/sponge_rounds.h): the k sumcheck rounds and their
+ * folds queue without a host sync, and the round's codeword root, which
+ * the host reads anyway, brings their sums, witnesses and challenges back
+ * (round_commit replays them). Leaves the last α on the engine. */
+static glstark_status round_sumcheck_on_engine(whir_state *s, gs_chal *alpha, gs_error *err)
+{
+    gs_engine *eng = s->eng;
+    const uint32_t k = s->prm->k;
+    glstark_status st = gs_sponge_rounds_begin(&s->dr, eng, s->ts, k, (unsigned)s->prm->folding_pow_bits, err);
+    for (uint32_t j = 0; !st && j < k; j++) {
+        if ((st = eng->whir->sumcheck_round(eng, s->f, s->w, s->len, gs_sponge_rounds_sums(&s->dr))))
+            return eng_fail(eng, st, err, "sumcheck round");
+        if ((st = gs_sponge_rounds_step(&s->dr, alpha, err)))
+            return st;
+        if (j + 1 == k)
+            break; /* the round's last fold goes with the encoding */
+        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) || (st = take_fold(s)))
+            return eng_fail(eng, st, err, "fold");
+    }
+    return st ? st : gs_sponge_rounds_read_later(&s->dr, err);
+}
+
 /* Round i's k sumcheck rounds (each observed, then its proof of work and
  * folding challenge α), folding f and w after each but the last of a
  * round that is not the last: that fold goes with the encoding
@@ -299,7 +325,7 @@ static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whi
     for (uint32_t j = 0; j < k; j++) {
         size_t n = (size_t)i * k + j;
         bb4_t sv[2];
-        glstark_status st = eng->whir->sumcheck_round(eng, s->f, s->w, s->len, sv);
+        glstark_status st = eng->whir->sumcheck_round(eng, s->f, s->w, s->len, gs_sums_host(sv));
         if (st)
             return eng_fail(eng, st, err, "sumcheck round");
         gs_transcript_observe_ext(s->ts, sv[0]);
@@ -311,7 +337,7 @@ static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whi
         *alpha = gs_transcript_sample_ext(s->ts);
         if (j + 1 == k && !last)
             break; /* the round's last fold goes with the encoding below */
-        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) || (st = take_fold(s)))
+        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, gs_chal_value(*alpha), s->f2, s->w2)) || (st = take_fold(s)))
             return eng_fail(eng, st, err, "fold");
     }
     return GLSTARK_OK;
@@ -320,7 +346,7 @@ static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whi
 /* A round that is not the last: the last fold, and the folded f
  * (coefficients) encoded as the round's codeword, committed (root
  * observed); then the out-of-domain point z0 and f's value there. */
-static glstark_status round_commit(whir_state *s, uint32_t i, bb4_t alpha, gs_whir_proof *pf, bb4_t *z0,
+static glstark_status round_commit(whir_state *s, uint32_t i, gs_chal alpha, gs_whir_proof *pf, bb4_t *z0,
                                    gs_error *err)
 {
     gs_engine *eng = s->eng;
@@ -333,6 +359,14 @@ static glstark_status round_commit(whir_state *s, uint32_t i, bb4_t alpha, gs_wh
     if ((st = gs_engine_merkle_commit(eng, s->cw, 0, n, 1, 4, s->prm->k, &s->tree)) ||
         (st = gs_engine_merkle_root(eng, &s->tree, pf->codeword_commits[i].v)))
         return eng_fail(eng, st, err, "committing the round codeword");
+    /* the sumcheck rounds the engine's sponge ran came with the root */
+    for (uint32_t j = 0; j < s->dr.n; j++) {
+        const size_t r = (size_t)i * s->prm->k + j;
+        if ((st = gs_sponge_rounds_replay(&s->dr, s->ts, j, pf->sumcheck_polys + 2 * r, &pf->folding_pow_witnesses[r],
+                                          NULL, err)))
+            return st;
+    }
+    gs_sponge_rounds_free(&s->dr);
     gs_transcript_observe_commit(s->ts, pf->codeword_commits[i].v);
     *z0 = gs_transcript_sample_ext(s->ts);
     if ((st = eng->whir->eval_univariate(eng, s->f, s->len, *z0, &pf->ood_values[i])))
@@ -509,12 +543,19 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
                 break;
             gs_span_eng_end(eng, sp);
         } else {
+            /* a round that is not the last samples its challenges on the
+             * engine where it can */
+            const int on_engine = !last && gs_sponge_rounds_usable(eng, (unsigned)prm->folding_pow_bits);
+            gs_chal alpha_at = gs_chal_value(alpha);
             int sp = gs_span_eng_begin(eng, "whir_sumcheck");
-            if ((st = round_sumcheck(&s, i, last, pf, &alpha, err)))
+            if ((st = on_engine ? round_sumcheck_on_engine(&s, &alpha_at, err)
+                                : round_sumcheck(&s, i, last, pf, &alpha, err)))
                 break;
+            if (!on_engine)
+                alpha_at = gs_chal_value(alpha);
             gs_span_eng_end(eng, sp);
             sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
-            if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha, pf, &z0, err)))
+            if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha_at, pf, &z0, err)))
                 break;
             gs_span_eng_end(eng, sp);
         }

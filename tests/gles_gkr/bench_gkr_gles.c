@@ -32,7 +32,7 @@ static int run(gs_engine *e, const bb4_t *P, const bb4_t *Q, uint32_t R, gs_gkr_
         return 1;
     }
     bfs f = {42};
-    gs_fs fs = {&f, b_observe, b_sample};
+    gs_fs fs = {&f, b_observe, b_sample, NULL};
     bb4_t xi[40];
     gs_error err;
     uint64_t s0 = e->host_syncs;

@@ -278,7 +278,7 @@ static void prove_on(gs_engine *e, const bb4_t *P, const bb4_t *Q, uint32_t R, u
     gs_buf *p = mk(e, n, P, n), *q = mk(e, n, Q, n);
     lf->s = seed;
     lf->n = 0;
-    gs_fs fs = {lf, lf_observe, lf_sample};
+    gs_fs fs = {lf, lf_observe, lf_sample, NULL};
     gs_error err;
     glstark_status st = gs_gkr_prove(e, &fs, p, q, R, pf, xi, &err);
     cr_assert_eq(st, want, "%s: gkr prove R %u -> %s: %s", e->core->name, R, glstark_status_name(st), err.msg);

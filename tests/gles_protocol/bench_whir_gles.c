@@ -53,10 +53,10 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
     }
     case OP_PREP: CHECK(e, e->whir->prepare_f(e, b->f, L, 4)); break;
     case OP_EQ: CHECK(e, e->whir->eq_table(e, u, L, b->f)); break;
-    case OP_ROUND: CHECK(e, e->whir->sumcheck_round(e, b->f, b->w, n, res)); break;
-    case OP_FOLD: CHECK(e, e->whir->fold(e, b->f, b->w, n, z, b->g, b->h)); break;
+    case OP_ROUND: CHECK(e, e->whir->sumcheck_round(e, b->f, b->w, n, gs_sums_host(res))); break;
+    case OP_FOLD: CHECK(e, e->whir->fold(e, b->f, b->w, n, gs_chal_value(z), b->g, b->h)); break;
     case OP_EVAL: CHECK(e, e->whir->eval_univariate(e, b->f, n, z, res)); break;
-    case OP_FOLDENC: CHECK(e, e->whir->fold_encode(e, b->f, b->w, n, z, b->g, b->h, L + 1, b->cw)); break;
+    case OP_FOLDENC: CHECK(e, e->whir->fold_encode(e, b->f, b->w, n, gs_chal_value(z), b->g, b->h, L + 1, b->cw)); break;
     case OP_WACC: {
         bb_t zs[100];
         bb4_t gm[100];

@@ -118,14 +118,14 @@ static void check_rounds(pair *p, size_t len, uint32_t ncols, size_t off, size_t
     for (size_t n = len; n >= 2 && rounds < max_rounds; n /= 2, rounds++) {
         bb4_t a[2], b[2];
         memset(a, 0x5A, sizeof a);
-        TU_OK(p->g, p->g->reduction->round_evals(p->g, &gqs, &gws, n, a));
-        TU_OK(p->c, p->c->reduction->round_evals(p->c, &cqs, &cws, n, b));
+        TU_OK(p->g, p->g->reduction->round_evals(p->g, &gqs, &gws, n, gs_sums_host(a)));
+        TU_OK(p->c, p->c->reduction->round_evals(p->c, &cqs, &cws, n, gs_sums_host(b)));
         for (int k = 0; k < 2; k++)
             for (int j = 0; j < 4; j++)
                 cr_assert_eq(a[k].c[j], b[k].c[j], "round len %zu cols %u: s(%d) coefficient %d", n, ncols, k + 1, j);
         bb4_t u = rnd4(&p->s);
-        TU_OK(p->g, p->g->reduction->fold(p->g, &gqs, &gws, n, u));
-        TU_OK(p->c, p->c->reduction->fold(p->c, &cqs, &cws, n, u));
+        TU_OK(p->g, p->g->reduction->fold(p->g, &gqs, &gws, n, gs_chal_value(u)));
+        TU_OK(p->c, p->c->reduction->fold(p->c, &cqs, &cws, n, gs_chal_value(u)));
         snprintf(what, sizeof what, "fold len %zu cols %u off %zu stride %zu: q", n, ncols, off, stride);
         same(gq, cq, words, what);
         snprintf(what, sizeof what, "fold len %zu cols %u off %zu stride %zu: w", n, ncols, off, stride);
@@ -287,7 +287,7 @@ Test(reduction_gles, bad_arguments)
     s.log_height = 6; /* needs eq table 4 > max_nt 2 */
     cr_assert_neq(p.g->reduction->block_sums(p.g, b, 64, 2, &s, 1, eq, 2, out), GLSTARK_OK);
     gs_red_cols c = {b, 0, 64, 4};
-    cr_assert_neq(p.g->reduction->round_evals(p.g, &c, &c, 64, out), GLSTARK_OK);
+    cr_assert_neq(p.g->reduction->round_evals(p.g, &c, &c, 64, gs_sums_host(out)), GLSTARK_OK);
     gs_buf_destroy(b);
     close_pair(&p);
 }

@@ -96,8 +96,8 @@ static void check_round_fold(pair *p, size_t len)
     gs_buf *cf = mk(p->c, w, f, 4 * len), *cw = mk(p->c, w, ww, 4 * len);
     bb4_t a[2], b[2];
     memset(a, 0x5A, sizeof a);
-    TU_OK(p->g, p->g->whir->sumcheck_round(p->g, gf, gw, len, a));
-    TU_OK(p->c, p->c->whir->sumcheck_round(p->c, cf, cw, len, b));
+    TU_OK(p->g, p->g->whir->sumcheck_round(p->g, gf, gw, len, gs_sums_host(a)));
+    TU_OK(p->c, p->c->whir->sumcheck_round(p->c, cf, cw, len, gs_sums_host(b)));
     char what[64];
     snprintf(what, sizeof what, "sumcheck_round len %zu s(1)", len);
     same_ef(a[0], b[0], what);
@@ -107,8 +107,8 @@ static void check_round_fold(pair *p, size_t len)
     size_t wo = 2 * len + 8; /* outputs of len/2 elements, poisoned past them */
     gs_buf *gfo = mk(p->g, wo, NULL, 0), *gwo = mk(p->g, wo, NULL, 0);
     gs_buf *cfo = mk(p->c, wo, NULL, 0), *cwo = mk(p->c, wo, NULL, 0);
-    TU_OK(p->g, p->g->whir->fold(p->g, gf, gw, len, al, gfo, gwo));
-    TU_OK(p->c, p->c->whir->fold(p->c, cf, cw, len, al, cfo, cwo));
+    TU_OK(p->g, p->g->whir->fold(p->g, gf, gw, len, gs_chal_value(al), gfo, gwo));
+    TU_OK(p->c, p->c->whir->fold(p->c, cf, cw, len, gs_chal_value(al), cfo, cwo));
     snprintf(what, sizeof what, "fold len %zu: f_out", len);
     same(gfo, cfo, wo, what);
     snprintf(what, sizeof what, "fold len %zu: w_out", len);
@@ -151,8 +151,8 @@ static void check_fold_encode(pair *p, size_t len, unsigned log_n)
     gs_buf *gfo = mk(p->g, wo, NULL, 0), *gwo = mk(p->g, wo, NULL, 0), *gc = mk(p->g, wc, NULL, 0);
     gs_buf *cfo = mk(p->c, wo, NULL, 0), *cwo = mk(p->c, wo, NULL, 0), *cc = mk(p->c, wc, NULL, 0);
     bb4_t al = rnd4(&p->s);
-    TU_OK(p->g, p->g->whir->fold_encode(p->g, gf, gw, len, al, gfo, gwo, log_n, gc));
-    TU_OK(p->c, p->c->whir->fold_encode(p->c, cf, cw, len, al, cfo, cwo, log_n, cc));
+    TU_OK(p->g, p->g->whir->fold_encode(p->g, gf, gw, len, gs_chal_value(al), gfo, gwo, log_n, gc));
+    TU_OK(p->c, p->c->whir->fold_encode(p->c, cf, cw, len, gs_chal_value(al), cfo, cwo, log_n, cc));
     char what[80];
     snprintf(what, sizeof what, "fold_encode len %zu log_n %u: codeword", len, log_n);
     same(gc, cc, wc, what);
@@ -320,20 +320,20 @@ Test(whir_gles, bad_arguments)
     pair p = open_pair(0, 110);
     gs_buf *b = mk(p.g, 16, NULL, 0);
     bb4_t o[2];
-    cr_assert_neq(p.g->whir->sumcheck_round(p.g, b, b, 64, o), GLSTARK_OK);
+    cr_assert_neq(p.g->whir->sumcheck_round(p.g, b, b, 64, gs_sums_host(o)), GLSTARK_OK);
     cr_assert(strlen(p.g->err.msg) > 0);
     cr_assert_neq(p.g->whir->prepare_f(p.g, b, 2, 3), GLSTARK_OK);
     /* folds are out of place; a codeword must fit the coefficients; lengths are powers of two */
     gs_buf *f = mk(p.g, 64, NULL, 0), *w = mk(p.g, 64, NULL, 0), *fo = mk(p.g, 64, NULL, 0);
     gs_buf *wo = mk(p.g, 64, NULL, 0), *c = mk(p.g, 64, NULL, 0);
     bb4_t al = rnd4(&p.s);
-    cr_assert_eq(p.g->whir->fold(p.g, f, w, 16, al, f, wo), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold(p.g, f, w, 16, gs_chal_value(al), f, wo), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(p.g->err.msg, "distinct") != NULL, "%s", p.g->err.msg);
-    cr_assert_eq(p.g->whir->fold(p.g, f, w, 16, al, fo, b), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, al, fo, wo, 2, c), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 12, al, fo, wo, 4, c), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, al, fo, wo, 4, f), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, al, fo, wo, 5, c), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold(p.g, f, w, 16, gs_chal_value(al), fo, b), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, gs_chal_value(al), fo, wo, 2, c), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 12, gs_chal_value(al), fo, wo, 4, c), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, gs_chal_value(al), fo, wo, 4, f), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(p.g->whir->fold_encode(p.g, f, w, 16, gs_chal_value(al), fo, wo, 5, c), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strlen(p.g->err.msg) > 0);
     gs_buf *bufs[] = {b, f, w, fo, wo, c};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)

@@ -59,7 +59,7 @@ static int keccak(size_t perms, unsigned threads)
            dag.dag.n_nodes, dag.dag.n_constraints, ((gs_cpu_state *)eng->impl)->threads);
     for (int check = 1; check >= 0; check--) {
         uint64_t fseed = 7;
-        gs_fs fs = {&fseed, fs_obs, fs_smp};
+        gs_fs fs = {&fseed, fs_obs, fs_smp, NULL};
         gs_lz_proof pf;
         bb4_t r[64];
         double t0 = gs_now_s();
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
     printf("DAG: %u nodes, %u constraints; engine threads %u\n", nn, nc, ((gs_cpu_state *)eng->impl)->threads);
     for (int check = 1; check >= 0; check--) {
         uint64_t fseed = 7;
-        gs_fs fs = {&fseed, fs_obs, fs_smp};
+        gs_fs fs = {&fseed, fs_obs, fs_smp, NULL};
         gs_lz_proof pf;
         bb4_t r[64];
         double t0 = gs_now_s();

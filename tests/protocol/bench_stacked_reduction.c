@@ -67,7 +67,7 @@ int main(int argc, char **argv)
         for (int j = 0; j < 4; j++)
             r[i].c[j] = bb_from_canonical((uint32_t)(splitmix64(&seed) % BB_P));
     chan ch = {7};
-    gs_fs fs = {&ch, ch_observe, ch_sample};
+    gs_fs fs = {&ch, ch_observe, ch_sample, NULL};
     gs_stacking_proof sp;
     bb4_t u[32];
     double t0 = gs_now_s();
@@ -90,8 +90,8 @@ int main(int argc, char **argv)
     st = st ? st : gs_sred_prover_fold_ple(&p, r[6], &err);
     double e = gs_now_s();
     for (uint32_t j = 0; j < n_stack && !st; j++) {
-        st = gs_sred_prover_round(&p, ev, &err);
-        st = st ? st : gs_sred_prover_fold(&p, r[7], &err);
+        st = gs_sred_prover_round(&p, gs_sums_host(ev), &err);
+        st = st ? st : gs_sred_prover_fold(&p, gs_chal_value(r[7]), &err);
     }
     double f = gs_now_s();
     printf("init %.3f s, round 0 %.3f s, PLE fold + weights %.3f s, %u rounds %.3f s\n", b - a, d - b, e - d, n_stack,

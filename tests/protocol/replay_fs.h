@@ -152,7 +152,7 @@ static inline bb_t replay_sample(void *ctx)
 
 static inline gs_fs replay_fs(replay *r)
 {
-    gs_fs fs = {r, replay_observe, replay_sample};
+    gs_fs fs = {r, replay_observe, replay_sample, NULL};
     return fs;
 }
 

@@ -245,7 +245,7 @@ Test(gkr, randomized_balanced_fractions)
         memcpy(p->host, P, n * sizeof(bb4_t));
         memcpy(q->host, Q, n * sizeof(bb4_t));
         sm_fs a = {seed ^ 1}, b = {seed ^ 1};
-        gs_fs fa = {&a, sm_observe, sm_sample}, fb = {&b, sm_observe, sm_sample};
+        gs_fs fa = {&a, sm_observe, sm_sample, NULL}, fb = {&b, sm_observe, sm_sample, NULL};
         gs_gkr_proof pf;
         bb4_t xp[16], xv[16], pc, qc;
         cr_assert_eq(gs_gkr_prove(eng, &fa, p, q, R, &pf, xp, &err), GLSTARK_OK, "%s", err.msg);

@@ -328,7 +328,7 @@ static void prover_matches(const char *spec)
     size_t nexp;
     bb4_t *exp = stacking_observes(&proof.stacking, &nexp);
     script sc = {samples, v.n_stack + 2, 0, exp, nexp, 0, -1};
-    gs_fs fs = {&sc, sc_observe, sc_sample};
+    gs_fs fs = {&sc, sc_observe, sc_sample, NULL};
     gs_stacking_proof sp;
     bb4_t u[64];
     glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){v.l_skip, v.n_stack}, L.commits,
@@ -362,7 +362,7 @@ static glstark_status run_verifier(const sred_vec *v, const layout *L, const gs_
     bb4_t samples[70];
     samples_of(v, samples);
     script sc = {samples, v->n_stack + 2, 0, NULL, 0, 0, -1};
-    gs_fs fs = {&sc, sc_observe, sc_sample};
+    gs_fs fs = {&sc, sc_observe, sc_sample, NULL};
     return gs_sred_verify(&fs, sp, (gs_sred_params){v->l_skip, v->n_stack}, L->commits, L->ncommits, claims, v->r,
                           v->r_len, u, err);
 }
@@ -531,7 +531,7 @@ static void known_sums_are_used(gs_engine *eng, gs_sred_params prm, const gs_sre
             sums[1][1] = bb4_add(sums[1][1], bb4_one());
         bb_t log[1024];
         rnd_channel ch = {42, log, 0};
-        gs_fs fs = {&ch, rc_observe, rc_sample};
+        gs_fs fs = {&ch, rc_observe, rc_sample, NULL};
         gs_stacking_proof got;
         bb4_t u[8];
         gs_error err;
@@ -621,7 +621,7 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
 
     bb_t plog[1024], vlog[1024];
     rnd_channel pc = {42, plog, 0}, vc = {42, vlog, 0};
-    gs_fs pfs = {&pc, rc_observe, rc_sample}, vfs = {&vc, rc_observe, rc_sample};
+    gs_fs pfs = {&pc, rc_observe, rc_sample, NULL}, vfs = {&vc, rc_observe, rc_sample, NULL};
     gs_stacking_proof sp;
     bb4_t pu[8], vu[8];
     gs_sred_params prm = {l, n_stack};

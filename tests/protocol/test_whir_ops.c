@@ -130,7 +130,7 @@ Test(whir_ops, sumcheck_fold)
     naive_evals_of_moments(w, we, LEN);
     gs_buf *bf = upload(f, sizeof f), *bw = upload(w, sizeof w);
     bb4_t s[2];
-    cr_assert_eq(eng->whir->sumcheck_round(eng, bf, bw, LEN, s), GLSTARK_OK);
+    cr_assert_eq(eng->whir->sumcheck_round(eng, bf, bw, LEN, gs_sums_host(s)), GLSTARK_OK);
     /* h(X) = Σ_y (fe0 + X(fe1-fe0))(we0 + X(we1-we0)) evaluated at 1 and 2 */
     for (int x = 1; x <= 2; x++) {
         bb4_t acc = bb4_zero();
@@ -144,7 +144,7 @@ Test(whir_ops, sumcheck_fold)
     }
     bb4_t a = rbb4();
     gs_buf *fo = poisoned(sizeof f / 2), *wo = poisoned(sizeof w / 2);
-    cr_assert_eq(eng->whir->fold(eng, bf, bw, LEN, a, fo, wo), GLSTARK_OK);
+    cr_assert_eq(eng->whir->fold(eng, bf, bw, LEN, gs_chal_value(a), fo, wo), GLSTARK_OK);
     bb4_t gf[LEN / 2], gw[LEN / 2], gfe[LEN / 2], gwe[LEN / 2];
     download(fo, gf, sizeof gf);
     download(wo, gw, sizeof gw);
@@ -158,10 +158,10 @@ Test(whir_ops, sumcheck_fold)
         assert_ext_eq(gwe[y], ew, "fold w", (size_t)y);
     }
     /* the fold is out of place: aliasing is refused with a message */
-    cr_assert_eq(eng->whir->fold(eng, bf, bw, LEN, a, bf, wo), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(eng->whir->fold(eng, bf, bw, LEN, gs_chal_value(a), bf, wo), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(eng->err.msg, "distinct") != NULL, "%s", eng->err.msg);
     /* an output too short is refused */
-    cr_assert_eq(eng->whir->fold(eng, bf, bw, 2 * LEN, a, fo, wo), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(eng->whir->fold(eng, bf, bw, 2 * LEN, gs_chal_value(a), fo, wo), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_buf_destroy(bf);
     gs_buf_destroy(bw);
     gs_buf_destroy(fo);
@@ -310,7 +310,7 @@ Test(whir_ops, eval_and_fold_encode)
     bb4_t a = rbb4();
     gs_buf *bf = upload(f, sizeof f), *bw = upload(w, sizeof w);
     gs_buf *fo = poisoned(sizeof f / 2), *wo = poisoned(sizeof w / 2), *cw = poisoned(N * sizeof(bb4_t));
-    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, a, fo, wo, LOGN, cw), GLSTARK_OK);
+    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, gs_chal_value(a), fo, wo, LOGN, cw), GLSTARK_OK);
     bb4_t out[N], gf[HALF], gw[HALF];
     download(cw, out, sizeof out);
     download(fo, gf, sizeof gf);
@@ -329,8 +329,8 @@ Test(whir_ops, eval_and_fold_encode)
         assert_ext_eq(out[i], e, "codeword", (size_t)i);
     }
     /* a codeword too short for the coefficients, or shared with f, is refused */
-    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, a, fo, wo, 3, cw), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, a, fo, wo, LOGN, bf), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, gs_chal_value(a), fo, wo, 3, cw), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(eng->whir->fold_encode(eng, bf, bw, 2 * HALF, gs_chal_value(a), fo, wo, LOGN, bf), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_buf_destroy(bg);
     gs_buf_destroy(bf);
     gs_buf_destroy(bw);

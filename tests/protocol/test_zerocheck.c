@@ -434,7 +434,7 @@ static glstark_status toy_roundtrip(gs_engine *eng, const gs_zc_trace *traces, u
     }
     /* prover */
     toy_fs ts = {seed};
-    gs_fs fs = {&ts, toy_observe, toy_sample};
+    gs_fs fs = {&ts, toy_observe, toy_sample, NULL};
     bb4_t alpha = gs_fs_sample_ext(&fs), beta = gs_fs_sample_ext(&fs);
     bb4_t xi[40], xv[40], rr[40], rv[40];
     gs_gkr_proof gp;
@@ -462,7 +462,7 @@ static glstark_status toy_roundtrip(gs_engine *eng, const gs_zc_trace *traces, u
         bp.openings[bp.n_openings - 4].c[0] = bb_add(bp.openings[bp.n_openings - 4].c[0], bb_one());
     /* verifier */
     toy_fs tv = {seed};
-    gs_fs fv = {&tv, toy_observe, toy_sample};
+    gs_fs fv = {&tv, toy_observe, toy_sample, NULL};
     bb4_t va = gs_fs_sample_ext(&fv), vb = gs_fs_sample_ext(&fv);
     bb4_t pc = bb4_zero(), qc = va;
     len = 0;

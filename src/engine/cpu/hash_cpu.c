@@ -3,6 +3,9 @@
 #include "util/parallel_for.h"
 #include "engine/hash_ops.h"
 #include "hash/grind.h"
+#include "common/transcript.h"
+
+#include <string.h>
 
 
 static glstark_status cpu_merkle_commit(gs_engine *eng, const gs_buf *mat, size_t mat_off, size_t height, size_t width,
@@ -49,6 +52,32 @@ static glstark_status cpu_grind(gs_engine *eng, const bb_t st[GS_P2_WIDTH], unsi
     return gs_grind_cpu(&threads, st, absorb_idx, bits, witness, &eng->err);
 }
 
+/* The reference: the host transcript itself on the buffer's state. */
+static glstark_status cpu_sponge_step(gs_engine *eng, gs_buf *state, const gs_sponge_step *step)
+{
+    uint32_t *words = state->host;
+    gs_transcript ts;
+    gs_transcript_init(&ts);
+    memcpy(ts.st, words, sizeof ts.st);
+    ts.absorb_idx = words[GS_P2_WIDTH];
+    ts.sample_idx = words[GS_P2_WIDTH + 1];
+    const bb4_t *obs = step->n_obs ? (const bb4_t *)step->src->host + step->src_index : NULL;
+    for (uint32_t i = 0; i < step->n_obs; i++)
+        gs_transcript_observe_ext(&ts, obs[i]);
+    if (step->pow_bits) {
+        uint32_t w = 0;
+        glstark_status st = gs_transcript_grind(&ts, step->pow_bits, NULL, NULL, &w, &eng->err);
+        if (st)
+            return st;
+        ((uint32_t *)step->witness->host)[step->witness_index] = w;
+    }
+    ((bb4_t *)step->dst->host)[step->dst_index] = gs_transcript_sample_ext(&ts);
+    memcpy(words, ts.st, sizeof ts.st);
+    words[GS_P2_WIDTH] = ts.absorb_idx;
+    words[GS_P2_WIDTH + 1] = ts.sample_idx;
+    return GLSTARK_OK;
+}
+
 static glstark_status cpu_stream_begin(gs_engine *eng, gs_merkle_stream *ms)
 {
     return gs_buf_create(eng, ms->class_rows * GS_DIGEST_LEN * sizeof(bb_t), &ms->states);
@@ -73,6 +102,7 @@ const gs_hash_ops gs_cpu_hash_ops = {
     .merkle_commit = cpu_merkle_commit,
     .merkle_open = cpu_merkle_open,
     .grind = cpu_grind,
+    .sponge_step = cpu_sponge_step,
     .stream_begin = cpu_stream_begin,
     .stream_columns = cpu_stream_columns,
 };

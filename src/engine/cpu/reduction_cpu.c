@@ -244,9 +244,13 @@ static void re_range(void *p, size_t begin, size_t end, unsigned worker)
 }
 
 static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
-                                      bb4_t out[2])
+                                      gs_sums_dst dst)
 {
-    eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
+    glstark_status st = gs_sums_dst_check(eng, dst, "reduction round");
+    if (st)
+        return st;
+    if (!dst.buf)
+        eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
     if (len > ((size_t)1 << 28))
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED, "reduction round: tables of %zu entries", len);
     re_ctx c;
@@ -256,11 +260,12 @@ static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, cons
     c.ws = w->stride;
     c.len = len;
     unsigned T = parallel_for(eng, q->ncols, 1, re_range, &c);
-    out[0] = out[1] = bb4_zero();
+    bb4_t out[2] = {bb4_zero(), bb4_zero()};
     for (unsigned t = 0; t < T; t++) {
         out[0] = bb4_add(out[0], c.part[t][0]);
         out[1] = bb4_add(out[1], c.part[t][1]);
     }
+    gs_sums_store_host(dst, out);
     return GLSTARK_OK;
 }
 
@@ -293,8 +298,12 @@ static void fo_range(void *p, size_t begin, size_t end, unsigned worker)
     }
 }
 
-static glstark_status cpu_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)
+static glstark_status cpu_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, gs_chal uc)
 {
+    glstark_status st = gs_chal_check(eng, uc, "reduction fold");
+    if (st)
+        return st;
+    const bb4_t u = gs_chal_host_value(uc);
     fo_ctx c = {.q = q, .w = w, .len = len, .u = u, .k = gs_cpu_engine_kernels(eng)};
     gs_ext_matrix_of(u, &c.um);
     parallel_for(eng, q->ncols, 1, fo_range, &c);

@@ -193,11 +193,14 @@ static void round_range(void *vctx, size_t b, size_t e, unsigned worker)
     c->partial[worker][1] = s2;
 }
 
-static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t out[2])
+static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len,
+                                         gs_sums_dst dst)
 {
     glstark_status st = need(eng, f, len * sizeof(bb4_t), "sumcheck_round", "f");
     if (!st)
         st = need(eng, w, len * sizeof(bb4_t), "sumcheck_round", "w");
+    if (!st)
+        st = gs_sums_dst_check(eng, dst, "whir sumcheck_round");
     if (st)
         return st;
     bb4_t partial[256][2];
@@ -205,7 +208,7 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
     if (parts > 256)
         parts = 256;
     pairs_ctx c = {.f = f->host, .w = w->host, .partial = partial};
-    out[0] = out[1] = bb4_zero();
+    bb4_t out[2] = {bb4_zero(), bb4_zero()};
     if (len >= 2) {
         gs_parallel_for(parts, len / 2, round_range, &c);
         for (unsigned k = 0; k < parts; k++) {
@@ -213,7 +216,9 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
             out[1] = bb4_add(out[1], partial[k][1]);
         }
     }
-    eng->host_syncs++;
+    gs_sums_store_host(dst, out);
+    if (!dst.buf)
+        eng->host_syncs++;
     return GLSTARK_OK;
 }
 
@@ -248,12 +253,15 @@ static glstark_status fold_args(gs_engine *eng, const gs_buf *f, const gs_buf *w
     return GLSTARK_OK;
 }
 
-static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha, gs_buf *f_out,
-                               gs_buf *w_out)
+static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_chal alpha_at,
+                               gs_buf *f_out, gs_buf *w_out)
 {
     glstark_status st = fold_args(eng, f, w, len, f_out, w_out, "fold");
+    if (!st)
+        st = gs_chal_check(eng, alpha_at, "whir fold");
     if (st)
         return st;
+    const bb4_t alpha = gs_chal_host_value(alpha_at);
     pairs_ctx c = {.f = f->host,
                    .w = w->host,
                    .f_out = f_out->host,
@@ -326,7 +334,7 @@ static glstark_status encode_ext(gs_engine *eng, const gs_buf *g, size_t len, un
     return gs_dft(eng, &cols, GS_DFT_FORWARD);
 }
 
-static glstark_status cpu_fold_encode(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha,
+static glstark_status cpu_fold_encode(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_chal alpha,
                                       gs_buf *f_out, gs_buf *w_out, unsigned log_n, gs_buf *codeword)
 {
     if (log_n > 27 || len / 2 > ((size_t)1 << log_n) || len < 2 || (len & (len - 1)))

@@ -184,13 +184,21 @@ static glstark_status no_fit(gs_engine *eng, const char *op)
 }
 
 glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw_set *w, uint64_t ncols, uint64_t len,
-                                 gs_pair_form form, bb4_t out[2], const char *op)
+                                 gs_pair_form form, gs_sums_dst out, const char *op)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t ls = dev->caps.local_size;
-    out[0] = out[1] = bb4_zero();
-    if (len < 2 || ncols == 0)
-        return GLSTARK_OK;
+    glstark_status st = gs_sums_dst_check(eng, out, op);
+    if (st)
+        return st;
+    if (len < 2 || ncols == 0) {
+        const bb4_t zero[2] = {bb4_zero(), bb4_zero()};
+        if (!out.buf) {
+            out.out[0] = out.out[1] = bb4_zero();
+            return GLSTARK_OK;
+        }
+        return gs_buf_write(out.buf, out.index * sizeof(bb4_t), zero, sizeof zero);
+    }
     const uint64_t pairs = len / 2;
     gs_cw_set sets[2] = {*q, *w};
     gs_cw_iter it;
@@ -209,14 +217,14 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
                             "gles %s: %" PRIu64 " partial sums exceed one binding; use the cpu engine", op, slots);
     gs_gl_program *pp, *pr;
-    glstark_status st = gs_gles_whir_prog(eng, GS_WM_PAIRSUM, &pp);
+    st = gs_gles_whir_prog(eng, GS_WM_PAIRSUM, &pp);
     if (!st)
         st = gs_gles_whir_prog(eng, GS_WM_REDUCE, &pr);
     if (st)
         return st;
     gs_buf *parts = NULL, *res = NULL;
     st = gs_buf_create(eng, slots * 32, &parts);
-    if (!st)
+    if (!st && !out.buf)
         st = gs_buf_create(eng, 32, &res);
     if (!st)
         st = gs_gles_bind(eng, 2, parts, 0, slots * 32);
@@ -241,24 +249,45 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
         st = gs_gl_dispatch_1d(dev, pp, inv, &eng->err);
         pbase += (inv + ls - 1) / ls;
     }
+    uint32_t lead = 0;
     if (!st)
-        st = gs_gles_bind(eng, 1, res, 0, 32);
+        st = out.buf ? gs_gles_bind_at(eng, 1, out.buf, out.index * 16, 32, &lead) : gs_gles_bind(eng, 1, res, 0, 32);
     if (!st) {
-        gs_cw_set_u(pr, "gs_lead1", 0);
+        gs_cw_set_u(pr, "gs_lead1", lead);
         gs_cw_set_u(pr, "gs_lead2", 0);
         gs_cw_set_u(pr, "gs_n", (uint32_t)slots);
         gs_cw_set_u(pr, "gs_k", 2);
         st = gs_gl_dispatch_1d(dev, pr, ls, &eng->err);
     }
-    if (!st)
-        st = gs_buf_read(res, 0, out, 32);
+    if (!st && !out.buf)
+        st = gs_buf_read(res, 0, out.out, 32);
     gs_buf_destroy(parts);
     gs_buf_destroy(res);
     return st;
 }
 
+glstark_status gs_gles_fold_coefs(gs_engine *eng, const gs_gl_program *prog, gs_chal c, gs_cw_coef a, gs_cw_coef b)
+{
+    if (!c.buf) {
+        gs_cw_set_ef(prog, "gs_x", bb4_add(a.k0, bb4_mul_base(c.value, a.k1)));
+        gs_cw_set_ef(prog, "gs_y", bb4_add(b.k0, bb4_mul_base(c.value, b.k1)));
+        gs_cw_set_u(prog, "gs_chal", 0xFFFFFFFFu);
+        return GLSTARK_OK;
+    }
+    uint32_t lead;
+    glstark_status st = gs_gles_bind_at(eng, 3, c.buf, c.index * sizeof(bb4_t), sizeof(bb4_t), &lead);
+    if (st)
+        return st;
+    gs_cw_set_ef(prog, "gs_x", a.k0);
+    gs_cw_set_ef(prog, "gs_y", b.k0);
+    gs_cw_set_u(prog, "gs_xc", a.k1);
+    gs_cw_set_u(prog, "gs_yc", b.k1);
+    gs_cw_set_u(prog, "gs_chal", lead);
+    return GLSTARK_OK;
+}
+
 glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_cw_set *dst, uint64_t ncols,
-                                 uint64_t len, bb4_t a, bb4_t b, const char *op)
+                                 uint64_t len, gs_chal c, gs_cw_coef a, gs_cw_coef b, const char *op)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t half = len / 2;
@@ -266,6 +295,10 @@ glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_
         return GLSTARK_OK;
     gs_gl_program *pf;
     glstark_status st = gs_gles_whir_prog(eng, GS_WM_FOLD, &pf);
+    if (!st)
+        st = gs_chal_check(eng, c, op);
+    if (!st)
+        st = gs_gles_fold_coefs(eng, pf, c, a, b);
     if (st)
         return st;
     gs_cw_set sets[2] = {*src, *dst};
@@ -273,8 +306,6 @@ glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_
     gs_cw_iter it;
     gs_cw_piece p;
     int r;
-    gs_cw_set_ef(pf, "gs_x", a);
-    gs_cw_set_ef(pf, "gs_y", b);
     gs_cw_start(&it, &dev->caps, sets, 2, ncols, 0, 2 * half, 2, 2 * gs_cw_budget(&dev->caps));
     while (!st && (r = gs_cw_next(&it, &p)) != 0) {
         if (r < 0)
@@ -295,7 +326,7 @@ glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_
     return st;
 }
 
-glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
+glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, gs_chal alpha,
                                  const char *op)
 {
     const uint64_t half = len / 2, col_bytes = half * 16;
@@ -317,7 +348,8 @@ glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t nc
         gs_cw_set src = *v;
         src.off = v->off + c0 * v->stride;
         gs_cw_set dst = {tmp, 0, half, 16, 1};
-        st = gs_gles_fold_into(eng, &src, &dst, nc, len, bb4_sub(bb4_one(), alpha), alpha, op);
+        st = gs_gles_fold_into(eng, &src, &dst, nc, len, alpha, (gs_cw_coef){bb4_one(), bb_neg(bb_one())},
+                               (gs_cw_coef){bb4_zero(), bb_one()}, op);
         if (!st)
             st = gs_buf_copy_strided((gs_buf *)v->buf, src.off * 4, v->stride * 4, tmp, 0, half * 4, half * 4, nc);
     }

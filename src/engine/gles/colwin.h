@@ -14,6 +14,7 @@
 #ifndef GS_ENGINE_GLES_COLWIN_H
 #define GS_ENGINE_GLES_COLWIN_H
 
+#include "engine/challenge.h"
 #include "engine/gles/gles_engine.h"
 
 typedef struct gs_cw_set {
@@ -83,14 +84,28 @@ void gs_cw_set_ef(const gs_gl_program *p, const char *name, bb4_t v);
 typedef enum gs_pair_form { GS_PAIR_EVALS = 0, GS_PAIR_COEFFS = 1 } gs_pair_form;
 
 /* The sums over ncols columns of q and w (EF sets, shift 0): per-group
- * partials, then one reducing work group; reads back 32 bytes (one host sync). */
+ * partials, then one reducing work group that writes the pair where out
+ * says: read back to the host (32 bytes, one host sync) or left in an
+ * engine buffer (no sync). */
 glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw_set *w, uint64_t ncols, uint64_t len,
-                                 gs_pair_form form, bb4_t out[2], const char *op);
+                                 gs_pair_form form, gs_sums_dst out, const char *op);
+
+/* A fold coefficient as a function of the challenge c: k0 + k1·c (k1 in the
+ * base field), e.g. 1 − α is {1, −1}. */
+typedef struct gs_cw_coef {
+    bb4_t k0;
+    bb_t k1;
+} gs_cw_coef;
 
 /* dst[y] = a·src[2y] + b·src[2y+1] for y < len/2 in each of ncols columns of
- * the EF sets (dst's shift is taken as 1; src and dst must not overlap). */
+ * the EF sets (dst's shift is taken as 1; src and dst must not overlap), a
+ * and b the coefficients at the challenge c (from the host or an engine
+ * buffer). */
 glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_cw_set *dst, uint64_t ncols,
-                                 uint64_t len, bb4_t a, bb4_t b, const char *op);
+                                 uint64_t len, gs_chal c, gs_cw_coef a, gs_cw_coef b, const char *op);
+/* Binds the challenge for glsl/whir.comp's folds (binding 3, uniforms
+ * gs_x, gs_y, gs_xc, gs_yc, gs_chal): a and b at c. */
+glstark_status gs_gles_fold_coefs(gs_engine *eng, const gs_gl_program *prog, gs_chal c, gs_cw_coef a, gs_cw_coef b);
 
 /* v[y] = v[2y] + α·(v[2y+1] − v[2y]) for y < len/2 in each of ncols columns
  * of the EF set v, through a scratch buffer (in-place folding races across
@@ -100,7 +115,7 @@ glstark_status gs_gles_fold_into(gs_engine *eng, const gs_cw_set *src, const gs_
  * the board profile's peak (the stacked reduction's first fold at
  * keccakf-1024, 42 MiB). */
 #define GS_CW_FOLD_SCRATCH_BYTES (8u << 20)
-glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, bb4_t alpha,
+glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, gs_chal alpha,
                                  const char *op);
 
 /* Program of glsl/whir.comp in the given mode (WHIR_MODE). */

@@ -320,6 +320,15 @@ glstark_status gs_gles_bind(gs_engine *eng, GLuint binding, const gs_buf *buf, s
     return gs_gl_bind_range(gs_gles_device(eng), binding, buf->gl_name, offset, bytes, &eng->err);
 }
 
+glstark_status gs_gles_bind_at(gs_engine *eng, GLuint binding, const gs_buf *buf, size_t offset, size_t bytes,
+                               uint32_t *lead)
+{
+    const size_t align = (size_t)gs_gles_device(eng)->caps.binding_offset_align;
+    const size_t base = offset - offset % align;
+    *lead = (uint32_t)((offset - base) / 4);
+    return gs_gles_bind(eng, binding, buf, base, offset - base + bytes);
+}
+
 /* gs_buf_copy_strided on the GPU (glsl/gather.comp): runs of items whose
  * source and destination spans each fit one binding; an item wider than a
  * binding leaves it to the generic per-item copies. */

@@ -84,6 +84,11 @@ void gs_gles_pool_release(gs_engine *eng);
 
 /* Binds bytes [offset, offset+bytes) of buf to SSBO `binding`. */
 glstark_status gs_gles_bind(gs_engine *eng, GLuint binding, const gs_buf *buf, size_t offset, size_t bytes);
+/* Binds `bytes` of buf from byte `offset` (a multiple of 4, any alignment)
+ * starting at the aligned offset at or below it; *lead = the word of
+ * `offset` inside the binding. */
+glstark_status gs_gles_bind_at(gs_engine *eng, GLuint binding, const gs_buf *buf, size_t offset, size_t bytes,
+                               uint32_t *lead);
 
 /* Enqueues out[i] = op(a[i], b[i]) for n elements on the GPU
  * (glsl/field_test.comp; ops of src/field/field_batch.h), splitting into

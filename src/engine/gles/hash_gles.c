@@ -746,11 +746,39 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
     return st;
 }
 
+/* One invocation of glsl/sponge.comp; the witness binding is the
+ * destination's when there is no search (the kernel does not touch it). */
+static glstark_status gles_sponge_step(gs_engine *eng, gs_buf *state, const gs_sponge_step *step)
+{
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(gs_gles_device(eng), "sponge.comp", NULL, &prog, &eng->err);
+    uint32_t src_lead = 0, dst_lead = 0, wit_lead = 0;
+    if (!st)
+        st = gs_gles_bind(eng, 0, state, 0, GS_SPONGE_WORDS * 4);
+    if (!st)
+        st = step->n_obs ? gs_gles_bind_at(eng, 1, step->src, step->src_index * 16, (size_t)step->n_obs * 16, &src_lead)
+                         : gs_gles_bind(eng, 1, state, 0, GS_SPONGE_WORDS * 4);
+    if (!st)
+        st = gs_gles_bind_at(eng, 2, step->dst, step->dst_index * 16, 16, &dst_lead);
+    if (!st)
+        st = step->pow_bits ? gs_gles_bind_at(eng, 3, step->witness, step->witness_index * 4, 4, &wit_lead)
+                            : gs_gles_bind_at(eng, 3, step->dst, step->dst_index * 16, 16, &wit_lead);
+    if (st)
+        return st;
+    set_u(prog, "gs_src_word", src_lead);
+    set_u(prog, "gs_n_obs", step->n_obs);
+    set_u(prog, "gs_pow_bits", step->pow_bits);
+    set_u(prog, "gs_wit_word", wit_lead);
+    set_u(prog, "gs_dst_word", dst_lead);
+    return gs_gl_dispatch_1d_local(gs_gles_device(eng), prog, 1, 1, &eng->err);
+}
+
 const gs_hash_ops gs_gles_hash_ops = {
     .merkle_commit = gles_merkle_commit,
     .merkle_open = gles_merkle_open,
     .merkle_gather = gles_merkle_gather,
     .grind = gles_grind,
+    .sponge_step = gles_sponge_step,
     .stream_begin = gles_stream_begin,
     .stream_columns = gles_stream_columns,
 };
@@ -760,7 +788,7 @@ glstark_status gs_gles_hash_precompile(gs_engine *eng)
     /* Every commitment's Merkle kernels, the queries' path gather, the
      * proof-of-work search. */
     static const char *const kernels[] = {"merkle_leaf.comp", "merkle_coset.comp", "merkle_compress.comp",
-                                          "merkle_gather.comp", "grind.comp"};
+                                          "merkle_gather.comp", "grind.comp", "sponge.comp"};
     glstark_status st = GLSTARK_OK;
     for (size_t i = 0; !st && i < sizeof kernels / sizeof kernels[0]; i++)
         st = gs_gl_program_prefetch(gs_gles_device(eng), kernels[i], NULL, &eng->err);

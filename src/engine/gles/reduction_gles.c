@@ -367,7 +367,7 @@ static glstark_status cols_check(gs_engine *eng, const gs_red_cols *a, size_t le
 }
 
 static glstark_status gles_round_evals(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
-                                       bb4_t out[2])
+                                       gs_sums_dst out)
 {
     glstark_status st = cols_check(eng, q, len, "round");
     if (!st)
@@ -381,7 +381,7 @@ static glstark_status gles_round_evals(gs_engine *eng, const gs_red_cols *q, con
     return gs_gles_pair_sums(eng, &qs, &ws, q->ncols, len, GS_PAIR_EVALS, out, "reduction round");
 }
 
-static glstark_status gles_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, bb4_t u)
+static glstark_status gles_fold(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len, gs_chal u)
 {
     glstark_status st = cols_check(eng, q, len, "fold");
     if (!st)

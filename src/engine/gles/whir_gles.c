@@ -351,7 +351,8 @@ static glstark_status gles_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, 
     return st;
 }
 
-static glstark_status gles_sumcheck_round(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t out[2])
+static glstark_status gles_sumcheck_round(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len,
+                                          gs_sums_dst out)
 {
     glstark_status st = need(eng, f, (uint64_t)len * 16, "sumcheck_round", "f");
     if (!st)
@@ -382,14 +383,14 @@ static glstark_status fold_args(gs_engine *eng, const gs_buf *f, const gs_buf *w
 }
 
 /* w_out[y] = (1 − α)·m0 + (2α − 1)·m1 */
-static glstark_status fold_w(gs_engine *eng, const gs_buf *w, size_t len, bb4_t alpha, gs_buf *w_out)
+static glstark_status fold_w(gs_engine *eng, const gs_buf *w, size_t len, gs_chal alpha, gs_buf *w_out)
 {
     gs_cw_set src = {w, 0, 0, 16, 0}, dst = {w_out, 0, 0, 16, 1};
-    return gs_gles_fold_into(eng, &src, &dst, 1, len, bb4_sub(bb4_one(), alpha),
-                             bb4_sub(bb4_add(alpha, alpha), bb4_one()), "whir fold");
+    const gs_cw_coef a = {bb4_one(), bb_neg(bb_one())}, b = {bb4_neg(bb4_one()), bb_add(bb_one(), bb_one())};
+    return gs_gles_fold_into(eng, &src, &dst, 1, len, alpha, a, b, "whir fold");
 }
 
-static glstark_status gles_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha,
+static glstark_status gles_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_chal alpha,
                                 gs_buf *f_out, gs_buf *w_out)
 {
     glstark_status st = fold_args(eng, f, w, len, f_out, w_out, "fold");
@@ -397,7 +398,8 @@ static glstark_status gles_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w
         return st;
     /* f_out[y] = c0 + α·c1 */
     gs_cw_set src = {f, 0, 0, 16, 0}, dst = {f_out, 0, 0, 16, 1};
-    st = gs_gles_fold_into(eng, &src, &dst, 1, len, bb4_one(), alpha, "whir fold");
+    const gs_cw_coef a = {bb4_one(), 0}, b = {bb4_zero(), bb_one()};
+    st = gs_gles_fold_into(eng, &src, &dst, 1, len, alpha, a, b, "whir fold");
     if (!st)
         st = fold_w(eng, w, len, alpha, w_out);
     return st;
@@ -489,7 +491,7 @@ static glstark_status encode_ext(gs_engine *eng, const gs_buf *g, size_t len, un
  * the codeword's bit-reversed, zero-padded expansion), w folded beside it,
  * then the DFT's remaining layers. f and the codeword must each fit one
  * binding; otherwise the fold, a copy, a zero fill and a whole DFT. */
-static glstark_status gles_fold_encode(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, bb4_t alpha,
+static glstark_status gles_fold_encode(gs_engine *eng, const gs_buf *f, const gs_buf *w, size_t len, gs_chal alpha,
                                        gs_buf *f_out, gs_buf *w_out, unsigned log_n, gs_buf *codeword)
 {
     gs_gl_device *dev = gs_gles_device(eng);
@@ -521,7 +523,9 @@ static glstark_status gles_fold_encode(gs_engine *eng, const gs_buf *f, const gs
     if ((st = gs_gles_whir_prog(eng, GS_WM_FOLD_EXPAND, &px)) || (st = gs_gles_bind(eng, 0, f, 0, (size_t)len * 16)) ||
         (st = gs_gles_bind(eng, 1, f_out, 0, half * 16)) || (st = gs_gles_bind(eng, 2, codeword, 0, n * 16)))
         return st;
-    gs_cw_set_ef(px, "gs_x", alpha);
+    if ((st = gs_chal_check(eng, alpha, "whir fold_encode")) ||
+        (st = gs_gles_fold_coefs(eng, px, alpha, (gs_cw_coef){bb4_zero(), bb_one()}, (gs_cw_coef){bb4_zero(), 0})))
+        return st;
     gs_cw_set_u(px, "gs_s0", m);
     gs_cw_set_u(px, "gs_bits", log_n - m);
     gs_cw_set_u(px, "gs_lead0", 0);

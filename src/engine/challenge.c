@@ -1,0 +1,47 @@
+/* Challenge and round-sum locations (engine/challenge.h). */
+#include "engine/challenge.h"
+
+#include <string.h>
+
+#include "engine/engine.h"
+
+glstark_status gs_chal_check(gs_engine *eng, gs_chal c, const char *op)
+{
+    if (!c.buf)
+        return GLSTARK_OK;
+    if (c.buf->engine != eng || c.index >= c.buf->size / sizeof(bb4_t))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: the challenge at element %zu is not inside a %zu-byte buffer of this engine", op,
+                            c.index, c.buf->size);
+    return GLSTARK_OK;
+}
+
+glstark_status gs_sums_dst_check(gs_engine *eng, gs_sums_dst d, const char *op)
+{
+    if (!d.buf)
+        return d.out ? GLSTARK_OK
+                     : gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "%s: no place for the round sums", op);
+    if (d.buf->engine != eng || d.index + 2 > d.buf->size / sizeof(bb4_t))
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "%s: the round sums at elements %zu and %zu are not inside a %zu-byte buffer of this "
+                            "engine",
+                            op, d.index, d.index + 1, d.buf->size);
+    return GLSTARK_OK;
+}
+
+bb4_t gs_chal_host_value(gs_chal c)
+{
+    if (!c.buf)
+        return c.value;
+    bb4_t v;
+    memcpy(&v, (const char *)c.buf->host + c.index * sizeof v, sizeof v);
+    return v;
+}
+
+void gs_sums_store_host(gs_sums_dst d, const bb4_t v[2])
+{
+    if (d.buf)
+        memcpy((char *)d.buf->host + d.index * sizeof *v, v, 2 * sizeof *v);
+    else
+        memcpy(d.out, v, 2 * sizeof *v);
+}
