@@ -746,7 +746,7 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
     return st;
 }
 
-/* One invocation of glsl/sponge.comp; the witness binding is the
+/* One work group of glsl/sponge.comp; the witness binding is the
  * destination's when there is no search (the kernel does not touch it). */
 static glstark_status gles_sponge_step(gs_engine *eng, gs_buf *state, const gs_sponge_step *step)
 {
@@ -770,7 +770,7 @@ static glstark_status gles_sponge_step(gs_engine *eng, gs_buf *state, const gs_s
     set_u(prog, "gs_pow_bits", step->pow_bits);
     set_u(prog, "gs_wit_word", wit_lead);
     set_u(prog, "gs_dst_word", dst_lead);
-    return gs_gl_dispatch_1d_local(gs_gles_device(eng), prog, 1, 1, &eng->err);
+    return gs_gl_dispatch_1d(gs_gles_device(eng), prog, gs_gles_device(eng)->caps.local_size, &eng->err);
 }
 
 const gs_hash_ops gs_gles_hash_ops = {
