@@ -2,21 +2,32 @@
 // the duplex sponge of src/common/transcript.c observes gs_n_obs extension
 // elements, searches a proof-of-work witness when gs_pow_bits > 0, then
 // samples one extension element, on the state kept in binding 0 (16 cells in
-// Montgomery form, then the absorb and sample positions). One work group:
-// every invocation builds the same state (a short serial chain of
-// permutations, no slower on many invocations than on one), the search
-// tries one candidate per invocation at a time (at most 2^8 candidates
-// expected: a serial search cost ~0.4 ms per 5-bit step on an H200), and
-// invocation 0 writes the step's results. It lets the rounds of a sumcheck
-// follow each other without the host.
+// Montgomery form, then the absorb and sample positions).
+//
+// Invocation 0 runs the step: a short serial chain of permutations, which
+// lets the rounds of a sumcheck follow each other without the host. The
+// search (SPONGE_SEARCH 1) tries SPONGE_GROUP candidates at a time, one per
+// invocation, from the state invocation 0 left in shared memory: a serial
+// search cost ~0.4 ms per 5-bit step on an H200, and a whole work group
+// repeating the serial part cost 1.4 ms per step on llvmpipe.
+// @variant SPONGE_SEARCH 0
+// @variant SPONGE_SEARCH 1
 #include "babybear.glsl"
 #include "poseidon2_constants.glsl"
 #include "poseidon2.glsl"
-#include "grid.glsl"
 
-layout(local_size_x = GS_LOCAL_SIZE) in;
+#ifndef SPONGE_SEARCH
+#define SPONGE_SEARCH 0
+#endif
+#define SPONGE_GROUP 32
 
+#if SPONGE_SEARCH
+layout(local_size_x = SPONGE_GROUP) in;
+shared uint sh_state[18];
 shared uint sh_found;
+#else
+layout(local_size_x = 1) in;
+#endif
 
 layout(std430, binding = 0) buffer State { uint st[]; };
 layout(std430, binding = 1) readonly buffer Src { uint src[]; };
@@ -62,45 +73,53 @@ void main()
 {
     uint lid = gl_LocalInvocationID.x;
     uint s[16];
-    for (int k = 0; k < 16; k++)
-        s[k] = st[k];
-    uint absorb = st[16], squeeze = st[17];
-    for (uint i = 0u; i < 4u * gs_n_obs; i++)
-        sp_observe(s, absorb, squeeze, src[gs_src_word + i]);
+    uint absorb = 0u, squeeze = 0u;
+    if (lid == 0u) {
+        for (int k = 0; k < 16; k++)
+            s[k] = st[k];
+        absorb = st[16];
+        squeeze = st[17];
+        for (uint i = 0u; i < 4u * gs_n_obs; i++)
+            sp_observe(s, absorb, squeeze, src[gs_src_word + i]);
+    }
     uint found = 0xFFFFFFFFu;
-    if (gs_pow_bits > 0u) {
-        // the smallest witness, as the host's search finds it: candidates
-        // base + lid, the smallest passing one of a pass kept; a miss (not
-        // expected below 2^24 candidates) leaves 0xFFFFFFFF, which the
-        // host's replay rejects. The loop's exit reads sh_found after a
-        // barrier, the same for every invocation.
-        uint mask = (1u << gs_pow_bits) - 1u;
-        if (lid == 0u)
-            sh_found = 0xFFFFFFFFu;
+#if SPONGE_SEARCH
+    // the smallest witness, as the host's search finds it: candidates
+    // base + lid, the smallest passing one of a pass kept; a miss (not
+    // expected below 2^24 candidates) leaves 0xFFFFFFFF, which the host's
+    // replay rejects. The loop's exit reads sh_found after a barrier, the
+    // same for every invocation.
+    if (lid == 0u) {
+        for (int k = 0; k < 16; k++)
+            sh_state[k] = s[k];
+        sh_state[16] = absorb;
+        sh_state[17] = squeeze;
+        sh_found = 0xFFFFFFFFu;
+    }
+    memoryBarrierShared();
+    barrier();
+    uint mask = (1u << gs_pow_bits) - 1u;
+    for (uint base = 0u; base < (1u << 24); base += uint(SPONGE_GROUP)) {
+        uint t[16];
+        for (int k = 0; k < 16; k++)
+            t[k] = sh_state[k];
+        uint a = sh_state[16], b = sh_state[17];
+        sp_observe(t, a, b, bb_from_canonical(base + lid));
+        if ((bb_to_canonical(sp_sample(t, a, b)) & mask) == 0u)
+            atomicMin(sh_found, base + lid);
         memoryBarrierShared();
         barrier();
-        for (uint base = 0u; base < (1u << 24); base += uint(GS_LOCAL_SIZE)) {
-            uint w = base + lid;
-            uint t[16] = s;
-            uint a = absorb, b = squeeze;
-            sp_observe(t, a, b, bb_from_canonical(w));
-            if ((bb_to_canonical(sp_sample(t, a, b)) & mask) == 0u)
-                atomicMin(sh_found, w);
-            memoryBarrierShared();
-            barrier();
-            found = sh_found;
-            barrier();
-            if (found != 0xFFFFFFFFu)
-                break;
-        }
+        found = sh_found;
+        barrier();
+        if (found != 0xFFFFFFFFu)
+            break;
     }
     if (lid != 0u)
         return;
-    if (gs_pow_bits > 0u) {
-        wit[gs_wit_word] = found;
-        sp_observe(s, absorb, squeeze, bb_from_canonical(found));
-        sp_sample(s, absorb, squeeze);
-    }
+    wit[gs_wit_word] = found;
+    sp_observe(s, absorb, squeeze, bb_from_canonical(found));
+    sp_sample(s, absorb, squeeze);
+#endif
     for (uint j = 0u; j < 4u; j++)
         dst[gs_dst_word + j] = sp_sample(s, absorb, squeeze);
     for (int k = 0; k < 16; k++)
