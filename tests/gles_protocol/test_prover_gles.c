@@ -180,7 +180,8 @@ static void stream_refused_commits_whole(void)
  * pair (a sender of 4 rows, a receiver of 8) proves with one sync in round
  * 0 and one for the openings (one per trace before) and at most two per
  * round (its sums, and the values of the traces it finishes); the bytes
- * stay OpenVM's. */
+ * stay OpenVM's. The stacked reduction's and WHIR's first sumcheck rounds
+ * take none: their challenges are sampled on the engine. */
 Test(prover_gles, traces_share_the_constraint_rounds_syncs)
 {
     glstark_air *airs[2];
@@ -210,6 +211,13 @@ Test(prover_gles, traces_share_the_constraint_rounds_syncs)
     const uint32_t rounds = pf.batch.n_max;
     cr_assert_leq(mle->host_syncs, 2ull * rounds + 1, "%u rounds: %llu host syncs", rounds,
                   (unsigned long long)mle->host_syncs);
+    /* the stacked reduction's and WHIR's sumcheck rounds sample on the
+     * engine's sponge: none of them waits for the host */
+    const glstark_span *sr = span_named(rec, "sred_rounds"), *ws = span_named(rec, "whir_sumcheck");
+    cr_assert(sr && ws);
+    cr_assert_eq(sr->host_syncs, 0, "the stacked reduction's rounds: %llu host syncs",
+                 (unsigned long long)sr->host_syncs);
+    cr_assert_eq(ws->host_syncs, 0, "WHIR's first sumcheck: %llu host syncs", (unsigned long long)ws->host_syncs);
     free(b);
     gs_proof_free(&pf);
     free(rec);
