@@ -29,7 +29,8 @@ glstark_status gs_sponge_rounds_begin(gs_sponge_rounds *r, gs_engine *eng, const
     r->h_chals = malloc(n * sizeof(bb4_t));
     r->h_wits = malloc(n * sizeof(uint32_t));
     if (!r->h_sums || !r->h_chals || !r->h_wits)
-        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "sumcheck rounds on the engine's sponge: out of host memory");
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
+                            "sumcheck rounds on the engine's sponge: out of host memory");
     glstark_status st = gs_engine_sponge_create(eng, ts->st, ts->absorb_idx, ts->sample_idx, &r->state);
     if (!st)
         st = gs_buf_create(eng, 2 * n * sizeof(bb4_t), &r->sums);

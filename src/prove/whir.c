@@ -337,7 +337,8 @@ static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whi
         *alpha = gs_transcript_sample_ext(s->ts);
         if (j + 1 == k && !last)
             break; /* the round's last fold goes with the encoding below */
-        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, gs_chal_value(*alpha), s->f2, s->w2)) || (st = take_fold(s)))
+        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, gs_chal_value(*alpha), s->f2, s->w2)) ||
+            (st = take_fold(s)))
             return eng_fail(eng, st, err, "fold");
     }
     return GLSTARK_OK;
@@ -362,8 +363,8 @@ static glstark_status round_commit(whir_state *s, uint32_t i, gs_chal alpha, gs_
     /* the sumcheck rounds the engine's sponge ran came with the root */
     for (uint32_t j = 0; j < s->dr.n; j++) {
         const size_t r = (size_t)i * s->prm->k + j;
-        if ((st = gs_sponge_rounds_replay(&s->dr, s->ts, j, pf->sumcheck_polys + 2 * r, &pf->folding_pow_witnesses[r],
-                                          NULL, err)))
+        if ((st = gs_sponge_rounds_replay(&s->dr, s->ts, j, pf->sumcheck_polys + 2 * r,
+                                          &pf->folding_pow_witnesses[r], NULL, err)))
             return st;
     }
     gs_sponge_rounds_free(&s->dr);
