@@ -23,7 +23,7 @@
 
 #if SPONGE_SEARCH
 layout(local_size_x = SPONGE_GROUP) in;
-shared uint sh_state[18];
+shared uint sh_state[17];
 shared uint sh_found;
 #else
 layout(local_size_x = 1) in;
@@ -40,33 +40,51 @@ uniform uint gs_pow_bits; // proof-of-work bits (0: none)
 uniform uint gs_wit_word; // the witness's word in binding 3
 uniform uint gs_dst_word; // the sampled element's first word in binding 2
 
-// Cells are chosen by constant indices (keeps the state in registers).
-void sp_observe(inout uint s[16], inout uint absorb, inout uint squeeze, uint v)
+// Each p2_permute call site is a whole permutation in the compiled program,
+// and NVIDIA's driver took ~3 ms per site to load the program at every
+// process start (8.6 and 25 ms with 3 and 6 sites): one site without a
+// search, three with one. Cells are
+// chosen by constant indices (keeps the state in registers).
+void sp_put(inout uint s[16], uint at, uint v)
 {
     for (int k = 0; k < 8; k++)
-        if (uint(k) == absorb)
+        if (uint(k) == at)
             s[k] = v;
-    absorb++;
-    if (absorb == 8u) {
-        p2_permute(s);
-        absorb = 0u;
-        squeeze = 8u;
-    }
 }
 
-uint sp_sample(inout uint s[16], inout uint absorb, inout uint squeeze)
+uint sp_get(uint s[16], uint at)
 {
-    if (absorb != 0u || squeeze == 0u) {
-        p2_permute(s);
-        absorb = 0u;
-        squeeze = 8u;
-    }
-    squeeze--;
     uint v = 0u;
     for (int k = 0; k < 8; k++)
-        if (uint(k) == squeeze)
+        if (uint(k) == at)
             v = s[k];
     return v;
+}
+
+// Transcript ops k0 <= k < k1 of the step on (s, absorb, squeeze): ops below
+// nobs observe word k of `obs` (the last one, with a search, the witness),
+// the others sample; samples from `first_out` on are the challenge's words.
+void sp_run(inout uint s[16], inout uint absorb, inout uint squeeze, uint k0, uint k1, uint nobs, uint first_out,
+            uint witness)
+{
+    for (uint k = k0; k < k1; k++) {
+        bool obs = k < nobs;
+        if (obs) {
+            uint v = SPONGE_SEARCH != 0 && k + 1u == nobs ? witness : src[gs_src_word + k];
+            sp_put(s, absorb, v);
+            absorb++;
+        }
+        if (obs ? absorb == 8u : (absorb != 0u || squeeze == 0u)) {
+            p2_permute(s);
+            absorb = 0u;
+            squeeze = 8u;
+        }
+        if (!obs) {
+            squeeze--;
+            if (k >= first_out)
+                dst[gs_dst_word + k - first_out] = sp_get(s, squeeze);
+        }
+    }
 }
 
 void main()
@@ -74,26 +92,30 @@ void main()
     uint lid = gl_LocalInvocationID.x;
     uint s[16];
     uint absorb = 0u, squeeze = 0u;
+    // ops: the observed words, with a search the witness and the sample
+    // that checks it, then the challenge's four samples
+    uint nobs = 4u * gs_n_obs + uint(SPONGE_SEARCH);
+    uint first_out = nobs + uint(SPONGE_SEARCH);
     if (lid == 0u) {
         for (int k = 0; k < 16; k++)
             s[k] = st[k];
         absorb = st[16];
         squeeze = st[17];
-        for (uint i = 0u; i < 4u * gs_n_obs; i++)
-            sp_observe(s, absorb, squeeze, src[gs_src_word + i]);
     }
     uint found = 0xFFFFFFFFu;
 #if SPONGE_SEARCH
+    if (lid == 0u)
+        sp_run(s, absorb, squeeze, 0u, 4u * gs_n_obs, nobs, first_out, 0u);
     // the smallest witness, as the host's search finds it: candidates
     // base + lid, the smallest passing one of a pass kept; a miss (not
     // expected below 2^24 candidates) leaves 0xFFFFFFFF, which the host's
     // replay rejects. The loop's exit reads sh_found after a barrier, the
-    // same for every invocation.
+    // same for every invocation. Observing w then sampling is one
+    // permutation whatever the absorb position: the sample is cell 7.
     if (lid == 0u) {
         for (int k = 0; k < 16; k++)
             sh_state[k] = s[k];
         sh_state[16] = absorb;
-        sh_state[17] = squeeze;
         sh_found = 0xFFFFFFFFu;
     }
     memoryBarrierShared();
@@ -103,9 +125,9 @@ void main()
         uint t[16];
         for (int k = 0; k < 16; k++)
             t[k] = sh_state[k];
-        uint a = sh_state[16], b = sh_state[17];
-        sp_observe(t, a, b, bb_from_canonical(base + lid));
-        if ((bb_to_canonical(sp_sample(t, a, b)) & mask) == 0u)
+        sp_put(t, sh_state[16], bb_from_canonical(base + lid));
+        p2_permute(t);
+        if ((bb_to_canonical(t[7]) & mask) == 0u)
             atomicMin(sh_found, base + lid);
         memoryBarrierShared();
         barrier();
@@ -117,11 +139,10 @@ void main()
     if (lid != 0u)
         return;
     wit[gs_wit_word] = found;
-    sp_observe(s, absorb, squeeze, bb_from_canonical(found));
-    sp_sample(s, absorb, squeeze);
+    sp_run(s, absorb, squeeze, 4u * gs_n_obs, first_out + 4u, nobs, first_out, bb_from_canonical(found));
+#else
+    sp_run(s, absorb, squeeze, 0u, first_out + 4u, nobs, first_out, 0u);
 #endif
-    for (uint j = 0u; j < 4u; j++)
-        dst[gs_dst_word + j] = sp_sample(s, absorb, squeeze);
     for (int k = 0; k < 16; k++)
         st[k] = s[k];
     st[16] = absorb;
