@@ -129,8 +129,12 @@ void main()
 #elif GKR_MODE == 4
 layout(std430, binding = 0) readonly buffer Src { uvec4 src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { uvec4 dst[]; };
+// r sampled by the engine's sponge (src/engine/challenge.h) when gs_chal is
+// 1: element gs_lead2 of binding 2; else r is gs_value
+layout(std430, binding = 2) readonly buffer Chal { uvec4 chal[]; };
 
 uniform uint gs_stride;
+uniform uint gs_chal;
 
 void main()
 {
@@ -142,7 +146,8 @@ void main()
     uint a = id / gs_stride, b = id % gs_stride;
     uint s = gs_lead0 + 2u * gs_stride * a + b;
     uvec4 lo = src[s], hi = src[s + gs_stride];
-    dst[gs_lead1 + id] = bb4_add(lo, bb4_mul(gs_value, bb4_sub(hi, lo)));
+    uvec4 r = gs_chal == 0u ? gs_value : chal[gs_lead2];
+    dst[gs_lead1 + id] = bb4_add(lo, bb4_mul(r, bb4_sub(hi, lo)));
 }
 
 #elif GKR_MODE == 5

@@ -16,16 +16,15 @@ glstark_status gs_chal_check(gs_engine *eng, gs_chal c, const char *op)
     return GLSTARK_OK;
 }
 
-glstark_status gs_sums_dst_check(gs_engine *eng, gs_sums_dst d, const char *op)
+glstark_status gs_sums_dst_check(gs_engine *eng, gs_sums_dst d, unsigned n, const char *op)
 {
     if (!d.buf)
         return d.out ? GLSTARK_OK
                      : gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "%s: no place for the round sums", op);
-    if (d.buf->engine != eng || d.index + 2 > d.buf->size / sizeof(bb4_t))
+    if (d.buf->engine != eng || d.index + n > d.buf->size / sizeof(bb4_t))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "%s: the round sums at elements %zu and %zu are not inside a %zu-byte buffer of this "
-                            "engine",
-                            op, d.index, d.index + 1, d.buf->size);
+                            "%s: the round's %u sums from element %zu are not inside a %zu-byte buffer of this engine",
+                            op, n, d.index, d.buf->size);
     return GLSTARK_OK;
 }
 
@@ -38,10 +37,10 @@ bb4_t gs_chal_host_value(gs_chal c)
     return v;
 }
 
-void gs_sums_store_host(gs_sums_dst d, const bb4_t v[2])
+void gs_sums_store_host(gs_sums_dst d, const bb4_t *v, unsigned n)
 {
     if (d.buf)
-        memcpy((char *)d.buf->host + d.index * sizeof *v, v, 2 * sizeof *v);
+        memcpy((char *)d.buf->host + d.index * sizeof *v, v, n * sizeof *v);
     else
-        memcpy(d.out, v, 2 * sizeof *v);
+        memcpy(d.out, v, n * sizeof *v);
 }

@@ -34,8 +34,9 @@ static inline gs_chal gs_chal_in(const struct gs_buf *buf, size_t index)
     return c;
 }
 
-/* Where an op leaves a pair of round sums: the host array out, or (buf not
- * NULL) extension elements index and index + 1 of buf, on the engine. */
+/* Where an op leaves a round's n sums (two for the stacked reduction and
+ * WHIR, three for GKR): the host array out, or (buf not NULL) extension
+ * elements index .. index + n - 1 of buf, on the engine. */
 typedef struct gs_sums_dst {
     bb4_t *out;
     struct gs_buf *buf;
@@ -64,11 +65,11 @@ struct gs_engine;
  * inside its buffer and that the buffer belongs to eng (op names the
  * caller in the message). */
 glstark_status gs_chal_check(struct gs_engine *eng, gs_chal c, const char *op);
-glstark_status gs_sums_dst_check(struct gs_engine *eng, gs_sums_dst d, const char *op);
+glstark_status gs_sums_dst_check(struct gs_engine *eng, gs_sums_dst d, unsigned n, const char *op);
 
 /* For engines whose buffers are host memory (the CPU engine): the
- * challenge's value, and the pair of sums stored where d says. */
+ * challenge's value, and n sums stored where d says. */
 bb4_t gs_chal_host_value(gs_chal c);
-void gs_sums_store_host(gs_sums_dst d, const bb4_t v[2]);
+void gs_sums_store_host(gs_sums_dst d, const bb4_t *v, unsigned n);
 
 #endif

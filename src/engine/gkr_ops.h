@@ -7,6 +7,7 @@
 #ifndef GS_ENGINE_GKR_OPS_H
 #define GS_ENGINE_GKR_OPS_H
 
+#include "engine/challenge.h"
 #include "engine/zc_trace.h"
 
 typedef struct gs_gkr_ops {
@@ -25,13 +26,14 @@ typedef struct gs_gkr_ops {
     /* Sumcheck round values s(1), s(2), s(3) of
      * sum_y eq[y] (pL qR + pR qL + lambda qL qR), where pL[y] = p[2y],
      * pR[y] = p[2y+1] (same for q) and y < 2*n_half runs over pairs
-     * (2a, 2a+1) whose first variable is the one being bound. */
+     * (2a, 2a+1) whose first variable is the one being bound; to the host or
+     * left in an engine buffer (engine/challenge.h). */
     glstark_status (*round)(gs_engine *eng, const gs_buf *eq, const gs_buf *p, const gs_buf *q,
-                            size_t n_half, bb4_t lambda, bb4_t out[3]);
-    /* Binds the first variable to r: for a < n_out, b < stride:
+                            size_t n_half, bb4_t lambda, gs_sums_dst out);
+    /* Binds the first variable to r (from the host or an engine buffer): for a < n_out, b < stride:
      * dst[stride a + b] = src[2 stride a + b] + r (src[2 stride a + stride + b] - src[2 stride a + b]).
      * dst may equal src on the CPU engine only; callers ping-pong. */
-    glstark_status (*fold)(gs_engine *eng, const gs_buf *src, size_t n_out, size_t stride, bb4_t r,
+    glstark_status (*fold)(gs_engine *eng, const gs_buf *src, size_t n_out, size_t stride, gs_chal r,
                            gs_buf *dst);
     /* Writes eq_H(xi, bits(y)) for y < 2^n into dst. */
     glstark_status (*eq_table)(gs_engine *eng, const bb4_t *xi, size_t n, gs_buf *dst);

@@ -2,6 +2,7 @@
 #include "prove/gkr.h"
 
 #include "engine/read_later.h"
+#include "prove/sponge_rounds.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,10 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
     gs_buf **lp = calloc(R + 1, sizeof(gs_buf *)), **lq = calloc(R + 1, sizeof(gs_buf *));
     gs_buf *eq = NULL;
     bb4_t *rho = calloc(R, sizeof(bb4_t));
+    /* with the transcript itself behind fs, a layer's rounds sample on the
+     * engine's sponge (prove/sponge_rounds.h) and come back with its claims */
+    gs_sponge_rounds dr = {0};
+    const int on_engine = fs->ts && gs_sponge_rounds_usable(eng, 0);
     if (!lp || !lq || !rho) {
         st = gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "gkr prover: allocation failed");
         goto done;
@@ -88,33 +93,47 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
             st = eng_fail(eng, err, "building the eq table");
             goto done;
         }
+        if (on_engine && (st = gs_sponge_rounds_begin(&dr, eng, fs->ts, j, 3, 0, err)))
+            goto done;
         for (uint32_t k = 0; k < j; k++) {
             size_t m = (size_t)1 << (j - k); /* live y values */
-            bb4_t s[3];
-            if (ops->round(eng, eq, lp[j + 1], lq[j + 1], m / 2, lambda, s)) {
+            bb4_t *dst = &out->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)];
+            gs_chal r;
+            if (ops->round(eng, eq, lp[j + 1], lq[j + 1], m / 2, lambda,
+                           on_engine ? gs_sponge_rounds_sums(&dr) : gs_sums_host(dst))) {
                 st = eng_fail(eng, err, "a sumcheck round");
                 goto done;
             }
-                    bb4_t *dst = &out->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)];
-            for (int i = 0; i < 3; i++) {
-                dst[i] = s[i];
-                gs_fs_observe_ext(fs, s[i]);
+            if (on_engine) {
+                if ((st = gs_sponge_rounds_step(&dr, &r, err)))
+                    goto done;
+            } else {
+                for (int i = 0; i < 3; i++)
+                    gs_fs_observe_ext(fs, dst[i]);
+                rho[k] = gs_fs_sample_ext(fs);
+                r = gs_chal_value(rho[k]);
             }
-            rho[k] = gs_fs_sample_ext(fs);
-            if (ops->fold(eng, eq, m / 2, 1, rho[k], eq) || ops->fold(eng, lp[j + 1], m / 2, 2, rho[k], lp[j + 1]) ||
-                ops->fold(eng, lq[j + 1], m / 2, 2, rho[k], lq[j + 1])) {
+            if (ops->fold(eng, eq, m / 2, 1, r, eq) || ops->fold(eng, lp[j + 1], m / 2, 2, r, lp[j + 1]) ||
+                ops->fold(eng, lq[j + 1], m / 2, 2, r, lq[j + 1])) {
                 st = eng_fail(eng, err, "folding");
                 goto done;
             }
         }
+        if (on_engine && (st = gs_sponge_rounds_read_later(&dr, err)))
+            goto done;
         bb4_t c[4];
-        /* both claims in one host sync */
+        /* both claims (and the rounds on the engine's sponge) in one host sync */
         if (gs_buf_read_later(lp[j + 1], 0, &c[0], 2 * sizeof(bb4_t), 1, 0) ||
             gs_buf_read(lq[j + 1], 0, &c[2], 2 * sizeof(bb4_t))) {
             gs_engine_read_drop(eng);
             st = eng_fail(eng, err, "reading layer claims");
             goto done;
         }
+        for (uint32_t k = 0; on_engine && k < j; k++)
+            if ((st = gs_sponge_rounds_replay(&dr, fs->ts, k, &out->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)], NULL,
+                                              &rho[k], err)))
+                goto done;
+        gs_sponge_rounds_free(&dr);
             out->claims[j].p0 = c[0];
         out->claims[j].p1 = c[1];
         out->claims[j].q0 = c[2];
@@ -126,6 +145,9 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
     }
     st = GLSTARK_OK;
 done:
+    if (st)
+        gs_engine_read_drop(eng);
+    gs_sponge_rounds_free(&dr);
     if (lp)
         for (uint32_t j = 0; j < R; j++)
             gs_buf_destroy(lp[j]);

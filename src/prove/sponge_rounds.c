@@ -18,14 +18,15 @@ static glstark_status fail(gs_sponge_rounds *r, glstark_status st, gs_error *err
 }
 
 glstark_status gs_sponge_rounds_begin(gs_sponge_rounds *r, gs_engine *eng, const gs_transcript *ts,
-                                      uint32_t max_rounds, unsigned pow_bits, gs_error *err)
+                                      uint32_t max_rounds, uint32_t per_round, unsigned pow_bits, gs_error *err)
 {
     memset(r, 0, sizeof *r);
     r->eng = eng;
     r->cap = max_rounds;
+    r->per_round = per_round;
     r->pow_bits = pow_bits;
     const size_t n = max_rounds ? max_rounds : 1;
-    r->h_sums = malloc(2 * n * sizeof(bb4_t));
+    r->h_sums = malloc(per_round * n * sizeof(bb4_t) + 1);
     r->h_chals = malloc(n * sizeof(bb4_t));
     r->h_wits = malloc(n * sizeof(uint32_t));
     if (!r->h_sums || !r->h_chals || !r->h_wits)
@@ -33,7 +34,7 @@ glstark_status gs_sponge_rounds_begin(gs_sponge_rounds *r, gs_engine *eng, const
                             "sumcheck rounds on the engine's sponge: out of host memory");
     glstark_status st = gs_engine_sponge_create(eng, ts->st, ts->absorb_idx, ts->sample_idx, &r->state);
     if (!st)
-        st = gs_buf_create(eng, 2 * n * sizeof(bb4_t), &r->sums);
+        st = gs_buf_create(eng, per_round * n * sizeof(bb4_t), &r->sums);
     if (!st)
         st = gs_buf_create(eng, n * sizeof(bb4_t), &r->chals);
     if (!st && pow_bits)
@@ -43,7 +44,7 @@ glstark_status gs_sponge_rounds_begin(gs_sponge_rounds *r, gs_engine *eng, const
 
 gs_sums_dst gs_sponge_rounds_sums(const gs_sponge_rounds *r)
 {
-    return gs_sums_in(r->sums, 2 * (size_t)r->n);
+    return gs_sums_in(r->sums, (size_t)r->per_round * r->n);
 }
 
 glstark_status gs_sponge_rounds_step(gs_sponge_rounds *r, gs_chal *chal, gs_error *err)
@@ -52,8 +53,8 @@ glstark_status gs_sponge_rounds_step(gs_sponge_rounds *r, gs_chal *chal, gs_erro
         return gs_error_set(err, GLSTARK_ERR_INTERNAL, "sumcheck rounds on the engine's sponge: more than %u rounds",
                             r->cap);
     const gs_sponge_step step = {.src = r->sums,
-                                 .src_index = 2 * (size_t)r->n,
-                                 .n_obs = 2,
+                                 .src_index = (size_t)r->per_round * r->n,
+                                 .n_obs = r->per_round,
                                  .pow_bits = r->pow_bits,
                                  .witness = r->wits,
                                  .witness_index = r->n,
@@ -70,7 +71,7 @@ glstark_status gs_sponge_rounds_read_later(gs_sponge_rounds *r, gs_error *err)
 {
     if (r->n == 0)
         return GLSTARK_OK;
-    glstark_status st = gs_buf_read_later(r->sums, 0, r->h_sums, 2 * r->n * sizeof(bb4_t), 1, 0);
+    glstark_status st = gs_buf_read_later(r->sums, 0, r->h_sums, (size_t)r->per_round * r->n * sizeof(bb4_t), 1, 0);
     if (!st)
         st = gs_buf_read_later(r->chals, 0, r->h_chals, r->n * sizeof(bb4_t), 1, 0);
     if (!st && r->pow_bits)
@@ -78,15 +79,14 @@ glstark_status gs_sponge_rounds_read_later(gs_sponge_rounds *r, gs_error *err)
     return st ? fail(r, st, err, "queueing the rounds' read") : GLSTARK_OK;
 }
 
-glstark_status gs_sponge_rounds_replay(gs_sponge_rounds *r, gs_transcript *ts, uint32_t i, bb4_t sums[2],
+glstark_status gs_sponge_rounds_replay(gs_sponge_rounds *r, gs_transcript *ts, uint32_t i, bb4_t *sums,
                                        bb_t *witness, bb4_t *chal, gs_error *err)
 {
-    const bb4_t *s = r->h_sums + 2 * (size_t)i;
-    gs_transcript_observe_ext(ts, s[0]);
-    gs_transcript_observe_ext(ts, s[1]);
-    if (sums) {
-        sums[0] = s[0];
-        sums[1] = s[1];
+    const bb4_t *s = r->h_sums + (size_t)r->per_round * i;
+    for (uint32_t k = 0; k < r->per_round; k++) {
+        gs_transcript_observe_ext(ts, s[k]);
+        if (sums)
+            sums[k] = s[k];
     }
     if (r->pow_bits) {
         gs_error why = {0};

@@ -23,11 +23,12 @@
 typedef struct gs_sponge_rounds {
     gs_engine *eng;
     gs_buf *state; /* the sponge */
-    gs_buf *sums;  /* two extension elements per round */
+    gs_buf *sums;  /* per_round extension elements per round */
     gs_buf *chals; /* one per round */
     gs_buf *wits;  /* one word per round, when the rounds grind */
     uint32_t cap;  /* rounds room is made for */
     uint32_t n;    /* rounds stepped */
+    uint32_t per_round; /* sums a round observes (2, or GKR's 3) */
     unsigned pow_bits;
     /* host copies, filled at the engine's next read after gs_sponge_rounds_read_later */
     bb4_t *h_sums, *h_chals;
@@ -38,10 +39,11 @@ typedef struct gs_sponge_rounds {
  * (hash op sponge_step) and a proof of work it can search. */
 int gs_sponge_rounds_usable(const gs_engine *eng, unsigned pow_bits);
 
-/* Room for up to max_rounds rounds, starting from ts's present state. */
+/* Room for up to max_rounds rounds of per_round sums each, starting from
+ * ts's present state. */
 glstark_status gs_sponge_rounds_begin(gs_sponge_rounds *r, gs_engine *eng, const gs_transcript *ts,
-                                      uint32_t max_rounds, unsigned pow_bits, gs_error *err);
-/* Where the next round's op leaves its two sums. */
+                                      uint32_t max_rounds, uint32_t per_round, unsigned pow_bits, gs_error *err);
+/* Where the next round's op leaves its sums. */
 gs_sums_dst gs_sponge_rounds_sums(const gs_sponge_rounds *r);
 /* The engine observes the next round's sums, grinds, samples; the
  * challenge, for the round's fold. */
@@ -50,9 +52,9 @@ glstark_status gs_sponge_rounds_step(gs_sponge_rounds *r, gs_chal *chal, gs_erro
  * flushes, or reads something else, before gs_sponge_rounds_replay. */
 glstark_status gs_sponge_rounds_read_later(gs_sponge_rounds *r, gs_error *err);
 /* Replays round i (< n) on ts, after the read: observes its sums, checks its
- * witness, samples. Writes the sums, the witness (Montgomery, when the
- * rounds grind) and the challenge where given (NULL: not wanted). */
-glstark_status gs_sponge_rounds_replay(gs_sponge_rounds *r, gs_transcript *ts, uint32_t i, bb4_t sums[2],
+ * witness, samples. Writes the per_round sums, the witness (Montgomery, when
+ * the rounds grind) and the challenge where given (NULL: not wanted). */
+glstark_status gs_sponge_rounds_replay(gs_sponge_rounds *r, gs_transcript *ts, uint32_t i, bb4_t *sums,
                                        bb_t *witness, bb4_t *chal, gs_error *err);
 void gs_sponge_rounds_free(gs_sponge_rounds *r);
 

@@ -626,7 +626,7 @@ glstark_status gs_sred_prove(gs_engine *eng, gs_fs *fs, gs_sred_params prm, cons
      * challenges (prove/sponge_rounds.h): no host sync until the tail or
      * the openings */
     if (!st && fs->ts && gs_sponge_rounds_usable(eng, 0))
-        st = gs_sponge_rounds_begin(&dr, eng, fs->ts, prm.n_stack, 0, err);
+        st = gs_sponge_rounds_begin(&dr, eng, fs->ts, prm.n_stack, 2, 0, err);
     for (; j <= prm.n_stack && !st; j++) {
         if (p.len * p.total_width <= GS_HOST_TAIL_ENTRIES) {
             tail = 1;

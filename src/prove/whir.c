@@ -299,7 +299,7 @@ static glstark_status round_sumcheck_on_engine(whir_state *s, gs_chal *alpha, gs
 {
     gs_engine *eng = s->eng;
     const uint32_t k = s->prm->k;
-    glstark_status st = gs_sponge_rounds_begin(&s->dr, eng, s->ts, k, (unsigned)s->prm->folding_pow_bits, err);
+    glstark_status st = gs_sponge_rounds_begin(&s->dr, eng, s->ts, k, 2, (unsigned)s->prm->folding_pow_bits, err);
     for (uint32_t j = 0; !st && j < k; j++) {
         if ((st = eng->whir->sumcheck_round(eng, s->f, s->w, s->len, gs_sponge_rounds_sums(&s->dr))))
             return eng_fail(eng, st, err, "sumcheck round");

@@ -126,7 +126,16 @@ static void check_round(gs_engine *g, gs_engine *c, size_t n, uint64_t seed)
     for (int k = 0; k < 2; k++) {
         gs_buf *e = mk(es[k], 2 * n, E, 2 * n), *p = mk(es[k], 4 * n, P, 4 * n), *q = mk(es[k], 4 * n, Q, 4 * n);
         memset(out[k], 0xAB, sizeof out[k]);
-        TU_OK(es[k], es[k]->gkr->round(es[k], e, p, q, n, lambda, out[k]));
+        TU_OK(es[k], es[k]->gkr->round(es[k], e, p, q, n, lambda, gs_sums_host(out[k])));
+        /* the same sums left in an engine buffer, between poisoned elements */
+        gs_buf *sb = mk(es[k], 5, NULL, 0);
+        TU_OK(es[k], gs_buf_fill_u32(sb, 0, 20, 0xDEADBEEFu));
+        TU_OK(es[k], es[k]->gkr->round(es[k], e, p, q, n, lambda, gs_sums_in(sb, 1)));
+        bb4_t *in_buf = rd(es[k], sb, 5);
+        same(out[k], in_buf + 1, 3, "round sums left in a buffer", n, seed);
+        cr_assert(in_buf[0].c[0] == 0xDEADBEEFu && in_buf[4].c[3] == 0xDEADBEEFu, "round: neighbours overwritten");
+        free(in_buf);
+        gs_buf_destroy(sb);
         gs_buf_destroy(e), gs_buf_destroy(p), gs_buf_destroy(q);
     }
     same(out[0], out[1], 3, "round s(1..3)", n, seed);
@@ -144,7 +153,11 @@ static void check_fold(gs_engine *g, gs_engine *c, size_t n, size_t stride, int 
     for (int k = 0; k < 2; k++) {
         gs_buf *src = mk(es[k], m, S, m);
         gs_buf *dst = in_place ? src : mk(es[k], n * stride + 1, NULL, 0);
-        TU_OK(es[k], es[k]->gkr->fold(es[k], src, n, stride, r, dst));
+        /* r from the host, or (odd seeds) sampled into an engine buffer */
+        bb4_t held[2] = {bb4_one(), r};
+        gs_buf *cb = mk(es[k], 2, held, 2);
+        TU_OK(es[k], es[k]->gkr->fold(es[k], src, n, stride, seed & 1 ? gs_chal_in(cb, 1) : gs_chal_value(r), dst));
+        gs_buf_destroy(cb);
         out[k] = rd(es[k], dst, in_place ? m : n * stride + 1);
         if (!in_place)
             gs_buf_destroy(dst);
@@ -208,8 +221,8 @@ static void all_ops(uint64_t max_binding, uint64_t seed0)
     bb4_t out[3];
     memset(out, 0xAB, sizeof out);
     TU_OK(g, g->gkr->layer_up(g, b, b, 0, b, b));
-    TU_OK(g, g->gkr->round(g, b, b, b, 0, bb4_one(), out));
-    TU_OK(g, g->gkr->fold(g, b, 0, 1, bb4_one(), b));
+    TU_OK(g, g->gkr->round(g, b, b, b, 0, bb4_one(), gs_sums_host(out)));
+    TU_OK(g, g->gkr->fold(g, b, 0, 1, gs_chal_value(bb4_one()), b));
     for (int i = 0; i < 3; i++)
         cr_assert(bb4_is_zero(out[i]), "an empty round sums to zero");
     bb4_t *v = rd(g, b, 4);
@@ -242,8 +255,12 @@ Test(gkr_gles, bad_sizes_give_a_status)
     bb4_t out[3];
     cr_assert_eq(g->gkr->layer_up(g, a, a, 3, b, b), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_assert_neq(g->err.msg[0], 0);
-    cr_assert_eq(g->gkr->round(g, a, a, a, 2, bb4_one(), out), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(g->gkr->fold(g, a, 3, 1, bb4_one(), b), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(g->gkr->round(g, a, a, a, 2, bb4_one(), gs_sums_host(out)), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(g->gkr->fold(g, a, 3, 1, gs_chal_value(bb4_one()), b), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(g->gkr->round(g, b, b, b, 0, bb4_one(), gs_sums_in(a, 2)), GLSTARK_ERR_INVALID_ARGUMENT,
+                 "sums past the buffer's end");
+    cr_assert_eq(g->gkr->fold(g, b, 0, 1, gs_chal_in(a, 9), b), GLSTARK_ERR_INVALID_ARGUMENT,
+                 "a challenge past the buffer's end");
     bb4_t xi[3] = {bb4_one(), bb4_one(), bb4_one()};
     cr_assert_eq(g->gkr->eq_table(g, xi, 3, a), GLSTARK_ERR_INVALID_ARGUMENT);
     gs_buf_destroy(a), gs_buf_destroy(b);

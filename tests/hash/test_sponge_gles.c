@@ -271,7 +271,7 @@ static void replay_refuses(gs_engine *eng, unsigned pow, int alter_witness)
     host = ts;
     gs_sponge_rounds r;
     gs_error err = {0};
-    cr_assert_eq(gs_sponge_rounds_begin(&r, eng, &ts, 2, pow, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_sponge_rounds_begin(&r, eng, &ts, 2, 2, pow, &err), GLSTARK_OK, "%s", err.msg);
     bb4_t sums[2] = {bb4_one(), bb4_zero()};
     gs_sums_dst d = gs_sponge_rounds_sums(&r);
     TU_OK(eng, gs_buf_write(d.buf, d.index * 16, sums, sizeof sums));

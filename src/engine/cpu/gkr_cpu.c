@@ -68,10 +68,13 @@ static glstark_status cpu_layer_up(gs_engine *eng, const gs_buf *p, const gs_buf
 }
 
 static glstark_status cpu_round(gs_engine *eng, const gs_buf *eq, const gs_buf *p, const gs_buf *q,
-                                size_t n_half, bb4_t lambda, bb4_t out[3])
+                                size_t n_half, bb4_t lambda, gs_sums_dst out)
 {
-    eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
-    (void)eng;
+    glstark_status st = gs_sums_dst_check(eng, out, 3, "gkr round");
+    if (st)
+        return st;
+    if (!out.buf)
+        eng->host_syncs++; /* its results go to the host (what GLES counts as a read) */
     const bb4_t *E = (const bb4_t *)eq->host, *P = (const bb4_t *)p->host, *Q = (const bb4_t *)q->host;
     bb4_t acc[3] = {bb4_zero(), bb4_zero(), bb4_zero()};
     for (size_t a = 0; a < n_half; a++) {
@@ -91,14 +94,17 @@ static glstark_status cpu_round(gs_engine *eng, const gs_buf *eq, const gs_buf *
             acc[x - 1] = bb4_add(acc[x - 1], bb4_mul(e, v));
         }
     }
-    memcpy(out, acc, sizeof(acc));
+    gs_sums_store_host(out, acc, 3);
     return GLSTARK_OK;
 }
 
-static glstark_status cpu_fold(gs_engine *eng, const gs_buf *src, size_t n_out, size_t stride, bb4_t r,
+static glstark_status cpu_fold(gs_engine *eng, const gs_buf *src, size_t n_out, size_t stride, gs_chal rc,
                                gs_buf *dst)
 {
-    (void)eng;
+    glstark_status st = gs_chal_check(eng, rc, "gkr fold");
+    if (st)
+        return st;
+    const bb4_t r = gs_chal_host_value(rc);
     const bb4_t *S = (const bb4_t *)src->host;
     bb4_t *D = (bb4_t *)dst->host;
     /* ascending writes never overtake the reads, so dst == src is safe here */

@@ -246,7 +246,7 @@ static void re_range(void *p, size_t begin, size_t end, unsigned worker)
 static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, const gs_red_cols *w, size_t len,
                                       gs_sums_dst dst)
 {
-    glstark_status st = gs_sums_dst_check(eng, dst, "reduction round");
+    glstark_status st = gs_sums_dst_check(eng, dst, 2, "reduction round");
     if (st)
         return st;
     if (!dst.buf)
@@ -265,7 +265,7 @@ static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, cons
         out[0] = bb4_add(out[0], c.part[t][0]);
         out[1] = bb4_add(out[1], c.part[t][1]);
     }
-    gs_sums_store_host(dst, out);
+    gs_sums_store_host(dst, out, 2);
     return GLSTARK_OK;
 }
 

@@ -200,7 +200,7 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
     if (!st)
         st = need(eng, w, len * sizeof(bb4_t), "sumcheck_round", "w");
     if (!st)
-        st = gs_sums_dst_check(eng, dst, "whir sumcheck_round");
+        st = gs_sums_dst_check(eng, dst, 2, "whir sumcheck_round");
     if (st)
         return st;
     bb4_t partial[256][2];
@@ -216,7 +216,7 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
             out[1] = bb4_add(out[1], partial[k][1]);
         }
     }
-    gs_sums_store_host(dst, out);
+    gs_sums_store_host(dst, out, 2);
     if (!dst.buf)
         eng->host_syncs++;
     return GLSTARK_OK;

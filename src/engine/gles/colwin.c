@@ -188,7 +188,7 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
 {
     gs_gl_device *dev = gs_gles_device(eng);
     const uint64_t ls = dev->caps.local_size;
-    glstark_status st = gs_sums_dst_check(eng, out, op);
+    glstark_status st = gs_sums_dst_check(eng, out, 2, op);
     if (st)
         return st;
     if (len < 2 || ncols == 0) {

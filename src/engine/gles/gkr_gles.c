@@ -158,7 +158,7 @@ static glstark_status gles_layer_up(gs_engine *eng, const gs_buf *p, const gs_bu
 /* Sums `n` triples of `a` down to one (ping-ponging with b) and reads it.
  * Each workgroup sums a run of triples; a dispatch covers as many runs as
  * one binding holds. */
-static glstark_status reduce_triples(gs_engine *eng, gs_buf *a, gs_buf *b, uint64_t n, bb4_t out[3])
+static glstark_status reduce_triples(gs_engine *eng, gs_buf *a, gs_buf *b, uint64_t n, gs_sums_dst out)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     gs_gl_program *prog;
@@ -186,17 +186,23 @@ static glstark_status reduce_triples(gs_engine *eng, gs_buf *a, gs_buf *b, uint6
         dst = t;
         n = groups;
     }
-    return gs_buf_read(src, 0, out, 3 * sizeof(bb4_t));
+    return out.buf ? gs_buf_copy(out.buf, out.index * sizeof(bb4_t), src, 0, 3 * sizeof(bb4_t))
+                   : gs_buf_read(src, 0, out.out, 3 * sizeof(bb4_t));
 }
 
 static glstark_status gles_round(gs_engine *eng, const gs_buf *eq, const gs_buf *p, const gs_buf *q, size_t n_half,
-                                 bb4_t lambda, bb4_t out[3])
+                                 bb4_t lambda, gs_sums_dst out)
 {
-    glstark_status st;
-    for (int i = 0; i < 3; i++)
-        out[i] = bb4_zero();
-    if (n_half == 0)
+    glstark_status st = gs_sums_dst_check(eng, out, 3, "gles gkr round");
+    if (st)
+        return st;
+    if (n_half == 0) {
+        const bb4_t zero[3] = {bb4_zero(), bb4_zero(), bb4_zero()};
+        if (out.buf)
+            return gs_buf_write(out.buf, out.index * sizeof(bb4_t), zero, sizeof zero);
+        memcpy(out.out, zero, sizeof zero);
         return GLSTARK_OK;
+    }
     if ((st = need_ef(eng, eq, 2 * (uint64_t)n_half, "round eq")) ||
         (st = need_ef(eng, p, 4 * (uint64_t)n_half, "round p")) ||
         (st = need_ef(eng, q, 4 * (uint64_t)n_half, "round q")))
@@ -239,14 +245,17 @@ done:
     return st;
 }
 
-static glstark_status fold_into(gs_engine *eng, const gs_buf *src, uint64_t n_out, uint64_t stride, bb4_t r,
+static glstark_status fold_into(gs_engine *eng, const gs_buf *src, uint64_t n_out, uint64_t stride, gs_chal r,
                                 gs_buf *dst)
 {
     gs_gl_program *prog;
     glstark_status st = get_prog(eng, MODE_FOLD, &prog);
     if (st)
         return st;
-    set_v(prog, r);
+    set_v(prog, r.value);
+    set_u(prog, "gs_chal", r.buf != NULL);
+    if (r.buf && (st = bind_ef(eng, prog, 2, r.buf, r.index, 1)))
+        return st;
     set_u(prog, "gs_stride", (uint32_t)stride);
     uint64_t total = n_out * stride;
     uint64_t c = chunk_items(eng, 2, 1, stride);
@@ -259,8 +268,11 @@ static glstark_status fold_into(gs_engine *eng, const gs_buf *src, uint64_t n_ou
     return GLSTARK_OK;
 }
 
-static glstark_status gles_fold(gs_engine *eng, const gs_buf *src, size_t n_out, size_t stride, bb4_t r, gs_buf *dst)
+static glstark_status gles_fold(gs_engine *eng, const gs_buf *src, size_t n_out, size_t stride, gs_chal r, gs_buf *dst)
 {
+    glstark_status cst = gs_chal_check(eng, r, "gles gkr fold");
+    if (cst)
+        return cst;
     uint64_t total = (uint64_t)n_out * stride;
     if (total == 0)
         return GLSTARK_OK;
