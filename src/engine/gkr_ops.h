@@ -3,7 +3,9 @@
  *
  * The protocol (src/prove/gkr.c) keeps every layer of the fraction tree
  * resident and reads back only the three round values per sumcheck round and
- * the four layer claims, so a GPU engine syncs O(R^2) times in total. */
+ * the four layer claims. With the round values left on the engine and the
+ * challenges sampled there (engine/challenge.h), a layer's rounds come back
+ * with its claims: R host syncs in all instead of O(R^2). */
 #ifndef GS_ENGINE_GKR_OPS_H
 #define GS_ENGINE_GKR_OPS_H
 

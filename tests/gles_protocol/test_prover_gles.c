@@ -181,7 +181,8 @@ static void stream_refused_commits_whole(void)
  * 0 and one for the openings (one per trace before) and at most two per
  * round (its sums, and the values of the traces it finishes); the bytes
  * stay OpenVM's. The stacked reduction's and WHIR's first sumcheck rounds
- * take none: their challenges are sampled on the engine. */
+ * take none and GKR's one per layer: their challenges are sampled on the
+ * engine. */
 Test(prover_gles, traces_share_the_constraint_rounds_syncs)
 {
     glstark_air *airs[2];
@@ -218,6 +219,13 @@ Test(prover_gles, traces_share_the_constraint_rounds_syncs)
     cr_assert_eq(sr->host_syncs, 0, "the stacked reduction's rounds: %llu host syncs",
                  (unsigned long long)sr->host_syncs);
     cr_assert_eq(ws->host_syncs, 0, "WHIR's first sumcheck: %llu host syncs", (unsigned long long)ws->host_syncs);
+    /* GKR: one read per layer (its claims; its rounds come along), not one
+     * per round as well */
+    const glstark_span *gk = span_named(rec, "logup_gkr");
+    const uint32_t R = pf.gkr.num_layers;
+    cr_assert(gk && R >= 3, "the pair's GKR has %u layers", R);
+    cr_assert_leq(gk->host_syncs, R, "GKR of %u layers (%u rounds): %llu host syncs", R, R * (R - 1) / 2,
+                  (unsigned long long)gk->host_syncs);
     free(b);
     gs_proof_free(&pf);
     free(rec);
