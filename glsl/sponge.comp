@@ -4,30 +4,31 @@
 // samples one extension element, on the state kept in binding 0 (16 cells in
 // Montgomery form, then the absorb and sample positions).
 //
-// Invocation 0 runs the step: a short serial chain of permutations, which
-// lets the rounds of a sumcheck follow each other without the host. The
-// search (SPONGE_SEARCH 1) tries SPONGE_GROUP candidates at a time, one per
-// invocation, from the state invocation 0 left in shared memory: a serial
-// search cost ~0.4 ms per 5-bit step on an H200, and a whole work group
-// repeating the serial part cost 1.4 ms per step on llvmpipe.
-// @variant SPONGE_SEARCH 0
-// @variant SPONGE_SEARCH 1
+// Invocation 0 runs the step's transcript ops, a short serial chain of
+// permutations, which lets the rounds of a sumcheck follow each other
+// without the host. A proof-of-work search tries SPONGE_GROUP candidates at
+// a time, one per invocation, from the state invocation 0 left in shared
+// memory (a serial search cost ~0.4 ms per 5-bit step on an H200, and a
+// whole work group repeating the serial part 1.4 ms per step on llvmpipe).
+//
+// The program has one p2_permute call site: each site is a whole unrolled
+// permutation, and NVIDIA's driver took ~3 ms per site to load a program at
+// every process start (a first version with two programs of three and six
+// sites added ~11 ms and ~4 ms of first dispatches to a first proof). So one
+// loop runs every permutation: a serial op of invocation 0, or a search
+// pass of all. Its control flow depends on uniforms and on sh_found read
+// after a barrier only, the same in every invocation, so the barriers are
+// in uniform control flow.
 #include "babybear.glsl"
 #include "poseidon2_constants.glsl"
 #include "poseidon2.glsl"
 
-#ifndef SPONGE_SEARCH
-#define SPONGE_SEARCH 0
-#endif
 #define SPONGE_GROUP 32
 
-#if SPONGE_SEARCH
 layout(local_size_x = SPONGE_GROUP) in;
-shared uint sh_state[17];
+
+shared uint sh_state[17]; // the 16 cells and the absorb position after the observes
 shared uint sh_found;
-#else
-layout(local_size_x = 1) in;
-#endif
 
 layout(std430, binding = 0) buffer State { uint st[]; };
 layout(std430, binding = 1) readonly buffer Src { uint src[]; };
@@ -40,11 +41,7 @@ uniform uint gs_pow_bits; // proof-of-work bits (0: none)
 uniform uint gs_wit_word; // the witness's word in binding 3
 uniform uint gs_dst_word; // the sampled element's first word in binding 2
 
-// Each p2_permute call site is a whole permutation in the compiled program,
-// and NVIDIA's driver took ~3 ms per site to load the program at every
-// process start (8.6 and 25 ms with 3 and 6 sites): one site without a
-// search, three with one. Cells are
-// chosen by constant indices (keeps the state in registers).
+// Cells are chosen by constant indices (keeps the state in registers).
 void sp_put(inout uint s[16], uint at, uint v)
 {
     for (int k = 0; k < 8; k++)
@@ -61,90 +58,104 @@ uint sp_get(uint s[16], uint at)
     return v;
 }
 
-// Transcript ops k0 <= k < k1 of the step on (s, absorb, squeeze): ops below
-// nobs observe word k of `obs` (the last one, with a search, the witness),
-// the others sample; samples from `first_out` on are the challenge's words.
-void sp_run(inout uint s[16], inout uint absorb, inout uint squeeze, uint k0, uint k1, uint nobs, uint first_out,
-            uint witness)
-{
-    for (uint k = k0; k < k1; k++) {
-        bool obs = k < nobs;
-        if (obs) {
-            uint v = SPONGE_SEARCH != 0 && k + 1u == nobs ? witness : src[gs_src_word + k];
-            sp_put(s, absorb, v);
-            absorb++;
-        }
-        if (obs ? absorb == 8u : (absorb != 0u || squeeze == 0u)) {
-            p2_permute(s);
-            absorb = 0u;
-            squeeze = 8u;
-        }
-        if (!obs) {
-            squeeze--;
-            if (k >= first_out)
-                dst[gs_dst_word + k - first_out] = sp_get(s, squeeze);
-        }
-    }
-}
+const uint NONE = 0xFFFFFFFFu;
 
 void main()
 {
     uint lid = gl_LocalInvocationID.x;
     uint s[16];
     uint absorb = 0u, squeeze = 0u;
-    // ops: the observed words, with a search the witness and the sample
-    // that checks it, then the challenge's four samples
-    uint nobs = 4u * gs_n_obs + uint(SPONGE_SEARCH);
-    uint first_out = nobs + uint(SPONGE_SEARCH);
     if (lid == 0u) {
         for (int k = 0; k < 16; k++)
             s[k] = st[k];
         absorb = st[16];
         squeeze = st[17];
     }
-    uint found = 0xFFFFFFFFu;
-#if SPONGE_SEARCH
-    if (lid == 0u)
-        sp_run(s, absorb, squeeze, 0u, 4u * gs_n_obs, nobs, first_out, 0u);
-    // the smallest witness, as the host's search finds it: candidates
-    // base + lid, the smallest passing one of a pass kept; a miss (not
-    // expected below 2^24 candidates) leaves 0xFFFFFFFF, which the host's
-    // replay rejects. The loop's exit reads sh_found after a barrier, the
-    // same for every invocation. Observing w then sampling is one
-    // permutation whatever the absorb position: the sample is cell 7.
-    if (lid == 0u) {
-        for (int k = 0; k < 16; k++)
-            sh_state[k] = s[k];
-        sh_state[16] = absorb;
-        sh_found = 0xFFFFFFFFu;
-    }
-    memoryBarrierShared();
-    barrier();
-    uint mask = (1u << gs_pow_bits) - 1u;
-    for (uint base = 0u; base < (1u << 24); base += uint(SPONGE_GROUP)) {
-        uint t[16];
-        for (int k = 0; k < 16; k++)
-            t[k] = sh_state[k];
-        sp_put(t, sh_state[16], bb_from_canonical(base + lid));
-        p2_permute(t);
-        if ((bb_to_canonical(t[7]) & mask) == 0u)
-            atomicMin(sh_found, base + lid);
-        memoryBarrierShared();
-        barrier();
-        found = sh_found;
-        barrier();
-        if (found != 0xFFFFFFFFu)
+    // Serial ops k: the observed words (k < n_words); with a search, the
+    // witness (observed) and the sample that checks it; then the
+    // challenge's four samples. Phase 0: ops before the search; 1: search
+    // passes; 2: the ops after it.
+    bool pow = gs_pow_bits > 0u;
+    uint n_words = 4u * gs_n_obs;
+    uint n_observed = n_words + (pow ? 1u : 0u);
+    uint first_out = n_observed + (pow ? 1u : 0u);
+    uint total = first_out + 4u;
+    uint mask = pow ? (1u << gs_pow_bits) - 1u : 0u;
+    uint k = 0u, phase = 0u, base = 0u, found = NONE;
+    for (;;) {
+        if (phase == 0u && k == n_words) {
+            if (pow) {
+                if (lid == 0u) {
+                    for (int c = 0; c < 16; c++)
+                        sh_state[c] = s[c];
+                    sh_state[16] = absorb;
+                    sh_found = NONE;
+                }
+                memoryBarrierShared();
+                barrier();
+                phase = 1u;
+            } else {
+                phase = 2u;
+            }
+        }
+        if (phase == 2u && k == total)
             break;
+        bool search = phase == 1u, observe = false, perm = false;
+        uint t[16];
+        if (search) {
+            // candidate w: observing it then sampling is one permutation
+            // whatever the absorb position, and the sample is cell 7
+            for (int c = 0; c < 16; c++)
+                t[c] = sh_state[c];
+            sp_put(t, sh_state[16], bb_from_canonical(base + lid));
+            perm = true;
+        } else if (lid == 0u) {
+            observe = k < n_observed;
+            if (observe) {
+                sp_put(s, absorb, k < n_words ? src[gs_src_word + k] : bb_from_canonical(found));
+                absorb++;
+                perm = absorb == 8u;
+            } else {
+                perm = absorb != 0u || squeeze == 0u;
+            }
+            t = s;
+        }
+        if (perm)
+            p2_permute(t);
+        if (search) {
+            if ((bb_to_canonical(t[7]) & mask) == 0u)
+                atomicMin(sh_found, base + lid);
+            memoryBarrierShared();
+            barrier();
+            found = sh_found;
+            barrier();
+            // a miss (not expected below 2^24 candidates) leaves NONE as the
+            // witness, which the host's replay rejects
+            base += uint(SPONGE_GROUP);
+            if (found != NONE || base >= (1u << 24))
+                phase = 2u;
+            continue;
+        }
+        if (lid == 0u) {
+            s = t;
+            if (perm) {
+                absorb = 0u;
+                squeeze = 8u;
+            }
+            if (!observe) {
+                squeeze--;
+                if (k >= first_out)
+                    dst[gs_dst_word + k - first_out] = sp_get(s, squeeze);
+            }
+        }
+        k++;
     }
     if (lid != 0u)
         return;
-    wit[gs_wit_word] = found;
-    sp_run(s, absorb, squeeze, 4u * gs_n_obs, first_out + 4u, nobs, first_out, bb_from_canonical(found));
-#else
-    sp_run(s, absorb, squeeze, 0u, first_out + 4u, nobs, first_out, 0u);
-#endif
-    for (int k = 0; k < 16; k++)
-        st[k] = s[k];
+    if (pow)
+        wit[gs_wit_word] = found;
+    for (int c = 0; c < 16; c++)
+        st[c] = s[c];
     st[16] = absorb;
     st[17] = squeeze;
 }

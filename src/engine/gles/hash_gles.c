@@ -746,16 +746,13 @@ static glstark_status gles_grind(gs_engine *eng, const bb_t state[GS_P2_WIDTH], 
     return st;
 }
 
-/* One work group of glsl/sponge.comp: one invocation, or SPONGE_GROUP of
- * them with a proof-of-work search. The witness binding is the
+/* One work group of glsl/sponge.comp. The witness binding is the
  * destination's when there is no search (the kernel does not touch it). */
 #define SPONGE_GROUP 32u /* glsl/sponge.comp */
 static glstark_status gles_sponge_step(gs_engine *eng, gs_buf *state, const gs_sponge_step *step)
 {
     gs_gl_program *prog;
-    const int search = step->pow_bits > 0;
-    glstark_status st = gs_gl_program_get(gs_gles_device(eng), "sponge.comp", search ? "SPONGE_SEARCH 1" : NULL,
-                                          &prog, &eng->err);
+    glstark_status st = gs_gl_program_get(gs_gles_device(eng), "sponge.comp", NULL, &prog, &eng->err);
     uint32_t src_lead = 0, dst_lead = 0, wit_lead = 0;
     if (!st)
         st = gs_gles_bind(eng, 0, state, 0, GS_SPONGE_WORDS * 4);
@@ -774,8 +771,7 @@ static glstark_status gles_sponge_step(gs_engine *eng, gs_buf *state, const gs_s
     set_u(prog, "gs_pow_bits", step->pow_bits);
     set_u(prog, "gs_wit_word", wit_lead);
     set_u(prog, "gs_dst_word", dst_lead);
-    const uint32_t group = search ? SPONGE_GROUP : 1;
-    return gs_gl_dispatch_1d_local(gs_gles_device(eng), prog, group, group, &eng->err);
+    return gs_gl_dispatch_1d_local(gs_gles_device(eng), prog, SPONGE_GROUP, SPONGE_GROUP, &eng->err);
 }
 
 const gs_hash_ops gs_gles_hash_ops = {
@@ -799,7 +795,5 @@ glstark_status gs_gles_hash_precompile(gs_engine *eng)
         st = gs_gl_program_prefetch(gs_gles_device(eng), kernels[i], NULL, &eng->err);
     if (!st)
         st = gs_gl_program_prefetch(gs_gles_device(eng), "merkle_leaf.comp", "GS_STREAM 1", &eng->err);
-    if (!st)
-        st = gs_gl_program_prefetch(gs_gles_device(eng), "sponge.comp", "SPONGE_SEARCH 1", &eng->err);
     return st;
 }
