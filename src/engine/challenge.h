@@ -1,6 +1,6 @@
 /* A Fiat-Shamir challenge as an engine op takes it: a value the host
  * sampled, or one the engine's own sponge wrote into a buffer
- * (gs_hash_ops.sponge_sample) and the host has not read. The second lets a
+ * (gs_hash_ops.sponge_step) and the host has not read. The second lets a
  * run of sumcheck rounds go on without a host sync per round: each round's
  * sums stay on the engine, the engine's sponge observes them and samples
  * the next challenge, and the fold reads it from there. The host reads the
@@ -43,7 +43,7 @@ typedef struct gs_sums_dst {
     size_t index;
 } gs_sums_dst;
 
-static inline gs_sums_dst gs_sums_host(bb4_t out[2])
+static inline gs_sums_dst gs_sums_host(bb4_t *out)
 {
     gs_sums_dst d = {out, NULL, 0};
     return d;
