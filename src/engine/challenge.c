@@ -9,7 +9,7 @@ glstark_status gs_chal_check(gs_engine *eng, gs_chal c, const char *op)
 {
     if (!c.buf)
         return GLSTARK_OK;
-    if (c.buf->engine != eng || c.index >= c.buf->size / sizeof(bb4_t))
+    if (!gs_buf_holds(c.buf, eng, c.index, 1, sizeof(bb4_t)))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "%s: the challenge at element %zu is not inside a %zu-byte buffer of this engine", op,
                             c.index, c.buf->size);
@@ -21,7 +21,7 @@ glstark_status gs_sums_dst_check(gs_engine *eng, gs_sums_dst d, unsigned n, cons
     if (!d.buf)
         return d.out ? GLSTARK_OK
                      : gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "%s: no place for the round sums", op);
-    if (d.buf->engine != eng || d.index + n > d.buf->size / sizeof(bb4_t))
+    if (!gs_buf_holds(d.buf, eng, d.index, n, sizeof(bb4_t)))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "%s: the round's %u sums from element %zu are not inside a %zu-byte buffer of this engine",
                             op, n, d.index, d.buf->size);
@@ -37,10 +37,10 @@ bb4_t gs_chal_host_value(gs_chal c)
     return v;
 }
 
-void gs_sums_store_host(gs_sums_dst d, const bb4_t *v, unsigned n)
+glstark_status gs_sums_store(gs_sums_dst d, const bb4_t *v, unsigned n)
 {
     if (d.buf)
-        memcpy((char *)d.buf->host + d.index * sizeof *v, v, n * sizeof *v);
-    else
-        memcpy(d.out, v, n * sizeof *v);
+        return gs_buf_write(d.buf, d.index * sizeof *v, v, n * sizeof *v);
+    memcpy(d.out, v, n * sizeof *v);
+    return GLSTARK_OK;
 }

@@ -67,9 +67,12 @@ struct gs_engine;
 glstark_status gs_chal_check(struct gs_engine *eng, gs_chal c, const char *op);
 glstark_status gs_sums_dst_check(struct gs_engine *eng, gs_sums_dst d, unsigned n, const char *op);
 
+/* n sums the host holds, stored where d says (a buffer write on the
+ * engine, or a copy): the CPU engine's results, and any engine's sums of an
+ * empty round. */
+glstark_status gs_sums_store(gs_sums_dst d, const bb4_t *v, unsigned n);
 /* For engines whose buffers are host memory (the CPU engine): the
- * challenge's value, and n sums stored where d says. */
+ * challenge's value. */
 bb4_t gs_chal_host_value(gs_chal c);
-void gs_sums_store_host(gs_sums_dst d, const bb4_t *v, unsigned n);
 
 #endif

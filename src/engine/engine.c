@@ -21,6 +21,11 @@ static glstark_status check_range(gs_engine *eng, const gs_buf *buf, size_t offs
     return GLSTARK_OK;
 }
 
+int gs_buf_holds(const gs_buf *buf, const gs_engine *eng, size_t first, size_t count, size_t unit)
+{
+    return buf && buf->engine == eng && first <= buf->size / unit && count <= buf->size / unit - first;
+}
+
 glstark_status gs_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
 {
     if (!eng || !out)

@@ -154,6 +154,10 @@ void gs_engine_destroy(gs_engine *eng);
 glstark_status gs_buf_create(gs_engine *eng, size_t bytes, gs_buf **out);
 void gs_buf_destroy(gs_buf *buf);
 glstark_status gs_buf_write(gs_buf *buf, size_t offset, const void *src, size_t bytes);
+/* Does buf, a buffer of eng, hold count items of unit bytes from item
+ * first? 0 for NULL or another engine's buffer. For ops that take buffers
+ * and places in them from the caller (engine/challenge.h, the sponge). */
+int gs_buf_holds(const gs_buf *buf, const gs_engine *eng, size_t first, size_t count, size_t unit);
 glstark_status gs_buf_read(const gs_buf *buf, size_t offset, void *dst, size_t bytes);
 glstark_status gs_buf_copy(gs_buf *dst, size_t dst_off, const gs_buf *src, size_t src_off, size_t bytes);
 glstark_status gs_buf_fill_u32(gs_buf *buf, size_t offset, size_t count, uint32_t value);

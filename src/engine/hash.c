@@ -355,24 +355,19 @@ glstark_status gs_engine_sponge_create(gs_engine *eng, const bb_t st[GS_P2_WIDTH
     return s;
 }
 
-static int inside(const gs_buf *b, gs_engine *eng, size_t first, size_t count, size_t unit)
-{
-    return b && b->engine == eng && first <= b->size / unit && count <= b->size / unit - first;
-}
-
 glstark_status gs_engine_sponge_step(gs_engine *eng, gs_buf *state, const gs_sponge_step *step)
 {
     if (!eng->hash || !eng->hash->sponge_step)
         return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED, "sponge: the %s engine has no sponge",
                             eng->core->name);
-    if (!inside(state, eng, 0, GS_SPONGE_WORDS, 4))
+    if (!gs_buf_holds(state, eng, 0, GS_SPONGE_WORDS, 4))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "sponge: the state buffer must hold %u words and belong to this engine", GS_SPONGE_WORDS);
-    if (step->n_obs && !inside(step->src, eng, step->src_index, step->n_obs, sizeof(bb4_t)))
+    if (step->n_obs && !gs_buf_holds(step->src, eng, step->src_index, step->n_obs, sizeof(bb4_t)))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "sponge: %u observed elements from element %zu are not inside the source buffer",
                             step->n_obs, step->src_index);
-    if (!inside(step->dst, eng, step->dst_index, 1, sizeof(bb4_t)))
+    if (!gs_buf_holds(step->dst, eng, step->dst_index, 1, sizeof(bb4_t)))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "sponge: the challenge's element %zu is not inside the destination buffer",
                             step->dst_index);
@@ -380,7 +375,7 @@ glstark_status gs_engine_sponge_step(gs_engine *eng, gs_buf *state, const gs_spo
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "sponge: a %u-bit proof of work; the engine's sponge searches at most %u bits",
                             step->pow_bits, GS_SPONGE_POW_MAX_BITS);
-    if (step->pow_bits && !inside(step->witness, eng, step->witness_index, 1, 4))
+    if (step->pow_bits && !gs_buf_holds(step->witness, eng, step->witness_index, 1, 4))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
                             "sponge: the witness's word %zu is not inside its buffer", step->witness_index);
     return eng->hash->sponge_step(eng, state, step);

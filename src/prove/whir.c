@@ -317,7 +317,7 @@ static glstark_status round_sumcheck_on_engine(whir_state *s, gs_chal *alpha, gs
  * folding challenge α), folding f and w after each but the last of a
  * round that is not the last: that fold goes with the encoding
  * (round_commit). Leaves the last α in *alpha. */
-static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whir_proof *pf, bb4_t *alpha,
+static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whir_proof *pf, gs_chal *alpha,
                                      gs_error *err)
 {
     gs_engine *eng = s->eng;
@@ -334,11 +334,10 @@ static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whi
         pf->sumcheck_polys[2 * n + 1] = sv[1];
         if ((st = grind(eng, s->ts, s->prm->folding_pow_bits, &pf->folding_pow_witnesses[n], err)))
             return st;
-        *alpha = gs_transcript_sample_ext(s->ts);
+        *alpha = gs_chal_value(gs_transcript_sample_ext(s->ts));
         if (j + 1 == k && !last)
             break; /* the round's last fold goes with the encoding below */
-        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, gs_chal_value(*alpha), s->f2, s->w2)) ||
-            (st = take_fold(s)))
+        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) || (st = take_fold(s)))
             return eng_fail(eng, st, err, "fold");
     }
     return GLSTARK_OK;
@@ -537,7 +536,7 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
         st = whir_prepare(&s, u, total_width, pf, err);
     for (uint32_t i = 0; i < nu && !st; i++) {
         const int last = i + 1 == nu;
-        bb4_t alpha = bb4_zero(), z0 = bb4_zero();
+        bb4_t z0 = bb4_zero();
         if (last && s.len <= GS_HOST_TAIL_ENTRIES) {
             int sp = gs_span_eng_begin(eng, "whir_last_round_host");
             if ((st = last_round_on_host(&s, i, pf, err)))
@@ -547,16 +546,14 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
             /* a round that is not the last samples its challenges on the
              * engine where it can */
             const int on_engine = !last && gs_sponge_rounds_usable(eng, (unsigned)prm->folding_pow_bits);
-            gs_chal alpha_at = gs_chal_value(alpha);
+            gs_chal alpha = gs_chal_value(bb4_zero());
             int sp = gs_span_eng_begin(eng, "whir_sumcheck");
-            if ((st = on_engine ? round_sumcheck_on_engine(&s, &alpha_at, err)
+            if ((st = on_engine ? round_sumcheck_on_engine(&s, &alpha, err)
                                 : round_sumcheck(&s, i, last, pf, &alpha, err)))
                 break;
-            if (!on_engine)
-                alpha_at = gs_chal_value(alpha);
             gs_span_eng_end(eng, sp);
             sp = gs_span_eng_begin(eng, last ? "whir_final_poly" : "whir_commit_round");
-            if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha_at, pf, &z0, err)))
+            if ((st = last ? final_poly(&s, pf, err) : round_commit(&s, i, alpha, pf, &z0, err)))
                 break;
             gs_span_eng_end(eng, sp);
         }

@@ -94,8 +94,7 @@ static glstark_status cpu_round(gs_engine *eng, const gs_buf *eq, const gs_buf *
             acc[x - 1] = bb4_add(acc[x - 1], bb4_mul(e, v));
         }
     }
-    gs_sums_store_host(out, acc, 3);
-    return GLSTARK_OK;
+    return gs_sums_store(out, acc, 3);
 }
 
 static glstark_status cpu_fold(gs_engine *eng, const gs_buf *src, size_t n_out, size_t stride, gs_chal rc,

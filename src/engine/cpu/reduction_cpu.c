@@ -265,8 +265,7 @@ static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, cons
         out[0] = bb4_add(out[0], c.part[t][0]);
         out[1] = bb4_add(out[1], c.part[t][1]);
     }
-    gs_sums_store_host(dst, out, 2);
-    return GLSTARK_OK;
+    return gs_sums_store(dst, out, 2);
 }
 
 /* ---- fold ---- */

@@ -216,10 +216,9 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
             out[1] = bb4_add(out[1], partial[k][1]);
         }
     }
-    gs_sums_store_host(dst, out, 2);
     if (!dst.buf)
         eng->host_syncs++;
-    return GLSTARK_OK;
+    return gs_sums_store(dst, out, 2);
 }
 
 static void fold_range(void *vctx, size_t b, size_t e, unsigned worker)

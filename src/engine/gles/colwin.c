@@ -193,11 +193,7 @@ glstark_status gs_gles_pair_sums(gs_engine *eng, const gs_cw_set *q, const gs_cw
         return st;
     if (len < 2 || ncols == 0) {
         const bb4_t zero[2] = {bb4_zero(), bb4_zero()};
-        if (!out.buf) {
-            out.out[0] = out.out[1] = bb4_zero();
-            return GLSTARK_OK;
-        }
-        return gs_buf_write(out.buf, out.index * sizeof(bb4_t), zero, sizeof zero);
+        return gs_sums_store(out, zero, 2);
     }
     const uint64_t pairs = len / 2;
     gs_cw_set sets[2] = {*q, *w};

@@ -198,10 +198,7 @@ static glstark_status gles_round(gs_engine *eng, const gs_buf *eq, const gs_buf 
         return st;
     if (n_half == 0) {
         const bb4_t zero[3] = {bb4_zero(), bb4_zero(), bb4_zero()};
-        if (out.buf)
-            return gs_buf_write(out.buf, out.index * sizeof(bb4_t), zero, sizeof zero);
-        memcpy(out.out, zero, sizeof zero);
-        return GLSTARK_OK;
+        return gs_sums_store(out, zero, 3);
     }
     if ((st = need_ef(eng, eq, 2 * (uint64_t)n_half, "round eq")) ||
         (st = need_ef(eng, p, 4 * (uint64_t)n_half, "round p")) ||
