@@ -35,10 +35,17 @@
 
 typedef struct gs_engine gs_engine;
 
+/* When the prover calls the core op `prepare`: as a proof begins, or while
+ * the engine runs a long stretch of queued work whose results the host
+ * waits for next (round 0's evaluations): a moment when host work the proof
+ * needs later costs the proof nothing. */
+typedef enum gs_prepare_stage { GS_PREPARE_PROOF_START = 0, GS_PREPARE_WHILE_BUSY = 1 } gs_prepare_stage;
+
 /* What a proof about to run will need (core op `prepare`). */
 typedef struct gs_prepare_hint {
     unsigned l_skip;
     int interactions; /* some AIR with a trace has LogUp interactions: the GKR layers run */
+    gs_prepare_stage stage;
 } gs_prepare_hint;
 
 /* An engine-owned buffer. `host` is the data for the CPU engine; for the
@@ -88,8 +95,9 @@ typedef struct gs_engine_core_ops {
     /* Waits until all submitted work is done. Counted as a host sync. */
     glstark_status (*finish)(gs_engine *eng);
     /* Optional (NULL: nothing to do): a proof described by `hint` is about
-     * to run, so the engine may get ready ahead of use (the GLES engine
-     * starts compiling the programs it will run). */
+     * to run, or is running queued work (hint->stage), so the engine may get
+     * ready ahead of use (the GLES engine starts compiling the programs it
+     * will run, or loads them while the GPU is busy). */
     glstark_status (*prepare)(gs_engine *eng, const gs_prepare_hint *hint);
     /* Optional (NULL: none, the CPU engine): GPU programs made ready since
      * the engine was created and the host nanoseconds spent on them. */
@@ -179,7 +187,8 @@ glstark_status gs_buf_write_canonical(gs_buf *buf, size_t offset, const uint32_t
 glstark_status gs_buf_transpose(gs_buf *dst, size_t dst_word, size_t dst_stride, const gs_buf *src, size_t src_word,
                                 size_t rows, size_t cols);
 glstark_status gs_engine_finish(gs_engine *eng);
-/* Tells the engine a proof begins (core op `prepare`). */
+/* Tells the engine a proof begins, or is waiting on queued work (core op
+ * `prepare`, hint->stage). */
 glstark_status gs_engine_prepare(gs_engine *eng, const gs_prepare_hint *hint);
 /* Programs built so far and the nanoseconds spent (0, 0 without GPU programs). */
 void gs_engine_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns);

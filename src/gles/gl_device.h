@@ -112,6 +112,11 @@ typedef struct gs_gl_device {
     /* Program cache: a small list, programs are few by design. */
     gs_gl_program *programs;
     int compile_threads_on; /* glMaxShaderCompilerThreadsKHR was called (first prefetch) */
+    /* While set, a prefetch builds its program at once on the calling
+     * thread (from the driver's cache where it holds it) instead of starting
+     * a background compile: the GLES engine sets it while the GPU runs work
+     * the host would otherwise only wait for (gles_engine.c, load_while_busy). */
+    int prefetch_builds_now;
     /* Programs made ready since the device opened (compiled, or taken from
      * the driver's cache, or waited for after a background start) and the
      * host time spent on programs (background starts included): what a
@@ -197,7 +202,9 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
  * elsewhere it does nothing), so that the gs_gl_program_get that needs it
  * later only waits for what is left. A compile or link failure is reported
  * by that gs_gl_program_get, not here; a prefetched program nobody asks for
- * costs only its compile. Fails only for host memory or a lost context. */
+ * costs only its compile. Fails only for host memory or a lost context.
+ * With dev->prefetch_builds_now set it is gs_gl_program_get instead (the
+ * build's failure returned here), background compiles or not. */
 glstark_status gs_gl_program_prefetch(gs_gl_device *dev, const char *kernel, const char *defines, gs_error *err);
 GLuint gs_gl_program_name(const gs_gl_program *p);
 /* "kernel: DEFINE VALUE ..." on one line, for reports. */

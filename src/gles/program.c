@@ -452,6 +452,10 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
 
 glstark_status gs_gl_program_prefetch(gs_gl_device *dev, const char *kernel, const char *defines, gs_error *err)
 {
+    if (dev->prefetch_builds_now) {
+        gs_gl_program *p;
+        return gs_gl_program_build(dev, kernel, NULL, defines, &p, err);
+    }
     if (!dev->caps.background_compile || cache_find(dev, kernel, defines))
         return GLSTARK_OK;
     if (!dev->compile_threads_on) {

@@ -1171,7 +1171,7 @@ static glstark_status prove_impl(gs_engine *eng, const gs_multi_pk *pk, const gl
     /* The engine may start ahead of use what the proof will need (the GLES
      * engine: background compiles of its programs where the driver's cache
      * is cold), inside the proof's time, not the check's. */
-    const gs_prepare_hint hint = {plan.l_skip, plan.has_interactions};
+    const gs_prepare_hint hint = {plan.l_skip, plan.has_interactions, GS_PREPARE_PROOF_START};
     if ((st = gs_engine_prepare(eng, &hint))) {
         st = eng_fail(eng, st, "preparing for the proof", err);
         goto fail;

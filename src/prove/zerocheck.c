@@ -332,6 +332,14 @@ static glstark_status batch_round0(batch_state *b, gs_fs *fs, uint32_t n_logup, 
             gs_engine_read_drop(b->eng);
             goto done;
         }
+    /* the engine may use the wait for what the later phases need (the GKR
+     * layers, which ran before, are not among them) */
+    const gs_prepare_hint busy = {b->l_skip, 0, GS_PREPARE_WHILE_BUSY};
+    if (gs_engine_prepare(b->eng, &busy)) {
+        gs_engine_read_drop(b->eng);
+        st = eng_fail(b->eng, err, "preparing the later phases during round 0");
+        goto done;
+    }
     if (gs_engine_read_flush(b->eng)) {
         st = eng_fail(b->eng, err, "reading round 0's evaluations");
         goto done;

@@ -355,7 +355,7 @@ Test(gles_program, prefetch_does_nothing_when_off)
     gs_engine *eng = engine_precompile(GLSTARK_PRECOMPILE_OFF);
     gs_gl_device *dev = gs_gles_device(eng);
     TU_OK(eng, gs_gl_program_prefetch(dev, "fill.comp", "uint gs_no_such_type\n", &eng->err));
-    const gs_prepare_hint hint = {4, 1};
+    const gs_prepare_hint hint = {4, 1, GS_PREPARE_PROOF_START};
     TU_OK(eng, gs_gles_precompile(eng, &hint));
     cr_assert_null(dev->programs, "nothing was built or started");
     gs_engine_destroy(eng);
@@ -369,7 +369,7 @@ Test(gles_program, precompiled_set_transforms_like_the_cpu)
     gs_engine *eng = engine_compiling_ahead();
     if (!eng)
         return;
-    const gs_prepare_hint h4 = {4, 1}, h3 = {3, 0};
+    const gs_prepare_hint h4 = {4, 1, GS_PREPARE_PROOF_START}, h3 = {3, 0, GS_PREPARE_PROOF_START};
     TU_OK(eng, gs_engine_prepare(eng, &h4));
     TU_OK(eng, gs_engine_prepare(eng, &h3));
     gs_engine *cpu = tu_cpu_engine();
@@ -405,5 +405,46 @@ Test(gles_program, precompiled_set_transforms_like_the_cpu)
     free(want);
     free(got);
     gs_engine_destroy(cpu);
+    gs_engine_destroy(eng);
+}
+
+/* A proof that builds at first use (the driver's cache was warm when it
+ * began: precompile_state 2) loads every program of the engine's lists
+ * while round 0 runs (GS_PREPARE_WHILE_BUSY): each built and ready at
+ * once, no background compile started, and nothing again on a second
+ * call. Where the programs compile ahead (state 1) or nothing was decided
+ * (state 0) the call builds nothing. */
+Test(gles_program, programs_load_while_the_gpu_is_busy_only_after_a_warm_start)
+{
+    gs_engine *eng = engine_compiling_ahead();
+    if (!eng)
+        return;
+    gs_gles_state *s = eng->impl;
+    gs_gl_device *dev = gs_gles_device(eng);
+    const gs_prepare_hint busy = {4, 0, GS_PREPARE_WHILE_BUSY};
+    for (int state = 0; state <= 1; state++) {
+        s->precompile_state = state;
+        TU_OK(eng, gs_engine_prepare(eng, &busy));
+        cr_assert_null(dev->programs, "state %d: nothing built or started", state);
+    }
+    s->precompile_state = 2; /* as gles_prepare leaves it after a quick build from the cache */
+    TU_OK(eng, gs_engine_prepare(eng, &busy));
+    const uint64_t built = dev->programs_built;
+    cr_assert_geq(built, 30, "the lists' programs were built (%llu)", (unsigned long long)built);
+    cr_assert_eq(dev->compile_threads_on, 0, "loads on the calling thread, not the driver's compile threads");
+    cr_assert_eq(dev->prefetch_builds_now, 0, "the flag is cleared after the loads");
+    /* ready: asking for them builds nothing more */
+    static const struct {
+        const char *kernel, *defines;
+    } some[] = {{"sponge.comp", NULL}, {"merkle_coset.comp", NULL}, {"zerocheck_eval.comp", "ZC_EXT 1\n"},
+                {"reduction.comp", "RED_MODE 1\n"}, {"merkle_leaf.comp", "GS_STREAM 1"}};
+    for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+        gs_gl_program *p = NULL;
+        TU_OK(eng, gs_gl_program_get(dev, some[i].kernel, some[i].defines, &p, &eng->err));
+        cr_assert_not_null(p);
+    }
+    cr_assert_eq(dev->programs_built, built, "the programs asked for were loaded already");
+    TU_OK(eng, gs_engine_prepare(eng, &busy));
+    cr_assert_eq(dev->programs_built, built, "a second call finds every program");
     gs_engine_destroy(eng);
 }

@@ -596,11 +596,39 @@ glstark_status gs_gles_precompile(gs_engine *eng, const gs_prepare_hint *hint)
  * device open: a process that never proves (a tool, most tests) would wait
  * at close for compiles it never uses. Nothing
  * here is fatal: a failure (a shader the driver rejects, host memory, a
- * lost context) shows again, with its cause, when the kernel is used. */
+ * lost context) shows again, with its cause, when the kernel is used.
+ *
+ * While the GPU is busy (GS_PREPARE_WHILE_BUSY: round 0's evaluations
+ * queued, 20-60 ms of GPU work on the H200), a proof that builds at first
+ * use takes every program still missing from the driver's cache now, on the
+ * proving thread: each of those loads (1-7 ms for the Poseidon2 kernels on
+ * NVIDIA 580) would otherwise come later with the GPU idle, waiting for the
+ * dispatch behind it. Cold or compiling ahead, the background compiles
+ * already cover them; a device that has them all finds each in its cache. */
+static void load_while_busy(gs_engine *eng, const gs_prepare_hint *hint)
+{
+    gs_gles_state *s = eng->impl;
+    gs_gl_device *dev = s->dev;
+    glFlush(); /* the queued work starts before the host turns to the loads */
+    dev->prefetch_builds_now = 1;
+    glstark_status st = gs_gles_precompile(eng, hint);
+    dev->prefetch_builds_now = 0;
+    if (st) {
+        gs_gl_log(dev, GLSTARK_LOG_WARN, "loading programs ahead failed (each builds again at first use): %s",
+                  eng->err.msg);
+        gs_error_clear(&eng->err);
+    }
+}
+
 static glstark_status gles_prepare(gs_engine *eng, const gs_prepare_hint *hint)
 {
     gs_gles_state *s = eng->impl;
     gs_gl_device *dev = s->dev;
+    if (hint->stage == GS_PREPARE_WHILE_BUSY) {
+        if (dev->caps.background_compile && s->precompile_state == 2)
+            load_while_busy(eng, hint);
+        return GLSTARK_OK;
+    }
     if (!dev->caps.background_compile || s->precompile_state == 2)
         return GLSTARK_OK;
     if (s->precompile_state == 0 && dev->cfg.precompile == GLSTARK_PRECOMPILE_AUTO) {
