@@ -586,13 +586,16 @@ glstark_status gs_gles_precompile(gs_engine *eng, const gs_prepare_hint *hint)
 /* Background compiles, decided at the first proof. A cold compile is slow
  * where a cached one is not: on NVIDIA 580 a keccakf proof's 37 programs
  * took 2.0-2.6 s with an empty driver cache (the four Poseidon2 kernels
- * 0.17-0.44 s each) and ~1 ms each from the cache. So under AUTO the Merkle
- * leaf kernel, the first large program a proof needs, is built first and
- * timed: from the cache, the rest builds at first use (starting the
- * driver's compiler threads would only add ~0.2 s at exit on NVIDIA 580);
- * cold, every other program the proof runs is started on the driver's
- * threads at once (a device that built the leaf kernel before its first
- * proof, through the hash API, finds it cached and counts as warm). Not at
+ * 0.17-0.44 s each) and ~1-7 ms each from the cache. So under AUTO the
+ * Merkle compression kernel, a large program every commitment runs (the
+ * levels above its leaves), is built first and timed: from the cache, the
+ * rest builds at first use (starting the driver's compiler threads would
+ * only add ~0.2 s at exit on NVIDIA 580); cold, every other program the
+ * proof runs is started on the driver's threads at once (a device that
+ * committed before its first proof, through the hash API, finds it cached
+ * and counts as warm). The probe was the leaf kernel until a keccakf-1024
+ * proof on the H200 was seen to load it (6.5 ms) and never run it: its
+ * commitments take the streamed or the fused leaf kernel. Not at
  * device open: a process that never proves (a tool, most tests) would wait
  * at close for compiles it never uses. Nothing
  * here is fatal: a failure (a shader the driver rejects, host memory, a
@@ -634,11 +637,11 @@ static glstark_status gles_prepare(gs_engine *eng, const gs_prepare_hint *hint)
     if (s->precompile_state == 0 && dev->cfg.precompile == GLSTARK_PRECOMPILE_AUTO) {
         gs_gl_program *p;
         uint64_t t0 = gs_monotonic_ns();
-        glstark_status st = gs_gl_program_get(dev, "merkle_leaf.comp", NULL, &p, &eng->err);
+        glstark_status st = gs_gl_program_get(dev, "merkle_compress.comp", NULL, &p, &eng->err);
         uint64_t dt = gs_monotonic_ns() - t0;
         if (st || dt < GS_CACHED_BUILD_NS) {
             s->precompile_state = 2;
-            gs_gl_log(dev, GLSTARK_LOG_INFO, "programs build at first use (the Merkle leaf kernel: %s in %.1f ms)",
+            gs_gl_log(dev, GLSTARK_LOG_INFO, "programs build at first use (the Merkle compression kernel: %s in %.1f ms)",
                       st ? "failed" : "built", (double)dt / 1e6);
             gs_error_clear(&eng->err);
             return GLSTARK_OK;
