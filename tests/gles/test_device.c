@@ -90,6 +90,12 @@ Test(gles_device, parallel_groups_follow_llvmpipe_threads)
  * known to be 1: the test knob makes the engine measure it anyway, and two
  * groups take twice one group's time there, so the measurement must say
  * 1, never more. Its syncs count as calibration syncs. */
+/* The measurement is timing, so another process on the host can skew one
+ * (a stall in the one-group runs makes several groups look side by side:
+ * a CI run measured 4 while the host was busy). Every measurement must be
+ * a power of two within the cap and count its syncs; one of three devices
+ * must find the 1 that a single llvmpipe thread runs, which a probe that
+ * always overcounts would not. */
 Test(gles_device, measured_parallel_groups_on_one_thread)
 {
     clear_path_env();
@@ -99,18 +105,25 @@ Test(gles_device, measured_parallel_groups_on_one_thread)
     cfg.software_threads = 1;
     cfg.measure_parallel = 1;
     cfg.dispatch_ms = 50;
-    gs_engine *eng = tu_engine(&cfg);
-    gs_gl_device *dev = gs_gles_device(eng);
-    if (!dev->is_software) {
-        cr_assert(dev->caps.parallel_measured && dev->caps.parallel_groups >= 1 && dev->caps.parallel_groups <= 64);
+    unsigned got[3] = {0, 0, 0};
+    for (int attempt = 0; attempt < 3; attempt++) {
+        gs_engine *eng = tu_engine(&cfg);
+        gs_gl_device *dev = gs_gles_device(eng);
+        const unsigned p = dev->caps.parallel_groups;
+        cr_assert(dev->caps.parallel_measured, "the knob asked for a measurement");
+        cr_assert(p >= 1 && p <= 64 && (p & (p - 1)) == 0, "P measured as %u", p);
+        cr_assert_geq(dev->calib_syncs, 2 * 4u, "the probe's finishes count as calibration syncs");
+        const int software = dev->is_software;
         gs_engine_destroy(eng);
-        cr_skip_test("not llvmpipe: P measured as %u, nothing to hold it to", dev->caps.parallel_groups);
+        if (!software)
+            cr_skip_test("not llvmpipe: P measured as %u, nothing to hold it to", p);
+        got[attempt] = p;
+        if (p == 1)
+            return;
+        cr_log_warn("attempt %d: llvmpipe on one thread measured as %u groups side by side", attempt + 1, p);
     }
-    cr_assert(dev->caps.parallel_measured, "the knob asked for a measurement");
-    cr_assert_eq(dev->caps.parallel_groups, 1u, "llvmpipe on one thread measured as %u groups side by side",
-                 dev->caps.parallel_groups);
-    cr_assert_geq(dev->calib_syncs, 2 * 4u, "the probe's finishes count as calibration syncs");
-    gs_engine_destroy(eng);
+    cr_assert_fail("llvmpipe on one thread measured as %u, %u and %u groups side by side, never 1", got[0], got[1],
+                   got[2]);
 }
 
 /* Without a budget nothing is measured: P stays what the renderer says. */
