@@ -21,6 +21,13 @@ typedef struct gs_gkr_proof {
     bb4_t *sumcheck;             /* 3 * n_layers (n_layers - 1) / 2 */
 } gs_gkr_proof;
 
+/* The three sums of round k (< j) of layer j's sumcheck: layer j's rounds
+ * follow layers 1 .. j-1's, which hold j (j - 1) / 2 rounds in all. */
+static inline bb4_t *gs_gkr_round_sums(const gs_gkr_proof *pf, uint32_t j, uint32_t k)
+{
+    return &pf->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)];
+}
+
 /* Allocates the arrays for R layers (zeroed). */
 glstark_status gs_gkr_proof_alloc(gs_gkr_proof *pf, uint32_t n_layers, gs_error *err);
 void gs_gkr_proof_free(gs_gkr_proof *pf);

@@ -97,7 +97,7 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
             goto done;
         for (uint32_t k = 0; k < j; k++) {
             size_t m = (size_t)1 << (j - k); /* live y values */
-            bb4_t *dst = &out->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)];
+            bb4_t *dst = gs_gkr_round_sums(out, j, k);
             gs_chal r;
             if (ops->round(eng, eq, lp[j + 1], lq[j + 1], m / 2, lambda,
                            on_engine ? gs_sponge_rounds_sums(&dr) : gs_sums_host(dst))) {
@@ -130,11 +130,10 @@ glstark_status gs_gkr_prove(gs_engine *eng, gs_fs *fs, gs_buf *p, gs_buf *q, uin
             goto done;
         }
         for (uint32_t k = 0; on_engine && k < j; k++)
-            if ((st = gs_sponge_rounds_replay(&dr, fs->ts, k, &out->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)], NULL,
-                                              &rho[k], err)))
+            if ((st = gs_sponge_rounds_replay(&dr, fs->ts, k, gs_gkr_round_sums(out, j, k), NULL, &rho[k], err)))
                 goto done;
         gs_sponge_rounds_free(&dr);
-            out->claims[j].p0 = c[0];
+        out->claims[j].p0 = c[0];
         out->claims[j].p1 = c[1];
         out->claims[j].q0 = c[2];
         out->claims[j].q1 = c[3];

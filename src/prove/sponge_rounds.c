@@ -26,7 +26,7 @@ glstark_status gs_sponge_rounds_begin(gs_sponge_rounds *r, gs_engine *eng, const
     r->per_round = per_round;
     r->pow_bits = pow_bits;
     const size_t n = max_rounds ? max_rounds : 1;
-    r->h_sums = malloc(per_round * n * sizeof(bb4_t) + 1);
+    r->h_sums = malloc(per_round * n * sizeof(bb4_t));
     r->h_chals = malloc(n * sizeof(bb4_t));
     r->h_wits = malloc(n * sizeof(uint32_t));
     if (!r->h_sums || !r->h_chals || !r->h_wits)

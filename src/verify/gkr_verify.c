@@ -38,7 +38,7 @@ glstark_status gs_gkr_verify(gs_fs *fs, const gs_gkr_proof *pf, uint32_t R, bb4_
         bb4_t claim = bb4_add(P, bb4_mul(lambda, Q));
         bb4_t eq = bb4_one();
         for (uint32_t k = 0; k < j; k++) {
-            const bb4_t *s = &pf->sumcheck[3 * ((size_t)j * (j - 1) / 2 + k)];
+            const bb4_t *s = gs_gkr_round_sums(pf, j, k);
             bb4_t ev[4];
             ev[0] = bb4_sub(claim, s[0]);
             for (int i = 0; i < 3; i++) {
