@@ -12,7 +12,12 @@
 #include "glstark/device.h"
 
 /* GLSTARK_UPLOAD */
-typedef enum gs_upload_choice { GS_UPLOAD_CHOICE_AUTO = 0, GS_UPLOAD_CHOICE_RING = 1, GS_UPLOAD_CHOICE_SUBDATA = 2 } gs_upload_choice;
+typedef enum gs_upload_choice {
+    GS_UPLOAD_CHOICE_AUTO = 0,
+    GS_UPLOAD_CHOICE_RING = 1,
+    GS_UPLOAD_CHOICE_SUBDATA = 2,
+    GS_UPLOAD_CHOICE_STAGED = 3
+} gs_upload_choice;
 /* GLSTARK_COPY */
 typedef enum gs_copy_choice { GS_COPY_AUTO = 0, GS_COPY_SHADER = 1, GS_COPY_GL = 2 } gs_copy_choice;
 /* GLSTARK_POOL: GS_POOL_AUTO, else a glstark_buffer_pool value */

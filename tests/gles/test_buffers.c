@@ -320,8 +320,8 @@ Test(gles_buffers, canonical_write_matches_cpu_engine)
  * bad words at once), and good values around a refusal never make one. */
 Test(gles_buffers, canonical_write_refuses_values_not_below_p)
 {
-    const char *modes[] = {"ring", "subdata"};
-    const size_t big = (GS_UPLOAD_BATCH + 2) * GS_UPLOAD_SLOT_BYTES / 4 + 333; /* over one batch of slots */
+    const char *modes[] = {"ring", "subdata", "staged"};
+    const size_t big = (GS_UPLOAD_BATCH + 2) * GS_UPLOAD_SLOT_BYTES / 4 + 333; /* over one batch of either slot size */
     const size_t small = 1000;                                                  /* the appended small path */
     uint32_t *src = tu_alloc(big * 4);
     uint64_t seed = 0xBAD0001;
@@ -329,31 +329,33 @@ Test(gles_buffers, canonical_write_refuses_values_not_below_p)
     for (size_t i = 0; i < big; i++)
         src[i] = (uint32_t)(splitmix64(&seed) % BB_P);
     src[big / 2] = BB_P - 1; /* the largest good value */
-    const size_t slot_words = GS_UPLOAD_SLOT_BYTES / 4;
-    /* (length, bad index, second bad index or 0, bad value) */
-    const struct {
-        size_t n, bad, bad2;
-        uint32_t v;
-    } cases[] = {
-        {big, 0, 0, BB_P},
-        {big, big - 1, 0, 0xFFFFFFFFu},
-        {big, slot_words - 1, 0, BB_P + 1},
-        {big, (GS_UPLOAD_BATCH + 1) * slot_words + 5, 0, BB_P},
-        {big, 3 * slot_words + 17, 2 * slot_words + 9, 0x80000000u},
-        {small, 999, 0, BB_P},
-        {small, 3, 500, BB_P},
-    };
     /* one engine at a time: a GL context is current on one thread */
-    for (size_t e = 0; e < 3; e++) {
+    for (size_t e = 0; e < 4; e++) {
         gs_engine *eng;
         gs_error err;
-        if (e < 2) {
+        if (e < 3) {
             setenv("GLSTARK_UPLOAD", modes[e], 1);
             eng = tu_engine(NULL);
             unsetenv("GLSTARK_UPLOAD");
         } else {
             cr_assert_eq(gs_cpu_engine_create(2, &eng, &err), GLSTARK_OK);
         }
+        /* positions by the engine's ring slots (the CPU engine has none) */
+        const size_t slot_words =
+            (e < 3 ? ((const gs_gles_state *)eng->impl)->upload.slot_bytes : GS_UPLOAD_SLOT_BYTES_SMALL) / 4;
+        /* (length, bad index, second bad index or 0, bad value) */
+        const struct {
+            size_t n, bad, bad2;
+            uint32_t v;
+        } cases[] = {
+            {big, 0, 0, BB_P},
+            {big, big - 1, 0, 0xFFFFFFFFu},
+            {big, slot_words - 1, 0, BB_P + 1},
+            {big, (GS_UPLOAD_BATCH + 1) * slot_words + 5, 0, BB_P},
+            {big, 3 * slot_words + 17, 2 * slot_words + 9, 0x80000000u},
+            {small, 999, 0, BB_P},
+            {small, 3, 500, BB_P},
+        };
         gs_buf *b;
         TU_OK(eng, gs_buf_create(eng, big * 4, &b));
         TU_OK(eng, gs_buf_write_canonical(b, 0, src, big)); /* all good: accepted */
@@ -428,13 +430,14 @@ Test(gles_buffers, readback_paths_agree)
     free(got);
 }
 
-/* Both write paths (upload.h): a write larger than the whole ring at an odd
- * offset, a second one refilling slots the GPU may still be copying from, a
- * kernel write in between, and a bad GLSTARK_UPLOAD value refused. */
+/* Every write path (upload.h): a write larger than the whole ring at an odd
+ * offset, a second one refilling slots (or staging pieces) the GPU may still
+ * be copying from, a kernel write in between, and a bad GLSTARK_UPLOAD value
+ * refused. subdata is direct only on software renderers. */
 Test(gles_buffers, upload_paths_agree)
 {
-    const char *modes[] = {"ring", "subdata", "auto"};
-    const size_t bytes = (GS_UPLOAD_SLOTS + 1) * GS_UPLOAD_SLOT_BYTES + 12345;
+    const char *modes[] = {"ring", "subdata", "staged", "auto"};
+    const size_t bytes = (GS_UPLOAD_SLOTS + 1) * GS_UPLOAD_SLOT_BYTES + 12345; /* over the ring of either slot size */
     const size_t words = bytes / 4 + 8;
     uint32_t *src = tu_alloc(bytes), *src2 = tu_alloc(bytes), *got = tu_alloc(words * 4);
     uint64_t seed = 0x0B10AD01;
@@ -446,7 +449,9 @@ Test(gles_buffers, upload_paths_agree)
         gs_engine *eng = tu_engine(NULL);
         const gs_gles_state *gs = eng->impl;
         if (!strcmp(modes[m], "subdata"))
-            cr_assert_eq(gs->upload.mode, GS_UPLOAD_SUBDATA);
+            cr_assert_eq(gs->upload.mode, gs_gles_device(eng)->is_software ? GS_UPLOAD_SUBDATA : GS_UPLOAD_STAGED);
+        else if (!strcmp(modes[m], "staged"))
+            cr_assert_eq(gs->upload.mode, GS_UPLOAD_STAGED);
         else if (!strcmp(modes[m], "ring") && gs_gles_device(eng)->BufferStorage)
             cr_assert_eq(gs->upload.mode, GS_UPLOAD_RING);
         gs_buf *b;
@@ -880,7 +885,10 @@ Test(gles_buffers, ring_waits_count_as_upload_waits_not_host_syncs)
     unsetenv("GLSTARK_UPLOAD");
     gs_gles_state *gs = eng->impl;
     cr_assert_eq(gs->upload.mode, GS_UPLOAD_RING, "GLSTARK_UPLOAD=ring opens the ring");
-    const size_t words = GS_UPLOAD_SLOTS * GS_UPLOAD_SLOT_BYTES / 4 + (3u << 20) / 4; /* the ring and 3 MiB more */
+    /* 64 MiB of pinned memory only where the GPU has memory of its own to spare */
+    cr_assert_eq(gs->upload.slot_bytes,
+                 gs_gles_device(eng)->caps.desktop_class ? GS_UPLOAD_SLOT_BYTES : GS_UPLOAD_SLOT_BYTES_SMALL);
+    const size_t words = GS_UPLOAD_SLOTS * gs->upload.slot_bytes / 4 + (3u << 20) / 4; /* the ring and 3 MiB more */
     uint32_t *v = malloc(words * 4);
     cr_assert_not_null(v);
     for (size_t i = 0; i < words; i++)

@@ -227,7 +227,10 @@ static glstark_status upload(gs_engine *eng, gs_buf *buf, size_t off, const void
                   : gs_gles_upload_write(&s->upload, dev, buf->gl_name, off, src, n, &eng->err);
     eng->upload_waits += s->upload.waits - waits0;
     if (dev->prof)
-        gs_gl_profile_end(dev, s->upload.mode == GS_UPLOAD_RING ? "buffer write (ring)" : "buffer write (glBufferSubData)",
+        gs_gl_profile_end(dev,
+                          s->upload.mode == GS_UPLOAD_RING     ? "buffer write (ring)"
+                          : s->upload.mode == GS_UPLOAD_STAGED ? "buffer write (staged copy)"
+                                                               : "buffer write (glBufferSubData)",
                           n);
     return st;
 }

@@ -16,20 +16,23 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
      * 61-75 ms for keccakf's trace on the H200) and every write ordered as a
      * GPU command (upload.h); on software renderers glBufferSubData, a plain
      * memcpy that the ring would only add a copy to */
-    up->mode = can_ring && !dev->is_software ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
+    up->mode = dev->is_software ? GS_UPLOAD_SUBDATA : can_ring ? GS_UPLOAD_RING : GS_UPLOAD_STAGED;
     unsigned cores = gs_online_cores();
     up->threads = cores > GS_UPLOAD_BATCH ? GS_UPLOAD_BATCH : cores;
+    up->slot_bytes = dev->caps.desktop_class ? GS_UPLOAD_SLOT_BYTES : GS_UPLOAD_SLOT_BYTES_SMALL;
     (void)err;
     if (dev->cfg.upload == GS_UPLOAD_CHOICE_SUBDATA) /* GLSTARK_UPLOAD */
-        up->mode = GS_UPLOAD_SUBDATA;
-    else if (dev->cfg.upload == GS_UPLOAD_CHOICE_RING)
-        up->mode = can_ring ? GS_UPLOAD_RING : GS_UPLOAD_SUBDATA;
+        up->mode = dev->is_software ? GS_UPLOAD_SUBDATA : GS_UPLOAD_STAGED;
+    else if (dev->cfg.upload == GS_UPLOAD_CHOICE_STAGED)
+        up->mode = GS_UPLOAD_STAGED;
+    else if (dev->cfg.upload == GS_UPLOAD_CHOICE_RING && can_ring)
+        up->mode = GS_UPLOAD_RING;
     return GLSTARK_OK;
 }
 
 const char *gs_gles_upload_name(gs_upload_mode mode)
 {
-    return mode == GS_UPLOAD_RING ? "ring" : "subdata";
+    return mode == GS_UPLOAD_RING ? "ring" : mode == GS_UPLOAD_STAGED ? "staged" : "subdata";
 }
 
 void gs_gles_upload_free(gs_gles_upload *up)
@@ -42,19 +45,24 @@ void gs_gles_upload_free(gs_gles_upload *up)
     gs_gl_unmap_delete(GL_COPY_READ_BUFFER, up->ring, up->map);
     up->ring = 0;
     up->map = NULL;
+    if (up->stage)
+        glDeleteBuffers(1, &up->stage);
+    up->stage = 0;
 }
 
-/* Creates the ring; a refusal drops this writer to SUBDATA for good. */
+/* Creates the ring; a refusal drops this writer to STAGED (SUBDATA on a
+ * software renderer) for good. */
 static void ensure_ring(gs_gles_upload *up, gs_gl_device *dev)
 {
     if (up->ring)
         return;
-    const size_t size = GS_UPLOAD_SLOTS * GS_UPLOAD_SLOT_BYTES;
+    const size_t size = GS_UPLOAD_SLOTS * up->slot_bytes;
     up->map = gs_gl_map_persistent(dev, GL_COPY_READ_BUFFER, size, GL_MAP_WRITE_BIT, &up->ring);
     if (!up->map) {
-        up->mode = GS_UPLOAD_SUBDATA;
+        up->mode = dev->is_software ? GS_UPLOAD_SUBDATA : GS_UPLOAD_STAGED;
         gs_gl_log(dev, GLSTARK_LOG_WARN,
-                  "upload: the driver refused a persistently mapped %zu-byte ring; writing with glBufferSubData", size);
+                  "upload: the driver refused a persistently mapped %zu-byte ring; writing through %s", size,
+                  gs_gles_upload_name(up->mode));
     }
 }
 
@@ -80,6 +88,7 @@ static glstark_status wait_slot(gs_gles_upload *up, gs_gl_device *dev, unsigned 
 typedef struct fill_job {
     unsigned char *map;
     const unsigned char *src;
+    size_t slot_bytes;
     int check; /* the words must be canonical field values */
     unsigned slot[GS_UPLOAD_BATCH];
     size_t from[GS_UPLOAD_BATCH], len[GS_UPLOAD_BATCH];
@@ -95,7 +104,7 @@ static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
     (void)worker;
     fill_job *j = ctx;
     for (size_t k = b; k < e; k++) {
-        unsigned char *to = j->map + (size_t)j->slot[k] * GS_UPLOAD_SLOT_BYTES;
+        unsigned char *to = j->map + (size_t)j->slot[k] * j->slot_bytes;
         const unsigned char *from = j->src + j->from[k];
         j->first_bad[k] = SIZE_MAX;
         for (size_t at = 0; at < j->len[k]; at += FILL_CHECK_STEP) {
@@ -118,7 +127,7 @@ static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
 static glstark_status small_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
                                   size_t n, gs_error *err)
 {
-    if (!up->open || up->fill + n > GS_UPLOAD_SLOT_BYTES) {
+    if (!up->open || up->fill + n > up->slot_bytes) {
         unsigned i = up->next;
         glstark_status st = wait_slot(up, dev, i, err);
         if (st)
@@ -128,7 +137,7 @@ static glstark_status small_write(gs_gles_upload *up, gs_gl_device *dev, GLuint 
         up->open = 1;
         up->next = (i + 1) % GS_UPLOAD_SLOTS;
     }
-    size_t at = (size_t)up->cur * GS_UPLOAD_SLOT_BYTES + up->fill;
+    size_t at = (size_t)up->cur * up->slot_bytes + up->fill;
     memcpy((unsigned char *)up->map + at, src, n);
     glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
     glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
@@ -138,6 +147,26 @@ static glstark_status small_write(gs_gles_upload *up, gs_gl_device *dev, GLuint 
     up->fence[up->cur] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     up->fill += (n + 15) & ~(size_t)15;
     return gs_gl_check(dev, err, "gles buffer write (ring copy)");
+}
+
+/* STAGED: each piece of at most one slot's size is given to the staging
+ * buffer as its new contents (glBufferData: fresh storage, so a copy still
+ * reading the previous piece is not disturbed) and copied on the GPU, in
+ * order with the kernels around it. */
+static glstark_status staged_write(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const void *src,
+                                   size_t n, gs_error *err)
+{
+    if (!up->stage)
+        glGenBuffers(1, &up->stage);
+    glBindBuffer(GL_COPY_READ_BUFFER, up->stage);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+    for (size_t done = 0; done < n;) {
+        size_t len = n - done < up->slot_bytes ? n - done : up->slot_bytes;
+        glBufferData(GL_COPY_READ_BUFFER, (GLsizeiptr)len, (const unsigned char *)src + done, GL_STREAM_COPY);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, (GLintptr)(off + done), (GLsizeiptr)len);
+        done += len;
+    }
+    return gs_gl_check(dev, err, "gles buffer write (staged copy)");
 }
 
 /* The write behind both entry points; with `check`, n is a whole number of
@@ -158,6 +187,8 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
             return GLSTARK_OK;
         }
     }
+    if (up->mode == GS_UPLOAD_STAGED)
+        return staged_write(up, dev, dst, off, src, n, err);
     if (up->mode != GS_UPLOAD_RING) {
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
         glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
@@ -169,7 +200,7 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
     glstark_status st = GLSTARK_OK;
     for (size_t done = 0; !st && done < n;) {
         /* the next batch of slots: wait until the GPU has drained them */
-        fill_job j = {.map = up->map, .src = src, .check = check};
+        fill_job j = {.map = up->map, .src = src, .slot_bytes = up->slot_bytes, .check = check};
         size_t cnt = 0, at = done;
         while (cnt < GS_UPLOAD_BATCH && at < n) {
             unsigned i = (up->next + (unsigned)cnt) % GS_UPLOAD_SLOTS;
@@ -177,7 +208,7 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
                 return st;
             j.slot[cnt] = i;
             j.from[cnt] = at;
-            j.len[cnt] = n - at < GS_UPLOAD_SLOT_BYTES ? n - at : GS_UPLOAD_SLOT_BYTES;
+            j.len[cnt] = n - at < up->slot_bytes ? n - at : up->slot_bytes;
             at += j.len[cnt];
             cnt++;
         }
@@ -189,7 +220,7 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
         for (size_t k = 0; k < cnt; k++) {
             glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                                (GLintptr)((size_t)j.slot[k] * GS_UPLOAD_SLOT_BYTES), (GLintptr)(off + j.from[k]),
+                                (GLintptr)((size_t)j.slot[k] * up->slot_bytes), (GLintptr)(off + j.from[k]),
                                 (GLsizeiptr)j.len[k]);
             up->fence[j.slot[k]] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         }

@@ -17,9 +17,17 @@
  * that dispatch's writes even after glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT)
  * (seen with test buffers poisoned by a fill kernel right after creation: the
  * uploaded inputs came back as the poison); a copy command is ordered like any
- * other GPU command. SUBDATA (the default on software renderers) relies on
- * the barrier as the GL spec defines it. A driver without buffer
- * storage, or one that refuses the mapping, gets SUBDATA. */
+ * other GPU command. SUBDATA (the default on software renderers, which run
+ * GL commands in order on the host) relies on the barrier as the GL spec
+ * defines it. STAGED keeps the copy-command ordering without a mapping:
+ * each piece goes into a staging buffer that no shader touches
+ * (glBufferData, which gives it fresh storage while earlier copies may
+ * still read the old) and is copied into the destination on the GPU.
+ * Measured on the NVIDIA 580 driver (docs/performance.md): SUBDATA made
+ * keccakf proofs that failed verification or the engine's own checks in
+ * every configuration; STAGED and RING made OpenVM's bytes. So a hardware
+ * driver without buffer storage, or one that refuses the mapping, gets
+ * STAGED, and so does GLSTARK_UPLOAD=subdata on a hardware driver. */
 #ifndef GS_ENGINE_GLES_UPLOAD_H
 #define GS_ENGINE_GLES_UPLOAD_H
 
@@ -29,7 +37,11 @@
 #include "util/error.h"
 
 #define GS_UPLOAD_SLOTS 16
+/* Slot size on desktop-class GPUs, and on the others (caps.desktop_class):
+ * the ring is pinned host memory, which a board shares with its GPU, so it
+ * is 16 MiB there instead of 64 (docs/performance.md, the board profile). */
 #define GS_UPLOAD_SLOT_BYTES ((size_t)4 << 20)
+#define GS_UPLOAD_SLOT_BYTES_SMALL ((size_t)1 << 20)
 /* Slots filled at once, one host thread each (half the ring, so the GPU
  * drains one half while the host fills the other). */
 #define GS_UPLOAD_BATCH 8
@@ -37,12 +49,14 @@
  * ones are appended to the open slot. */
 #define GS_UPLOAD_RING_MIN ((size_t)1 << 20)
 
-typedef enum gs_upload_mode { GS_UPLOAD_SUBDATA = 1, GS_UPLOAD_RING = 2 } gs_upload_mode;
+typedef enum gs_upload_mode { GS_UPLOAD_SUBDATA = 1, GS_UPLOAD_RING = 2, GS_UPLOAD_STAGED = 3 } gs_upload_mode;
 
 typedef struct gs_gles_upload {
     gs_upload_mode mode;
     GLuint ring;     /* GS_UPLOAD_SLOTS slots, 0 until the first large write */
+    GLuint stage;    /* STAGED: the staging buffer, 0 until the first write */
     void *map;       /* its persistent, coherent mapping */
+    size_t slot_bytes; /* GS_UPLOAD_SLOT_BYTES or GS_UPLOAD_SLOT_BYTES_SMALL */
     GLsync fence[GS_UPLOAD_SLOTS];
     unsigned next;   /* slot to fill next */
     unsigned cur;    /* the slot small writes append to, while `open` */
@@ -52,9 +66,10 @@ typedef struct gs_gles_upload {
     unsigned threads; /* host threads filling slots (1 .. GS_UPLOAD_BATCH) */
 } gs_gles_upload;
 
-/* Picks the mode: GLSTARK_UPLOAD=ring|subdata|auto (auto: ring on hardware
- * GPUs whose driver has GL_EXT_buffer_storage, else subdata). Bad values are
- * errors. No GL work. */
+/* Picks the mode: GLSTARK_UPLOAD=auto|ring|subdata|staged. auto: RING on
+ * hardware GPUs whose driver has GL_EXT_buffer_storage, STAGED on other
+ * hardware GPUs, SUBDATA on software renderers; subdata is STAGED on
+ * hardware GPUs. Bad values are errors. No GL work. */
 glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err);
 
 /* Writes n bytes of src into buffer object dst at byte off. Returns once src
@@ -71,7 +86,7 @@ glstark_status gs_gles_upload_write(gs_gles_upload *up, gs_gl_device *dev, GLuin
 glstark_status gs_gles_upload_write_canonical(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off,
                                               const uint32_t *src, size_t count, size_t *first_bad, gs_error *err);
 
-/* Deletes the ring (the context must be current). */
+/* Deletes the ring and the staging buffer (the context must be current). */
 void gs_gles_upload_free(gs_gles_upload *up);
 
 const char *gs_gles_upload_name(gs_upload_mode mode);
