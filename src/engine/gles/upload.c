@@ -15,7 +15,8 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
     /* automatic: the ring on hardware GPUs: faster where measured (34-39 vs
      * 61-75 ms for keccakf's trace on the H200) and every write ordered as a
      * GPU command (upload.h); on software renderers glBufferSubData, a plain
-     * memcpy that the ring would only add a copy to */
+     * memcpy that the ring would only add a copy to; on hardware without
+     * buffer storage the staged copies, which keep the ordering */
     up->mode = dev->is_software ? GS_UPLOAD_SUBDATA : can_ring ? GS_UPLOAD_RING : GS_UPLOAD_STAGED;
     unsigned cores = gs_online_cores();
     up->threads = cores > GS_UPLOAD_BATCH ? GS_UPLOAD_BATCH : cores;
