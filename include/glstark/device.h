@@ -241,6 +241,8 @@ typedef struct glstark_device_limits {
                                         renderer's threads, Mali's shader cores where its driver reports them,
                                         else, under a time budget, measured when the device opens (a power of
                                         two, a floor on the GPU's concurrency), else 1 */
+    int upload_staged;               /* host-to-GPU writes through a staging buffer and a GPU copy (GLSTARK_UPLOAD: the
+                                        path of hardware GPUs without the ring; 0 with the ring or glBufferSubData) */
 } glstark_device_limits;
 
 /* Fills defaults: the automatic engine and platform, every choice automatic. */

@@ -403,6 +403,7 @@ static void limits_from_caps(const gs_gl_caps *c, glstark_device_limits *L)
     L->field_mul = c->field_mul;
     L->background_compile = c->background_compile;
     L->parallel_groups = c->parallel_groups;
+    L->upload_staged = c->upload_staged;
 }
 #endif
 

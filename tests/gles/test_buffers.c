@@ -454,6 +454,9 @@ Test(gles_buffers, upload_paths_agree)
             cr_assert_eq(gs->upload.mode, GS_UPLOAD_STAGED);
         else if (!strcmp(modes[m], "ring") && gs_gles_device(eng)->BufferStorage)
             cr_assert_eq(gs->upload.mode, GS_UPLOAD_RING);
+        /* what glstark_device_limits reports */
+        cr_assert_eq(gs_gles_device(eng)->caps.upload_ring, gs->upload.mode == GS_UPLOAD_RING, "mode %s", modes[m]);
+        cr_assert_eq(gs_gles_device(eng)->caps.upload_staged, gs->upload.mode == GS_UPLOAD_STAGED, "mode %s", modes[m]);
         gs_buf *b;
         TU_OK(eng, gs_buf_create(eng, words * 4, &b));
         TU_OK(eng, gs_buf_fill_u32(b, 0, words, 0xDEADBEEFu));
