@@ -21,13 +21,16 @@
  * started ahead (GLSTARK_PRECOMPILE_ON), and then none may be built that the
  * engine's lists did not name. */
 static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system_params *sp,
-                               const glstark_air_trace *traces, const char *file, int reencode, int precompile)
+                               const glstark_air_trace *traces, const char *file, int reencode, int precompile,
+                               gs_upload_choice upload)
 {
     gs_error err;
     gs_multi_pk pk;
     cr_assert_eq(gs_keygen(sp, airs, nairs, NULL, &pk, &err), GLSTARK_OK, "%s", err.msg);
     gs_device_config dopt;
     dopt = tu_config();
+    if (upload != GS_UPLOAD_CHOICE_AUTO) /* else the environment's, as in the floor runs */
+        dopt.upload = upload;
     if (precompile) {
         dopt.precompile = GLSTARK_PRECOMPILE_ON;
         /* no dispatch time budget: its work-group variants follow rates
@@ -35,6 +38,8 @@ static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system
         dopt.dispatch_ms = 0;
     }
     gs_engine *eng = tu_engine(&dopt), *cpu;
+    if (upload == GS_UPLOAD_CHOICE_STAGED)
+        cr_assert_eq(((const gs_gles_state *)eng->impl)->upload.mode, GS_UPLOAD_STAGED);
     cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
     gs_prove_timings tm;
     const gs_prove_options opt = {.fallback = cpu, .reencode_codeword = reencode};
@@ -62,7 +67,7 @@ static void prove_on_gles_with(glstark_air **airs, size_t nairs, const gs_system
 static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                           const glstark_air_trace *traces, const char *file)
 {
-    prove_on_gles_with(airs, nairs, sp, traces, file, 0, 0);
+    prove_on_gles_with(airs, nairs, sp, traces, file, 0, 0, GS_UPLOAD_CHOICE_AUTO);
 }
 
 /* The programs a proof starts ahead cover all it runs: with interactions
@@ -70,7 +75,7 @@ static void prove_on_gles(glstark_air **airs, size_t nairs, const gs_system_para
 static void prove_on_gles_precompiled(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                                       const glstark_air_trace *traces, const char *file)
 {
-    prove_on_gles_with(airs, nairs, sp, traces, file, 0, 1);
+    prove_on_gles_with(airs, nairs, sp, traces, file, 0, 1, GS_UPLOAD_CHOICE_AUTO);
 }
 
 /* The codeword freed after its tree and encoded again on the GPU for the
@@ -78,7 +83,15 @@ static void prove_on_gles_precompiled(glstark_air **airs, size_t nairs, const gs
 static void prove_on_gles_reencoded(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                                     const glstark_air_trace *traces, const char *file)
 {
-    prove_on_gles_with(airs, nairs, sp, traces, file, 1, 0);
+    prove_on_gles_with(airs, nairs, sp, traces, file, 1, 0, GS_UPLOAD_CHOICE_AUTO);
+}
+
+/* Every host write through a staging buffer and a GPU copy (the path of
+ * hardware GPUs without the upload ring): OpenVM's bytes. */
+static void prove_on_gles_staged(glstark_air **airs, size_t nairs, const gs_system_params *sp,
+                                 const glstark_air_trace *traces, const char *file)
+{
+    prove_on_gles_with(airs, nairs, sp, traces, file, 1, 0, GS_UPLOAD_CHOICE_STAGED);
 }
 
 /* The streamed commit on the GLES engine (8-column groups): the bytes of
@@ -400,11 +413,11 @@ Test(prover_gles, fib_small_n4) { oc_fib_small(4, "fib-small_n4.proof.bin", prov
 Test(prover_gles, fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles); }
 Test(prover_gles, interactions_small) { oc_interactions_small(prove_on_gles); }
 
-/* on both upload paths */
+/* on every upload path */
 Test(prover_gles, trace_value_not_below_p_refused)
 {
-    const char *modes[] = {"ring", "subdata"};
-    for (size_t m = 0; m < 2; m++) {
+    const char *modes[] = {"ring", "subdata", "staged"};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         setenv("GLSTARK_UPLOAD", modes[m], 1);
         gs_engine *eng = tu_engine(NULL);
         oc_refuses_trace_value_not_below_p(eng);
@@ -413,6 +426,8 @@ Test(prover_gles, trace_value_not_below_p_refused)
     unsetenv("GLSTARK_UPLOAD");
 }
 Test(prover_gles, precompiled_interactions_small) { oc_interactions_small(prove_on_gles_precompiled); }
+Test(prover_gles, staged_interactions_small) { oc_interactions_small(prove_on_gles_staged); }
+Test(prover_gles, staged_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_staged); }
 Test(prover_gles, precompiled_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_precompiled); }
 Test(prover_gles, fib_app18_n10, .timeout = 300) { oc_fib_app18_n10(prove_on_gles); }
 #else
