@@ -87,7 +87,8 @@ static void prove_on_gles_reencoded(glstark_air **airs, size_t nairs, const gs_s
 }
 
 /* Every host write through a staging buffer and a GPU copy (the path of
- * hardware GPUs without the upload ring): OpenVM's bytes. */
+ * hardware GPUs without the upload ring), the codeword re-encoded as
+ * glstark_prove's AUTO policy does on GLES: OpenVM's bytes. */
 static void prove_on_gles_staged(glstark_air **airs, size_t nairs, const gs_system_params *sp,
                                  const glstark_air_trace *traces, const char *file)
 {

@@ -8,6 +8,13 @@
 #include "field/canonical.h"
 #include "util/parallel_for.h"
 
+/* The path without the ring: a direct glBufferSubData where GL orders it
+ * (software renderers), staged copies on hardware GPUs (upload.h). */
+static gs_upload_mode mode_without_ring(const gs_gl_device *dev)
+{
+    return dev->is_software ? GS_UPLOAD_SUBDATA : GS_UPLOAD_STAGED;
+}
+
 glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err)
 {
     memset(up, 0, sizeof *up);
@@ -17,13 +24,13 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
      * GPU command (upload.h); on software renderers glBufferSubData, a plain
      * memcpy that the ring would only add a copy to; on hardware without
      * buffer storage the staged copies, which keep the ordering */
-    up->mode = dev->is_software ? GS_UPLOAD_SUBDATA : can_ring ? GS_UPLOAD_RING : GS_UPLOAD_STAGED;
+    up->mode = can_ring && !dev->is_software ? GS_UPLOAD_RING : mode_without_ring(dev);
     unsigned cores = gs_online_cores();
     up->threads = cores > GS_UPLOAD_BATCH ? GS_UPLOAD_BATCH : cores;
     up->slot_bytes = dev->caps.desktop_class ? GS_UPLOAD_SLOT_BYTES : GS_UPLOAD_SLOT_BYTES_SMALL;
     (void)err;
     if (dev->cfg.upload == GS_UPLOAD_CHOICE_SUBDATA) /* GLSTARK_UPLOAD */
-        up->mode = dev->is_software ? GS_UPLOAD_SUBDATA : GS_UPLOAD_STAGED;
+        up->mode = mode_without_ring(dev);
     else if (dev->cfg.upload == GS_UPLOAD_CHOICE_STAGED)
         up->mode = GS_UPLOAD_STAGED;
     else if (dev->cfg.upload == GS_UPLOAD_CHOICE_RING && can_ring)
@@ -60,7 +67,7 @@ static void ensure_ring(gs_gles_upload *up, gs_gl_device *dev)
     const size_t size = GS_UPLOAD_SLOTS * up->slot_bytes;
     up->map = gs_gl_map_persistent(dev, GL_COPY_READ_BUFFER, size, GL_MAP_WRITE_BIT, &up->ring);
     if (!up->map) {
-        up->mode = dev->is_software ? GS_UPLOAD_SUBDATA : GS_UPLOAD_STAGED;
+        up->mode = mode_without_ring(dev);
         gs_gl_log(dev, GLSTARK_LOG_WARN,
                   "upload: the driver refused a persistently mapped %zu-byte ring; writing through %s", size,
                   gs_gles_upload_name(up->mode));
