@@ -56,9 +56,12 @@ typedef struct gs_reduction_ops {
                                  uint32_t max_nt, bb4_t *out);
 
     /* PLE fold: out column c, entry x (x < height/N) =
-     *   Σ_{z<N} M[c·height + x·N + z] · lag[z]     for c < width.
-     * lag: host array of N bb4_t. out must have width columns of height/N. */
-    glstark_status (*fold_ple)(gs_engine *eng, const gs_buf *matrix, uint32_t width, uint32_t height,
+     *   Σ_{z<N} M[(col0 + c)·height + x·N + z] · lag[z]     for c < width,
+     * matrix columns col0 .. col0 + width − 1. lag: host array of N bb4_t.
+     * out must have width columns of height/N. With l_skip + 1 and the
+     * weights lag[z]·(1 − u), lag[z]·u it gives the PLE fold already folded
+     * once by u (the stacked reduction's lean first round). */
+    glstark_status (*fold_ple)(gs_engine *eng, const gs_buf *matrix, uint32_t col0, uint32_t width, uint32_t height,
                                uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out);
 
     /* One product-sumcheck round over column pairs (q_c, w_c) of length len

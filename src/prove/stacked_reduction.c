@@ -101,11 +101,36 @@ void gs_sred_prover_free(gs_sred_prover *p)
         return;
     free(p->lambda_pows);
     free(p->eq_tables);
+    free(p->lag);
+    free(p->wsrc);
+    free(p->wcopies);
     if (p->q)
         gs_buf_destroy(p->q);
     if (p->w)
         gs_buf_destroy(p->w);
     memset(p, 0, sizeof *p);
+}
+
+/* Whether the first round runs lean (see gs_sred_prover): on engines
+ * without plentiful memory, when round 1 runs on the engine (not already
+ * the host's tail), the PLE fold over 2^(l_skip+1) rows is within the
+ * engines' 2^10 weights, and every slice of at least 2^l_skip rows starts
+ * on a multiple of its block count (the stacked layout places slices in
+ * descending height, so it does; checked, since the folded weight copies
+ * rely on it). */
+static int lean_allowed(const gs_sred_prover *p)
+{
+    const uint32_t l = p->prm.l_skip;
+    if (p->eng->plentiful_memory || p->prm.n_stack < 1 || l + 1 > 10 ||
+        ((size_t)p->total_width << p->prm.n_stack) <= GS_HOST_TAIL_ENTRIES)
+        return 0;
+    for (uint32_t c = 0; c < p->num_commits; c++)
+        for (uint32_t k = 0; k < p->commits[c].num_slices; k++) {
+            const gs_red_slice *s = &p->commits[c].slices[k];
+            if (s->log_height >= l && ((s->row >> l) & ((1u << (s->log_height - l)) - 1)) != 0)
+                return 0;
+        }
+    return 1;
 }
 
 glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_params prm,
@@ -147,6 +172,10 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
         p->lambda_pows[i] = pw;
         pw = bb4_mul(pw, lambda);
     }
+    p->stride = (size_t)1 << prm.n_stack;
+    p->lean = lean_allowed(p);
+    if (p->lean)
+        return GLSTARK_OK; /* the first fold makes the tables, at half length */
     size_t tbytes = (size_t)p->total_width * sizeof(bb4_t) << prm.n_stack;
     if (tbytes == 0)
         tbytes = sizeof(bb4_t);
@@ -344,51 +373,31 @@ glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error 
     return st;
 }
 
-glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *err)
+/* The weight tables as scaled copies (see below), for the Lagrange point
+ * u_0: *src the shared V tables and the short slices' single entries,
+ * *copies one per slice, into the full-length layout (column c at c·len). */
+static glstark_status weight_copies(const gs_sred_prover *p, bb4_t u0, bb4_t **src_out, size_t *src_len_out,
+                                    gs_red_copy **copies_out, size_t *ncopies_out, gs_error *err)
 {
     const uint32_t l = p->prm.l_skip;
-    const size_t N = (size_t)1 << l;
-    const uint32_t height = 1u << (l + p->prm.n_stack);
     const size_t len = (size_t)1 << p->prm.n_stack;
-    gs_engine *eng = p->eng;
-
-    bb4_t *lagr = malloc(N * sizeof(bb4_t));
     /* the shared V tables (at most one per height and rotation flag) and the
      * short slices' single entries */
     size_t src_cap = ((size_t)4 << p->max_nt) + p->total_slices;
     bb4_t *src = malloc(src_cap * sizeof(bb4_t));
     gs_red_copy *copies = malloc(((size_t)p->total_slices + 1) * sizeof(gs_red_copy));
-    if (!lagr || !src || !copies) {
-        free(lagr);
+    if (!src || !copies) {
         free(src);
         free(copies);
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
     }
-    bb_t omega = bb_two_adic_generator(l), wz = bb_one();
-    for (size_t z = 0; z < N; z++) {
-        lagr[z] = gs_eq_uni(l, u0, ef_base(wz));
-        wz = bb_mul(wz, omega);
-    }
-    glstark_status st = GLSTARK_OK;
-    uint32_t col_off = 0;
-    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
-        const gs_sred_commit *cm = &p->commits[c];
-        gs_red_cols out = {p->q, (size_t)col_off * len, len, cm->width};
-        if (cm->width)
-            st = eng->reduction->fold_ple(eng, p->matrices[c], cm->width, height, l, lagr, &out);
-        if (st)
-            gs_error_set(err, st, "stacked reduction: PLE fold of commit %u: %s", c, eng->err.msg);
-        col_off += cm->width;
-    }
-    if (!st)
-        st = gs_buf_fill_u32(p->w, 0, (size_t)4 * p->total_width * len, 0);
-
-    /* Weight tables. For a slice of height >= 2^l, W_k = λ^{2k}·V with V
-     * shared by every slice of that height and rotation flag:
+    /* For a slice of height >= 2^l, W_k = λ^{2k}·V with V shared by every
+     * slice of that height and rotation flag:
      *   V[x] = (E + r·λ·(Erot − C))·eq[x] + r·λ·C·eq[prev x];
      * a shorter slice has one entry. Only the V tables and the single
      * entries cross to the engine, which writes each W_k as a scaled copy
      * (5.4 M entries for keccakf-1024 at L = 21, from 2^11 shared ones). */
+    bb_t omega = bb_two_adic_generator(l);
     bb4_t r0w = bb4_mul_base(p->r0, omega);
     bb4_t eq_const = gs_eq_uni_at_one(l, r0w);
     bb4_t e_u0 = gs_eq_uni(l, u0, p->r0);
@@ -399,9 +408,8 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
         for (int nt = 0; nt < 33; nt++)
             v_off[rr][nt] = -1;
     size_t src_len = 0, ncopies = 0;
-    uint32_t k_global = 0;
-    col_off = 0;
-    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
+    uint32_t k_global = 0, col_off = 0;
+    for (uint32_t c = 0; c < p->num_commits; c++) {
         const gs_sred_commit *cm = &p->commits[c];
         for (uint32_t k = 0; k < cm->num_slices; k++, k_global++) {
             const gs_red_slice *s = &cm->slices[k];
@@ -446,22 +454,270 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
         }
         col_off += cm->width;
     }
+    *src_out = src;
+    *src_len_out = src_len;
+    *copies_out = copies;
+    *ncopies_out = ncopies;
+    return GLSTARK_OK;
+}
+
+/* Zero-fills the EF table w (words of it) and writes the scaled copies of
+ * src into it. */
+static glstark_status write_weights(gs_engine *eng, gs_buf *w, size_t words, const bb4_t *src, size_t src_len,
+                                    const gs_red_copy *copies, size_t ncopies)
+{
+    glstark_status st = gs_buf_fill_u32(w, 0, words, 0);
     gs_buf *sb = NULL;
     if (!st && ncopies) {
         st = gs_buf_create(eng, src_len * sizeof(bb4_t), &sb);
         if (!st)
             st = gs_buf_write(sb, 0, src, src_len * sizeof(bb4_t));
         if (!st)
-            st = eng->reduction->scaled_copies(eng, p->w, sb, copies, ncopies);
+            st = eng->reduction->scaled_copies(eng, w, sb, copies, ncopies);
     }
     gs_buf_destroy(sb);
-    free(lagr);
-    free(src);
-    free(copies);
-    if (st && err && err->status == GLSTARK_OK)
-        gs_error_set(err, st, "stacked reduction: building the weight tables: %s", eng->err.msg);
+    return st;
+}
+
+glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *err)
+{
+    const uint32_t l = p->prm.l_skip;
+    const size_t N = (size_t)1 << l;
+    const uint32_t height = 1u << (l + p->prm.n_stack);
+    const size_t len = (size_t)1 << p->prm.n_stack;
+    gs_engine *eng = p->eng;
+
+    bb4_t *lagr = malloc(N * sizeof(bb4_t));
+    if (!lagr)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    bb_t omega = bb_two_adic_generator(l), wz = bb_one();
+    for (size_t z = 0; z < N; z++) {
+        lagr[z] = gs_eq_uni(l, u0, ef_base(wz));
+        wz = bb_mul(wz, omega);
+    }
     p->len = len;
     p->round = 0;
+    if (p->lean) {
+        p->lag = lagr;
+        p->lean_pending = 1;
+        return weight_copies(p, u0, &p->wsrc, &p->nwsrc, &p->wcopies, &p->nwcopies, err);
+    }
+    glstark_status st = GLSTARK_OK;
+    uint32_t col_off = 0;
+    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
+        const gs_sred_commit *cm = &p->commits[c];
+        gs_red_cols out = {p->q, (size_t)col_off * len, len, cm->width};
+        if (cm->width)
+            st = eng->reduction->fold_ple(eng, p->matrices[c], 0, cm->width, height, l, lagr, &out);
+        if (st)
+            gs_error_set(err, st, "stacked reduction: PLE fold of commit %u: %s", c, eng->err.msg);
+        col_off += cm->width;
+    }
+    free(lagr);
+    bb4_t *src = NULL;
+    gs_red_copy *copies = NULL;
+    size_t src_len = 0, ncopies = 0;
+    if (!st)
+        st = weight_copies(p, u0, &src, &src_len, &copies, &ncopies, err);
+    if (!st && (st = write_weights(eng, p->w, (size_t)4 * p->total_width * len, src, src_len, copies, ncopies)))
+        gs_error_set(err, st, "stacked reduction: building the weight tables: %s", eng->err.msg);
+    free(src);
+    free(copies);
+    return st;
+}
+
+/* Columns per group in the lean first round: an eighth of the stacked
+ * columns, so the two group tables hold a quarter of what the two halved
+ * tables hold. */
+static uint32_t lean_group_cols(const gs_sred_prover *p)
+{
+    return p->total_width >= 16 ? p->total_width / 8 : 1;
+}
+
+/* The lean round 1: per column group, its PLE-folded columns and weights
+ * at full length, and their round sums into one engine buffer; then one
+ * read (a host sync) and their sum. */
+static glstark_status lean_round1(gs_sred_prover *p, gs_sums_dst out, gs_error *err)
+{
+    gs_engine *eng = p->eng;
+    const uint32_t l = p->prm.l_skip, height = 1u << (l + p->prm.n_stack), G = lean_group_cols(p);
+    const size_t len = p->len;
+    uint32_t ngroups = 0;
+    for (uint32_t c = 0; c < p->num_commits; c++)
+        ngroups += (p->commits[c].width + G - 1) / G;
+    gs_buf *qg = NULL, *wg = NULL, *sums = NULL, *sb = NULL;
+    bb4_t *part = malloc(((size_t)2 * ngroups + 1) * sizeof(bb4_t));
+    gs_red_copy *gc = malloc((p->nwcopies + 1) * sizeof(gs_red_copy));
+    glstark_status st = part && gc ? GLSTARK_OK
+                                   : gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    if (!st && ((st = gs_buf_create(eng, (size_t)G * len * sizeof(bb4_t), &qg)) ||
+                (st = gs_buf_create(eng, (size_t)G * len * sizeof(bb4_t), &wg)) ||
+                (st = gs_buf_create(eng, ((size_t)2 * ngroups + 1) * sizeof(bb4_t), &sums)) ||
+                (st = gs_buf_create(eng, (p->nwsrc + 1) * sizeof(bb4_t), &sb)) ||
+                (st = gs_buf_write(sb, 0, p->wsrc, p->nwsrc * sizeof(bb4_t)))))
+        gs_error_set(err, st, "stacked reduction: the first round's column groups: %s", eng->err.msg);
+    uint32_t col_off = 0, gi = 0;
+    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
+        const uint32_t width = p->commits[c].width;
+        for (uint32_t c0 = 0; c0 < width && !st; c0 += G, gi++) {
+            const uint32_t g = width - c0 < G ? width - c0 : G;
+            const uint64_t lo = (uint64_t)(col_off + c0) * len, hi = lo + (uint64_t)g * len;
+            size_t n = 0;
+            for (size_t i = 0; i < p->nwcopies; i++)
+                if (p->wcopies[i].dst >= lo && p->wcopies[i].dst < hi) {
+                    gc[n] = p->wcopies[i];
+                    gc[n++].dst -= lo;
+                }
+            gs_red_cols qc = {qg, 0, len, g}, wc = {wg, 0, len, g};
+            st = eng->reduction->fold_ple(eng, p->matrices[c], c0, g, height, l, p->lag, &qc);
+            if (!st)
+                st = gs_buf_fill_u32(wg, 0, (size_t)4 * g * len, 0);
+            if (!st && n)
+                st = eng->reduction->scaled_copies(eng, wg, sb, gc, n);
+            if (!st)
+                st = eng->reduction->round_evals(eng, &qc, &wc, len, gs_sums_in(sums, 2 * (size_t)gi));
+            if (st)
+                gs_error_set(err, st, "stacked reduction round 1, columns %u..%u of commit %u: %s", c0, c0 + g - 1,
+                             c, eng->err.msg);
+        }
+        col_off += width;
+    }
+    if (!st && (st = gs_buf_read(sums, 0, part, (size_t)2 * ngroups * sizeof(bb4_t))))
+        gs_error_set(err, st, "stacked reduction round 1: reading the column groups' sums: %s", eng->err.msg);
+    if (!st) {
+        bb4_t s[2] = {bb4_zero(), bb4_zero()};
+        for (uint32_t i = 0; i < ngroups; i++) {
+            s[0] = bb4_add(s[0], part[2 * i]);
+            s[1] = bb4_add(s[1], part[2 * i + 1]);
+        }
+        if ((st = gs_sums_store(out, s, 2)))
+            gs_error_set(err, st, "stacked reduction round 1: storing its sums: %s", eng->err.msg);
+    }
+    gs_buf_destroy(qg);
+    gs_buf_destroy(wg);
+    gs_buf_destroy(sums);
+    gs_buf_destroy(sb);
+    free(part);
+    free(gc);
+    return st;
+}
+
+static int cmp_copy_dst(const void *a, const void *b)
+{
+    const gs_red_copy *x = a, *y = b;
+    return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+/* The weight copies folded once by u, into tables of half length
+ * (column c at c·len/2): a run of 2^ll entries (ll >= 1, aligned, see
+ * lean_allowed) becomes a run of 2^(ll−1) from its V table folded the same
+ * way; a single entry at d adds (1 − u)·v or u·v to entry d/2, where a
+ * neighbour may add too (never inside a run: runs cover aligned pairs). */
+static glstark_status fold_weight_copies(const gs_sred_prover *p, bb4_t u, bb4_t **src_out, size_t *src_len_out,
+                                         gs_red_copy **copies_out, size_t *ncopies_out, gs_error *err)
+{
+    const size_t n = p->nwcopies;
+    bb4_t *src = malloc((p->nwsrc + 1) * sizeof(bb4_t));
+    int64_t *folded_at = malloc((p->nwsrc + 1) * sizeof(int64_t));
+    gs_red_copy *out = malloc((n + 1) * sizeof(gs_red_copy)), *single = malloc((n + 1) * sizeof(gs_red_copy));
+    if (!src || !folded_at || !out || !single) {
+        free(src);
+        free(folded_at);
+        free(out);
+        free(single);
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    }
+    const bb4_t one_minus_u = bb4_sub(bb4_one(), u);
+    for (size_t i = 0; i < p->nwsrc; i++)
+        folded_at[i] = -1;
+    size_t src_len = 0, nout = 0, nsingle = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gs_red_copy *cp = &p->wcopies[i];
+        if (cp->log_len == 0) {
+            bb4_t v = bb4_mul(cp->scale, p->wsrc[cp->src]);
+            single[nsingle] = (gs_red_copy){cp->dst / 2, 0, 0, bb4_mul(v, cp->dst & 1 ? u : one_minus_u)};
+            nsingle++;
+            continue;
+        }
+        const size_t half = (size_t)1 << (cp->log_len - 1);
+        if (folded_at[cp->src] < 0) {
+            const bb4_t *v = p->wsrc + cp->src;
+            for (size_t x = 0; x < half; x++)
+                src[src_len + x] = bb4_add(v[2 * x], bb4_mul(u, bb4_sub(v[2 * x + 1], v[2 * x])));
+            folded_at[cp->src] = (int64_t)src_len;
+            src_len += half;
+        }
+        out[nout++] = (gs_red_copy){cp->dst / 2, (uint64_t)folded_at[cp->src], cp->log_len - 1, cp->scale};
+    }
+    /* single entries: merged by destination, each a copy of scale 1 */
+    qsort(single, nsingle, sizeof *single, cmp_copy_dst);
+    for (size_t i = 0; i < nsingle;) {
+        bb4_t v = bb4_zero();
+        size_t j = i;
+        for (; j < nsingle && single[j].dst == single[i].dst; j++)
+            v = bb4_add(v, single[j].scale);
+        src[src_len] = v;
+        out[nout++] = (gs_red_copy){single[i].dst, src_len++, 0, bb4_one()};
+        i = j;
+    }
+    free(folded_at);
+    free(single);
+    *src_out = src;
+    *src_len_out = src_len;
+    *copies_out = out;
+    *ncopies_out = nout;
+    return GLSTARK_OK;
+}
+
+/* The lean first fold: q and w at half length, already folded by u, from
+ * the matrices (fold_ple over 2N-row blocks with the weights lag[z]·(1−u),
+ * lag[z]·u) and the folded weight copies. Reads u if the engine holds it
+ * (a host sync). */
+static glstark_status lean_fold1(gs_sred_prover *p, gs_chal u, gs_error *err)
+{
+    gs_engine *eng = p->eng;
+    const uint32_t l = p->prm.l_skip, height = 1u << (l + p->prm.n_stack);
+    const size_t N = (size_t)1 << l, half = p->len / 2, W = p->total_width;
+    bb4_t uv = u.value;
+    glstark_status st = GLSTARK_OK;
+    if (u.buf && (st = gs_buf_read(u.buf, u.index * sizeof(bb4_t), &uv, sizeof uv)))
+        return gs_error_set(err, st, "stacked reduction fold 1: reading its challenge: %s", eng->err.msg);
+    bb4_t *lag2 = malloc(2 * N * sizeof(bb4_t));
+    if (!lag2)
+        return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY, "stacked reduction: out of host memory");
+    const bb4_t one_minus_u = bb4_sub(bb4_one(), uv);
+    for (size_t z = 0; z < N; z++) {
+        lag2[z] = bb4_mul(p->lag[z], one_minus_u);
+        lag2[N + z] = bb4_mul(p->lag[z], uv);
+    }
+    p->stride = half;
+    if ((st = gs_buf_create(eng, W * half * sizeof(bb4_t), &p->q)) ||
+        (st = gs_buf_create(eng, W * half * sizeof(bb4_t), &p->w)))
+        gs_error_set(err, st, "stacked reduction: could not allocate two %zu-byte tables: %s",
+                     W * half * sizeof(bb4_t), eng->err.msg);
+    uint32_t col_off = 0;
+    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
+        const gs_sred_commit *cm = &p->commits[c];
+        gs_red_cols out = {p->q, (size_t)col_off * half, half, cm->width};
+        if (cm->width && (st = eng->reduction->fold_ple(eng, p->matrices[c], 0, cm->width, height, l + 1, lag2, &out)))
+            gs_error_set(err, st, "stacked reduction fold 1: PLE fold of commit %u: %s", c, eng->err.msg);
+        col_off += cm->width;
+    }
+    free(lag2);
+    bb4_t *src = NULL;
+    gs_red_copy *copies = NULL;
+    size_t src_len = 0, ncopies = 0;
+    if (!st)
+        st = fold_weight_copies(p, uv, &src, &src_len, &copies, &ncopies, err);
+    if (!st && (st = write_weights(eng, p->w, 4 * W * half, src, src_len, copies, ncopies)))
+        gs_error_set(err, st, "stacked reduction fold 1: building the weight tables: %s", eng->err.msg);
+    free(src);
+    free(copies);
+    if (!st) {
+        p->lean_pending = 0;
+        p->len = half;
+        p->round++;
+    }
     return st;
 }
 
@@ -469,9 +725,10 @@ glstark_status gs_sred_prover_round(gs_sred_prover *p, gs_sums_dst out, gs_error
 {
     if (p->len < 2)
         return gs_error_set(err, GLSTARK_ERR_INTERNAL, "stacked reduction: no round left (table length %zu)", p->len);
-    size_t full = (size_t)1 << p->prm.n_stack;
-    gs_red_cols q = {p->q, 0, full, p->total_width};
-    gs_red_cols w = {p->w, 0, full, p->total_width};
+    if (p->lean_pending)
+        return lean_round1(p, out, err);
+    gs_red_cols q = {p->q, 0, p->stride, p->total_width};
+    gs_red_cols w = {p->w, 0, p->stride, p->total_width};
     glstark_status st = p->eng->reduction->round_evals(p->eng, &q, &w, p->len, out);
     if (st)
         return gs_error_set(err, st, "stacked reduction round %u: %s", p->round + 1, p->eng->err.msg);
@@ -482,9 +739,10 @@ glstark_status gs_sred_prover_fold(gs_sred_prover *p, gs_chal u, gs_error *err)
 {
     if (p->len < 2)
         return gs_error_set(err, GLSTARK_ERR_INTERNAL, "stacked reduction: nothing left to fold");
-    size_t full = (size_t)1 << p->prm.n_stack;
-    gs_red_cols q = {p->q, 0, full, p->total_width};
-    gs_red_cols w = {p->w, 0, full, p->total_width};
+    if (p->lean_pending)
+        return lean_fold1(p, u, err);
+    gs_red_cols q = {p->q, 0, p->stride, p->total_width};
+    gs_red_cols w = {p->w, 0, p->stride, p->total_width};
     glstark_status st = p->eng->reduction->fold(p->eng, &q, &w, p->len, u);
     if (st)
         return gs_error_set(err, st, "stacked reduction fold %u: %s", p->round + 1, p->eng->err.msg);
@@ -502,11 +760,10 @@ glstark_status gs_sred_prover_openings(gs_sred_prover *p, bb4_t *out, gs_error *
         return GLSTARK_OK;
     /* gather the first entry of every column on the engine, then one read
      * (one host sync instead of one per column: 42 for keccakf at L = 21) */
-    size_t full = (size_t)1 << p->prm.n_stack;
     gs_buf *gather = NULL;
     glstark_status st = gs_buf_create(p->eng, (size_t)p->total_width * sizeof(bb4_t), &gather);
     if (!st)
-        st = gs_buf_gather(gather, 0, p->q, 0, 4, full * 4, p->total_width);
+        st = gs_buf_gather(gather, 0, p->q, 0, 4, p->stride * 4, p->total_width);
     if (!st)
         st = gs_buf_read(gather, 0, out, (size_t)p->total_width * sizeof(bb4_t));
     gs_buf_destroy(gather);
@@ -526,15 +783,15 @@ static glstark_status replay_rounds(gs_sponge_rounds *dr, gs_fs *fs, gs_stacking
 static glstark_status sred_tail(gs_sred_prover *p, gs_fs *fs, uint32_t j0, gs_stacking_proof *proof, bb4_t *u,
                                 bb4_t *openings, gs_sponge_rounds *dr, gs_error *err)
 {
-    const size_t len0 = p->len, full = (size_t)1 << p->prm.n_stack, W = p->total_width;
+    const size_t len0 = p->len, stride = p->stride, W = p->total_width;
     bb4_t *hq = malloc(len0 * W * sizeof(bb4_t) + 1), *hw = malloc(len0 * W * sizeof(bb4_t) + 1);
     glstark_status st = hq && hw ? GLSTARK_OK
                                  : gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
                                                 "stacked reduction: out of host memory for the last rounds");
     for (size_t c = 0; !st && c < W; c++) {
-        st = gs_buf_read_later(p->q, c * full * sizeof(bb4_t), hq + c * len0, len0 * sizeof(bb4_t), 1, 0);
+        st = gs_buf_read_later(p->q, c * stride * sizeof(bb4_t), hq + c * len0, len0 * sizeof(bb4_t), 1, 0);
         if (!st)
-            st = gs_buf_read_later(p->w, c * full * sizeof(bb4_t), hw + c * len0, len0 * sizeof(bb4_t), 1, 0);
+            st = gs_buf_read_later(p->w, c * stride * sizeof(bb4_t), hw + c * len0, len0 * sizeof(bb4_t), 1, 0);
     }
     if (!st)
         st = gs_engine_read_flush(p->eng);

@@ -24,9 +24,23 @@ typedef struct gs_sred_prover {
     bb4_t *lambda_pows;     /* [2 * total_slices] */
     uint32_t max_nt;        /* largest ñ over slices */
     bb4_t *eq_tables;       /* eq(r_{1..nt}, x) for nt = 0..max_nt, table nt at 2^nt − 1 */
-    gs_buf *q;              /* EF [total_width][2^n_stack], folded in place */
-    gs_buf *w;              /* EF [total_width][2^n_stack] */
+    gs_buf *q;              /* EF [total_width][stride], folded in place */
+    gs_buf *w;              /* EF [total_width][stride] */
+    size_t stride;          /* entries from one column of q or w to the next */
     size_t len;             /* current table length */
+    /* The lean first round, on engines without plentiful memory
+     * (engine.h): the tables at full length would be two EF entries per
+     * stacked row, half as large as the stacked matrices together, beside
+     * them. So fold_ple builds neither; round 1's sums come from column
+     * groups built and dropped one after another; and the first fold
+     * builds q and w already folded, at half length, from the matrices
+     * and the weights' scaled copies. */
+    int lean;
+    int lean_pending;       /* fold_ple done in lean form, the first fold not yet */
+    bb4_t *lag;             /* lean: the Lagrange weights at u_0 (2^l_skip) */
+    bb4_t *wsrc;            /* lean: the weights' shared tables and single entries */
+    gs_red_copy *wcopies;   /* lean: each slice's scaled copy of them */
+    size_t nwsrc, nwcopies;
     uint32_t round;         /* rounds done (0 after fold_ple) */
     /* per commit: its slices' round-0 block sums where the caller has them
      * (num_slices x 2N, as block_sums writes them), else NULL */
@@ -42,7 +56,8 @@ glstark_status gs_sred_prover_init(gs_sred_prover *p, gs_engine *eng, gs_sred_pa
                                    const bb4_t *r, uint32_t r_len, bb4_t lambda, gs_error *err);
 /* s'_0: 2(N−1)+1 coefficients, ascending. */
 glstark_status gs_sred_prover_round0(gs_sred_prover *p, bb4_t *coeffs, gs_error *err);
-/* Evaluates every stacked column at Z = u_0 and builds the weight tables. */
+/* Evaluates every stacked column at Z = u_0 and builds the weight tables
+ * (lean: prepares them; the first round and fold build them). */
 glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *err);
 /* s'_j(1), s'_j(2) for the next round j. */
 /* A round's two sums, to the host or left on the engine (engine/challenge.h). */

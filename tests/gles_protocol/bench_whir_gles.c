@@ -71,7 +71,7 @@ static double run(gs_engine *e, bufs *b, int op, unsigned L, const uint32_t *fw,
         bb4_t lag[16];
         memcpy(lag, u, sizeof lag);
         gs_red_cols o = {b->f, 0, n / 16 * 1, 8};
-        CHECK(e, e->reduction->fold_ple(e, b->m, 8, (uint32_t)n, 4, lag, &o));
+        CHECK(e, e->reduction->fold_ple(e, b->m, 0, 8, (uint32_t)n, 4, lag, &o));
         break;
     }
     case OP_BSUMS: {

@@ -80,9 +80,11 @@ static void check_block_sums(pair *p, unsigned l, unsigned n_stack, uint32_t wid
     free(b);
 }
 
-static void check_fold_ple(pair *p, unsigned l, uint32_t height, uint32_t width, size_t off, size_t pad)
+/* fold_ple of matrix columns col0 .. col0 + width − 1: the CPU engine
+ * against the definition, the GLES engine against the CPU engine. */
+static void check_fold_ple(pair *p, unsigned l, uint32_t height, uint32_t col0, uint32_t width, size_t off, size_t pad)
 {
-    size_t mw = (size_t)width * height, nx = height >> l, stride = nx + pad;
+    size_t mw = ((size_t)col0 + width) * height, nx = height >> l, stride = nx + pad;
     uint32_t *m = rnd_words(&p->s, mw);
     bb4_t lag[1024];
     for (size_t z = 0; z < ((size_t)1 << l); z++)
@@ -91,10 +93,20 @@ static void check_fold_ple(pair *p, unsigned l, uint32_t height, uint32_t width,
     gs_buf *gm = mk(p->g, mw, m, mw), *cm = mk(p->c, mw, m, mw);
     gs_buf *go = mk(p->g, ow, NULL, 0), *co = mk(p->c, ow, NULL, 0);
     gs_red_cols g = {go, off, stride, width}, c = {co, off, stride, width};
-    TU_OK(p->g, p->g->reduction->fold_ple(p->g, gm, width, height, l, lag, &g));
-    TU_OK(p->c, p->c->reduction->fold_ple(p->c, cm, width, height, l, lag, &c));
-    char what[96];
-    snprintf(what, sizeof what, "fold_ple l %u height %u width %u off %zu pad %zu", l, height, width, off, pad);
+    TU_OK(p->g, p->g->reduction->fold_ple(p->g, gm, col0, width, height, l, lag, &g));
+    TU_OK(p->c, p->c->reduction->fold_ple(p->c, cm, col0, width, height, l, lag, &c));
+    char what[112];
+    snprintf(what, sizeof what, "fold_ple l %u height %u columns %u+%u off %zu pad %zu", l, height, col0, width, off,
+             pad);
+    const bb4_t *cout = (const bb4_t *)co->host;
+    for (uint32_t col = 0; col < width; col++)
+        for (size_t x = 0; x < nx; x++) {
+            bb4_t e = bb4_zero();
+            for (size_t z = 0; z < ((size_t)1 << l); z++)
+                e = bb4_add(e, bb4_mul_base(lag[z], m[(col0 + col) * (size_t)height + (x << l) + z]));
+            cr_assert(bb4_eq(cout[off + col * stride + x], e), "%s: column %u entry %zu against the definition", what,
+                      col, x);
+        }
     same(go, co, ow, what);
     gs_buf_destroy(gm);
     gs_buf_destroy(cm);
@@ -242,10 +254,13 @@ Test(reduction_gles, block_sums)
 Test(reduction_gles, fold_ple)
 {
     pair p = open_pair(0, 202);
-    check_fold_ple(&p, 0, 1, 1, 0, 0);
-    check_fold_ple(&p, 2, 4, 3, 1, 2);
-    check_fold_ple(&p, 4, 1024, 5, 3, 7);
-    check_fold_ple(&p, 3, 1 << 13, 2, 0, 0);
+    check_fold_ple(&p, 0, 1, 0, 1, 0, 0);
+    check_fold_ple(&p, 2, 4, 0, 3, 1, 2);
+    check_fold_ple(&p, 4, 1024, 0, 5, 3, 7);
+    check_fold_ple(&p, 3, 1 << 13, 0, 2, 0, 0);
+    /* later columns only (the stacked reduction's column groups) */
+    check_fold_ple(&p, 2, 64, 3, 2, 1, 0);
+    check_fold_ple(&p, 5, 1 << 11, 1, 3, 0, 5);
     close_pair(&p);
 }
 
@@ -269,7 +284,8 @@ Test(reduction_gles, small_bindings)
 {
     pair p = open_pair(4096, 204);
     check_block_sums(&p, 4, 6, 3);         /* columns of 4 KiB: one window each, items cut to fit */
-    check_fold_ple(&p, 2, 2048, 3, 1, 5);  /* columns longer than a window: row chunks */
+    check_fold_ple(&p, 2, 2048, 0, 3, 1, 5); /* columns longer than a window: row chunks */
+    check_fold_ple(&p, 2, 2048, 2, 2, 0, 1); /* ... from a later column */
     check_rounds(&p, 512, 3, 2, 600, 99);  /* column pieces */
     close_pair(&p);
 }
@@ -288,6 +304,18 @@ Test(reduction_gles, bad_arguments)
     cr_assert_neq(p.g->reduction->block_sums(p.g, b, 64, 2, &s, 1, eq, 2, out), GLSTARK_OK);
     gs_red_cols c = {b, 0, 64, 4};
     cr_assert_neq(p.g->reduction->round_evals(p.g, &c, &c, 64, gs_sums_host(out)), GLSTARK_OK);
+    /* columns 3 and 4 of 16 rows: past the 64-word matrix, on both engines */
+    gs_buf *o = mk(p.g, 64, NULL, 0), *cb = mk(p.c, 64, NULL, 0), *co = mk(p.c, 64, NULL, 0);
+    bb4_t lag[4] = {bb4_one(), bb4_one(), bb4_one(), bb4_one()};
+    gs_red_cols go = {o, 0, 4, 2}, cc = {co, 0, 4, 2};
+    cr_assert_eq(p.g->reduction->fold_ple(p.g, b, 3, 2, 16, 2, lag, &go), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(p.g->err.msg, "columns 3..4") != NULL, "%s", p.g->err.msg);
+    cr_assert_eq(p.c->reduction->fold_ple(p.c, cb, 3, 2, 16, 2, lag, &cc), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(p.c->err.msg, "columns 3..4") != NULL, "%s", p.c->err.msg);
+    cr_assert_eq(p.c->reduction->fold_ple(p.c, cb, 2, 2, 16, 2, lag, &cc), GLSTARK_OK);
+    gs_buf_destroy(o);
+    gs_buf_destroy(cb);
+    gs_buf_destroy(co);
     gs_buf_destroy(b);
     close_pair(&p);
 }

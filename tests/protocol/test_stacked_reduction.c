@@ -318,11 +318,15 @@ static void prover_matches(const char *spec)
     build_layout(&v, &L);
     build_matrices(eng, &v, &L);
 
-    /* in plain C and every vector set the CPU runs (fold_ple, block sums): the same proof */
+    /* in plain C and every vector set the CPU runs (fold_ple, block sums),
+     * with the lean first round where the shape allows it (the CPU engine
+     * has no plentiful memory) and without it: the same proof */
+    for (int plentiful = 0; plentiful < 2; plentiful++)
     for (gs_simd_isa isa = GS_SIMD_NONE; isa <= GS_SIMD_LAST; isa++) {
     if (!gs_simd_available(isa))
         continue;
     ((gs_cpu_state *)eng->impl)->kernels = gs_cpu_kernels_of(isa);
+    eng->plentiful_memory = plentiful;
     bb4_t samples[70];
     samples_of(&v, samples);
     size_t nexp;
@@ -334,9 +338,9 @@ static void prover_matches(const char *spec)
     glstark_status st = gs_sred_prove(eng, &fs, (gs_sred_params){v.l_skip, v.n_stack}, L.commits,
                                       (const gs_buf *const *)L.mats, L.ncommits, v.r, v.r_len, NULL, &sp, u, &err);
     cr_assert_eq(st, GLSTARK_OK, "%s: %s", spec, err.msg);
-    cr_assert_eq(sc.mismatch_at, -1, "%s (%s): observed value %d differs from OpenVM's proof (%zu coefficients, then "
+    cr_assert_eq(sc.mismatch_at, -1, "%s (%s, plentiful memory %d): observed value %d differs from OpenVM's proof (%zu coefficients, then "
                                      "2 per round, then openings)",
-                 spec, gs_simd_name(isa), sc.mismatch_at, (size_t)proof.stacking.univariate_round_coeffs.len);
+                 spec, gs_simd_name(isa), plentiful, sc.mismatch_at, (size_t)proof.stacking.univariate_round_coeffs.len);
     cr_assert_eq(sc.oi, 4 * nexp, "%s: %zu observes, OpenVM %zu", spec, sc.oi / 4, nexp);
     cr_assert_eq(sc.si, 4 * (v.n_stack + 2));
     for (uint32_t i = 0; i <= v.n_stack; i++)
@@ -508,7 +512,8 @@ static int stacking_proofs_equal(const gs_stacking_proof *a, const gs_stacking_p
  * reduction reads them itself (want); one sum changed changes round 0, so
  * the reduction used them instead of reading the matrices. */
 static void known_sums_are_used(gs_engine *eng, gs_sred_params prm, const gs_sred_commit *commits,
-                                const gs_buf *const *mats, const bb4_t *r, const gs_stacking_proof *want)
+                                const gs_buf *const *mats, const bb4_t *r, uint32_t r_len,
+                                const gs_stacking_proof *want)
 {
     const size_t N = (size_t)1 << prm.l_skip;
     bb4_t *sums[2];
@@ -533,10 +538,10 @@ static void known_sums_are_used(gs_engine *eng, gs_sred_params prm, const gs_sre
         rnd_channel ch = {42, log, 0};
         gs_fs fs = {&ch, rc_observe, rc_sample, NULL};
         gs_stacking_proof got;
-        bb4_t u[8];
+        bb4_t u[32];
         gs_error err;
         const bb4_t *known[2] = {sums[0], sums[1]};
-        cr_assert_eq(gs_sred_prove(eng, &fs, prm, commits, mats, 2, r, 3, known, &got, u, &err), GLSTARK_OK, "%s",
+        cr_assert_eq(gs_sred_prove(eng, &fs, prm, commits, mats, 2, r, r_len, known, &got, u, &err), GLSTARK_OK, "%s",
                      err.msg);
         cr_assert_eq(stacking_proofs_equal(&got, want), !tamper, "%s",
                      tamper ? "a changed known sum left the proof as it was" : "known sums changed the proof");
@@ -545,15 +550,31 @@ static void known_sums_are_used(gs_engine *eng, gs_sred_params prm, const gs_sre
     free(sums[0]), free(sums[1]);
 }
 
-Test(stacked_reduction, random_strided_multi_commit_roundtrip)
+/* The lean first round (gs_sred_prover.lean) on eng's memory setting: 1
+ * where eng without plentiful memory takes it for this shape. */
+static int takes_lean_round(gs_engine *eng, gs_sred_params prm, const gs_sred_commit *commits,
+                            const gs_buf *const *mats, const bb4_t *r, uint32_t r_len)
 {
-    uint64_t seed = 0x5eed0001ull;
-    cr_log_info("random stacked reduction instance, seed 0x%llx", (unsigned long long)seed);
-    const uint32_t l = 2, n_stack = 3;
+    gs_sred_prover sp;
+    gs_error err;
+    cr_assert_eq(gs_sred_prover_init(&sp, eng, prm, commits, mats, 2, r, r_len, bb4_one(), &err), GLSTARK_OK, "%s",
+                 err.msg);
+    int lean = sp.lean;
+    gs_sred_prover_free(&sp);
+    return lean;
+}
+
+/* A random instance: three traces of heights 2^logh[t] (sorted descending;
+ * the last shorter than 2^l, so strided) stacked into commit 0 (common
+ * main), and a cached main of trace 1 as commit 1. The verifier accepts the
+ * prover's proof on the claims computed by definition and refuses a wrong
+ * one; the proof is the same with plentiful memory and without (the lean
+ * first round where it applies: want_lean). */
+static void random_instance(uint64_t seed, uint32_t l, uint32_t n_stack, const uint32_t logh[3], int want_lean)
+{
+    cr_log_info("random stacked reduction instance, seed 0x%llx, l_skip %u, n_stack %u", (unsigned long long)seed, l,
+                n_stack);
     const size_t height = (size_t)1 << (l + n_stack);
-    /* traces (sorted by height desc): commit 0 = common main of all three;
-     * commit 1 = a cached main of trace 1 */
-    const uint32_t logh[3] = {4, 2, 0};
     const uint32_t width0[3] = {2, 3, 2};
     const uint8_t rot[3] = {1, 0, 1};
     bb_t *cols[16];
@@ -609,8 +630,9 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
     gs_sred_commit commits[2] = {{w0, ns0, sl0, nr0}, {1, ns1, sl1, nr1}};
     const gs_buf *mats[2] = {b0, b1};
 
-    bb4_t r[3];
-    for (int i = 0; i < 3; i++)
+    const uint32_t r_len = 1 + (logh[0] > l ? logh[0] - l : 0);
+    bb4_t r[32];
+    for (uint32_t i = 0; i < r_len; i++)
         r[i] = rnd_ef(&seed);
     bb4_t claims[2 * 16];
     for (uint32_t k = 0; k < ncols; k++) {
@@ -623,21 +645,34 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
     rnd_channel pc = {42, plog, 0}, vc = {42, vlog, 0};
     gs_fs pfs = {&pc, rc_observe, rc_sample, NULL}, vfs = {&vc, rc_observe, rc_sample, NULL};
     gs_stacking_proof sp;
-    bb4_t pu[8], vu[8];
+    bb4_t pu[32], vu[32];
     gs_sred_params prm = {l, n_stack};
-    cr_assert_eq(gs_sred_prove(eng, &pfs, prm, commits, mats, 2, r, 3, NULL, &sp, pu, &err), GLSTARK_OK, "%s", err.msg);
-    glstark_status st = gs_sred_verify(&vfs, &sp, prm, commits, 2, claims, r, 3, vu, &err);
+    cr_assert_eq(takes_lean_round(eng, prm, commits, mats, r, r_len), want_lean);
+    cr_assert_eq(gs_sred_prove(eng, &pfs, prm, commits, mats, 2, r, r_len, NULL, &sp, pu, &err), GLSTARK_OK, "%s",
+                 err.msg);
+    glstark_status st = gs_sred_verify(&vfs, &sp, prm, commits, 2, claims, r, r_len, vu, &err);
     cr_assert_eq(st, GLSTARK_OK, "verifier rejected the prover's proof: %s", err.msg);
     cr_assert_eq(pc.n, vc.n);
     for (size_t i = 0; i < pc.n; i++)
         cr_assert_eq(plog[i], vlog[i], "observe %zu differs between prover and verifier", i);
     for (uint32_t i = 0; i <= n_stack; i++)
         cr_assert(bb4_eq(pu[i], vu[i]));
-    known_sums_are_used(eng, prm, commits, mats, r, &sp);
+    known_sums_are_used(eng, prm, commits, mats, r, r_len, &sp);
+    /* the same proof with plentiful memory (never the lean round) */
+    eng->plentiful_memory = 1;
+    cr_assert_eq(takes_lean_round(eng, prm, commits, mats, r, r_len), 0);
+    rnd_channel fc = {42, plog, 0};
+    gs_fs ffs = {&fc, rc_observe, rc_sample, NULL};
+    gs_stacking_proof full;
+    cr_assert_eq(gs_sred_prove(eng, &ffs, prm, commits, mats, 2, r, r_len, NULL, &full, pu, &err), GLSTARK_OK, "%s",
+                 err.msg);
+    cr_assert(stacking_proofs_equal(&full, &sp), "the proof with plentiful memory differs from the lean one");
+    gs_stacking_proof_free(&full);
+    eng->plentiful_memory = 0;
     /* a wrong rotation claim of the strided trace must be caught */
     claims[2 * 5 + 1] = bb4_add(claims[2 * 5 + 1], bb4_one());
     vc = (rnd_channel){42, vlog, 0};
-    st = gs_sred_verify(&vfs, &sp, prm, commits, 2, claims, r, 3, vu, &err);
+    st = gs_sred_verify(&vfs, &sp, prm, commits, 2, claims, r, r_len, vu, &err);
     cr_assert_eq(st, GLSTARK_ERR_REJECTED);
 
     gs_stacking_proof_free(&sp);
@@ -648,6 +683,19 @@ Test(stacked_reduction, random_strided_multi_commit_roundtrip)
     gs_buf_destroy(b0);
     gs_buf_destroy(b1);
     gs_engine_destroy(eng);
+}
+
+Test(stacked_reduction, random_strided_multi_commit_roundtrip)
+{
+    const uint32_t logh[3] = {4, 2, 0};
+    random_instance(0x5eed0001ull, 2, 3, logh, 0); /* small: every round on the host's tail */
+}
+
+Test(stacked_reduction, random_instance_lean_first_round)
+{
+    /* 4 stacked columns of 2^12 entries: round 1 runs on the engine */
+    const uint32_t logh[3] = {14, 9, 1};
+    random_instance(0x5eed0002ull, 2, 12, logh, 1);
 }
 
 Test(stacked_reduction, helpers_match_definitions)

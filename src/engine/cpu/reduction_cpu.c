@@ -196,11 +196,19 @@ static void fp_range(void *p, size_t begin, size_t end, unsigned worker)
     }
 }
 
-static glstark_status cpu_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_t width, uint32_t height,
-                                   uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out)
+static glstark_status cpu_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_t col0, uint32_t width,
+                                   uint32_t height, uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out)
 {
     const size_t N = (size_t)1 << l_skip;
-    fp_ctx c = {(const bb_t *)matrix->host, height, l_skip, (size_t)height >> l_skip, lag,
+    if (width == 0 || height < N)
+        return GLSTARK_OK;
+    if (matrix->size < ((uint64_t)col0 + width) * height * 4 || !out->buf ||
+        out->buf->size < (out->offset + (uint64_t)(width - 1) * out->stride + (height >> l_skip)) * 16)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "reduction fold_ple: columns %u..%u of %u rows do not fit the matrix (%zu bytes) or the "
+                            "output",
+                            col0, col0 + width - 1, height, matrix->size);
+    fp_ctx c = {(const bb_t *)matrix->host + (size_t)col0 * height, height, l_skip, (size_t)height >> l_skip, lag,
                 (bb4_t *)out->buf->host + out->offset, out->stride, {0},
                 N <= 64 ? gs_cpu_engine_kernels(eng) : gs_cpu_kernels_of(GS_SIMD_NONE)};
     for (size_t z = 0; c.k->ple_fold && z < N; z++)

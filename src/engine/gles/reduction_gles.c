@@ -306,8 +306,8 @@ done:
     return st;
 }
 
-static glstark_status gles_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_t width, uint32_t height,
-                                    uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out)
+static glstark_status gles_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_t col0, uint32_t width,
+                                    uint32_t height, uint32_t l_skip, const bb4_t *lag, const gs_red_cols *out)
 {
     gs_gl_device *dev = gs_gles_device(eng);
     if (l_skip > 10 || ((uint64_t)1 << l_skip) > height)
@@ -317,11 +317,12 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32
     const uint64_t N = (uint64_t)1 << l_skip, nx = height >> l_skip;
     if (width == 0 || nx == 0)
         return GLSTARK_OK;
-    if (matrix->size < (uint64_t)width * height * 4 || !out->buf ||
+    if (matrix->size < ((uint64_t)col0 + width) * height * 4 || !out->buf ||
         out->buf->size < (out->offset + (uint64_t)(width - 1) * out->stride + nx) * 16)
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
-                            "reduction fold_ple: %u columns of %u rows do not fit the matrix (%zu bytes) or the output",
-                            width, height, matrix->size);
+                            "reduction fold_ple: columns %u..%u of %u rows do not fit the matrix (%zu bytes) or the "
+                            "output",
+                            col0, col0 + width - 1, height, matrix->size);
     gs_gl_program *pf;
     gs_buf *lb = NULL;
     glstark_status st = prog(eng, RM_FOLD_PLE, &pf);
@@ -329,7 +330,8 @@ static glstark_status gles_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32
         st = gs_buf_write(lb, 0, lag, N * 16);
     if (!st)
         st = gs_gles_bind(eng, 2, lb, 0, N * 16);
-    gs_cw_set sets[2] = {{matrix, 0, height, 4, 0}, {out->buf, out->offset, out->stride, 16, l_skip}};
+    gs_cw_set sets[2] = {{matrix, (uint64_t)col0 * height, height, 4, 0},
+                         {out->buf, out->offset, out->stride, 16, l_skip}};
     gs_cw_iter it;
     gs_cw_piece p;
     int r;
