@@ -1152,7 +1152,12 @@ static glstark_status gles_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, s
                             "gles zerocheck fold: %zu columns of stride %zu, %zu rows do not fit %zu bytes", n_cols,
                             stride, m, tables->size);
     const uint64_t half = m / 2;
-    uint64_t cw_max = gs_colwin_fit(&c.dev->caps, 0, half, half, 16, n_cols, c.scratch);
+    /* off desktop-class devices the columns go through a scratch of at most
+     * GS_CW_FOLD_SCRATCH_BYTES, as in gs_gles_fold_cols: the first fold's
+     * half of every column beside the table was 44.7 MiB of the board
+     * profile's multilinear rounds at keccakf-1024 */
+    const uint64_t cap = c.desktop ? c.scratch : GS_CW_FOLD_SCRATCH_BYTES;
+    uint64_t cw_max = gs_colwin_fit(&c.dev->caps, 0, half, half, 16, n_cols, cap);
     if (cw_max == 0)
         cw_max = 1;
     gs_buf *s = NULL;
