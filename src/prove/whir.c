@@ -98,7 +98,11 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
     reencode r = {.eng = eng, .prm = prm, .c = c, .qref = {(gs_buf *)c->matrix, c->matrix_off}};
     r.lc = gs_merkle_stream_log_classes(N, prm->k, prm->log_blowup);
     r.rows = N >> r.lc;
-    const size_t fit = GS_MERKLE_STREAM_GROUP_WORDS / r.rows;
+    /* Without plentiful memory, half the streamed commit's group: the group
+     * (64 MiB at keccakf-1024) was the board profile's largest buffer in
+     * WHIR's first round, beside f, w and the round's codeword. */
+    const size_t group_words = eng->plentiful_memory ? GS_MERKLE_STREAM_GROUP_WORDS : GS_MERKLE_STREAM_GROUP_WORDS / 2;
+    const size_t fit = group_words / r.rows;
     r.G = fit >= W ? W : fit > 0 ? (uint32_t)fit : 1;
     const gs_stack_trace_shape qshape = {W, L};
     glstark_status st = gs_stack_layout_build(prm->l_skip, prm->n_stack, &qshape, 1, &r.qlay, err);
