@@ -246,11 +246,8 @@ static glstark_status whir_prepare(whir_state *s, const bb4_t *u, size_t total_w
         wds[c] = s->commits[c].width;
     }
     sp = gs_span_eng_begin(eng, "whir_prepare");
-    const size_t half = height / 2 ? height / 2 : 1;
     if ((st = gs_buf_create(eng, height * sizeof(bb4_t), &s->f)) ||
-        (st = gs_buf_create(eng, height * sizeof(bb4_t), &s->w)) ||
-        (st = gs_buf_create(eng, half * sizeof(bb4_t), &s->f2)) ||
-        (st = gs_buf_create(eng, half * sizeof(bb4_t), &s->w2))) {
+        (st = gs_buf_create(eng, height * sizeof(bb4_t), &s->w))) {
         st = eng_fail(eng, st, err, "allocating f and w");
         goto out;
     }
@@ -268,6 +265,18 @@ out:
     free(offs);
     free(wds);
     return st;
+}
+
+/* f2 and w2 for the first fold, made only then: beside f and w they were
+ * the largest part of WHIR's preparation, whose own scratch is gone by the
+ * first fold (32 MiB of the board profile's peak there at keccakf-1024). */
+static glstark_status fold_scratch(whir_state *s)
+{
+    if (s->f2)
+        return GLSTARK_OK;
+    const size_t half = s->len / 2 ? s->len / 2 : 1;
+    glstark_status st = gs_buf_create(s->eng, half * sizeof(bb4_t), &s->f2);
+    return st ? st : gs_buf_create(s->eng, half * sizeof(bb4_t), &s->w2);
 }
 
 /* After a fold into f2 / w2: those become f and w (half as long), and the
@@ -311,7 +320,8 @@ static glstark_status round_sumcheck_on_engine(whir_state *s, gs_chal *alpha, gs
             return st;
         if (j + 1 == k)
             break; /* the round's last fold goes with the encoding */
-        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) || (st = take_fold(s)))
+        if ((st = fold_scratch(s)) || (st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) ||
+            (st = take_fold(s)))
             return eng_fail(eng, st, err, "fold");
     }
     return st ? st : gs_sponge_rounds_read_later(&s->dr, err);
@@ -341,7 +351,8 @@ static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whi
         *alpha = gs_chal_value(gs_transcript_sample_ext(s->ts));
         if (j + 1 == k && !last)
             break; /* the round's last fold goes with the encoding below */
-        if ((st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) || (st = take_fold(s)))
+        if ((st = fold_scratch(s)) || (st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) ||
+            (st = take_fold(s)))
             return eng_fail(eng, st, err, "fold");
     }
     return GLSTARK_OK;
@@ -356,7 +367,7 @@ static glstark_status round_commit(whir_state *s, uint32_t i, gs_chal alpha, gs_
     gs_engine *eng = s->eng;
     size_t n = (size_t)1 << (s->log_rs - 1);
     glstark_status st;
-    if ((st = gs_buf_create(eng, n * sizeof(bb4_t), &s->cw)) ||
+    if ((st = fold_scratch(s)) || (st = gs_buf_create(eng, n * sizeof(bb4_t), &s->cw)) ||
         (st = eng->whir->fold_encode(eng, s->f, s->w, s->len, alpha, s->f2, s->w2, s->log_rs - 1, s->cw)) ||
         (st = take_fold(s)))
         return eng_fail(eng, st, err, "folding and encoding the round codeword");
