@@ -98,10 +98,12 @@ static glstark_status open_reencoded(gs_engine *eng, const gs_whir_params *prm, 
     reencode r = {.eng = eng, .prm = prm, .c = c, .qref = {(gs_buf *)c->matrix, c->matrix_off}};
     r.lc = gs_merkle_stream_log_classes(N, prm->k, prm->log_blowup);
     r.rows = N >> r.lc;
-    /* Without plentiful memory, half the streamed commit's group: the group
-     * (64 MiB at keccakf-1024) was the board profile's largest buffer in
-     * WHIR's first round, beside f, w and the round's codeword. */
-    const size_t group_words = eng->plentiful_memory ? GS_MERKLE_STREAM_GROUP_WORDS : GS_MERKLE_STREAM_GROUP_WORDS / 2;
+    /* Without plentiful memory, a quarter of the streamed commit's group
+     * (at keccakf-1024 two columns, 16 MiB, the least the paths' view
+     * below needs anyway): the group (64 MiB) was the board profile's
+     * largest buffer in WHIR's first round, beside f, w and the round's
+     * codeword. */
+    const size_t group_words = eng->plentiful_memory ? GS_MERKLE_STREAM_GROUP_WORDS : GS_MERKLE_STREAM_GROUP_WORDS / 4;
     const size_t fit = group_words / r.rows;
     r.G = fit >= W ? W : fit > 0 ? (uint32_t)fit : 1;
     const gs_stack_trace_shape qshape = {W, L};
@@ -279,6 +281,13 @@ static glstark_status fold_scratch(whir_state *s)
     return st ? st : gs_buf_create(s->eng, half * sizeof(bb4_t), &s->w2);
 }
 
+static void drop_fold_scratch(whir_state *s)
+{
+    gs_buf_destroy(s->f2);
+    gs_buf_destroy(s->w2);
+    s->f2 = s->w2 = NULL;
+}
+
 /* After a fold into f2 / w2: those become f and w (half as long), and the
  * fold's inputs the scratch of the next fold. The first time, the inputs
  * are the full-height pair, WHIR's largest buffers (2 x 32 MiB at height
@@ -296,9 +305,7 @@ static glstark_status take_fold(whir_state *s)
         return GLSTARK_OK;
     s->scratch_cut = 1;
     const size_t need = s->len / 2 ? s->len / 2 : 1;
-    gs_buf_destroy(s->f2);
-    gs_buf_destroy(s->w2);
-    s->f2 = s->w2 = NULL;
+    drop_fold_scratch(s);
     glstark_status st = gs_buf_create(s->eng, need * sizeof(bb4_t), &s->f2);
     return st ? st : gs_buf_create(s->eng, need * sizeof(bb4_t), &s->w2);
 }
@@ -572,6 +579,11 @@ glstark_status gs_whir_prove(gs_engine *eng, gs_transcript *ts, const gs_whir_pa
                 break;
             gs_span_eng_end(eng, sp);
         }
+        /* without plentiful memory the fold scratch waits for the next
+         * fold (fold_scratch): the queries re-encode beside the round's
+         * codeword */
+        if (!eng->plentiful_memory)
+            drop_fold_scratch(&s);
         int sp;
         sp = gs_span_eng_begin(eng, "whir_queries");
         if ((st = round_queries(&s, i, last, z0, pf, err)))
