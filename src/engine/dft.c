@@ -225,6 +225,35 @@ glstark_status gs_rs_code_rows(gs_engine *eng, const gs_stack_layout *layout, co
     return eng->dft->rs_code_rows(eng, layout, traces, log_blowup, row_class, col_begin, col_end, out, out_offset);
 }
 
+glstark_status gs_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols *q, unsigned l_skip, unsigned log_blowup,
+                                      unsigned log_classes, uint32_t row_class, gs_buf *out, size_t out_offset)
+{
+    if (!eng)
+        return GLSTARK_ERR_INVALID_ARGUMENT;
+    if (!eng->dft)
+        return no_family(eng, "rs_code_rows_folded");
+    if (!eng->dft->rs_code_rows_folded)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "rs_code_rows_folded: the %s engine cannot encode row classes finer than the blowup; "
+                            "use rs_code_rows", eng->core->name);
+    glstark_status st = check_cols(eng, q, "rs_code_rows_folded");
+    if (st)
+        return st;
+    const unsigned L = q->log_n;
+    if (q->elem_words != 1 || log_classes <= log_blowup || log_classes - log_blowup + l_skip > L ||
+        L + log_blowup > GS_DFT_MAX_LOG_N || (row_class >> log_classes) != 0)
+        return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT,
+                            "rs_code_rows_folded: class %u of 2^%u with blowup 2^%u over base-field columns of 2^%u "
+                            "rows and blocks of 2^%u: needs log_blowup < log_classes, l_skip + log_classes - "
+                            "log_blowup <= log2(rows), a class below 2^log_classes and a codeword within 2^%d",
+                            row_class, log_classes, log_blowup, L, l_skip, GS_DFT_MAX_LOG_N);
+    st = check_out_columns(eng, out, out_offset, q->ncols, (size_t)1 << (L + log_blowup - log_classes),
+                           "rs_code_rows_folded");
+    if (st)
+        return st;
+    return eng->dft->rs_code_rows_folded(eng, q, l_skip, log_blowup, log_classes, row_class, out, out_offset);
+}
+
 size_t gs_stack_first_slice(const gs_stack_layout *lay, uint32_t col)
 {
     size_t lo = 0, hi = lay->nslices;

@@ -30,6 +30,17 @@
  *    codeword height may exceed rs_code_matrix's 2^25 (up to 2^27, the
  *    two-adicity); 2^L stays <= 2^25.
  *
+ *  - Finer row classes (rs_code_rows_folded): class p of 2^lc classes with
+ *    lc = b + f, f >= 1, rows i = p + m * 2^lc for m < 2^(L-f) = H'. With
+ *    t[j] = msg[j] * w_N^(p j) and w_N^(2^lc) = w_H',
+ *        cw[p + 2^lc m] = sum_(j' < H') (sum_(r < 2^f) t[j' + r H']) * w_H'^(m j'),
+ *    a forward DFT of length H' of the twisted message folded onto its first
+ *    H' entries. The message is blockwise (blocks of 2^l_skip <= H'), so each
+ *    part r is built from rows [r H', (r+1) H') of Q alone: the output holds
+ *    H' words per column, and an engine needs at most one part of one column
+ *    beside it. A prover with Q resident commits in 2^lc classes this way
+ *    to halve (f = 1) its sponge states and column group.
+ *
  * Chunking (for engines whose bindings see at most 128 MiB): every op works
  * column by column and takes a column range, so a GPU engine can bind one
  * column (or a group of columns) at a time. A codeword column of height 2^25
@@ -112,6 +123,13 @@ typedef struct gs_dft_ops {
     glstark_status (*rs_code_rows)(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
                                    unsigned log_blowup, uint32_t row_class, uint32_t col_begin, uint32_t col_end,
                                    gs_buf *out, size_t out_offset);
+    /* Writes row class row_class (< 2^log_classes, log_classes >
+     * log_blowup) of the codeword of every column of q (the stacked matrix
+     * itself: q->ncols columns of 2^L = 2^q->log_n base-field rows), column
+     * c's 2^(L + log_blowup - log_classes) rows at out_offset + c * that
+     * (see 'Finer row classes' above). NULL in an engine without it. */
+    glstark_status (*rs_code_rows_folded)(gs_engine *eng, const gs_dft_cols *q, unsigned l_skip, unsigned log_blowup,
+                                          unsigned log_classes, uint32_t row_class, gs_buf *out, size_t out_offset);
 } gs_dft_ops;
 
 /* Checked entry points (src/engine/dft.c). They validate the arguments,
@@ -127,6 +145,8 @@ glstark_status gs_rs_code_matrix(gs_engine *eng, const gs_stack_layout *layout, 
 glstark_status gs_rs_code_rows(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
                                unsigned log_blowup, uint32_t row_class, uint32_t col_begin, uint32_t col_end,
                                gs_buf *out, size_t out_offset);
+glstark_status gs_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols *q, unsigned l_skip, unsigned log_blowup,
+                                      unsigned log_classes, uint32_t row_class, gs_buf *out, size_t out_offset);
 
 /* For the engines' implementations: the first slice of stacked column col
  * (slices are sorted by stacked_col), nslices if none is. */

@@ -130,4 +130,77 @@ static inline int t_rows_check_classes(gs_engine *eng, const t_rows_case *k, con
     return cb > 0;
 }
 
+/* The case's stacked matrix Q (width columns of 2^L) from cpu's
+ * stack_matrix, on the host. */
+static inline bb_t *t_rows_q(gs_engine *cpu, const t_rows_case *k)
+{
+    gs_trace_ref refs[8];
+    t_rows_upload(cpu, k, refs);
+    size_t total = (size_t)k->lay.width << k->L;
+    gs_buf *qb = t_buf(cpu, NULL, total);
+    cr_assert_eq(gs_stack_matrix(cpu, &k->lay, refs, 0, k->lay.width, qb, 0), GLSTARK_OK, "%s", cpu->err.msg);
+    bb_t *q = malloc(total * sizeof *q);
+    gs_buf_read(qb, 0, q, total * sizeof *q);
+    gs_buf_destroy(qb);
+    t_rows_release(k, refs);
+    return q;
+}
+
+/* rs_code_rows_folded of class p of 2^lc (lc > b) over columns [cb, ce) of
+ * Q, given on eng at word qoff with a column stride of 2^L + pad, into a
+ * poisoned buffer at element off: every entry is want's row p + m 2^lc,
+ * every other word keeps its poison. */
+static inline void t_rows_check_folded(gs_engine *eng, const t_rows_case *k, const bb_t *q, const bb_t *want,
+                                       unsigned b, unsigned lc, uint32_t p, uint32_t cb, uint32_t ce, size_t qoff,
+                                       size_t pad, size_t off, const char *tag)
+{
+    size_t H = (size_t)1 << k->L, N = H << b, Hf = N >> lc, stride = H + pad, n = ce - cb;
+    gs_buf *qb = t_buf(eng, NULL, qoff + n * stride);
+    for (size_t c = 0; c < n; c++)
+        cr_assert_eq(gs_buf_write(qb, (qoff + c * stride) * 4, q + (cb + c) * H, H * 4), GLSTARK_OK);
+    size_t total = off + n * Hf + 3;
+    gs_buf *ob = t_buf(eng, NULL, total);
+    gs_dft_cols qc = {qb, qoff, stride, n, k->L, 1};
+    cr_assert_eq(gs_rs_code_rows_folded(eng, &qc, k->lay.l_skip, b, lc, p, ob, off), GLSTARK_OK, "%s: %s", tag,
+                 eng->err.msg);
+    bb_t *got = malloc(total * sizeof *got);
+    cr_assert_eq(gs_buf_read(ob, 0, got, total * sizeof *got), GLSTARK_OK);
+    for (size_t i = 0; i < total; i++) {
+        if (i < off || i >= off + n * Hf) {
+            cr_assert_eq(got[i], T_ROWS_POISON, "%s (L %u l %u b %u lc %u p %u): word %zu outside the region changed",
+                         tag, k->L, k->lay.l_skip, b, lc, p, i);
+            continue;
+        }
+        size_t c = cb + (i - off) / Hf, m = (i - off) % Hf;
+        cr_assert_eq(got[i], want[c * N + p + (m << lc)],
+                     "%s (L %u l %u b %u lc %u p %u cols [%u,%u)): column %zu row %zu (codeword row %zu)", tag, k->L,
+                     k->lay.l_skip, b, lc, p, cb, ce, c, m, p + (m << lc));
+    }
+    free(got);
+    gs_buf_destroy(ob);
+    gs_buf_destroy(qb);
+}
+
+/* Every class p < 2^lc for lc = b + 1 and b + 2 (where the blocks still fit
+ * a part: l_skip + lc - b <= L), over a column range picked from s, Q at an
+ * offset with padding between its columns. Returns the checks made. */
+static inline int t_rows_check_folded_classes(gs_engine *eng, gs_engine *cpu, const t_rows_case *k, const bb_t *want,
+                                              unsigned b, uint64_t *s, const char *tag)
+{
+    bb_t *q = t_rows_q(cpu, k);
+    uint32_t w = k->lay.width;
+    uint32_t cb = w > 1 ? (uint32_t)(splitmix64(s) % w) : 0;
+    uint32_t ce = cb + 1 + (uint32_t)(splitmix64(s) % (w - cb));
+    int checks = 0;
+    for (unsigned lc = b + 1; lc <= b + 2; lc++) {
+        if (k->lay.l_skip + lc - b > k->L)
+            continue;
+        for (uint32_t p = 0; p < (1u << lc); p++, checks++)
+            t_rows_check_folded(eng, k, q, want, b, lc, p, cb, ce, 1 + splitmix64(s) % 3, splitmix64(s) % 3,
+                                splitmix64(s) % 4, tag);
+    }
+    free(q);
+    return checks;
+}
+
 #endif

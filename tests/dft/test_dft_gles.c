@@ -412,6 +412,38 @@ static void compare_rows(gs_engine *g, uint64_t seed, int iters, unsigned min_L,
 
 Test(dft_gles, rs_code_rows_matches_cpu) { compare_rows(tu_engine_binding(0), 0x5057101, 14, 3, 12, 4); }
 
+/* rs_code_rows_folded on g (destroyed at the end): every class of 2^(b+1)
+ * and 2^(b+2) of random layouts against the rows of the CPU engine's
+ * rs_code_matrix (the CPU's own folded rows are tested the same way). */
+static void compare_folded(gs_engine *g, uint64_t seed, int iters, unsigned min_L, unsigned max_L)
+{
+    printf("rs_code_rows_folded gles vs cpu: binding limit %llu, seed %llu\n",
+           (unsigned long long)gs_gles_device(g)->caps.max_binding_bytes, (unsigned long long)seed);
+    uint64_t s = seed;
+    gs_engine *c = tu_cpu_engine();
+    int checks = 0;
+    for (int iter = 0; iter < iters; iter++) {
+        t_rows_case k;
+        t_rows_case_random(&k, &s, min_L, max_L, 4);
+        char tag[64];
+        snprintf(tag, sizeof tag, "seed %llu iter %d", (unsigned long long)seed, iter);
+        for (unsigned b = 1; b <= 2; b++) {
+            bb_t *want = t_rows_want(c, &k, b);
+            checks += t_rows_check_folded_classes(g, c, &k, want, b, &s, tag);
+            free(want);
+        }
+        t_rows_case_free(&k);
+    }
+    cr_assert_gt(checks, 20, "seed %llu: too few folded classes checked (%d)", (unsigned long long)seed, checks);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+Test(dft_gles, rs_code_rows_folded_matches_cpu) { compare_folded(tu_engine_binding(0), 0x5057105, 8, 4, 12); }
+
+/* 16 KiB bindings: output windows of one or two columns. */
+Test(dft_gles, rs_code_rows_folded_small_bindings) { compare_folded(tu_engine_binding(16384), 0x5057106, 6, 4, 11); }
+
 /* 16 KiB bindings: columns of up to 2^11 words at unaligned offsets run in
  * windows of one or two columns. */
 Test(dft_gles, rs_code_rows_small_bindings) { compare_rows(tu_engine_binding(16384), 0x5057102, 12, 3, 11, 4); }

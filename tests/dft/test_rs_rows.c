@@ -33,6 +33,48 @@ Test(rs_code_rows, every_class_matches_rs_code_matrix)
     gs_engine_destroy(ref);
 }
 
+/* Row classes finer than the blowup (rs_code_rows_folded) over Q itself:
+ * every class of 2^(b+1) and 2^(b+2) against the rows of rs_code_matrix,
+ * on one, two and three threads. */
+Test(rs_code_rows, folded_classes_match_rs_code_matrix)
+{
+    uint64_t seed = 0x5057005, s = seed;
+    printf("rs_code_rows_folded cpu seed %llu\n", (unsigned long long)seed);
+    gs_engine *ref = mk_engine_s(2, 0);
+    gs_engine *engs[3] = {mk_engine_s(1, 0), mk_engine_s(2, 1), mk_engine_s(3, 0)};
+    int checks = 0;
+    for (int iter = 0; iter < 16; iter++) {
+        t_rows_case k;
+        t_rows_case_random(&k, &s, 4, 11, 4);
+        for (unsigned b = 1; b <= 2; b++) {
+            bb_t *want = t_rows_want(ref, &k, b);
+            char tag[64];
+            snprintf(tag, sizeof tag, "seed %llu iter %d", (unsigned long long)seed, iter);
+            checks += t_rows_check_folded_classes(engs[iter % 3], ref, &k, want, b, &s, tag);
+            free(want);
+        }
+        t_rows_case_free(&k);
+    }
+    cr_assert_gt(checks, 100, "too few folded classes checked (%d)", checks);
+    /* bad input: a class count not above the blowup, blocks larger than a
+     * part, a class out of range, an output too small */
+    gs_engine *eng = engs[0];
+    gs_buf *qb = t_buf(eng, NULL, 2 * 16), *ob = t_buf(eng, NULL, 2 * 16);
+    gs_dft_cols qc = {qb, 0, 16, 2, 4, 1};
+    cr_assert_eq(gs_rs_code_rows_folded(eng, &qc, 2, 1, 2, 3, ob, 0), GLSTARK_OK, "%s", eng->err.msg);
+    cr_assert_eq(gs_rs_code_rows_folded(eng, &qc, 2, 1, 1, 0, ob, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(eng->err.msg, "log_blowup < log_classes") != NULL, "%s", eng->err.msg);
+    cr_assert_eq(gs_rs_code_rows_folded(eng, &qc, 4, 1, 2, 0, ob, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_rs_code_rows_folded(eng, &qc, 2, 1, 2, 4, ob, 0), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_rs_code_rows_folded(eng, &qc, 2, 1, 2, 0, ob, 17), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(eng->err.msg, "do not fit") != NULL, "%s", eng->err.msg);
+    gs_buf_destroy(qb);
+    gs_buf_destroy(ob);
+    for (int e = 0; e < 3; e++)
+        gs_engine_destroy(engs[e]);
+    gs_engine_destroy(ref);
+}
+
 /* Short columns (L 3 to 5, below the vector widths), l_skip up to 3, and
  * log_blowup 0 (only class 0, no twist) too. */
 Test(rs_code_rows, short_columns)

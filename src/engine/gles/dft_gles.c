@@ -52,7 +52,8 @@ enum {
     M_TWIDDLES = 8,
     M_BITREV_TILED = 9,
     M_SHARED_SHORT = 10,
-    M_TWIST = 11
+    M_TWIST = 11,
+    M_TWIST_ADD = 12
 };
 
 /* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
@@ -70,7 +71,7 @@ typedef struct dft_ctx {
     gs_gl_device *dev;
     unsigned block_log;
     uint64_t dispatch; /* most elements per dispatch */
-    gs_gl_program *prog[12];
+    gs_gl_program *prog[13];
     gs_gl_program *radix[DFT_RADIX_LOG + 1]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
@@ -664,11 +665,11 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     return st;
 }
 
-/* The powers of g that MODE_TWIST reads: g^k for k < 2^s, then g^(k 2^s) for
- * k < 2^(L-s), s = ceil(L/2). A 2^(L+b)-entry table of w_N's powers would
- * cost as much memory as a codeword column, which the row classes exist to
- * avoid. */
-static glstark_status twist_table(dft_ctx *c, bb_t g, unsigned L, gs_buf **out, unsigned *s_out)
+/* The powers of g that MODE_TWIST reads: scale g^k for k < 2^s, then
+ * g^(k 2^s) for k < 2^(L-s), s = ceil(L/2). A 2^(L+b)-entry table of w_N's
+ * powers would cost as much memory as a codeword column, which the row
+ * classes exist to avoid. */
+static glstark_status twist_table_scaled(dft_ctx *c, bb_t g, bb_t scale, unsigned L, gs_buf **out, unsigned *s_out)
 {
     unsigned s = (L + 1) / 2;
     size_t lo = (size_t)1 << s, n = lo + ((size_t)1 << (L - s));
@@ -677,7 +678,7 @@ static glstark_status twist_table(dft_ctx *c, bb_t g, unsigned L, gs_buf **out, 
         return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "gles rs_code_rows: could not allocate %zu bytes for the twist table", n * sizeof *t);
     bb_t step = bb_pow(g, lo);
-    t[0] = bb_one();
+    t[0] = scale; /* the low table carries the scale: scale g^i */
     t[lo] = bb_one();
     for (size_t k = 1; k < lo; k++)
         t[k] = bb_mul(t[k - 1], g);
@@ -690,6 +691,11 @@ static glstark_status twist_table(dft_ctx *c, bb_t g, unsigned L, gs_buf **out, 
         st = gs_buf_write(*out, 0, t, n * sizeof *t);
     free(t);
     return st;
+}
+
+static glstark_status twist_table(dft_ctx *c, bb_t g, unsigned L, gs_buf **out, unsigned *s_out)
+{
+    return twist_table_scaled(c, g, bb_one(), L, out, s_out);
 }
 
 /* Every element i of every sequence of v times g^i (tables from twist_table). */
@@ -767,6 +773,103 @@ static glstark_status gles_rs_code_rows(gs_engine *eng, const gs_stack_layout *l
     return st;
 }
 
+/* x[i] += part[i] * scale g^i over the sequences of v, part's sequence j
+ * at word part_first + j 2^logn (tables from twist_table_scaled). */
+static glstark_status pass_twist_add(dft_ctx *c, const vview *v, gs_buf *table, unsigned s, gs_buf *part,
+                                     uint64_t part_first)
+{
+    gs_gl_program *p;
+    const uint64_t words = v->nv << v->logn, align = c->dev->caps.binding_offset_align;
+    const uint64_t start = part_first * 4 - (part_first * 4) % align;
+    glstark_status st = prog_for(c, M_TWIST_ADD, &p);
+    if (!st)
+        st = bind_view(c, v, p);
+    if (!st)
+        st = gs_gl_bind_range(c->dev, 2, table->gl_name, 0, table->size, &c->eng->err);
+    if (!st)
+        st = gs_gl_bind_range(c->dev, 3, part->gl_name, start, part_first * 4 - start + words * 4, &c->eng->err);
+    if (st)
+        return st;
+    set_u(p, "gs_bits", s);
+    set_u(p, "gs_src_lead", (uint32_t)(part_first - start / 4));
+    return run_ids(c, p, words, c->dispatch);
+}
+
+/* Finer row classes (dft_ops.h): per window of output columns, part 0 of
+ * each column copied from Q into the output and made its message there,
+ * twisted; every later part made one column at a time in a scratch of one
+ * part (H' words) and twisted onto it (MODE_TWIST_ADD); then the DFT of
+ * length H'. */
+static glstark_status gles_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols *q, unsigned l_skip,
+                                               unsigned log_blowup, unsigned log_classes, uint32_t row_class,
+                                               gs_buf *out, size_t out_offset)
+{
+    dft_ctx c;
+    ctx_init(&c, eng);
+    const unsigned L = q->log_n, f = log_classes - log_blowup, Lf = L - f;
+    const uint64_t Hf = (uint64_t)1 << Lf, ncols = q->ncols, parts = (uint64_t)1 << f;
+    if (ncols == 0)
+        return GLSTARK_OK;
+    if (cols_per_window(&c, 0, Hf, Hf, 1) == 0)
+        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                            "gles rs_code_rows_folded: a part of 2^%u rows does not fit this device's %" PRIu64
+                            "-byte binding limit; use the cpu engine",
+                            Lf, c.dev->caps.max_binding_bytes);
+    const bb_t g = bb_pow(bb_two_adic_generator(L + log_blowup), row_class);
+    tw_buf tw = {NULL, 0}, tw_small = {NULL, 0};
+    gs_buf *part = NULL, **tables = calloc(parts, sizeof *tables);
+    unsigned s = 0;
+    glstark_status st = tables ? GLSTARK_OK
+                               : gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
+                                              "gles rs_code_rows_folded: out of host memory");
+    if (!st)
+        st = twiddles(&c, Lf, 0, &tw);
+    if (!st && l_skip > 0)
+        st = twiddles(&c, l_skip, 1, &tw_small);
+    for (uint64_t r = 0; !st && r < parts; r++)
+        st = twist_table_scaled(&c, g, bb_pow(g, r * Hf), Lf, &tables[r], &s);
+    if (!st)
+        st = gs_buf_create(eng, Hf * 4, &part);
+    for (uint64_t c0 = 0; !st && c0 < ncols;) {
+        const uint64_t first = out_offset + c0 * Hf;
+        uint64_t n = cols_per_window(&c, first, Hf, Hf, ncols - c0);
+        if (n == 0) {
+            st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
+                              "gles rs_code_rows_folded: a column of 2^%u rows at word %" PRIu64
+                              " does not fit this device's %" PRIu64 "-byte binding limit; use the cpu engine",
+                              Lf, first, c.dev->caps.max_binding_bytes);
+            break;
+        }
+        const uint64_t qcol = q->offset + c0 * q->col_stride;
+        st = gs_buf_copy_strided(out, first, Hf, q->buf, qcol, q->col_stride, Hf, n);
+        vview v;
+        base_view(&c, &v, out, first, Hf, n, Hf, Lf);
+        if (!st)
+            st = rs_message_view(&c, &v, l_skip, &tw_small);
+        if (!st)
+            st = pass_twist(&c, &v, tables[0], s);
+        for (uint64_t j = 0; !st && j < n; j++)
+            for (uint64_t r = 1; !st && r < parts; r++) {
+                vview pv, ov;
+                st = gs_buf_copy(part, 0, q->buf, (qcol + j * q->col_stride + r * Hf) * 4, Hf * 4);
+                base_view(&c, &pv, part, 0, Hf, 1, Hf, Lf);
+                if (!st)
+                    st = rs_message_view(&c, &pv, l_skip, &tw_small);
+                base_view(&c, &ov, out, first + j * Hf, Hf, 1, Hf, Lf);
+                if (!st)
+                    st = pass_twist_add(&c, &ov, tables[r], s, part, 0);
+            }
+        if (!st)
+            st = dft_view(&c, &v, GS_DFT_FORWARD, &tw, 0);
+        c0 += n;
+    }
+    for (uint64_t r = 0; tables && r < parts; r++)
+        gs_buf_destroy(tables[r]);
+    free(tables);
+    gs_buf_destroy(part);
+    return st;
+}
+
 glstark_status gs_gles_dft_finish_ext(gs_engine *eng, gs_buf *buf, unsigned log_n, unsigned first_layer)
 {
     dft_ctx c;
@@ -799,4 +902,5 @@ const gs_dft_ops gs_gles_dft_ops = {
     .stack_matrix = gles_stack_matrix,
     .rs_code_matrix = gles_rs_code_matrix,
     .rs_code_rows = gles_rs_code_rows,
+    .rs_code_rows_folded = gles_rs_code_rows_folded,
 };
