@@ -629,8 +629,13 @@ static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, si
         /* the deferred columns, as the first class to encode a group needs them */
         if ((wst = write_pending(s, e, (size_t)(c0 + g) * p->stacked_rows, err)))
             break;
-        st = m->log_classes ? gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, m->group, 0)
-                            : gs_rs_code_matrix(eng, &p->q_self, &qref, b, c0, c0 + g, m->group, 0);
+        if (m->log_classes > b) {
+            const gs_dft_cols qc = {s->q.b[e], (size_t)c0 * p->stacked_rows, p->stacked_rows, g, p->L, 1};
+            st = gs_rs_code_rows_folded(eng, &qc, p->l_skip, b, m->log_classes, cls, m->group, 0);
+        } else {
+            st = m->log_classes ? gs_rs_code_rows(eng, &p->q_self, &qref, b, cls, c0, c0 + g, m->group, 0)
+                                : gs_rs_code_matrix(eng, &p->q_self, &qref, b, c0, c0 + g, m->group, 0);
+        }
         if (!st)
             st = gs_engine_merkle_stream_columns(eng, m, g, &s->tree[e]);
     }
@@ -644,6 +649,23 @@ static glstark_status commit_streamed(pstate *s, int e, gs_merkle_stream *ms, si
         return eng_fail(eng, st, "encoding and committing the stacked matrix a column group at a time", err);
     s->have_tree[e] = 1;
     return GLSTARK_OK;
+}
+
+/* The row classes (log2) of a streamed commit through nstreams streams.
+ * Without plentiful memory, one stream takes twice the classes the blowup
+ * gives (rs_code_rows_folded): each class half as tall, so the sponge
+ * states and the column group it holds beside Q are half as large (64 ->
+ * 32 MiB each at keccakf-1024), for a second read of Q per class. Only
+ * where the tree's query cosets stay whole in a class and a class's part of
+ * a column still holds whole blocks of 2^l_skip rows. */
+static unsigned commit_log_classes(const gs_prove_plan *p, const gs_engine *eng, size_t nstreams)
+{
+    const unsigned lc = p->stream_log_classes;
+    if (nstreams != 1 || eng->plentiful_memory || lc == 0 || !eng->dft || !eng->dft->rs_code_rows_folded)
+        return lc;
+    if ((p->codeword_rows >> p->sp->whir.k) % ((size_t)2 << lc) != 0 || p->l_skip + 1 > p->L)
+        return lc;
+    return lc + 1;
 }
 
 /* The stacked commitment of all common mains (OpenVM stacked_commit) on
@@ -682,7 +704,7 @@ static glstark_status commit_main(pstate *s, int e, int streamed, bb_t root[8], 
             return oom(err);
         st = n > 1 ? gs_engine_merkle_stream_begin_classes(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,
                                                            p->stream_group_cols, ms)
-                   : gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, p->stream_log_classes,
+                   : gs_engine_merkle_stream_begin(eng, N, W, (unsigned)p->sp->whir.k, commit_log_classes(p, eng, n),
                                                    p->stream_group_cols, ms);
         if (st == GLSTARK_ERR_UNSUPPORTED) {
             streamed = 0;
