@@ -205,6 +205,12 @@ glstark_status gs_engine_prepare(gs_engine *eng, const gs_prepare_hint *hint)
     return eng->core->prepare ? eng->core->prepare(eng, hint) : GLSTARK_OK;
 }
 
+void gs_engine_trim(gs_engine *eng)
+{
+    if (eng->core->trim)
+        eng->core->trim(eng);
+}
+
 void gs_engine_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns)
 {
     *count = 0;

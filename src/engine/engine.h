@@ -102,6 +102,12 @@ typedef struct gs_engine_core_ops {
     /* Optional (NULL: none, the CPU engine): GPU programs made ready since
      * the engine was created and the host nanoseconds spent on them. */
     void (*program_builds)(const gs_engine *eng, uint64_t *count, uint64_t *ns);
+    /* Optional (NULL: nothing kept): releases what the engine keeps only to
+     * make later calls faster (the GLES engine's DFT twiddle tables, 8 MiB
+     * at a 2^21-row stacked matrix), which later calls make again. For a
+     * prover short of memory, between the commits and the phases that do
+     * not transform. */
+    void (*trim)(gs_engine *eng);
 } gs_engine_core_ops;
 
 struct gs_dft_ops;
@@ -190,6 +196,8 @@ glstark_status gs_engine_finish(gs_engine *eng);
 /* Tells the engine a proof begins, or is waiting on queued work (core op
  * `prepare`, hint->stage). */
 glstark_status gs_engine_prepare(gs_engine *eng, const gs_prepare_hint *hint);
+/* Core op `trim`, where the engine has one. */
+void gs_engine_trim(gs_engine *eng);
 /* Programs built so far and the nanoseconds spent (0, 0 without GPU programs). */
 void gs_engine_program_builds(const gs_engine *eng, uint64_t *count, uint64_t *ns);
 

@@ -960,6 +960,11 @@ static glstark_status phase_commit(pstate *s, const gs_multi_pk *pk, const glsta
             return st;
         gs_span_end(R, sk);
     }
+    /* short of memory, the commits' transforms' tables go until WHIR
+     * encodes again: the constraint phases beside Q are the board
+     * profile's peak */
+    if (!s->eng[e]->plentiful_memory)
+        gs_engine_trim(s->eng[e]);
     if ((st = fill_preamble(&pk->vk, traces, s, out, err)))
         return st;
     gs_span_end(R, sp_phase);

@@ -81,6 +81,30 @@ Test(dft_gles, dft_matches_cpu)
     gs_engine_destroy(c);
 }
 
+/* gs_engine_trim releases the twiddle tables a DFT left (the engine's live
+ * bytes drop by at least a 2^14-entry table) and the next DFTs, which make
+ * them again, still match the CPU engine; on the CPU engine it does
+ * nothing. */
+Test(dft_gles, trim_releases_twiddles)
+{
+    uint64_t seed = 0xDF7005, s = seed;
+    printf("dft_gles trim seed %llu\n", (unsigned long long)seed);
+    gs_engine *g = tu_engine_binding(0), *c = tu_cpu_engine();
+    compare_dft(g, c, 14, 2, 1, 0, 0, OP_DFT_FWD, 0, &s, "before trim");
+    compare_dft(g, c, 14, 1, 1, 0, 0, OP_DFT_INV, 0, &s, "before trim");
+    const size_t live = g->bytes_live;
+    gs_engine_trim(g);
+    cr_assert_geq(live - g->bytes_live, ((size_t)1 << 14) * sizeof(bb_t), "trim released %zu of %zu live bytes",
+                  live - g->bytes_live, live);
+    compare_dft(g, c, 14, 2, 1, 3, 1, OP_DFT_FWD, 0, &s, "after trim");
+    compare_dft(g, c, 14, 1, 1, 0, 0, OP_DFT_INV, 0, &s, "after trim");
+    const size_t cpu_live = c->bytes_live;
+    gs_engine_trim(c);
+    cr_assert_eq(c->bytes_live, cpu_live);
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
 /* A 4 KiB binding: columns of more than 1024 words take the host fallback,
  * shorter ones run in multi-column windows. */
 Test(dft_gles, dft_small_bindings)

@@ -275,7 +275,8 @@ Test(reduction_gles, rounds_and_folds)
      * group is cut into row pieces */
     check_rounds(&p, 1 << 20, 3, 1, (1 << 20) + 3, 1);
     /* 19 columns of 2^16 entries: off desktop-class devices the first fold
-     * goes through its scratch 16 columns, then 3 (GS_CW_FOLD_SCRATCH_BYTES) */
+     * goes through its scratch 8 columns at a time, then 3
+     * (GS_CW_FOLD_SCRATCH_BYTES) */
     check_rounds(&p, 1 << 16, 19, 5, (1 << 16) + 7, 2);
     close_pair(&p);
 }

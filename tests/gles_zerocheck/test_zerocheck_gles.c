@@ -1079,7 +1079,7 @@ Test(zerocheck_gles, builder_airs_hold_and_match)
 }
 
 /* The fold of tables whose halves exceed the scratch off desktop-class
- * devices (GS_CW_FOLD_SCRATCH_BYTES, 8 MiB): three columns of 2^20 entries
+ * devices (GS_CW_FOLD_SCRATCH_BYTES, 4 MiB): three columns of 2^20 entries
  * (8 MiB halves) go through the scratch a column at a time, in a table
  * with padding between columns that no fold may write. Against the CPU
  * engine, on random entries from a printed seed. */

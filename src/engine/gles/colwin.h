@@ -114,7 +114,7 @@ glstark_status gs_gles_fold_coefs(gs_engine *eng, const gs_gl_program *prog, gs_
  * through it a group at a time: a whole table's half beside the table was
  * the board profile's peak (the stacked reduction's first fold at
  * keccakf-1024, 42 MiB). */
-#define GS_CW_FOLD_SCRATCH_BYTES (8u << 20)
+#define GS_CW_FOLD_SCRATCH_BYTES (4u << 20)
 glstark_status gs_gles_fold_cols(gs_engine *eng, const gs_cw_set *v, uint64_t ncols, uint64_t len, gs_chal alpha,
                                  const char *op);
 

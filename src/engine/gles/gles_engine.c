@@ -626,6 +626,18 @@ static void load_while_busy(gs_engine *eng, const gs_prepare_hint *hint)
     }
 }
 
+/* The DFT twiddle tables (src/engine/gles/dft_gles.c makes them again at
+ * their next use). */
+static void gles_trim(gs_engine *eng)
+{
+    gs_gles_state *s = eng->impl;
+    for (int i = 0; i < 2; i++) {
+        gs_buf_destroy(s->twiddles[i]);
+        s->twiddles[i] = NULL;
+        s->twiddles_log[i] = 0;
+    }
+}
+
 static glstark_status gles_prepare(gs_engine *eng, const gs_prepare_hint *hint)
 {
     gs_gles_state *s = eng->impl;
@@ -680,6 +692,7 @@ static const gs_engine_core_ops gles_core_ops = {
     .finish = gles_finish,
     .prepare = gles_prepare,
     .program_builds = gles_program_builds,
+    .trim = gles_trim,
 };
 
 /* The buffer pool: GLSTARK_POOL's choice, else the device's default:
