@@ -478,6 +478,18 @@ Test(gles_buffers, upload_paths_agree)
                   "mode %s: first write between the kernel range and the second write", modes[m]);
         cr_assert(memcmp(g8 + 4 * 2000 + 1, src2, bytes - 4 * 2000 - 1) == 0, "mode %s: second write differs",
                   modes[m]);
+        /* writes between a small slot and GS_UPLOAD_RING_MIN (whole slots
+         * where the slots are small), and a small one after them */
+        const size_t mid = 3 * GS_UPLOAD_SLOT_BYTES_SMALL / 2 + 5;
+        TU_OK(eng, gs_buf_write(b, 4 * 5000 + 2, src + 11, mid));
+        TU_OK(eng, gs_buf_write(b, 4 * 5000 + 2 + mid, src2 + 17, 4099));
+        TU_OK(eng, gs_buf_read(b, 0, got, words * 4));
+        cr_assert(memcmp(g8 + 4 * 5000 + 2, src + 11, mid) == 0, "mode %s: a write of %zu bytes differs", modes[m], mid);
+        cr_assert(memcmp(g8 + 4 * 5000 + 2 + mid, src2 + 17, 4099) == 0, "mode %s: the small write after it differs",
+                  modes[m]);
+        const size_t after = 4 * 5000 + 2 + mid + 4099;
+        cr_assert(memcmp(g8 + after, (const uint8_t *)src2 + after - (4 * 2000 + 1), 256) == 0,
+                  "mode %s: the bytes after the small write changed", modes[m]);
         cr_log_info("upload mode %s: resolved %s, %llu slot waits", modes[m], gs_gles_upload_name(gs->upload.mode),
                     (unsigned long long)gs->upload.waits);
         gs_buf_destroy(b);

@@ -177,6 +177,13 @@ static glstark_status staged_write(gs_gles_upload *up, gs_gl_device *dev, GLuint
     return gs_gl_check(dev, err, "gles buffer write (staged copy)");
 }
 
+/* Below this a write is appended to the open slot (small_write), which must
+ * hold it whole. */
+static size_t ring_min(const gs_gles_upload *up)
+{
+    return up->slot_bytes < GS_UPLOAD_RING_MIN ? up->slot_bytes : GS_UPLOAD_RING_MIN;
+}
+
 /* The write behind both entry points; with `check`, n is a whole number of
  * words and *first_bad (bytes into src) is set to the first word >= p, or
  * n when there is none. A bad word stops the write after its batch. */
@@ -188,8 +195,8 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
     if (check)
         *first_bad = n;
     /* paths that copy no bytes themselves check the source in one pass */
-    if (check && (up->mode != GS_UPLOAD_RING || n < GS_UPLOAD_RING_MIN)) {
-        size_t words = n / sizeof(uint32_t), bad = gs_first_non_canonical(src, words, n < GS_UPLOAD_RING_MIN ? 1 : 0);
+    if (check && (up->mode != GS_UPLOAD_RING || n < ring_min(up))) {
+        size_t words = n / sizeof(uint32_t), bad = gs_first_non_canonical(src, words, n < ring_min(up) ? 1 : 0);
         if (bad < words) {
             *first_bad = bad * sizeof(uint32_t);
             return GLSTARK_OK;
@@ -202,7 +209,7 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
         glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)off, (GLsizeiptr)n, src);
         return gs_gl_check(dev, err, "gles buffer write (glBufferSubData)");
     }
-    if (n < GS_UPLOAD_RING_MIN)
+    if (n < ring_min(up))
         return small_write(up, dev, dst, off, src, n, err);
     up->open = 0; /* large writes take whole slots; small ones then open a fresh one */
     glstark_status st = GLSTARK_OK;

@@ -39,14 +39,14 @@
 #define GS_UPLOAD_SLOTS 16
 /* Slot size on desktop-class GPUs, and on the others (caps.desktop_class):
  * the ring is pinned host memory, which a board shares with its GPU, so it
- * is 16 MiB there instead of 64 (docs/performance.md, the board profile). */
+ * is 8 MiB there instead of 64 (docs/performance.md, the board profile). */
 #define GS_UPLOAD_SLOT_BYTES ((size_t)4 << 20)
-#define GS_UPLOAD_SLOT_BYTES_SMALL ((size_t)1 << 20)
+#define GS_UPLOAD_SLOT_BYTES_SMALL ((size_t)512 << 10)
 /* Slots filled at once, one host thread each (half the ring, so the GPU
  * drains one half while the host fills the other). */
 #define GS_UPLOAD_BATCH 8
-/* Writes from this size take whole slots filled by several threads; smaller
- * ones are appended to the open slot. */
+/* Writes from this size (or a slot's, if smaller) take whole slots filled
+ * by several threads; smaller ones are appended to the open slot. */
 #define GS_UPLOAD_RING_MIN ((size_t)1 << 20)
 
 typedef enum gs_upload_mode { GS_UPLOAD_SUBDATA = 1, GS_UPLOAD_RING = 2, GS_UPLOAD_STAGED = 3 } gs_upload_mode;
