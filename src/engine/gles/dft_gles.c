@@ -846,7 +846,7 @@ static glstark_status gles_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols
         base_view(&c, &v, out, first, Hf, n, Hf, Lf);
         if (!st)
             st = rs_message_view(&c, &v, l_skip, &tw_small);
-        if (!st)
+        if (!st && row_class != 0) /* class 0: g = 1, part 0 as it is */
             st = pass_twist(&c, &v, tables[0], s);
         for (uint64_t j = 0; !st && j < n; j++)
             for (uint64_t r = 1; !st && r < parts; r++) {
