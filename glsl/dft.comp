@@ -57,14 +57,14 @@
 #define MODE_BITREV_TILED 9
 #define MODE_SHARED_SHORT 10 // MODE_SHARED for whole short sequences: reversal, scale and subset sums too
 #define MODE_TWIST 11        // x[i] *= g^i from two small power tables (one row class of an RS codeword)
-#define MODE_TWIST_ADD 12    // x[i] += part[i] * g^i, the tables as MODE_TWIST's (a finer row class: parts folded)
+#define MODE_ADD_PART 12     // x[i] += c * part[i]: a later part of a Q column, weighted, onto its first (finer row classes)
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
 layout(std430, binding = 0) buffer Data { uint a[]; };
 layout(std430, binding = 1) readonly buffer Tw { uint tw[]; };
 layout(std430, binding = 2) readonly buffer Src { uint src[]; };
-#if DFT_MODE == MODE_TWIST_ADD
+#if DFT_MODE == MODE_ADD_PART
 layout(std430, binding = 3) readonly buffer Part { uint part[]; };
 #endif
 
@@ -85,6 +85,8 @@ uniform uint gs_src_lead;  // gather
 uniform uint gs_src_logh;  // gather: log2 of the message length
 uniform uint gs_blowup;    // gather: log_blowup
 uniform uint gs_gen;       // twiddles: generator of order 2^gs_logn (Montgomery)
+uniform uint gs_coef;      // add part: the weight c (Montgomery)
+uniform uint gs_src_stride; // add part: words from one sequence's part to the next
 
 uint addr(uint v, uint i)
 {
@@ -377,15 +379,14 @@ void main()
     uint ai = addr(v, i);
     uint g = bb_mul(src[i & ((1u << s) - 1u)], src[(1u << s) + (i >> s)]);
     a[ai] = bb_mul(a[ai], g);
-#elif DFT_MODE == MODE_TWIST_ADD
-    // x[i] += part[i] * g^i: part r of a column's message, twisted (its low
-    // table already scaled by g^(r H')), folded onto the column's first
-    // part; part holds sequence v at gs_src_lead + v 2^gs_logn.
+#elif DFT_MODE == MODE_ADD_PART
+    // x[i] += c * part[i]: part r of a column of Q, weighted by c = g^(r H'),
+    // added onto the column's first part before the RS message (which is
+    // linear and blockwise) and the twist; sequence v's part at
+    // gs_src_lead + v gs_src_stride.
     uint v = id >> gs_logn, i = id & ((1u << gs_logn) - 1u);
-    uint s = gs_bits;
     uint ai = addr(v, i);
-    uint g = bb_mul(src[i & ((1u << s) - 1u)], src[(1u << s) + (i >> s)]);
-    a[ai] = bb_add(a[ai], bb_mul(part[gs_src_lead + (v << gs_logn) + i], g));
+    a[ai] = bb_add(a[ai], bb_mul(part[gs_src_lead + v * gs_src_stride + i], gs_coef));
 #elif DFT_MODE == MODE_GATHER
     // Codeword column after its first log_blowup (copy-only) DIT layers:
     // a[i] = msg[rev_L(i >> blowup)], message v at src[gs_src_lead + v * 2^L].

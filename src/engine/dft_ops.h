@@ -35,11 +35,12 @@
  *    t[j] = msg[j] * w_N^(p j) and w_N^(2^lc) = w_H',
  *        cw[p + 2^lc m] = sum_(j' < H') (sum_(r < 2^f) t[j' + r H']) * w_H'^(m j'),
  *    a forward DFT of length H' of the twisted message folded onto its first
- *    H' entries. The message is blockwise (blocks of 2^l_skip <= H'), so each
- *    part r is built from rows [r H', (r+1) H') of Q alone: the output holds
- *    H' words per column, and an engine needs at most one part of one column
- *    beside it. A prover with Q resident commits in 2^lc classes this way
- *    to halve (f = 1) its sponge states and column group.
+ *    H' entries. The message is linear and blockwise (blocks of 2^l_skip <=
+ *    H'), so that sum is g^j' * msg'[j'] with g = w_N^p and msg' the message
+ *    of the parts of Q added up with the weights g^(r H'): the output's H'
+ *    words per column are all an engine needs. A prover with Q resident
+ *    commits in 2^lc classes this way to halve (f = 1) its sponge states and
+ *    column group.
  *
  * Chunking (for engines whose bindings see at most 128 MiB): every op works
  * column by column and takes a column range, so a GPU engine can bind one

@@ -779,15 +779,16 @@ out:
 /* ------------------------------------------- finer row classes (folded) */
 
 /* Row class p of 2^lc > 2^b classes (dft_ops.h, 'Finer row classes'):
- * per column, each part of H' rows of Q made into its message, twisted by
- * g^(r H' + j) and added onto the first, then one DFT of length H'. */
+ * per column, the parts of H' rows of Q added up with the weights g^(r H')
+ * (the RS message is linear and blockwise, so this is the sum of the
+ * parts' messages' weights), then one message, the twist by g^j and one
+ * DFT of length H'. */
 typedef struct folded_ctx {
     const bb_t *q;
     size_t q_stride;
     unsigned l, Lf, f;    /* l_skip, log2 H', log2 of the parts */
     bb_t g;               /* w_N^row_class */
     bb_t *out;
-    bb_t **scratch;       /* one part (H' words) per worker */
     const bb_t *tw_small; /* inverse twiddles of size 2^l_skip */
     bb_t small_scale;
     const bb_t *tw;       /* forward twiddles of size H' */
@@ -797,22 +798,21 @@ typedef struct folded_ctx {
 
 static void folded_columns(void *v, size_t b, size_t e, unsigned w)
 {
+    (void)w;
     const folded_ctx *c = v;
     const size_t Hf = (size_t)1 << c->Lf;
-    bb_t *part = c->scratch[w];
     for (size_t i = b; i < e; i++) {
         bb_t *col = c->out + i * Hf;
-        for (size_t r = 0; r < ((size_t)1 << c->f); r++) {
-            bb_t *dst = r ? part : col;
-            memcpy(dst, c->q + i * c->q_stride + r * Hf, Hf * sizeof(bb_t));
-            if (c->l)
-                rs_blocks(dst, Hf >> c->l, c->l, c->tw_small, c->small_scale, c->kern, &c->b16);
-            bb_t x = bb_pow(c->g, r * Hf);
-            for (size_t j = 0; j < Hf; j++) {
-                col[j] = r ? bb_add(col[j], bb_mul(part[j], x)) : bb_mul(col[j], x);
-                x = bb_mul(x, c->g);
-            }
+        const bb_t *qc = c->q + i * c->q_stride;
+        memcpy(col, qc, Hf * sizeof(bb_t));
+        for (size_t r = 1; r < ((size_t)1 << c->f); r++) {
+            const bb_t coef = bb_pow(c->g, r * Hf);
+            for (size_t j = 0; j < Hf; j++)
+                col[j] = bb_add(col[j], bb_mul(qc[r * Hf + j], coef));
         }
+        if (c->l)
+            rs_blocks(col, Hf >> c->l, c->l, c->tw_small, c->small_scale, c->kern, &c->b16);
+        twist_range(col, c->g, 0, Hf);
         dft_serial(col, c->Lf, c->tw, 0, c->kern);
     }
 }
@@ -822,35 +822,23 @@ static glstark_status cpu_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols 
                                               gs_buf *out, size_t out_offset)
 {
     const unsigned L = q->log_n, f = log_classes - log_blowup, Lf = L - f;
-    const size_t ncols = q->ncols, Hf = (size_t)1 << Lf;
+    const size_t ncols = q->ncols;
     if (ncols == 0)
         return GLSTARK_OK;
     unsigned threads = gs_cpu_threads(eng);
-    unsigned nscratch = ncols < threads ? (unsigned)ncols : threads;
     glstark_status st = GLSTARK_OK;
     bb_t *tw_small = twiddles_new(l_skip, 1, 1);
     bb_t *tw = twiddles_new(Lf, 0, threads);
-    bb_t **scratch = calloc(nscratch, sizeof *scratch);
-    if (!tw_small || !tw || !scratch) {
+    if (!tw_small || !tw) {
         st = oom(eng, "rs_code_rows_folded", sizeof(bb_t) << Lf);
-        goto out;
+    } else {
+        folded_ctx c = {(const bb_t *)q->buf->host + q->offset, q->col_stride, l_skip, Lf, f,
+                        bb_pow(bb_two_adic_generator(L + log_blowup), row_class), (bb_t *)out->host + out_offset,
+                        tw_small, bb_inv(bb_pow(bb_from_canonical(2), l_skip)), tw, gs_cpu_engine_kernels(eng),
+                        {{0}, 0}};
+        gs_rs_block16_init(&c.b16);
+        gs_parallel_for(ncols < threads ? (unsigned)ncols : threads, ncols, folded_columns, &c);
     }
-    for (unsigned i = 0; i < nscratch; i++)
-        if (!(scratch[i] = malloc(Hf * sizeof(bb_t)))) {
-            st = oom(eng, "rs_code_rows_folded", Hf * sizeof(bb_t));
-            goto out;
-        }
-    folded_ctx c = {(const bb_t *)q->buf->host + q->offset, q->col_stride, l_skip, Lf, f,
-                    bb_pow(bb_two_adic_generator(L + log_blowup), row_class), (bb_t *)out->host + out_offset,
-                    scratch, tw_small, bb_inv(bb_pow(bb_from_canonical(2), l_skip)), tw,
-                    gs_cpu_engine_kernels(eng), {{0}, 0}};
-    gs_rs_block16_init(&c.b16);
-    gs_parallel_for(nscratch, ncols, folded_columns, &c);
-out:
-    if (scratch)
-        for (unsigned i = 0; i < nscratch; i++)
-            free(scratch[i]);
-    free(scratch);
     free(tw);
     free(tw_small);
     return st;

@@ -53,7 +53,7 @@ enum {
     M_BITREV_TILED = 9,
     M_SHARED_SHORT = 10,
     M_TWIST = 11,
-    M_TWIST_ADD = 12
+    M_ADD_PART = 12
 };
 
 /* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
@@ -665,11 +665,11 @@ static glstark_status gles_rs_code_matrix(gs_engine *eng, const gs_stack_layout 
     return st;
 }
 
-/* The powers of g that MODE_TWIST reads: scale g^k for k < 2^s, then
- * g^(k 2^s) for k < 2^(L-s), s = ceil(L/2). A 2^(L+b)-entry table of w_N's
- * powers would cost as much memory as a codeword column, which the row
- * classes exist to avoid. */
-static glstark_status twist_table_scaled(dft_ctx *c, bb_t g, bb_t scale, unsigned L, gs_buf **out, unsigned *s_out)
+/* The powers of g that MODE_TWIST reads: g^k for k < 2^s, then g^(k 2^s) for
+ * k < 2^(L-s), s = ceil(L/2). A 2^(L+b)-entry table of w_N's powers would
+ * cost as much memory as a codeword column, which the row classes exist to
+ * avoid. */
+static glstark_status twist_table(dft_ctx *c, bb_t g, unsigned L, gs_buf **out, unsigned *s_out)
 {
     unsigned s = (L + 1) / 2;
     size_t lo = (size_t)1 << s, n = lo + ((size_t)1 << (L - s));
@@ -678,7 +678,7 @@ static glstark_status twist_table_scaled(dft_ctx *c, bb_t g, bb_t scale, unsigne
         return gs_error_set(&c->eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "gles rs_code_rows: could not allocate %zu bytes for the twist table", n * sizeof *t);
     bb_t step = bb_pow(g, lo);
-    t[0] = scale; /* the low table carries the scale: scale g^i */
+    t[0] = bb_one();
     t[lo] = bb_one();
     for (size_t k = 1; k < lo; k++)
         t[k] = bb_mul(t[k - 1], g);
@@ -691,11 +691,6 @@ static glstark_status twist_table_scaled(dft_ctx *c, bb_t g, bb_t scale, unsigne
         st = gs_buf_write(*out, 0, t, n * sizeof *t);
     free(t);
     return st;
-}
-
-static glstark_status twist_table(dft_ctx *c, bb_t g, unsigned L, gs_buf **out, unsigned *s_out)
-{
-    return twist_table_scaled(c, g, bb_one(), L, out, s_out);
 }
 
 /* Every element i of every sequence of v times g^i (tables from twist_table). */
@@ -773,33 +768,33 @@ static glstark_status gles_rs_code_rows(gs_engine *eng, const gs_stack_layout *l
     return st;
 }
 
-/* x[i] += part[i] * scale g^i over the sequences of v, part's sequence j
- * at word part_first + j 2^logn (tables from twist_table_scaled). */
-static glstark_status pass_twist_add(dft_ctx *c, const vview *v, gs_buf *table, unsigned s, gs_buf *part,
-                                     uint64_t part_first)
+/* x[i] += c * part[i] over the sequences of v, sequence j's part at word
+ * part_first + j * part_stride of part (MODE_ADD_PART). */
+static glstark_status pass_add_part(dft_ctx *c, const vview *v, bb_t coef, const gs_buf *part, uint64_t part_first,
+                                    uint64_t part_stride)
 {
     gs_gl_program *p;
-    const uint64_t words = v->nv << v->logn, align = c->dev->caps.binding_offset_align;
+    const uint64_t len = (uint64_t)1 << v->logn, align = c->dev->caps.binding_offset_align;
     const uint64_t start = part_first * 4 - (part_first * 4) % align;
-    glstark_status st = prog_for(c, M_TWIST_ADD, &p);
+    const uint64_t end = (part_first + (v->nv - 1) * part_stride + len) * 4;
+    glstark_status st = prog_for(c, M_ADD_PART, &p);
     if (!st)
         st = bind_view(c, v, p);
     if (!st)
-        st = gs_gl_bind_range(c->dev, 2, table->gl_name, 0, table->size, &c->eng->err);
-    if (!st)
-        st = gs_gl_bind_range(c->dev, 3, part->gl_name, start, part_first * 4 - start + words * 4, &c->eng->err);
+        st = gs_gl_bind_range(c->dev, 3, part->gl_name, start, end - start, &c->eng->err);
     if (st)
         return st;
-    set_u(p, "gs_bits", s);
+    set_u(p, "gs_coef", coef);
+    set_u(p, "gs_src_stride", (uint32_t)part_stride);
     set_u(p, "gs_src_lead", (uint32_t)(part_first - start / 4));
-    return run_ids(c, p, words, c->dispatch);
+    return run_ids(c, p, v->nv << v->logn, c->dispatch);
 }
 
 /* Finer row classes (dft_ops.h): per window of output columns, part 0 of
- * each column copied from Q into the output and made its message there,
- * twisted; every later part made one column at a time in a scratch of one
- * part (H' words) and twisted onto it (MODE_TWIST_ADD); then the DFT of
- * length H'. */
+ * each Q column copied into the output and every later part r added with
+ * the weight g^(r H') (MODE_ADD_PART, read from Q where it lies); then,
+ * since the RS message is linear and blockwise, one message, one twist by
+ * g^j and one DFT of length H', all in the output. */
 static glstark_status gles_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols *q, unsigned l_skip,
                                                unsigned log_blowup, unsigned log_classes, uint32_t row_class,
                                                gs_buf *out, size_t out_offset)
@@ -810,63 +805,44 @@ static glstark_status gles_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols
     const uint64_t Hf = (uint64_t)1 << Lf, ncols = q->ncols, parts = (uint64_t)1 << f;
     if (ncols == 0)
         return GLSTARK_OK;
-    if (cols_per_window(&c, 0, Hf, Hf, 1) == 0)
-        return gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
-                            "gles rs_code_rows_folded: a part of 2^%u rows does not fit this device's %" PRIu64
-                            "-byte binding limit; use the cpu engine",
-                            Lf, c.dev->caps.max_binding_bytes);
     const bb_t g = bb_pow(bb_two_adic_generator(L + log_blowup), row_class);
     tw_buf tw = {NULL, 0}, tw_small = {NULL, 0};
-    gs_buf *part = NULL, **tables = calloc(parts, sizeof *tables);
+    gs_buf *table = NULL;
     unsigned s = 0;
-    glstark_status st = tables ? GLSTARK_OK
-                               : gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY,
-                                              "gles rs_code_rows_folded: out of host memory");
-    if (!st)
-        st = twiddles(&c, Lf, 0, &tw);
+    glstark_status st = twiddles(&c, Lf, 0, &tw);
     if (!st && l_skip > 0)
         st = twiddles(&c, l_skip, 1, &tw_small);
-    for (uint64_t r = 0; !st && r < parts; r++)
-        st = twist_table_scaled(&c, g, bb_pow(g, r * Hf), Lf, &tables[r], &s);
-    if (!st)
-        st = gs_buf_create(eng, Hf * 4, &part);
+    if (!st && row_class != 0)
+        st = twist_table(&c, g, Lf, &table, &s);
     for (uint64_t c0 = 0; !st && c0 < ncols;) {
-        const uint64_t first = out_offset + c0 * Hf;
+        const uint64_t first = out_offset + c0 * Hf, qcol = q->offset + c0 * q->col_stride;
+        /* the window's output columns and each of its parts of Q within one binding */
         uint64_t n = cols_per_window(&c, first, Hf, Hf, ncols - c0);
+        for (uint64_t r = 1; r < parts && n > 0; r++) {
+            uint64_t nq = cols_per_window(&c, qcol + r * Hf, q->col_stride, Hf, n);
+            n = nq < n ? nq : n;
+        }
         if (n == 0) {
             st = gs_error_set(&eng->err, GLSTARK_ERR_UNSUPPORTED,
-                              "gles rs_code_rows_folded: a column of 2^%u rows at word %" PRIu64
+                              "gles rs_code_rows_folded: a column part of 2^%u rows at word %" PRIu64
                               " does not fit this device's %" PRIu64 "-byte binding limit; use the cpu engine",
                               Lf, first, c.dev->caps.max_binding_bytes);
             break;
         }
-        const uint64_t qcol = q->offset + c0 * q->col_stride;
         st = gs_buf_copy_strided(out, first, Hf, q->buf, qcol, q->col_stride, Hf, n);
         vview v;
         base_view(&c, &v, out, first, Hf, n, Hf, Lf);
+        for (uint64_t r = 1; !st && r < parts; r++)
+            st = pass_add_part(&c, &v, bb_pow(g, r * Hf), q->buf, qcol + r * Hf, q->col_stride);
         if (!st)
             st = rs_message_view(&c, &v, l_skip, &tw_small);
-        if (!st && row_class != 0) /* class 0: g = 1, part 0 as it is */
-            st = pass_twist(&c, &v, tables[0], s);
-        for (uint64_t j = 0; !st && j < n; j++)
-            for (uint64_t r = 1; !st && r < parts; r++) {
-                vview pv, ov;
-                st = gs_buf_copy(part, 0, q->buf, (qcol + j * q->col_stride + r * Hf) * 4, Hf * 4);
-                base_view(&c, &pv, part, 0, Hf, 1, Hf, Lf);
-                if (!st)
-                    st = rs_message_view(&c, &pv, l_skip, &tw_small);
-                base_view(&c, &ov, out, first + j * Hf, Hf, 1, Hf, Lf);
-                if (!st)
-                    st = pass_twist_add(&c, &ov, tables[r], s, part, 0);
-            }
+        if (!st && table)
+            st = pass_twist(&c, &v, table, s);
         if (!st)
             st = dft_view(&c, &v, GS_DFT_FORWARD, &tw, 0);
         c0 += n;
     }
-    for (uint64_t r = 0; tables && r < parts; r++)
-        gs_buf_destroy(tables[r]);
-    free(tables);
-    gs_buf_destroy(part);
+    gs_buf_destroy(table);
     return st;
 }
 
