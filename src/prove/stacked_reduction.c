@@ -479,11 +479,32 @@ static glstark_status write_weights(gs_engine *eng, gs_buf *w, size_t words, con
     return st;
 }
 
+/* q's columns (len entries each, commit after commit) from the stacked
+ * matrices by the PLE fold over blocks of 2^log_block rows with the
+ * weights lag. */
+static glstark_status fold_into_q(gs_sred_prover *p, uint32_t log_block, const bb4_t *lag, size_t len,
+                                  gs_error *err)
+{
+    const uint32_t height = 1u << (p->prm.l_skip + p->prm.n_stack);
+    uint32_t col_off = 0;
+    for (uint32_t c = 0; c < p->num_commits; c++) {
+        const gs_sred_commit *cm = &p->commits[c];
+        gs_red_cols out = {p->q, (size_t)col_off * len, len, cm->width};
+        glstark_status st = cm->width ? p->eng->reduction->fold_ple(p->eng, p->matrices[c], 0, cm->width, height,
+                                                                    log_block, lag, &out)
+                                      : GLSTARK_OK;
+        if (st)
+            return gs_error_set(err, st, "stacked reduction: PLE fold of commit %u over blocks of 2^%u rows: %s", c,
+                                log_block, p->eng->err.msg);
+        col_off += cm->width;
+    }
+    return GLSTARK_OK;
+}
+
 glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *err)
 {
     const uint32_t l = p->prm.l_skip;
     const size_t N = (size_t)1 << l;
-    const uint32_t height = 1u << (l + p->prm.n_stack);
     const size_t len = (size_t)1 << p->prm.n_stack;
     gs_engine *eng = p->eng;
 
@@ -502,17 +523,7 @@ glstark_status gs_sred_prover_fold_ple(gs_sred_prover *p, bb4_t u0, gs_error *er
         p->lean_pending = 1;
         return weight_copies(p, u0, &p->wsrc, &p->nwsrc, &p->wcopies, &p->nwcopies, err);
     }
-    glstark_status st = GLSTARK_OK;
-    uint32_t col_off = 0;
-    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
-        const gs_sred_commit *cm = &p->commits[c];
-        gs_red_cols out = {p->q, (size_t)col_off * len, len, cm->width};
-        if (cm->width)
-            st = eng->reduction->fold_ple(eng, p->matrices[c], 0, cm->width, height, l, lagr, &out);
-        if (st)
-            gs_error_set(err, st, "stacked reduction: PLE fold of commit %u: %s", c, eng->err.msg);
-        col_off += cm->width;
-    }
+    glstark_status st = fold_into_q(p, l, lagr, len, err);
     free(lagr);
     bb4_t *src = NULL;
     gs_red_copy *copies = NULL;
@@ -676,7 +687,7 @@ static glstark_status fold_weight_copies(const gs_sred_prover *p, bb4_t u, bb4_t
 static glstark_status lean_fold1(gs_sred_prover *p, gs_chal u, gs_error *err)
 {
     gs_engine *eng = p->eng;
-    const uint32_t l = p->prm.l_skip, height = 1u << (l + p->prm.n_stack);
+    const uint32_t l = p->prm.l_skip;
     const size_t N = (size_t)1 << l, half = p->len / 2, W = p->total_width;
     bb4_t uv = u.value;
     glstark_status st = GLSTARK_OK;
@@ -695,14 +706,8 @@ static glstark_status lean_fold1(gs_sred_prover *p, gs_chal u, gs_error *err)
         (st = gs_buf_create(eng, W * half * sizeof(bb4_t), &p->w)))
         gs_error_set(err, st, "stacked reduction: could not allocate two %zu-byte tables: %s",
                      W * half * sizeof(bb4_t), eng->err.msg);
-    uint32_t col_off = 0;
-    for (uint32_t c = 0; c < p->num_commits && !st; c++) {
-        const gs_sred_commit *cm = &p->commits[c];
-        gs_red_cols out = {p->q, (size_t)col_off * half, half, cm->width};
-        if (cm->width && (st = eng->reduction->fold_ple(eng, p->matrices[c], 0, cm->width, height, l + 1, lag2, &out)))
-            gs_error_set(err, st, "stacked reduction fold 1: PLE fold of commit %u: %s", c, eng->err.msg);
-        col_off += cm->width;
-    }
+    if (!st)
+        st = fold_into_q(p, l + 1, lag2, half, err);
     free(lag2);
     bb4_t *src = NULL;
     gs_red_copy *copies = NULL;
