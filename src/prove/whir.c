@@ -185,7 +185,7 @@ typedef struct whir_state {
      * f2 / w2 (half as long), swapped after each fold */
     gs_buf *f, *w, *f2, *w2;
     size_t len;      /* entries of f and w */
-    int scratch_cut; /* the full-height pair has been swapped out (take_fold) */
+    int scratch_cut; /* the full-height pair has been dropped (take_fold) */
     uint32_t log_rs; /* log2 of the codeword domain of the current round */
     /* the current round's codeword and tree, and the previous round's (its
      * queries open that one) */
@@ -291,23 +291,20 @@ static void drop_fold_scratch(whir_state *s)
 /* After a fold into f2 / w2: those become f and w (half as long), and the
  * fold's inputs the scratch of the next fold. The first time, the inputs
  * are the full-height pair, WHIR's largest buffers (2 x 32 MiB at height
- * 2^21), of which the next fold writes a quarter: they are swapped for
- * buffers of that size. WHIR's own peak comes later (the first round's
- * codeword and its re-encoded queries), so this lowers it by ~50 MB, and
- * with it the proof's peak where WHIR holds that (keccakf-256 in the board
- * profile: 312 -> 264 MiB of GPU buffers). */
-static glstark_status take_fold(whir_state *s)
+ * 2^21), of which the next fold writes a quarter: they are dropped, and
+ * fold_scratch makes a pair of that size at the next fold. WHIR's own peak
+ * comes later (the first round's codeword and its re-encoded queries), so
+ * this lowers it by ~50 MB, and with it the proof's peak where WHIR holds
+ * that (keccakf-256 in the board profile: 312 -> 264 MiB of GPU buffers). */
+static void take_fold(whir_state *s)
 {
     swap_bufs(&s->f, &s->f2);
     swap_bufs(&s->w, &s->w2);
     s->len /= 2;
-    if (s->scratch_cut)
-        return GLSTARK_OK;
-    s->scratch_cut = 1;
-    const size_t need = s->len / 2 ? s->len / 2 : 1;
-    drop_fold_scratch(s);
-    glstark_status st = gs_buf_create(s->eng, need * sizeof(bb4_t), &s->f2);
-    return st ? st : gs_buf_create(s->eng, need * sizeof(bb4_t), &s->w2);
+    if (!s->scratch_cut) {
+        s->scratch_cut = 1;
+        drop_fold_scratch(s);
+    }
 }
 
 /* A round that is not the last, with its challenges sampled by the
@@ -327,9 +324,9 @@ static glstark_status round_sumcheck_on_engine(whir_state *s, gs_chal *alpha, gs
             return st;
         if (j + 1 == k)
             break; /* the round's last fold goes with the encoding */
-        if ((st = fold_scratch(s)) || (st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) ||
-            (st = take_fold(s)))
+        if ((st = fold_scratch(s)) || (st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)))
             return eng_fail(eng, st, err, "fold");
+        take_fold(s);
     }
     return st ? st : gs_sponge_rounds_read_later(&s->dr, err);
 }
@@ -358,9 +355,9 @@ static glstark_status round_sumcheck(whir_state *s, uint32_t i, int last, gs_whi
         *alpha = gs_chal_value(gs_transcript_sample_ext(s->ts));
         if (j + 1 == k && !last)
             break; /* the round's last fold goes with the encoding below */
-        if ((st = fold_scratch(s)) || (st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)) ||
-            (st = take_fold(s)))
+        if ((st = fold_scratch(s)) || (st = eng->whir->fold(eng, s->f, s->w, s->len, *alpha, s->f2, s->w2)))
             return eng_fail(eng, st, err, "fold");
+        take_fold(s);
     }
     return GLSTARK_OK;
 }
@@ -375,9 +372,9 @@ static glstark_status round_commit(whir_state *s, uint32_t i, gs_chal alpha, gs_
     size_t n = (size_t)1 << (s->log_rs - 1);
     glstark_status st;
     if ((st = fold_scratch(s)) || (st = gs_buf_create(eng, n * sizeof(bb4_t), &s->cw)) ||
-        (st = eng->whir->fold_encode(eng, s->f, s->w, s->len, alpha, s->f2, s->w2, s->log_rs - 1, s->cw)) ||
-        (st = take_fold(s)))
+        (st = eng->whir->fold_encode(eng, s->f, s->w, s->len, alpha, s->f2, s->w2, s->log_rs - 1, s->cw)))
         return eng_fail(eng, st, err, "folding and encoding the round codeword");
+    take_fold(s);
     if ((st = gs_engine_merkle_commit(eng, s->cw, 0, n, 1, 4, s->prm->k, &s->tree)) ||
         (st = gs_engine_merkle_root(eng, &s->tree, pf->codeword_commits[i].v)))
         return eng_fail(eng, st, err, "committing the round codeword");
