@@ -1056,3 +1056,137 @@ Test(gles_buffers, mixed_element_sizes_with_odd_binding_limit)
     free(got);
     gs_engine_destroy(eng);
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_SANITIZED_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TU_SANITIZED_HEAP 1
+#endif
+#endif
+
+/* A line of /proc/self/status in KiB (VmRSS, VmHWM), or -1. */
+static long status_kib(const char *key)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    size_t n = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, n) && line[n] == ':')
+            v = atol(line + n + 1);
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* Restarts VmHWM from the current RSS (Linux's clear_refs "5"); 0 if not possible. */
+static int reset_peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f)
+        return 0;
+    int ok = fputs("5", f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* Where the GPU's memory is the host's, a buffer deleted after a dispatch
+ * bound it is let go before the next buffer is made (buffer_release.c): one
+ * dispatch of glsl/unbind.comp, after which the caller's program and
+ * bindings are as they were. On a software renderer (the buffers are the
+ * process's memory) the process never holds both buffers. Desktop-class
+ * GPUs skip it. */
+Test(gles_buffers, deleted_buffers_are_let_go_before_a_new_one_is_made)
+{
+    setenv("GLSTARK_POOL", "0", 1); /* freed buffers deleted at once */
+    gs_engine *eng = tu_engine(NULL);
+    gs_gles_state *gs = eng->impl;
+    gs_gl_device *dev = gs->dev;
+    cr_assert_eq(gs->let_go_deleted, !dev->caps.desktop_class);
+    const size_t big = (size_t)48 << 20; /* above glibc's largest mmap threshold */
+    gs_buf *a, *b, *keep;
+    TU_OK(eng, gs_buf_create(eng, 4096, &keep));
+    TU_OK(eng, gs_buf_create(eng, big, &a));
+    TU_OK(eng, gs_buf_fill_u32(a, 0, big / 4, 7)); /* a dispatch binds it */
+    uint32_t word;
+    TU_OK(eng, gs_buf_read(a, big - 4, &word, 4));
+    cr_assert_eq(word, 7);
+    /* the caller's state: a program in use, a range of `keep` at slot 2 */
+    gs_gl_program *fill;
+    cr_assert_eq(gs_gl_program_get(dev, "fill.comp", NULL, &fill, &eng->err), GLSTARK_OK, "%s", eng->err.msg);
+    glUseProgram(gs_gl_program_name(fill));
+    const GLintptr range_start = 0;
+    const GLsizeiptr range_bytes = 1024;
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, 2, keep->gl_name, range_start, range_bytes);
+    const uint64_t before = gs->unbind_dispatches;
+    const int measure = dev->is_software && !eng->plentiful_memory && reset_peak_rss();
+    const long rss0 = status_kib("VmRSS");
+    gs_buf_destroy(a);
+    TU_OK(eng, gs_buf_create(eng, big, &b));
+    TU_OK(eng, gs_buf_fill_u32(b, 0, big / 4, 9));
+    const long hwm = status_kib("VmHWM");
+    cr_assert_eq(gs->unbind_dispatches, before + (gs->let_go_deleted ? 1 : 0));
+    GLint prog, name;
+    GLint64 start, size;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &prog);
+    cr_assert_eq((GLuint)prog, gs_gl_program_name(fill), "the caller's program is in use again");
+    TU_OK(eng, gs_buf_read(b, big - 4, &word, 4));
+    cr_assert_eq(word, 9);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 2, &name);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_START, 2, &start);
+    glGetInteger64i_v(GL_SHADER_STORAGE_BUFFER_SIZE, 2, &size);
+    cr_assert_eq((GLuint)name, keep->gl_name, "slot 2 holds the caller's buffer again");
+    cr_assert_eq(start, range_start);
+    cr_assert_eq(size, range_bytes);
+#ifndef TU_SANITIZED_HEAP /* (ASan keeps freed memory in quarantine) */
+    if (measure) {
+        cr_log_info("RSS %ld KiB, peak while the second buffer was made and filled %ld KiB", rss0, hwm);
+        cr_assert_lt(hwm - rss0, (long)(big / 1024 / 3), "the deleted %zu-byte buffer was still held: peak %ld KiB over %ld",
+                     big, hwm - rss0, rss0);
+    }
+#else
+    (void)measure;
+    (void)rss0;
+    (void)hwm;
+#endif
+    gs_buf_destroy(b);
+    gs_buf_destroy(keep);
+    gs_engine_destroy(eng);
+}
+
+/* The bounded pool where the GPU's memory is the host's (not desktop-class)
+ * keeps at most GS_GLES_POOL_HOLD_HOST bytes: a larger freed buffer is
+ * deleted, and a smaller one that would pass the limit first releases the
+ * largest pooled ones. On desktop-class GPUs it keeps any size. */
+Test(gles_buffers, pool_keeps_little_where_memory_is_the_hosts)
+{
+    setenv("GLSTARK_POOL", "bounded", 1);
+    gs_engine *eng = tu_engine(NULL);
+    const gs_gles_state *gs = eng->impl;
+    const size_t hold = GS_GLES_POOL_HOLD_HOST, quarter = hold / 4;
+    cr_assert_eq(gs->pool.hold_max, gs->dev->caps.desktop_class ? 0 : hold);
+    gs_buf *big, *q[3], *half;
+    TU_OK(eng, gs_buf_create(eng, hold + 4096, &big));
+    const uint64_t lets_go = gs->unbind_dispatches;
+    gs_buf_destroy(big);
+    cr_assert_eq(eng->bytes_pooled, gs->pool.hold_max ? 0 : hold + 4096, "a buffer over the limit is deleted");
+    for (int i = 0; i < 3; i++)
+        TU_OK(eng, gs_buf_create(eng, quarter, &q[i]));
+    if (gs->pool.hold_max)
+        cr_assert_eq(gs->unbind_dispatches, lets_go + 1, "the deleted buffer was let go before the next was made");
+    TU_OK(eng, gs_buf_create(eng, 2 * quarter, &half));
+    for (int i = 0; i < 3; i++)
+        gs_buf_destroy(q[i]);
+    cr_assert_eq(eng->bytes_pooled, 3 * quarter + (gs->pool.hold_max ? 0 : hold + 4096));
+    gs_buf_destroy(half);
+    if (gs->pool.hold_max) {
+        /* 3/4 + 1/2 would pass the limit: one quarter makes room */
+        cr_assert_eq(eng->bytes_pooled, hold);
+        cr_assert_eq(gs->pool.n, 3);
+    }
+    const uint64_t hits = gs->pool.hits;
+    TU_OK(eng, gs_buf_create(eng, 2 * quarter, &half));
+    cr_assert_eq(gs->pool.hits, hits + 1, "the pooled half is reused");
+    gs_buf_destroy(half);
+    gs_engine_destroy(eng);
+}

@@ -27,6 +27,7 @@ static void gles_destroy(gs_engine *eng)
                     gs_buf_destroy(s->twiddles[i]);
             for (unsigned i = 0; i < s->pool.n; i++)
                 glDeleteBuffers(1, &s->pool.free[i].name);
+            gs_gles_buffer_release_free(eng);
             if (s->pool.hits + s->pool.misses)
                 gs_gl_log(s->dev, GLSTARK_LOG_INFO, "buffer pool: %llu of %llu requests reused a buffer (%.1f MB)",
                           (unsigned long long)s->pool.hits, (unsigned long long)(s->pool.hits + s->pool.misses),
@@ -47,6 +48,7 @@ static void pool_release(gs_engine *eng, unsigned i)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
     glDeleteBuffers(1, &p->free[i].name);
+    gs_gles_buffer_deleted(eng, p->free[i].capacity);
     eng->bytes_pooled -= p->free[i].capacity;
     p->free[i] = p->free[--p->n];
 }
@@ -59,6 +61,9 @@ void gs_gles_pool_release(gs_engine *eng)
         return;
     while (s->pool.n)
         pool_release(eng, s->pool.n - 1);
+    /* the caller asked for the memory back: not only once a buffer is made */
+    if (gs_gles_let_go_deleted(eng) != GLSTARK_OK)
+        gs_gl_log(s->dev, GLSTARK_LOG_WARN, "%s", eng->err.msg);
 }
 
 /* Larger buffers a request may take under GLSTARK_BUFFER_POOL_REUSE: up to
@@ -113,17 +118,21 @@ static size_t pool_hold_limit(const gs_engine *eng, size_t live_after)
 /* Before a fresh allocation: release pooled buffers, largest first, until
  * held bytes plus the request stay within pool_hold_limit (or the pool is
  * empty). */
+static unsigned pool_largest(const gs_gles_pool *p)
+{
+    unsigned big = 0;
+    for (unsigned i = 1; i < p->n; i++)
+        if (p->free[i].capacity > p->free[big].capacity)
+            big = i;
+    return big;
+}
+
 static void pool_make_room(gs_engine *eng, size_t bytes)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
     const size_t limit = pool_hold_limit(eng, eng->bytes_live + bytes);
-    while (p->n && eng->bytes_live + eng->bytes_pooled + bytes > limit) {
-        unsigned big = 0;
-        for (unsigned i = 1; i < p->n; i++)
-            if (p->free[i].capacity > p->free[big].capacity)
-                big = i;
-        pool_release(eng, big);
-    }
+    while (p->n && eng->bytes_live + eng->bytes_pooled + bytes > limit)
+        pool_release(eng, pool_largest(p));
 }
 
 static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out)
@@ -146,6 +155,11 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
             s->pool.misses++;
             pool_make_room(eng, bytes);
         }
+        glstark_status st = gs_gles_let_go_deleted(eng);
+        if (st) {
+            free(b);
+            return st;
+        }
         if (dev->prof)
             gs_gl_profile_begin(dev);
         glGenBuffers(1, &name);
@@ -153,7 +167,7 @@ static glstark_status gles_buf_create(gs_engine *eng, size_t bytes, gs_buf **out
         glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
         if (dev->prof)
             gs_gl_profile_end(dev, "buffer create (glBufferData)", bytes);
-        glstark_status st = gs_gl_check(dev, &eng->err, "gles buffer create (glBufferData)");
+        st = gs_gl_check(dev, &eng->err, "gles buffer create (glBufferData)");
         if (st) {
             glDeleteBuffers(1, &name);
             free(b);
@@ -186,7 +200,12 @@ static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
     size_t capacity = buf->capacity ? buf->capacity : buf->size;
-    if (p->on && p->n == GS_GLES_POOL_MAX) {
+    /* where memory is the host's, only small buffers are kept (hold_max) */
+    const int keep = p->on && (!p->hold_max || capacity <= p->hold_max);
+    if (keep && p->hold_max)
+        while (p->n && eng->bytes_pooled + capacity > p->hold_max)
+            pool_release(eng, pool_largest(p));
+    if (keep && p->n == GS_GLES_POOL_MAX) {
         /* Full: a larger buffer takes the smallest one's place (large
          * buffers are the ones whose fresh allocation costs) */
         unsigned small = 0;
@@ -196,7 +215,7 @@ static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
         if (p->free[small].capacity < capacity)
             pool_release(eng, small);
     }
-    if (p->on && p->n < GS_GLES_POOL_MAX) {
+    if (keep && p->n < GS_GLES_POOL_MAX) {
         p->free[p->n].name = buf->gl_name;
         p->free[p->n].capacity = capacity;
         eng->bytes_pooled += capacity;
@@ -204,6 +223,7 @@ static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
     } else {
         GLuint name = buf->gl_name;
         glDeleteBuffers(1, &name);
+        gs_gles_buffer_deleted(eng, capacity);
     }
     free(buf);
 }
@@ -734,6 +754,7 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     }
     eng->core = &gles_core_ops;
     eng->plentiful_memory = s->dev->caps.desktop_class;
+    s->let_go_deleted = !s->dev->caps.desktop_class;
     eng->impl = s;
     eng->bytes_cap = (size_t)s->dev->cfg.device_memory_cap;
     glstark_buffer_pool pool = pool_mode(s->dev);
@@ -768,6 +789,13 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     s->pool.on = pool != GLSTARK_BUFFER_POOL_OFF;
     s->pool.reuse_larger = pool == GLSTARK_BUFFER_POOL_REUSE;
     s->pool.poison = s->dev->cfg.pool_poison;
+    /* BOUNDED where the GPU's memory is the host's: freed buffers the pool
+     * keeps are memory the host cannot use, so only the small ones a proof
+     * frees and asks for again round after round (its 4 MiB fold scratch)
+     * are kept. On llvmpipe the board profile's late phases held 16-25 MiB
+     * of pooled buffers. */
+    s->pool.hold_max =
+        pool == GLSTARK_BUFFER_POOL_BOUNDED && !s->dev->caps.desktop_class ? GS_GLES_POOL_HOLD_HOST : 0;
     s->dev->caps.buffer_pool = pool;
     s->dev->caps.shader_copy = s->shader_copy;
     s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;

@@ -37,6 +37,8 @@
  * deleted, so every later proof allocated them afresh (bench_commit: first
  * use of new memory runs at ~19 GB/s on NVIDIA 580). */
 #define GS_GLES_POOL_MAX 256
+/* The pooled bytes a device whose GPU memory is the host's may hold. */
+#define GS_GLES_POOL_HOLD_HOST ((size_t)8 << 20)
 
 typedef struct gs_gles_pool {
     int on, poison;
@@ -49,6 +51,7 @@ typedef struct gs_gles_pool {
     uint64_t hits, misses;
     uint64_t bytes_reused; /* capacity handed out again */
     size_t live_mark;      /* the most bytes live buffers ever held (REUSE's holding limit) */
+    size_t hold_max;       /* the most pooled bytes, 0 = no limit of its own (GS_GLES_POOL_HOLD_HOST) */
 } gs_gles_pool;
 
 typedef struct gs_gles_state {
@@ -67,6 +70,12 @@ typedef struct gs_gles_state {
     /* Background compiles (gles_prepare): 0 not decided yet, 1 on (the
      * driver's cache was cold), 2 off (warm: programs build at first use). */
     int precompile_state;
+    /* Deleted buffers let go before new ones are made (buffer_release.c):
+     * on where the GPU's memory is the host's. */
+    int let_go_deleted;
+    size_t deleted_bytes;       /* deleted since the driver last let go */
+    GLuint unbind_buffer;       /* bound at every slot by glsl/unbind.comp */
+    uint64_t unbind_dispatches; /* times the driver was made to let go */
 } gs_gles_state;
 
 /* Opens a device per cfg (resolved by api/options.c, or filled by a test)
@@ -81,6 +90,15 @@ void gs_gles_zc_kept_free(gs_engine *eng);
 
 /* Deletes every buffer the pool holds (glstark_device_release_memory). */
 void gs_gles_pool_release(gs_engine *eng);
+
+/* Deleted buffers' memory (src/engine/gles/buffer_release.c): each
+ * glDeleteBuffers of an engine buffer is counted; before a fresh allocation
+ * (and after the pool is emptied) let_go makes the driver drop the deleted
+ * buffers it still holds, where let_go_deleted is set. */
+void gs_gles_buffer_deleted(gs_engine *eng, size_t bytes);
+glstark_status gs_gles_let_go_deleted(gs_engine *eng);
+/* Deletes the small buffer let_go binds (engine destroy). */
+void gs_gles_buffer_release_free(gs_engine *eng);
 
 /* Binds bytes [offset, offset+bytes) of buf to SSBO `binding`. */
 glstark_status gs_gles_bind(gs_engine *eng, GLuint binding, const gs_buf *buf, size_t offset, size_t bytes);
