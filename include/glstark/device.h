@@ -192,7 +192,10 @@ typedef enum glstark_buffer_pool {
     /* kept for requests they fit within a quarter; the pool never makes the
      * device hold more than the largest footprint so far (a request it cannot
      * fit releases kept buffers first). The default where GPU memory is the
-     * host's: software renderers, boards, phones */
+     * host's: software renderers, boards, phones; there (on any device that
+     * is not desktop-class) it keeps at most 8 MiB of freed buffers, the
+     * small scratch a proof asks for again, since kept buffers are memory
+     * the host cannot use */
     GLSTARK_BUFFER_POOL_BOUNDED = 1,
     /* as BOUNDED, but a request that would grow the footprint first takes
      * the smallest larger kept buffer (up to 64 times its size, or any up
