@@ -188,14 +188,14 @@ typedef struct glstark_device_options {
 /* glstark_device_limits.buffer_pool: what a GLES device does with the GPU
  * buffers a proof frees (GLSTARK_POOL=0|bounded|reuse overrides the choice). */
 typedef enum glstark_buffer_pool {
-    GLSTARK_BUFFER_POOL_OFF = 0, /* deleted at once; every request allocates */
+    /* deleted at once; every request allocates. The default where GPU
+     * memory is the host's (devices that are not desktop-class: software
+     * renderers, boards, phones), where kept buffers are memory the host
+     * cannot use */
+    GLSTARK_BUFFER_POOL_OFF = 0,
     /* kept for requests they fit within a quarter; the pool never makes the
      * device hold more than the largest footprint so far (a request it cannot
-     * fit releases kept buffers first). The default where GPU memory is the
-     * host's: software renderers, boards, phones; there (on any device that
-     * is not desktop-class) it keeps at most 8 MiB of freed buffers, the
-     * small scratch a proof asks for again, since kept buffers are memory
-     * the host cannot use */
+     * fit releases kept buffers first) */
     GLSTARK_BUFFER_POOL_BOUNDED = 1,
     /* as BOUNDED, but a request that would grow the footprint first takes
      * the smallest larger kept buffer (up to 64 times its size, or any up

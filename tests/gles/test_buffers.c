@@ -1154,39 +1154,24 @@ Test(gles_buffers, deleted_buffers_are_let_go_before_a_new_one_is_made)
     gs_engine_destroy(eng);
 }
 
-/* The bounded pool where the GPU's memory is the host's (not desktop-class)
- * keeps at most GS_GLES_POOL_HOLD_HOST bytes: a larger freed buffer is
- * deleted, and a smaller one that would pass the limit first releases the
- * largest pooled ones. On desktop-class GPUs it keeps any size. */
-Test(gles_buffers, pool_keeps_little_where_memory_is_the_hosts)
+/* The automatic pool: REUSE on desktop-class GPUs; none where the GPU's
+ * memory is the host's, so a freed buffer is deleted at once (and let go
+ * before the next one is made). */
+Test(gles_buffers, no_pool_by_default_where_memory_is_the_hosts)
 {
-    setenv("GLSTARK_POOL", "bounded", 1);
+    unsetenv("GLSTARK_POOL");
     gs_engine *eng = tu_engine(NULL);
     const gs_gles_state *gs = eng->impl;
-    const size_t hold = GS_GLES_POOL_HOLD_HOST, quarter = hold / 4;
-    cr_assert_eq(gs->pool.hold_max, gs->dev->caps.desktop_class ? 0 : hold);
-    gs_buf *big, *q[3], *half;
-    TU_OK(eng, gs_buf_create(eng, hold + 4096, &big));
+    const int desktop = gs->dev->caps.desktop_class;
+    cr_assert_eq(gs->dev->caps.buffer_pool, desktop ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_OFF);
+    cr_assert_eq(gs->pool.on, desktop);
+    gs_buf *a, *b;
+    TU_OK(eng, gs_buf_create(eng, (size_t)2 << 20, &a));
     const uint64_t lets_go = gs->unbind_dispatches;
-    gs_buf_destroy(big);
-    cr_assert_eq(eng->bytes_pooled, gs->pool.hold_max ? 0 : hold + 4096, "a buffer over the limit is deleted");
-    for (int i = 0; i < 3; i++)
-        TU_OK(eng, gs_buf_create(eng, quarter, &q[i]));
-    if (gs->pool.hold_max)
-        cr_assert_eq(gs->unbind_dispatches, lets_go + 1, "the deleted buffer was let go before the next was made");
-    TU_OK(eng, gs_buf_create(eng, 2 * quarter, &half));
-    for (int i = 0; i < 3; i++)
-        gs_buf_destroy(q[i]);
-    cr_assert_eq(eng->bytes_pooled, 3 * quarter + (gs->pool.hold_max ? 0 : hold + 4096));
-    gs_buf_destroy(half);
-    if (gs->pool.hold_max) {
-        /* 3/4 + 1/2 would pass the limit: one quarter makes room */
-        cr_assert_eq(eng->bytes_pooled, hold);
-        cr_assert_eq(gs->pool.n, 3);
-    }
-    const uint64_t hits = gs->pool.hits;
-    TU_OK(eng, gs_buf_create(eng, 2 * quarter, &half));
-    cr_assert_eq(gs->pool.hits, hits + 1, "the pooled half is reused");
-    gs_buf_destroy(half);
+    gs_buf_destroy(a);
+    cr_assert_eq(eng->bytes_pooled, desktop ? (size_t)2 << 20 : 0);
+    TU_OK(eng, gs_buf_create(eng, (size_t)1 << 20, &b));
+    cr_assert_eq(gs->unbind_dispatches, lets_go + (desktop ? 0 : 1));
+    gs_buf_destroy(b);
     gs_engine_destroy(eng);
 }

@@ -200,12 +200,7 @@ static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
     size_t capacity = buf->capacity ? buf->capacity : buf->size;
-    /* where memory is the host's, only small buffers are kept (hold_max) */
-    const int keep = p->on && (!p->hold_max || capacity <= p->hold_max);
-    if (keep && p->hold_max)
-        while (p->n && eng->bytes_pooled + capacity > p->hold_max)
-            pool_release(eng, pool_largest(p));
-    if (keep && p->n == GS_GLES_POOL_MAX) {
+    if (p->on && p->n == GS_GLES_POOL_MAX) {
         /* Full: a larger buffer takes the smallest one's place (large
          * buffers are the ones whose fresh allocation costs) */
         unsigned small = 0;
@@ -215,7 +210,7 @@ static void gles_buf_destroy(gs_engine *eng, gs_buf *buf)
         if (p->free[small].capacity < capacity)
             pool_release(eng, small);
     }
-    if (keep && p->n < GS_GLES_POOL_MAX) {
+    if (p->on && p->n < GS_GLES_POOL_MAX) {
         p->free[p->n].name = buf->gl_name;
         p->free[p->n].capacity = capacity;
         eng->bytes_pooled += capacity;
@@ -716,13 +711,17 @@ static const gs_engine_core_ops gles_core_ops = {
 };
 
 /* The buffer pool: GLSTARK_POOL's choice, else the device's default:
- * hardware with large bindings has memory to spare for the pool's slack;
- * where GPU memory is the host's, the footprint stays bounded. */
+ * hardware with large bindings has memory to spare for the pool's slack.
+ * Where GPU memory is the host's, buffers the pool keeps are memory the
+ * host cannot use, and fresh ones cost little beside a proof there: no pool
+ * (llvmpipe's board profile: peak RSS 566-568 MiB against 572-573 with
+ * the pool bounded, 187.1 against 186.9 s; docs/performance.md, "deleted
+ * buffers let go"). */
 static glstark_buffer_pool pool_mode(const gs_gl_device *dev)
 {
     if (dev->cfg.pool != GS_POOL_AUTO)
         return (glstark_buffer_pool)dev->cfg.pool;
-    return dev->caps.desktop_class ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_BOUNDED;
+    return dev->caps.desktop_class ? GLSTARK_BUFFER_POOL_REUSE : GLSTARK_BUFFER_POOL_OFF;
 }
 
 /* Large copies (GLSTARK_COPY, else automatic): glCopyBufferSubData moved
@@ -789,13 +788,6 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     s->pool.on = pool != GLSTARK_BUFFER_POOL_OFF;
     s->pool.reuse_larger = pool == GLSTARK_BUFFER_POOL_REUSE;
     s->pool.poison = s->dev->cfg.pool_poison;
-    /* BOUNDED where the GPU's memory is the host's: freed buffers the pool
-     * keeps are memory the host cannot use, so only the small ones a proof
-     * frees and asks for again round after round (its 4 MiB fold scratch)
-     * are kept. On llvmpipe the board profile's late phases held 16-25 MiB
-     * of pooled buffers. */
-    s->pool.hold_max =
-        pool == GLSTARK_BUFFER_POOL_BOUNDED && !s->dev->caps.desktop_class ? GS_GLES_POOL_HOLD_HOST : 0;
     s->dev->caps.buffer_pool = pool;
     s->dev->caps.shader_copy = s->shader_copy;
     s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;

@@ -24,7 +24,8 @@
  * proof's buffers of many sizes (the constraint rounds' work buffers and
  * halving scratch, the reduction's and WHIR's folds) kept evicting each
  * other: keccakf-1024 allocated 1.46 GB afresh in every repeated proof on the
- * H100. GLSTARK_BUFFER_POOL_REUSE (the default on desktop-class GPUs) lets a
+ * H100. GLSTARK_BUFFER_POOL_REUSE (the default on desktop-class GPUs; where
+ * GPU memory is the host's the default is no pool) lets a
  * request that would otherwise grow the footprint take the smallest larger
  * free buffer (up to 64 times the request or 256 MiB): a repeated proof
  * allocates (almost) nothing, for a larger footprint (keccakf-1024, codeword
@@ -37,8 +38,6 @@
  * deleted, so every later proof allocated them afresh (bench_commit: first
  * use of new memory runs at ~19 GB/s on NVIDIA 580). */
 #define GS_GLES_POOL_MAX 256
-/* The pooled bytes a device whose GPU memory is the host's may hold. */
-#define GS_GLES_POOL_HOLD_HOST ((size_t)8 << 20)
 
 typedef struct gs_gles_pool {
     int on, poison;
@@ -51,7 +50,6 @@ typedef struct gs_gles_pool {
     uint64_t hits, misses;
     uint64_t bytes_reused; /* capacity handed out again */
     size_t live_mark;      /* the most bytes live buffers ever held (REUSE's holding limit) */
-    size_t hold_max;       /* the most pooled bytes, 0 = no limit of its own (GS_GLES_POOL_HOLD_HOST) */
 } gs_gles_pool;
 
 typedef struct gs_gles_state {
