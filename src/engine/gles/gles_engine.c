@@ -115,9 +115,6 @@ static size_t pool_hold_limit(const gs_engine *eng, size_t live_after)
     return reuse > eng->bytes_peak ? reuse : eng->bytes_peak;
 }
 
-/* Before a fresh allocation: release pooled buffers, largest first, until
- * held bytes plus the request stay within pool_hold_limit (or the pool is
- * empty). */
 static unsigned pool_largest(const gs_gles_pool *p)
 {
     unsigned big = 0;
@@ -127,6 +124,9 @@ static unsigned pool_largest(const gs_gles_pool *p)
     return big;
 }
 
+/* Before a fresh allocation: release pooled buffers, largest first, until
+ * held bytes plus the request stay within pool_hold_limit (or the pool is
+ * empty). */
 static void pool_make_room(gs_engine *eng, size_t bytes)
 {
     gs_gles_pool *p = &((gs_gles_state *)eng->impl)->pool;
