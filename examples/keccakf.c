@@ -956,7 +956,10 @@ static void print_report(const demo_cfg *c, const job *jobs, const trace_mem *tm
                    : " (the driver had them cached)");
     printf("memory: peak host RSS %.1f MiB (whole process); %s engine buffers peak %.1f MiB%s, %.1f MiB allocated anew",
            sm->peak_rss_kb / 1024.0, j0->dev.engine, ps->device_bytes_peak / 1048576.0,
-           !strcmp(j0->dev.engine, "gles") ? " (GPU)" : " (host)", ps->device_bytes_allocated / 1048576.0);
+           strcmp(j0->dev.engine, "gles")
+               ? " (host)"
+               : j0->dev.software ? " (GPU; a software renderer's buffers are in the host RSS above)" : " (GPU)",
+           ps->device_bytes_allocated / 1048576.0);
     if (ps->fallback_bytes_peak)
         printf("; CPU fallback buffers peak %.1f MiB", ps->fallback_bytes_peak / 1048576.0);
     printf("; the codeword %s", ps->codeword_reencoded ? "not kept whole (committed a column group at a time "
