@@ -714,9 +714,9 @@ static const gs_engine_core_ops gles_core_ops = {
  * hardware with large bindings has memory to spare for the pool's slack.
  * Where GPU memory is the host's, buffers the pool keeps are memory the
  * host cannot use, and fresh ones cost little beside a proof there: no pool
- * (llvmpipe's board profile: peak RSS 566-568 MiB against 572-573 with
- * the pool bounded, 187.1 against 186.9 s; docs/performance.md, "deleted
- * buffers let go"). */
+ * (llvmpipe's board profile, deleted buffers let go: peak RSS 566-570 MiB
+ * against 574-576 with the pool bounded, no slower; docs/performance.md,
+ * "deleted buffers let go"). */
 static glstark_buffer_pool pool_mode(const gs_gl_device *dev)
 {
     if (dev->cfg.pool != GS_POOL_AUTO)
