@@ -162,9 +162,11 @@ int main(int argc, char **argv)
                                                    : L.readback == GLSTARK_READBACK_STAGING ? "staging (map per read)"
                                                                                            : "map the source");
         printf("  large buffer copies      %s\n", L.shader_copy ? "compute shader" : "glCopyBufferSubData");
-        printf("  upload path              %s\n", L.upload_ring     ? "ring (persistently mapped slots, host threads)"
-                                                  : L.upload_staged ? "staged (a staging buffer and a GPU copy per piece)"
-                                                                    : "glBufferSubData");
+        printf("  upload path              %s\n",
+               L.upload_ring && L.upload_packed ? "ring, trace values packed to 1, 8 or 16 bits where they fit"
+               : L.upload_ring                  ? "ring (persistently mapped slots, host threads)"
+               : L.upload_staged                ? "staged (a staging buffer and a GPU copy per piece)"
+                                                : "glBufferSubData");
         printf("  buffer pool              %s\n",
                L.buffer_pool == GLSTARK_BUFFER_POOL_REUSE
                    ? "reuse (a request that would grow the footprint takes a larger kept buffer; GLSTARK_POOL)"

@@ -94,7 +94,11 @@ static inline void ex_device_describe(glstark_device *dev, ex_device_info *d)
              "group sums %s, programs %s",
              lim.field_mul == GLSTARK_FIELD_MUL_SHIFT ? "shift" : "wide",
              lim.slots == GLSTARK_SLOTS_SHARED ? "shared" : "global", lim.interp_groups ? lim.interp_groups : 1,
-             lim.upload_ring ? "ring" : lim.upload_staged ? "staged" : "subdata", lim.shader_copy ? "shader" : "gl",
+             lim.upload_ring && lim.upload_packed ? "ring packed"
+             : lim.upload_ring                    ? "ring"
+             : lim.upload_staged                  ? "staged"
+                                                  : "subdata",
+             lim.shader_copy ? "shader" : "gl",
              lim.buffer_pool == GLSTARK_BUFFER_POOL_REUSE     ? "reuse"
              : lim.buffer_pool == GLSTARK_BUFFER_POOL_BOUNDED ? "bounded"
                                                               : "off",

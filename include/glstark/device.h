@@ -246,6 +246,9 @@ typedef struct glstark_device_limits {
                                         two, a floor on the GPU's concurrency), else 1 */
     int upload_staged;               /* host-to-GPU writes through a staging buffer and a GPU copy (GLSTARK_UPLOAD: the
                                         path of hardware GPUs without the ring; 0 with the ring or glBufferSubData) */
+    int upload_packed;               /* with the ring: trace values cross packed to 1, 8 or 16 bits where they fit and
+                                        are widened on the GPU (GLSTARK_UPLOAD=packed; the default on desktop-class
+                                        GPUs, whose memory is behind a bus) */
 } glstark_device_limits;
 
 /* Fills defaults: the automatic engine and platform, every choice automatic. */

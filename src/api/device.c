@@ -404,6 +404,7 @@ static void limits_from_caps(const gs_gl_caps *c, glstark_device_limits *L)
     L->background_compile = c->background_compile;
     L->parallel_groups = c->parallel_groups;
     L->upload_staged = c->upload_staged;
+    L->upload_packed = c->upload_packed;
 }
 #endif
 

@@ -30,6 +30,7 @@ static const gs_option_choice readbacks[] = {C("auto", GLSTARK_READBACK_AUTO), C
                                              {NULL, 0}};
 static const gs_option_choice uploads[] = {C("auto", GS_UPLOAD_CHOICE_AUTO), C("ring", GS_UPLOAD_CHOICE_RING),
                                            C("subdata", GS_UPLOAD_CHOICE_SUBDATA), C("staged", GS_UPLOAD_CHOICE_STAGED),
+                                           C("packed", GS_UPLOAD_CHOICE_PACKED),
                                            {NULL, 0}};
 static const gs_option_choice copies[] = {C("auto", GS_COPY_AUTO), C("shader", GS_COPY_SHADER), C("gl", GS_COPY_GL),
                                           {NULL, 0}};
@@ -64,7 +65,7 @@ static const gs_option_row table[] = {
      GS_OPT_CHOICE, AT(limits_floor), limits, 0, 0},
     {"GLSTARK_READBACK", "readback", "auto, persistent, staging, map", "auto", "how results reach the host",
      GS_OPT_CHOICE, AT(readback), readbacks, 0, 0},
-    {"GLSTARK_UPLOAD", NULL, "auto, ring, subdata, staged", "auto", "how traces reach the GPU", GS_OPT_CHOICE, AT(upload),
+    {"GLSTARK_UPLOAD", NULL, "auto, packed, ring, subdata, staged", "auto", "how traces reach the GPU", GS_OPT_CHOICE, AT(upload),
      uploads, 0, 0},
     {"GLSTARK_COPY", NULL, "auto, shader, gl", "auto", "large buffer copies by a compute shader or glCopyBufferSubData",
      GS_OPT_CHOICE, AT(copy), copies, 0, 0},

@@ -16,7 +16,8 @@ typedef enum gs_upload_choice {
     GS_UPLOAD_CHOICE_AUTO = 0,
     GS_UPLOAD_CHOICE_RING = 1,
     GS_UPLOAD_CHOICE_SUBDATA = 2,
-    GS_UPLOAD_CHOICE_STAGED = 3
+    GS_UPLOAD_CHOICE_STAGED = 3,
+    GS_UPLOAD_CHOICE_PACKED = 4
 } gs_upload_choice;
 /* GLSTARK_COPY */
 typedef enum gs_copy_choice { GS_COPY_AUTO = 0, GS_COPY_SHADER = 1, GS_COPY_GL = 2 } gs_copy_choice;

@@ -56,6 +56,7 @@ typedef struct gs_gl_caps {
     uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
     int upload_staged;               /* host-to-GPU writes through a staging buffer and a GPU copy (GLSTARK_UPLOAD) */
+    int upload_packed;               /* the ring's canonical writes cross packed narrow (GLSTARK_UPLOAD) */
     glstark_buffer_pool buffer_pool; /* what happens to freed GPU buffers (GLSTARK_POOL) */
     int shader_copy;                 /* large buffer copies by a compute shader, not glCopyBufferSubData (GLSTARK_COPY) */
     int subgroup_reduce;             /* work-group sums through subgroup shuffles (GLSTARK_SUBGROUPS) */

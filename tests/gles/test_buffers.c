@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/gles/upload_pack.h"
 #include "engine/read_later.h"
 #include "field/field_batch.h"
 
@@ -320,7 +321,8 @@ Test(gles_buffers, canonical_write_matches_cpu_engine)
  * bad words at once), and good values around a refusal never make one. */
 Test(gles_buffers, canonical_write_refuses_values_not_below_p)
 {
-    const char *modes[] = {"ring", "subdata", "staged"};
+    const char *modes[] = {"ring", "packed", "subdata", "staged"};
+    const size_t nmodes = sizeof modes / sizeof modes[0];
     const size_t big = (GS_UPLOAD_BATCH + 2) * GS_UPLOAD_SLOT_BYTES / 4 + 333; /* over one batch of either slot size */
     const size_t small = 1000;                                                  /* the appended small path */
     uint32_t *src = tu_alloc(big * 4);
@@ -330,10 +332,10 @@ Test(gles_buffers, canonical_write_refuses_values_not_below_p)
         src[i] = (uint32_t)(splitmix64(&seed) % BB_P);
     src[big / 2] = BB_P - 1; /* the largest good value */
     /* one engine at a time: a GL context is current on one thread */
-    for (size_t e = 0; e < 4; e++) {
+    for (size_t e = 0; e <= nmodes; e++) {
         gs_engine *eng;
         gs_error err;
-        if (e < 3) {
+        if (e < nmodes) {
             setenv("GLSTARK_UPLOAD", modes[e], 1);
             eng = tu_engine(NULL);
             unsetenv("GLSTARK_UPLOAD");
@@ -342,7 +344,7 @@ Test(gles_buffers, canonical_write_refuses_values_not_below_p)
         }
         /* positions by the engine's ring slots (the CPU engine has none) */
         const size_t slot_words =
-            (e < 3 ? ((const gs_gles_state *)eng->impl)->upload.slot_bytes : GS_UPLOAD_SLOT_BYTES_SMALL) / 4;
+            (e < nmodes ? ((const gs_gles_state *)eng->impl)->upload.slot_bytes : GS_UPLOAD_SLOT_BYTES_SMALL) / 4;
         /* (length, bad index, second bad index or 0, bad value) */
         const struct {
             size_t n, bad, bad2;
@@ -436,7 +438,7 @@ Test(gles_buffers, readback_paths_agree)
  * refused. subdata is direct only on software renderers. */
 Test(gles_buffers, upload_paths_agree)
 {
-    const char *modes[] = {"ring", "subdata", "staged", "auto"};
+    const char *modes[] = {"ring", "packed", "subdata", "staged", "auto"};
     const size_t bytes = (GS_UPLOAD_SLOTS + 1) * GS_UPLOAD_SLOT_BYTES + 12345; /* over the ring of either slot size */
     const size_t words = bytes / 4 + 8;
     uint32_t *src = tu_alloc(bytes), *src2 = tu_alloc(bytes), *got = tu_alloc(words * 4);
@@ -457,6 +459,13 @@ Test(gles_buffers, upload_paths_agree)
         /* what glstark_device_limits reports */
         cr_assert_eq(gs_gles_device(eng)->caps.upload_ring, gs->upload.mode == GS_UPLOAD_RING, "mode %s", modes[m]);
         cr_assert_eq(gs_gles_device(eng)->caps.upload_staged, gs->upload.mode == GS_UPLOAD_STAGED, "mode %s", modes[m]);
+        cr_assert_eq(gs_gles_device(eng)->caps.upload_packed, gs->upload.packed, "mode %s", modes[m]);
+        if (!strcmp(modes[m], "ring") || gs->upload.mode != GS_UPLOAD_RING)
+            cr_assert_eq(gs->upload.packed, 0, "mode %s packs", modes[m]);
+        else if (!strcmp(modes[m], "packed"))
+            cr_assert_eq(gs->upload.packed, 1, "mode packed does not pack");
+        else /* auto: packed where the GPU's memory is its own */
+            cr_assert_eq(gs->upload.packed, gs_gles_device(eng)->caps.desktop_class && !gs_gles_device(eng)->is_software);
         gs_buf *b;
         TU_OK(eng, gs_buf_create(eng, words * 4, &b));
         TU_OK(eng, gs_buf_fill_u32(b, 0, words, 0xDEADBEEFu));
@@ -500,6 +509,123 @@ Test(gles_buffers, upload_paths_agree)
     assert_env_refused("GLSTARK_UPLOAD", "pinned");
     free(src);
     free(src2);
+    free(got);
+}
+
+/* The narrow packing's host half (upload_pack.h) against its definition:
+ * every width at lengths around a packed word, random values below 2^width
+ * (and the width's largest value), each unpacked value equal to its source,
+ * the unused bits of the last word zero; the width chosen at each boundary. */
+Test(gles_buffers, narrow_packing_round_trips)
+{
+    static const unsigned widths[] = {1, 8, 16, 32};
+    static const size_t lens[] = {0, 1, 2, 15, 31, 32, 33, 63, 64, 65, 1000, 4099};
+    uint64_t seed = 0x9AC4ED;
+    cr_log_info("seed %llu", (unsigned long long)seed);
+    uint32_t src[4099], packed[4099 + 1];
+    for (size_t w = 0; w < 4; w++)
+        for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+            const size_t n = lens[l];
+            const uint32_t top = widths[w] == 32 ? BB_P - 1 : (uint32_t)((1ull << widths[w]) - 1);
+            for (size_t i = 0; i < n; i++)
+                src[i] = i % 7 == 3 ? top : (uint32_t)(splitmix64(&seed) % ((uint64_t)top + 1));
+            const size_t pw = gs_packed_words(n, widths[w]);
+            packed[pw] = 0xDEADBEEFu; /* the word past the end stays */
+            gs_pack_words(packed, src, n, widths[w]);
+            cr_assert_eq(packed[pw], 0xDEADBEEFu, "width %u, %zu values: wrote past %zu words", widths[w], n, pw);
+            for (size_t i = 0; i < n; i++)
+                cr_assert_eq(gs_unpack_word(packed, i, widths[w]), src[i], "width %u, %zu values: value %zu", widths[w],
+                             n, i);
+            const size_t used = n * widths[w] % 32;
+            if (used && widths[w] < 32)
+                cr_assert_eq(packed[pw - 1] >> used, 0u, "width %u, %zu values: the last word's unused bits", widths[w], n);
+            cr_assert_eq(gs_words_or(src, n) <= (widths[w] == 32 ? 0xFFFFFFFFu : top), 1);
+        }
+    const struct {
+        uint32_t max;
+        unsigned width;
+    } bounds[] = {{0, 1}, {1, 1}, {2, 8}, {255, 8}, {256, 16}, {65535, 16}, {65536, 32}, {BB_P - 1, 32}};
+    for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+        cr_assert_eq(gs_pack_width(bounds[i].max), bounds[i].width, "largest value %u", bounds[i].max);
+}
+
+/* Canonical writes packed narrow (GLSTARK_UPLOAD=packed): one write of
+ * slot-sized stretches whose largest values take each width (bits, the
+ * width boundaries, zeros, full words) and an odd tail, at an unaligned
+ * word offset into a poisoned buffer, written twice so the second refills
+ * slots the first used; read back in Montgomery form and compared with the
+ * host's conversion of the source. The packed-bytes count says which
+ * stretches crossed narrow. Then a value >= p inside a narrow stretch is
+ * refused with its index. */
+Test(gles_buffers, packed_canonical_writes_agree)
+{
+    setenv("GLSTARK_UPLOAD", "packed", 1);
+    gs_engine *eng = tu_engine(NULL);
+    unsetenv("GLSTARK_UPLOAD");
+    const gs_gles_state *gs = eng->impl;
+    if (!gs_gles_device(eng)->BufferStorage) {
+        cr_log_warn("no GL_EXT_buffer_storage: no ring, nothing packed");
+        gs_engine_destroy(eng);
+        return;
+    }
+    cr_assert_eq(gs->upload.mode, GS_UPLOAD_RING);
+    cr_assert_eq(gs->upload.packed, 1);
+    const size_t sw = gs->upload.slot_bytes / 4;
+    /* stretch k's values lie in [0, tops[k]]; its largest is tops[k] */
+    static const uint32_t tops[] = {1, 0, 255, 256, 65535, 65536, 2, BB_P - 1, 1, 7, 40000, 1,
+                                    1, 1, 1, 1, 1, 1, 1, 1, 255, 1, 65535, 1};
+    const size_t nstretch = sizeof tops / sizeof tops[0]; /* over the ring: slots are reused */
+    const size_t n = nstretch * sw + 777, lead = 3;
+    uint32_t *src = tu_alloc(n * 4), *got = tu_alloc((n + 2 * lead) * 4);
+    uint64_t seed = 0x9AC4EE;
+    cr_log_info("seed %llu, %zu-word slots", (unsigned long long)seed, sw);
+    size_t want_packed = 0;
+    for (size_t k = 0; k <= nstretch; k++) {
+        const size_t a = k * sw, m = k < nstretch ? sw : n - a;
+        const uint32_t top = k < nstretch ? tops[k] : 1; /* the tail: bits */
+        for (size_t i = 0; i < m; i++)
+            src[a + i] = top ? (uint32_t)(splitmix64(&seed) % ((uint64_t)top + 1)) : 0;
+        src[a + m / 2] = top;
+        want_packed += gs_packed_words(m, gs_pack_width(top)) * 4;
+    }
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, (n + 2 * lead) * 4, &b));
+    for (int pass = 0; pass < 2; pass++) {
+        TU_OK(eng, gs_buf_fill_u32(b, 0, n + 2 * lead, 0xDEADBEEFu));
+        const uint64_t bytes0 = gs->upload.packed_bytes;
+        TU_OK(eng, gs_buf_write_canonical(b, lead * 4, src, n));
+        cr_assert_eq(gs->upload.packed_bytes - bytes0, want_packed, "pass %d: %llu bytes sent packed, want %zu",
+                     pass, (unsigned long long)(gs->upload.packed_bytes - bytes0), want_packed);
+        TU_OK(eng, gs_buf_read(b, 0, got, (n + 2 * lead) * 4));
+        for (size_t i = 0; i < lead; i++) {
+            cr_assert_eq(got[i], 0xDEADBEEFu, "pass %d: word %zu before the write", pass, i);
+            cr_assert_eq(got[lead + n + i], 0xDEADBEEFu, "pass %d: word %zu after the write", pass, i);
+        }
+        for (size_t i = 0; i < n; i++)
+            if (got[lead + i] != bb_from_canonical(src[i]))
+                cr_assert_fail("pass %d: value %zu (stretch %zu, source %u): got %u, want %u", pass, i, i / sw, src[i],
+                               got[lead + i], bb_from_canonical(src[i]));
+    }
+    /* a bad value in a stretch of bits, and in the tail */
+    const size_t bads[] = {12 * sw + 5, n - 1};
+    for (size_t k = 0; k < 2; k++) {
+        const uint32_t keep = src[bads[k]];
+        src[bads[k]] = BB_P;
+        glstark_status st = gs_buf_write_canonical(b, lead * 4, src, n);
+        cr_assert_eq(st, GLSTARK_ERR_INVALID_ARGUMENT, "bad value at %zu: status %d", bads[k], (int)st);
+        char want[64];
+        snprintf(want, sizeof want, "at index %zu is not below p", bads[k]);
+        cr_assert(strstr(eng->err.msg, want), "message names the index %zu: %s", bads[k], eng->err.msg);
+        src[bads[k]] = keep;
+        gs_error_clear(&eng->err);
+    }
+    TU_OK(eng, gs_buf_write_canonical(b, lead * 4, src, n)); /* good again */
+    TU_OK(eng, gs_buf_read(b, lead * 4, got, n * 4));
+    for (size_t i = 0; i < n; i += 997)
+        cr_assert_eq(got[i], bb_from_canonical(src[i]), "after the refusals: value %zu", i);
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+    free(src);
     free(got);
 }
 

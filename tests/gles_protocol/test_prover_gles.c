@@ -417,7 +417,7 @@ Test(prover_gles, interactions_small) { oc_interactions_small(prove_on_gles); }
 /* on every upload path */
 Test(prover_gles, trace_value_not_below_p_refused)
 {
-    const char *modes[] = {"ring", "subdata", "staged"};
+    const char *modes[] = {"ring", "packed", "subdata", "staged"};
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         setenv("GLSTARK_UPLOAD", modes[m], 1);
         gs_engine *eng = tu_engine(NULL);
@@ -431,6 +431,48 @@ Test(prover_gles, staged_interactions_small) { oc_interactions_small(prove_on_gl
 Test(prover_gles, staged_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_staged); }
 Test(prover_gles, precompiled_fib_small_n10) { oc_fib_small(10, "fib-small_n10.proof.bin", prove_on_gles_precompiled); }
 Test(prover_gles, fib_app18_n10, .timeout = 300) { oc_fib_app18_n10(prove_on_gles); }
+/* The trace packed narrow on its way to the GPU (GLSTARK_UPLOAD=packed, the
+ * default on desktop-class GPUs): two Keccak-f permutations' 674 KB trace,
+ * bits and 16-bit limbs; the bytes are the CPU engine's. Where the trace
+ * fills the ring's pieces (llvmpipe's 512 KiB slots; the H200's take
+ * writes of 1 MiB and more) it crossed packed, at most 16 bits a value
+ * (each slot holds some 16-bit limbs); else it was a small write. */
+Test(prover_gles, packed_upload_equals_cpu, .timeout = 300)
+{
+    gs_error err;
+    gs_device_config cfg = tu_config();
+    cfg.upload = GS_UPLOAD_CHOICE_PACKED;
+    gs_engine *g = tu_engine(&cfg), *cpu;
+    const gs_gles_upload *up = &((const gs_gles_state *)g->impl)->upload;
+    if (!gs_gles_device(g)->BufferStorage) {
+        cr_log_warn("no GL_EXT_buffer_storage: no ring, nothing packed");
+        gs_engine_destroy(g);
+        return;
+    }
+    glstark_air *air;
+    uint32_t *tr;
+    glstark_air_trace t;
+    gs_system_params sp;
+    oc_keccak_wide(&air, &tr, &t, &sp);
+    const size_t trace_bytes = t.height * t.common_main.width * sizeof(uint32_t);
+    const size_t piece_min = up->slot_bytes < GS_UPLOAD_RING_MIN ? up->slot_bytes : GS_UPLOAD_RING_MIN;
+    free(tr);
+    glstark_air_destroy(air);
+    cr_assert_eq(gs_cpu_engine_create(2, &cpu, &err), GLSTARK_OK);
+    const gs_prove_options opt = {.fallback = cpu};
+    oc_keccak_wide_same_bytes(cpu, &opt, g, &opt, NULL, "GLES with the trace packed against the CPU engine");
+    if (trace_bytes >= piece_min) {
+        cr_assert_gt(up->packed_words, 0, "the trace crossed through the packed path");
+        cr_assert_leq(up->packed_bytes, up->packed_words * 2, "%llu bytes carried %llu values: not packed narrow",
+                      (unsigned long long)up->packed_bytes, (unsigned long long)up->packed_words);
+    } else {
+        cr_log_info("a %zu-byte trace is a small write here (pieces from %zu bytes): not packed", trace_bytes,
+                    piece_min);
+        cr_assert_eq(up->packed_words, 0);
+    }
+    gs_engine_destroy(g);
+    gs_engine_destroy(cpu);
+}
 #else
 /* keccakf-16 at L = 21: minutes on llvmpipe */
 Test(prover_gles, keccak_app21_p16, .timeout = 1800) { oc_keccak_app21_p16(prove_on_gles); }

@@ -581,6 +581,8 @@ glstark_status gs_gles_precompile(gs_engine *eng, const gs_prepare_hint *hint)
     glstark_status st = GLSTARK_OK;
     for (size_t i = 0; !st && i < sizeof core / sizeof core[0]; i++)
         st = gs_gl_program_prefetch(dev, core[i], NULL, &eng->err);
+    if (!st && ((gs_gles_state *)eng->impl)->upload.packed)
+        st = gs_gl_program_prefetch(dev, "unpack.comp", NULL, &eng->err);
     /* In the order a proof needs them: the driver may work through them in
      * the order they were started. */
     if (!st)
@@ -784,7 +786,7 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     gs_gl_log(s->dev, GLSTARK_LOG_INFO, "readback: %s", gs_gles_readback_name(s->readback.mode));
     if ((st = gs_gles_upload_init(&s->upload, s->dev, err)))
         goto fail;
-    gs_gl_log(s->dev, GLSTARK_LOG_INFO, "upload: %s", gs_gles_upload_name(s->upload.mode));
+    gs_gl_log(s->dev, GLSTARK_LOG_INFO, "upload: %s", gs_gles_upload_describe(&s->upload));
     s->pool.on = pool != GLSTARK_BUFFER_POOL_OFF;
     s->pool.reuse_larger = pool == GLSTARK_BUFFER_POOL_REUSE;
     s->pool.poison = s->dev->cfg.pool_poison;
@@ -792,6 +794,7 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     s->dev->caps.shader_copy = s->shader_copy;
     s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;
     s->dev->caps.upload_staged = s->upload.mode == GS_UPLOAD_STAGED;
+    s->dev->caps.upload_packed = s->upload.mode == GS_UPLOAD_RING && s->upload.packed;
     gs_gles_engine_attach_families(eng);
     *out = eng;
     return GLSTARK_OK;

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/gles/upload_pack.h"
+#include "field/babybear.h"
 #include "field/canonical.h"
 #include "util/parallel_for.h"
 
@@ -33,14 +35,27 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
         up->mode = mode_without_ring(dev);
     else if (dev->cfg.upload == GS_UPLOAD_CHOICE_STAGED)
         up->mode = GS_UPLOAD_STAGED;
-    else if (dev->cfg.upload == GS_UPLOAD_CHOICE_RING && can_ring)
+    else if ((dev->cfg.upload == GS_UPLOAD_CHOICE_RING || dev->cfg.upload == GS_UPLOAD_CHOICE_PACKED) && can_ring)
         up->mode = GS_UPLOAD_RING;
+    /* Packed where a bus sets the copy's pace: a desktop-class GPU's own
+     * memory. Where the GPU shares the host's memory the copy is a memory
+     * copy, which the host's packing and the GPU's widening would only add
+     * to. */
+    up->packed = up->mode == GS_UPLOAD_RING &&
+                 (dev->cfg.upload == GS_UPLOAD_CHOICE_PACKED ||
+                  (dev->cfg.upload == GS_UPLOAD_CHOICE_AUTO && dev->caps.desktop_class && !dev->is_software));
     return GLSTARK_OK;
 }
 
 const char *gs_gles_upload_name(gs_upload_mode mode)
 {
     return mode == GS_UPLOAD_RING ? "ring" : mode == GS_UPLOAD_STAGED ? "staged" : "subdata";
+}
+
+const char *gs_gles_upload_describe(const gs_gles_upload *up)
+{
+    return up->mode == GS_UPLOAD_RING && up->packed ? "ring, canonical writes packed narrow"
+                                                    : gs_gles_upload_name(up->mode);
 }
 
 void gs_gles_upload_free(gs_gles_upload *up)
@@ -101,33 +116,107 @@ typedef struct fill_job {
     unsigned slot[GS_UPLOAD_BATCH];
     size_t from[GS_UPLOAD_BATCH], len[GS_UPLOAD_BATCH];
     size_t first_bad[GS_UPLOAD_BATCH]; /* per slot: byte offset in src of its first word >= p, or SIZE_MAX */
+    int packed;                        /* pack each slot narrow (check is set too) */
+    unsigned width[GS_UPLOAD_BATCH];   /* per slot: the bits a value took (32: copied as they are) */
 } fill_job;
 
 /* Bytes copied before the source just copied is checked: small enough that
  * the check reads it from the core's cache, not memory again. */
 #define FILL_CHECK_STEP ((size_t)256 << 10)
 
+/* Slot k as it is: copied in steps, each checked while in cache when the
+ * words must be canonical. */
+static void copy_slot(fill_job *j, size_t k)
+{
+    unsigned char *to = j->map + (size_t)j->slot[k] * j->slot_bytes;
+    const unsigned char *from = j->src + j->from[k];
+    j->first_bad[k] = SIZE_MAX;
+    j->width[k] = 32;
+    for (size_t at = 0; at < j->len[k]; at += FILL_CHECK_STEP) {
+        size_t step = j->len[k] - at < FILL_CHECK_STEP ? j->len[k] - at : FILL_CHECK_STEP;
+        memcpy(to + at, from + at, step);
+        if (!j->check)
+            continue;
+        size_t words = step / sizeof(uint32_t);
+        size_t bad = gs_first_non_canonical((const uint32_t *)(from + at), words, 1);
+        if (bad < words) {
+            j->first_bad[k] = j->from[k] + at + bad * sizeof(uint32_t);
+            break;
+        }
+    }
+}
+
+/* Slot k of a packed batch: the OR of its values picks the width; values
+ * below 2^16 are canonical, so only full-width slots need the check. */
+static void pack_slot(fill_job *j, size_t k)
+{
+    const uint32_t *from = (const uint32_t *)(const void *)(j->src + j->from[k]);
+    const size_t n = j->len[k] / sizeof(uint32_t);
+    const unsigned width = gs_pack_width(gs_words_or(from, n));
+    if (width == 32) {
+        copy_slot(j, k);
+        return;
+    }
+    j->first_bad[k] = SIZE_MAX;
+    j->width[k] = width;
+    gs_pack_words((uint32_t *)(void *)(j->map + (size_t)j->slot[k] * j->slot_bytes), from, n, width);
+}
+
 static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
 {
     (void)worker;
     fill_job *j = ctx;
     for (size_t k = b; k < e; k++) {
-        unsigned char *to = j->map + (size_t)j->slot[k] * j->slot_bytes;
-        const unsigned char *from = j->src + j->from[k];
-        j->first_bad[k] = SIZE_MAX;
-        for (size_t at = 0; at < j->len[k]; at += FILL_CHECK_STEP) {
-            size_t step = j->len[k] - at < FILL_CHECK_STEP ? j->len[k] - at : FILL_CHECK_STEP;
-            memcpy(to + at, from + at, step);
-            if (!j->check)
-                continue;
-            size_t words = step / sizeof(uint32_t);
-            size_t bad = gs_first_non_canonical((const uint32_t *)(from + at), words, 1);
-            if (bad < words) {
-                j->first_bad[k] = j->from[k] + at + bad * sizeof(uint32_t);
-                break;
-            }
-        }
+        if (j->packed)
+            pack_slot(j, k);
+        else
+            copy_slot(j, k);
     }
+}
+
+/* Widens a packed batch's slots into dst, from byte off on (the slots
+ * hold consecutive pieces of one write): one dispatch of glsl/unpack.comp,
+ * which reads the slots from the ring itself, full-width slots included. */
+static glstark_status unpack_batch(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const fill_job *j,
+                                   size_t cnt, gs_error *err)
+{
+    _Static_assert(GS_UPLOAD_BATCH == 8, "glsl/unpack.comp holds 8 slots a dispatch");
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(dev, "unpack.comp", NULL, &prog, err);
+    const size_t align = dev->caps.binding_offset_align, first = off + j->from[0], base = first - first % align;
+    const size_t slot_words = up->slot_bytes / sizeof(uint32_t);
+    size_t words = 0;
+    GLuint width_log[GS_UPLOAD_BATCH] = {0}, src_word[GS_UPLOAD_BATCH] = {0};
+    for (size_t k = 0; k < cnt; k++) {
+        const size_t n = j->len[k] / sizeof(uint32_t);
+        width_log[k] = j->width[k] == 1 ? 0u : j->width[k] == 8 ? 3u : j->width[k] == 16 ? 4u : 5u;
+        src_word[k] = (GLuint)(j->slot[k] * slot_words);
+        words += n;
+        up->packed_bytes += gs_packed_words(n, j->width[k]) * sizeof(uint32_t);
+    }
+    up->packed_words += words;
+    if (!st)
+        st = gs_gl_bind_range(dev, 0, up->ring, 0, GS_UPLOAD_SLOTS * up->slot_bytes, err);
+    if (!st)
+        st = gs_gl_bind_range(dev, 1, dst, base, first - base + words * sizeof(uint32_t), err);
+    if (st)
+        return st;
+    if (!up->unpack_loc_ok) {
+        up->loc_slot_log = gs_gl_program_uniform(prog, "gs_slot_log");
+        up->loc_width_log = gs_gl_program_uniform(prog, "gs_width_log");
+        up->loc_src_word = gs_gl_program_uniform(prog, "gs_src_word");
+        up->loc_lead = gs_gl_program_uniform(prog, "gs_lead");
+        up->unpack_loc_ok = 1;
+    }
+    unsigned slot_log = 0;
+    while (((size_t)1 << slot_log) < slot_words)
+        slot_log++;
+    GLuint p = gs_gl_program_name(prog);
+    glProgramUniform1ui(p, up->loc_slot_log, slot_log);
+    glProgramUniform1uiv(p, up->loc_width_log, GS_UPLOAD_BATCH, width_log);
+    glProgramUniform1uiv(p, up->loc_src_word, GS_UPLOAD_BATCH, src_word);
+    glProgramUniform1ui(p, up->loc_lead, (GLuint)((first - base) / sizeof(uint32_t)));
+    return gs_gl_dispatch_1d(dev, prog, words, err);
 }
 
 /* A small write in ring mode: appended to the open slot, whose fence is
@@ -215,7 +304,8 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
     glstark_status st = GLSTARK_OK;
     for (size_t done = 0; !st && done < n;) {
         /* the next batch of slots: wait until the GPU has drained them */
-        fill_job j = {.map = up->map, .src = src, .slot_bytes = up->slot_bytes, .check = check};
+        fill_job j = {.map = up->map, .src = src, .slot_bytes = up->slot_bytes, .check = check,
+                      .packed = check && up->packed};
         size_t cnt = 0, at = done;
         while (cnt < GS_UPLOAD_BATCH && at < n) {
             unsigned i = (up->next + (unsigned)cnt) % GS_UPLOAD_SLOTS;
@@ -231,17 +321,26 @@ static glstark_status write_impl(gs_gles_upload *up, gs_gl_device *dev, GLuint d
         for (size_t k = 0; check && k < cnt; k++)
             if (j.first_bad[k] < *first_bad)
                 *first_bad = j.first_bad[k];
-        glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
-        glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
-        for (size_t k = 0; k < cnt; k++) {
-            glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
-                                (GLintptr)((size_t)j.slot[k] * up->slot_bytes), (GLintptr)(off + j.from[k]),
-                                (GLsizeiptr)j.len[k]);
-            up->fence[j.slot[k]] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (check && *first_bad < n)
+            break; /* a bad value: the write stops, its last batch unused */
+        if (j.packed) {
+            if ((st = unpack_batch(up, dev, dst, off, &j, cnt, err)))
+                return st;
+            for (size_t k = 0; k < cnt; k++)
+                up->fence[j.slot[k]] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        } else {
+            glBindBuffer(GL_COPY_READ_BUFFER, up->ring);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+            for (size_t k = 0; k < cnt; k++) {
+                glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER,
+                                    (GLintptr)((size_t)j.slot[k] * up->slot_bytes), (GLintptr)(off + j.from[k]),
+                                    (GLsizeiptr)j.len[k]);
+                up->fence[j.slot[k]] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+            }
         }
         glFlush(); /* start the copies now, not at the next sync */
         up->next = (up->next + (unsigned)cnt) % GS_UPLOAD_SLOTS;
-        done = check && *first_bad < n ? n : at;
+        done = at;
         st = gs_gl_check(dev, err, "gles buffer write (ring copy)");
     }
     return st;

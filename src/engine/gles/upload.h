@@ -27,11 +27,17 @@
  * keccakf proofs that failed verification or the engine's own checks in
  * every configuration; STAGED and RING made OpenVM's bytes. So a hardware
  * driver without buffer storage, or one that refuses the mapping, gets
- * STAGED, and so does GLSTARK_UPLOAD=subdata on a hardware driver. */
+ * STAGED, and so does GLSTARK_UPLOAD=subdata on a hardware driver.
+ *
+ * PACKED (the ring with `packed` set) narrows canonical writes on their way:
+ * each slot crosses at the narrowest of 1, 8, 16 or 32 bits that holds its
+ * values, and glsl/unpack.comp, reading the slots from the ring, widens a
+ * batch into the destination in one dispatch (upload_pack.h). */
 #ifndef GS_ENGINE_GLES_UPLOAD_H
 #define GS_ENGINE_GLES_UPLOAD_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gles/gl_device.h"
 #include "util/error.h"
@@ -64,12 +70,18 @@ typedef struct gs_gles_upload {
     size_t fill;     /* bytes of `cur` used */
     uint64_t waits;  /* times the host found a slot still in use and waited */
     unsigned threads; /* host threads filling slots (1 .. GS_UPLOAD_BATCH) */
+    int packed;       /* RING: canonical writes cross packed narrow where they fit (upload_pack.h) */
+    uint64_t packed_bytes, packed_words; /* bytes the packed path sent (full-width slots too), words they carried */
+    int unpack_loc_ok;                   /* glsl/unpack.comp's uniform locations below are read */
+    GLint loc_slot_log, loc_width_log, loc_src_word, loc_lead;
 } gs_gles_upload;
 
-/* Picks the mode: GLSTARK_UPLOAD=auto|ring|subdata|staged. auto: RING on
- * hardware GPUs whose driver has GL_EXT_buffer_storage, STAGED on other
- * hardware GPUs, SUBDATA on software renderers; subdata is STAGED on
- * hardware GPUs. Bad values are errors. No GL work. */
+/* Picks the mode: GLSTARK_UPLOAD=auto|packed|ring|subdata|staged. auto:
+ * RING on hardware GPUs whose driver has GL_EXT_buffer_storage, packed
+ * (RING with `packed` set) where the GPU is desktop-class (its own memory
+ * behind a bus), STAGED on other hardware GPUs, SUBDATA on software
+ * renderers; subdata is STAGED on hardware GPUs, packed is RING packed
+ * wherever the ring is. Bad values are errors. No GL work. */
 glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_error *err);
 
 /* Writes n bytes of src into buffer object dst at byte off. Returns once src
@@ -90,5 +102,7 @@ glstark_status gs_gles_upload_write_canonical(gs_gles_upload *up, gs_gl_device *
 void gs_gles_upload_free(gs_gles_upload *up);
 
 const char *gs_gles_upload_name(gs_upload_mode mode);
+/* The writer's path in words, for logs: the mode, and whether it packs. */
+const char *gs_gles_upload_describe(const gs_gles_upload *up);
 
 #endif
