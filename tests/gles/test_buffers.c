@@ -549,25 +549,19 @@ Test(gles_buffers, narrow_packing_round_trips)
         cr_assert_eq(gs_pack_width(bounds[i].max), bounds[i].width, "largest value %u", bounds[i].max);
 }
 
-/* Canonical writes packed narrow (GLSTARK_UPLOAD=packed): one write of
+/* Canonical writes packed narrow (GLSTARK_UPLOAD=packed), with the device's
+ * bindings and with bindings of two slots (each batch widened in groups):
+ * one write of
  * slot-sized stretches whose largest values take each width (bits, the
  * width boundaries, zeros, full words) and an odd tail, at an unaligned
  * word offset into a poisoned buffer, written twice so the second refills
  * slots the first used; read back in Montgomery form and compared with the
  * host's conversion of the source. The packed-bytes count says which
  * stretches crossed narrow. Then a value >= p inside a narrow stretch is
- * refused with its index. */
-Test(gles_buffers, packed_canonical_writes_agree)
+ * refused with its index, and a small write (not packed) converted too. */
+static void packed_writes_agree(gs_engine *eng)
 {
-    setenv("GLSTARK_UPLOAD", "packed", 1);
-    gs_engine *eng = tu_engine(NULL);
-    unsetenv("GLSTARK_UPLOAD");
     const gs_gles_state *gs = eng->impl;
-    if (!gs_gles_device(eng)->BufferStorage) {
-        cr_log_warn("no GL_EXT_buffer_storage: no ring, nothing packed");
-        gs_engine_destroy(eng);
-        return;
-    }
     cr_assert_eq(gs->upload.mode, GS_UPLOAD_RING);
     cr_assert_eq(gs->upload.packed, 1);
     const size_t sw = gs->upload.slot_bytes / 4;
@@ -623,10 +617,44 @@ Test(gles_buffers, packed_canonical_writes_agree)
     TU_OK(eng, gs_buf_read(b, lead * 4, got, n * 4));
     for (size_t i = 0; i < n; i += 997)
         cr_assert_eq(got[i], bb_from_canonical(src[i]), "after the refusals: value %zu", i);
+    /* a write below the ring's pieces takes the small path, converted after it */
+    const uint64_t words0 = gs->upload.packed_words;
+    TU_OK(eng, gs_buf_write_canonical(b, 5 * 4, src + 7 * sw - 500, 1000));
+    cr_assert_eq(gs->upload.packed_words, words0, "a small write is not packed");
+    TU_OK(eng, gs_buf_read(b, 5 * 4, got, 1000 * 4));
+    for (size_t i = 0; i < 1000; i++)
+        cr_assert_eq(got[i], bb_from_canonical(src[7 * sw - 500 + i]), "small write: value %zu", i);
     gs_buf_destroy(b);
-    gs_engine_destroy(eng);
     free(src);
     free(got);
+}
+
+Test(gles_buffers, packed_canonical_writes_agree)
+{
+    gs_device_config cfg = tu_config();
+    cfg.upload = GS_UPLOAD_CHOICE_PACKED;
+    gs_engine *eng = tu_engine(&cfg);
+    const gs_gles_state *gs = eng->impl;
+    if (!gs_gles_device(eng)->BufferStorage) {
+        cr_log_warn("no GL_EXT_buffer_storage: no ring, nothing packed");
+        gs_engine_destroy(eng);
+        return;
+    }
+    /* the second pass of each run starts mid-ring, so a batch wraps */
+    packed_writes_agree(eng);
+    const size_t slot = gs->upload.slot_bytes, align = gs_gles_device(eng)->caps.binding_offset_align;
+    gs_engine_destroy(eng);
+    /* bindings of two slots: each batch is widened two slots at a time */
+    cfg.max_binding_bytes = 2 * slot + align;
+    eng = tu_engine(&cfg);
+    packed_writes_agree(eng);
+    gs_engine_destroy(eng);
+    /* bindings below a slot and its alignment: no packing, the ring copies */
+    cfg.max_binding_bytes = slot;
+    eng = tu_engine(&cfg);
+    cr_assert_eq(((const gs_gles_state *)eng->impl)->upload.packed, 0, "packed with %zu-byte bindings", slot);
+    cr_assert_eq(gs_gles_device(eng)->caps.upload_packed, 0);
+    gs_engine_destroy(eng);
 }
 
 /* gs_buf_copy_strided (and its packed case gs_buf_gather) against its

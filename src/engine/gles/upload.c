@@ -44,6 +44,10 @@ glstark_status gs_gles_upload_init(gs_gles_upload *up, gs_gl_device *dev, gs_err
     up->packed = up->mode == GS_UPLOAD_RING &&
                  (dev->cfg.upload == GS_UPLOAD_CHOICE_PACKED ||
                   (dev->cfg.upload == GS_UPLOAD_CHOICE_AUTO && dev->caps.desktop_class && !dev->is_software));
+    /* the widening binds a slot and its destination (plus the offset's
+     * alignment): a device whose bindings are smaller copies instead */
+    if (dev->caps.max_binding_bytes < up->slot_bytes + dev->caps.binding_offset_align)
+        up->packed = 0;
     return GLSTARK_OK;
 }
 
@@ -174,40 +178,31 @@ static void fill_slots(void *ctx, size_t b, size_t e, unsigned worker)
     }
 }
 
-/* Widens a packed batch's slots into dst, from byte off on (the slots
- * hold consecutive pieces of one write): one dispatch of glsl/unpack.comp,
- * which reads the slots from the ring itself, full-width slots included. */
-static glstark_status unpack_batch(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const fill_job *j,
-                                   size_t cnt, gs_error *err)
+/* Widens slots [k0, k1) of a packed batch (consecutive ring slots holding
+ * consecutive pieces of one write, all full but perhaps the last) into dst
+ * at byte off + j->from[k0]: one dispatch of glsl/unpack.comp, which reads
+ * them from the ring itself, full-width slots included. */
+static glstark_status unpack_group(gs_gles_upload *up, gs_gl_device *dev, gs_gl_program *prog, GLuint dst, size_t off,
+                                   const fill_job *j, size_t k0, size_t k1, gs_error *err)
 {
-    _Static_assert(GS_UPLOAD_BATCH == 8, "glsl/unpack.comp holds 8 slots a dispatch");
-    gs_gl_program *prog;
-    glstark_status st = gs_gl_program_get(dev, "unpack.comp", NULL, &prog, err);
-    const size_t align = dev->caps.binding_offset_align, first = off + j->from[0], base = first - first % align;
+    const size_t align = dev->caps.binding_offset_align, first = off + j->from[k0], base = first - first % align;
     const size_t slot_words = up->slot_bytes / sizeof(uint32_t);
     size_t words = 0;
     GLuint width_log[GS_UPLOAD_BATCH] = {0}, src_word[GS_UPLOAD_BATCH] = {0};
-    for (size_t k = 0; k < cnt; k++) {
+    for (size_t k = k0; k < k1; k++) {
         const size_t n = j->len[k] / sizeof(uint32_t);
-        width_log[k] = j->width[k] == 1 ? 0u : j->width[k] == 8 ? 3u : j->width[k] == 16 ? 4u : 5u;
-        src_word[k] = (GLuint)(j->slot[k] * slot_words);
+        width_log[k - k0] = j->width[k] == 1 ? 0u : j->width[k] == 8 ? 3u : j->width[k] == 16 ? 4u : 5u;
+        src_word[k - k0] = (GLuint)((j->slot[k] - j->slot[k0]) * slot_words);
         words += n;
         up->packed_bytes += gs_packed_words(n, j->width[k]) * sizeof(uint32_t);
     }
     up->packed_words += words;
-    if (!st)
-        st = gs_gl_bind_range(dev, 0, up->ring, 0, GS_UPLOAD_SLOTS * up->slot_bytes, err);
+    glstark_status st = gs_gl_bind_range(dev, 0, up->ring, (uint64_t)j->slot[k0] * up->slot_bytes,
+                                         (uint64_t)(k1 - k0) * up->slot_bytes, err);
     if (!st)
         st = gs_gl_bind_range(dev, 1, dst, base, first - base + words * sizeof(uint32_t), err);
     if (st)
         return st;
-    if (!up->unpack_loc_ok) {
-        up->loc_slot_log = gs_gl_program_uniform(prog, "gs_slot_log");
-        up->loc_width_log = gs_gl_program_uniform(prog, "gs_width_log");
-        up->loc_src_word = gs_gl_program_uniform(prog, "gs_src_word");
-        up->loc_lead = gs_gl_program_uniform(prog, "gs_lead");
-        up->unpack_loc_ok = 1;
-    }
     unsigned slot_log = 0;
     while (((size_t)1 << slot_log) < slot_words)
         slot_log++;
@@ -217,6 +212,38 @@ static glstark_status unpack_batch(gs_gles_upload *up, gs_gl_device *dev, GLuint
     glProgramUniform1uiv(p, up->loc_src_word, GS_UPLOAD_BATCH, src_word);
     glProgramUniform1ui(p, up->loc_lead, (GLuint)((first - base) / sizeof(uint32_t)));
     return gs_gl_dispatch_1d(dev, prog, words, err);
+}
+
+/* Widens a packed batch into dst, from byte off on: its slots in groups of
+ * consecutive ring slots (a batch wraps at the ring's end) whose ring and
+ * destination ranges each fit a binding (gs_gles_upload_init packs only
+ * where one slot does). Usually one group, so one dispatch a batch. */
+static glstark_status unpack_batch(gs_gles_upload *up, gs_gl_device *dev, GLuint dst, size_t off, const fill_job *j,
+                                   size_t cnt, gs_error *err)
+{
+    _Static_assert(GS_UPLOAD_BATCH == 8, "glsl/unpack.comp holds 8 slots a dispatch");
+    gs_gl_program *prog;
+    glstark_status st = gs_gl_program_get(dev, "unpack.comp", NULL, &prog, err);
+    if (st)
+        return st;
+    if (!up->unpack_loc_ok) {
+        up->loc_slot_log = gs_gl_program_uniform(prog, "gs_slot_log");
+        up->loc_width_log = gs_gl_program_uniform(prog, "gs_width_log");
+        up->loc_src_word = gs_gl_program_uniform(prog, "gs_src_word");
+        up->loc_lead = gs_gl_program_uniform(prog, "gs_lead");
+        up->unpack_loc_ok = 1;
+    }
+    const uint64_t limit = dev->caps.max_binding_bytes, align = dev->caps.binding_offset_align;
+    for (size_t k0 = 0, k1; !st && k0 < cnt; k0 = k1) {
+        uint64_t dst_bytes = (off + j->from[k0]) % align + j->len[k0];
+        for (k1 = k0 + 1; k1 < cnt && j->slot[k1] == j->slot[k1 - 1] + 1; k1++) {
+            if ((uint64_t)(k1 + 1 - k0) * up->slot_bytes > limit || dst_bytes + j->len[k1] > limit)
+                break;
+            dst_bytes += j->len[k1];
+        }
+        st = unpack_group(up, dev, prog, dst, off, j, k0, k1, err);
+    }
+    return st;
 }
 
 /* A small write in ring mode: appended to the open slot, whose fence is
