@@ -634,7 +634,6 @@ Test(gles_buffers, packed_canonical_writes_agree)
     gs_device_config cfg = tu_config();
     cfg.upload = GS_UPLOAD_CHOICE_PACKED;
     gs_engine *eng = tu_engine(&cfg);
-    const gs_gles_state *gs = eng->impl;
     if (!gs_gles_device(eng)->BufferStorage) {
         cr_log_warn("no GL_EXT_buffer_storage: no ring, nothing packed");
         gs_engine_destroy(eng);
@@ -642,11 +641,14 @@ Test(gles_buffers, packed_canonical_writes_agree)
     }
     /* the second pass of each run starts mid-ring, so a batch wraps */
     packed_writes_agree(eng);
-    const size_t slot = gs->upload.slot_bytes, align = gs_gles_device(eng)->caps.binding_offset_align;
+    const size_t align = gs_gles_device(eng)->caps.binding_offset_align;
     gs_engine_destroy(eng);
-    /* bindings of two slots: each batch is widened two slots at a time */
+    /* bindings of two slots: each batch is widened two slots at a time (so
+     * small a limit makes any device not desktop-class: its slots are small) */
+    const size_t slot = GS_UPLOAD_SLOT_BYTES_SMALL;
     cfg.max_binding_bytes = 2 * slot + align;
     eng = tu_engine(&cfg);
+    cr_assert_eq(((const gs_gles_state *)eng->impl)->upload.slot_bytes, slot);
     packed_writes_agree(eng);
     gs_engine_destroy(eng);
     /* bindings below a slot and its alignment: no packing, the ring copies */
