@@ -6,7 +6,6 @@
 #include <strings.h>
 
 #include "engine/gles/upload_pack.h"
-#include "field/babybear.h"
 #include "field/canonical.h"
 #include "util/parallel_for.h"
 
