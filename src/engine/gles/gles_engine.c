@@ -794,7 +794,7 @@ glstark_status gs_gles_engine_create(const gs_device_config *cfg, gs_engine **ou
     s->dev->caps.shader_copy = s->shader_copy;
     s->dev->caps.upload_ring = s->upload.mode == GS_UPLOAD_RING;
     s->dev->caps.upload_staged = s->upload.mode == GS_UPLOAD_STAGED;
-    s->dev->caps.upload_packed = s->upload.mode == GS_UPLOAD_RING && s->upload.packed;
+    s->dev->caps.upload_packed = s->upload.packed;
     gs_gles_engine_attach_families(eng);
     *out = eng;
     return GLSTARK_OK;

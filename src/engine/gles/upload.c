@@ -57,8 +57,7 @@ const char *gs_gles_upload_name(gs_upload_mode mode)
 
 const char *gs_gles_upload_describe(const gs_gles_upload *up)
 {
-    return up->mode == GS_UPLOAD_RING && up->packed ? "ring, canonical writes packed narrow"
-                                                    : gs_gles_upload_name(up->mode);
+    return up->packed ? "ring, canonical writes packed narrow" : gs_gles_upload_name(up->mode);
 }
 
 void gs_gles_upload_free(gs_gles_upload *up)
@@ -86,6 +85,7 @@ static void ensure_ring(gs_gles_upload *up, gs_gl_device *dev)
     up->map = gs_gl_map_persistent(dev, GL_COPY_READ_BUFFER, size, GL_MAP_WRITE_BIT, &up->ring);
     if (!up->map) {
         up->mode = mode_without_ring(dev);
+        up->packed = 0; /* packing rides on the ring */
         gs_gl_log(dev, GLSTARK_LOG_WARN,
                   "upload: the driver refused a persistently mapped %zu-byte ring; writing through %s", size,
                   gs_gles_upload_name(up->mode));

@@ -32,7 +32,8 @@
  * PACKED (the ring with `packed` set) narrows canonical writes on their way:
  * each slot crosses at the narrowest of 1, 8, 16 or 32 bits that holds its
  * values, and glsl/unpack.comp, reading the slots from the ring, widens a
- * batch into the destination in one dispatch (upload_pack.h). */
+ * batch into the destination, one dispatch per run of consecutive slots
+ * that fits a binding (upload_pack.h). */
 #ifndef GS_ENGINE_GLES_UPLOAD_H
 #define GS_ENGINE_GLES_UPLOAD_H
 
@@ -70,7 +71,7 @@ typedef struct gs_gles_upload {
     size_t fill;     /* bytes of `cur` used */
     uint64_t waits;  /* times the host found a slot still in use and waited */
     unsigned threads; /* host threads filling slots (1 .. GS_UPLOAD_BATCH) */
-    int packed;       /* RING: canonical writes cross packed narrow where they fit (upload_pack.h) */
+    int packed;       /* canonical writes cross packed narrow where they fit (upload_pack.h); only in RING */
     uint64_t packed_bytes, packed_words; /* bytes the packed path sent (full-width slots too), words they carried */
     int unpack_loc_ok;                   /* glsl/unpack.comp's uniform locations below are read */
     GLint loc_slot_log, loc_width_log, loc_src_word, loc_lead;
