@@ -125,7 +125,11 @@ Test(poseidon2_gpu, glsl_matches_c, .timeout = 300)
                              got[w], want);
                 hits += (size_t)want;
             }
-            cr_expect_gt(hits, 0);
+            /* n witnesses at b bits all fail with probability (1 - 2^-b)^n:
+             * e^-128 at 5 bits, but e^-8 at 9 (a random seed found one such
+             * state), so only the lower counts must see a passing witness */
+            if (bits <= 5)
+                cr_expect_gt(hits, 0, "absorb %u bits %u: no witness of %zu passed", absorb, bits, n);
         }
     }
     gs_buf_destroy(in);
