@@ -6,7 +6,8 @@
 // that fit a shared-memory block in one pass (MODE_SHARED_SHORT: reversal
 // and scale on its load, subset sums after its layers). Also three
 // RS-encoding passes: the subset-sum (zeta) transform, the bit-reversed
-// zero-padded expansion and the row-class twist.
+// zero-padded expansion and the row-class twist, and one pass that does
+// the front of a row class's encoding at once (MODE_ENCODE_TILED).
 //
 // "Virtual columns": the bound window holds gs_nv sequences of 2^gs_logn
 // elements; sequence v, element i sits at word
@@ -31,6 +32,7 @@
 // @variant DFT_MODE 9
 // @variant DFT_MODE 10
 // @variant DFT_MODE 11
+// @variant DFT_MODE 13
 #include "babybear.glsl"
 #include "grid.glsl"
 
@@ -58,6 +60,7 @@
 #define MODE_SHARED_SHORT 10 // MODE_SHARED for whole short sequences: reversal, scale and subset sums too
 #define MODE_TWIST 11        // x[i] *= g^i from two small power tables (one row class of an RS codeword)
 #define MODE_ADD_PART 12     // x[i] += c * part[i]: a later part of a Q column, weighted, onto its first (finer row classes)
+#define MODE_ENCODE_TILED 13 // Q columns -> RS message, twist, bit reversal, out of place (one row class's front)
 
 layout(local_size_x = GS_LOCAL_SIZE) in;
 
@@ -66,6 +69,8 @@ layout(std430, binding = 1) readonly buffer Tw { uint tw[]; };
 layout(std430, binding = 2) readonly buffer Src { uint src[]; };
 #if DFT_MODE == MODE_ADD_PART
 layout(std430, binding = 3) readonly buffer Part { uint part[]; };
+#elif DFT_MODE == MODE_ENCODE_TILED
+layout(std430, binding = 3) readonly buffer Twist { uint twist[]; }; // MODE_TWIST's two power tables
 #endif
 
 uniform uint gs_id0;
@@ -86,7 +91,8 @@ uniform uint gs_src_logh;  // gather: log2 of the message length
 uniform uint gs_blowup;    // gather: log_blowup
 uniform uint gs_gen;       // twiddles: generator of order 2^gs_logn (Montgomery)
 uniform uint gs_coef;      // add part: the weight c (Montgomery)
-uniform uint gs_src_stride; // add part: words from one sequence's part to the next
+uniform uint gs_src_stride; // add part: words from one sequence's part to the next; encode: from one Q column to the next
+uniform uint gs_lskip;      // encode: log2 of the RS message's blocks (<= 5)
 
 uint addr(uint v, uint i)
 {
@@ -98,7 +104,7 @@ uint twiddle(uint h, uint t) { return tw[h + t]; }
 
 #if DFT_MODE == MODE_SHARED || DFT_MODE == MODE_SHARED_SHORT
 shared uint sh[DFT_BLOCK];
-#elif DFT_MODE == MODE_GATHER_TILED || DFT_MODE == MODE_BITREV_TILED
+#elif DFT_MODE == MODE_GATHER_TILED || DFT_MODE == MODE_BITREV_TILED || DFT_MODE == MODE_ENCODE_TILED
 shared uint tile[32 * 33]; // 32 x 32, rows padded so columns hit distinct banks
 #if DFT_MODE == MODE_BITREV_TILED
 shared uint tile2[32 * 33];
@@ -244,6 +250,76 @@ void main()
         }
         a[addr(v, (x << hs) | (mr << 5u) | y)] = p;
         a[addr(v, (x << hs) | (m << 5u) | y)] = o;
+    }
+#elif DFT_MODE == MODE_ENCODE_TILED
+    // The front of one row class's encoding (dft_ops.h, rs_code_rows) in
+    // one sweep: read Q's columns, take the RS message of each 2^gs_lskip
+    // block, twist by g^i (gs_bits != 0xFFFFFFFF) and write the result
+    // bit-reversed into the output, ready for the DIT layers. This replaces
+    // a copy, the message pass, the twist pass and the bit reversal, each a
+    // sweep over the columns. Index i = (h, m, c) as in MODE_BITREV_TILED:
+    // the work group of (sequence v, m) reads rows h of 32 consecutive words
+    // c, which hold whole blocks since gs_lskip <= 5, and writes tile m
+    // transposed onto tile rev(m) of the output.
+    uint id = gs_id0 + gs_linear_id();
+    if (id >= gs_id0 + gs_count)
+        return; // whole groups only
+    uint lsz = GS_LOCAL_SIZE;
+    uint lid = gl_LocalInvocationID.x;
+    uint g = id / lsz;
+    uint mb = gs_logn - 10u;
+    uint v = g >> mb, m = g & ((1u << mb) - 1u);
+    uint mr = mb == 0u ? 0u : bitfieldReverse(m) >> (32u - mb);
+    uint hs = gs_logn - 5u;
+    uint l = gs_lskip;
+    uint bm = (1u << l) - 1u;
+    uint sbase = gs_src_lead + v * gs_src_stride + (m << 5u);
+    uint s = gs_bits;
+    // The load puts word c of a block at slot rev_l(c) and scales by 2^-l:
+    // the inverse DFT's first steps.
+    for (uint q = lid; q < 1024u; q += lsz) {
+        uint h = q >> 5u, c = q & 31u;
+        uint x = src[sbase + (h << hs) + c];
+        if (gs_scale != 0u)
+            x = bb_mul(x, gs_scale);
+        uint cr = l == 0u ? c : (c & ~bm) | (bitfieldReverse(c & bm) >> (32u - l));
+        tile[h * 33u + cr] = x;
+    }
+    barrier();
+    // Inverse DIT layers inside the blocks (tw holds the inverse roots of
+    // order up to 2^l), then the subset sums over the block's bits: 16
+    // butterflies or sums per row of 32, 512 per tile.
+    for (uint lg = 0u; lg < l; lg++) {
+        uint hh = 1u << lg;
+        for (uint p = lid; p < 512u; p += lsz) {
+            uint row = (p >> 4u) * 33u, k = p & 15u;
+            uint t = k & (hh - 1u);
+            uint x = row + ((k >> lg) << (lg + 1u)) + t;
+            uint u = tile[x];
+            uint w = bb_mul(tile[x + hh], twiddle(hh, t));
+            tile[x] = bb_add(u, w);
+            tile[x + hh] = bb_sub(u, w);
+        }
+        barrier();
+    }
+    for (uint b = 0u; b < l; b++) {
+        uint hb = 1u << b;
+        for (uint p = lid; p < 512u; p += lsz) {
+            uint row = (p >> 4u) * 33u, k = p & 15u;
+            uint j = row + (((k >> b) << (b + 1u)) | (k & (hb - 1u)));
+            tile[j + hb] = bb_add(tile[j + hb], tile[j]);
+        }
+        barrier();
+    }
+    for (uint q = lid; q < 1024u; q += lsz) {
+        uint x = q >> 5u, y = q & 31u;
+        uint h = bitfieldReverse(y) >> 27u, c = bitfieldReverse(x) >> 27u;
+        uint o = tile[h * 33u + c];
+        if (s != 0xFFFFFFFFu) {
+            uint i = (h << hs) | (m << 5u) | c;
+            o = bb_mul(o, bb_mul(twist[i & ((1u << s) - 1u)], twist[(1u << s) + (i >> s)]));
+        }
+        a[addr(v, (x << hs) | (mr << 5u) | y)] = o;
     }
 #elif DFT_MODE == MODE_GATHER_TILED
     // MODE_GATHER as a tiled transpose, coalesced on both sides. Message

@@ -209,6 +209,9 @@ glstark_status gs_gl_program_build(gs_gl_device *dev, const char *kernel, const 
  * build's failure returned here), background compiles or not. */
 glstark_status gs_gl_program_prefetch(gs_gl_device *dev, const char *kernel, const char *defines, gs_error *err);
 GLuint gs_gl_program_name(const gs_gl_program *p);
+/* Whether the cache holds a program of glsl/<kernel> whose defines begin
+ * with `defines_prefix` (built or started): tests ask which variant ran. */
+int gs_gl_program_cached(const gs_gl_device *dev, const char *kernel, const char *defines_prefix);
 /* "kernel: DEFINE VALUE ..." on one line, for reports. */
 void gs_gl_program_label(const gs_gl_program *p, char *out, size_t n);
 /* The program's measured dispatch rate on this device (dispatch_plan.h);

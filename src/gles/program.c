@@ -491,6 +491,15 @@ glstark_status gs_gl_program_get(gs_gl_device *dev, const char *kernel, const ch
 
 GLuint gs_gl_program_name(const gs_gl_program *p) { return p->prog; }
 
+int gs_gl_program_cached(const gs_gl_device *dev, const char *kernel, const char *defines_prefix)
+{
+    size_t klen = strlen(kernel), plen = strlen(defines_prefix);
+    for (const gs_gl_program *p = dev->programs; p; p = p->next)
+        if (!strncmp(p->key, kernel, klen) && p->key[klen] == '\n' && !strncmp(p->key + klen + 1, defines_prefix, plen))
+            return 1;
+    return 0;
+}
+
 void gs_gl_program_label(const gs_gl_program *p, char *out, size_t n)
 {
     /* key is "kernel\ndefine lines": one line, defines after a colon */

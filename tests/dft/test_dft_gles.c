@@ -468,6 +468,68 @@ Test(dft_gles, rs_code_rows_folded_matches_cpu) { compare_folded(tu_engine_bindi
 /* 16 KiB bindings: output windows of one or two columns. */
 Test(dft_gles, rs_code_rows_folded_small_bindings) { compare_folded(tu_engine_binding(16384), 0x5057106, 6, 4, 11); }
 
+/* Where a class's stacked columns are one run of one trace (keccakf's
+ * trace is), rs_code_rows reads them in place and does the RS message, the
+ * twist and the bit reversal in one tiled pass (MODE_ENCODE_TILED); it needs
+ * 2^L >= 2^10 and blocks of at most 2^5. One trace of every shape that
+ * reaches it (l_skip 0..5, heights L and below, widths that leave the last
+ * column padded, which is not a run), and l_skip 6 and a column filled from
+ * two traces (never the pass), every class of b = 1 and 2, against the CPU engine's codeword;
+ * whether the pass ran is read from the program cache. */
+Test(dft_gles, rs_code_rows_one_run_in_one_pass)
+{
+    uint64_t seed = 0x5057107, s = seed;
+    printf("rs_code_rows from one run of the trace, seed %llu\n", (unsigned long long)seed);
+    gs_engine *c = tu_cpu_engine();
+    static const struct {
+        unsigned l, L, ntr, h0, w0;
+        int fused;
+    } cases[] = {
+        {0, 10, 1, 10, 2, 1}, {1, 10, 1, 10, 1, 1}, {2, 11, 1, 9, 8, 1}, {3, 10, 1, 10, 3, 1},
+        {4, 11, 1, 11, 2, 1}, {5, 10, 1, 8, 9, 1},  {4, 10, 1, 7, 8, 1},  {6, 10, 1, 10, 2, 0},
+        {4, 10, 2, 9, 1, 0},
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        t_rows_case k = {.nt = cases[ci].ntr, .L = cases[ci].L};
+        for (size_t t = 0; t < k.nt; t++) {
+            /* a second trace of half the height and twice the width
+             * completes the first's columns from another buffer */
+            k.sh[t] = (gs_stack_trace_shape){t ? 2 * cases[ci].w0 : cases[ci].w0, t ? cases[ci].h0 - 1 : cases[ci].h0};
+            size_t cnt = (size_t)k.sh[t].width << k.sh[t].log_height;
+            k.vals[t] = malloc(cnt * sizeof(bb_t));
+            for (size_t i = 0; i < cnt; i++)
+                k.vals[t][i] = t_rand_bb(&s);
+        }
+        gs_error err;
+        cr_assert_eq(gs_stack_layout_build(cases[ci].l, cases[ci].L - cases[ci].l, k.sh, k.nt, &k.lay, &err),
+                     GLSTARK_OK, "%s", err.msg);
+        char tag[64];
+        snprintf(tag, sizeof tag, "seed %llu case %zu", (unsigned long long)seed, ci);
+        for (unsigned b = 1; b <= 2; b++) {
+            gs_engine *g = tu_engine_binding(0);
+            const gs_gl_device *dev = gs_gles_device(g);
+            cr_assert_not(gs_gl_program_cached(dev, "dft.comp", "DFT_MODE 13\n"), "%s: the pass ran before", tag);
+            bb_t *want = t_rows_want(c, &k, b);
+            gs_trace_ref refs[8];
+            t_rows_upload(g, &k, refs);
+            /* the whole width, then the first column alone (a run whenever
+             * the trace fills it), at unaligned offsets */
+            for (uint32_t p = 0; p < (1u << b); p++) {
+                t_rows_check(g, &k, refs, want, b, p, 0, k.lay.width, 3, tag);
+                t_rows_check(g, &k, refs, want, b, p, 0, 1, 1, tag);
+            }
+            cr_assert_eq(gs_gl_program_cached(dev, "dft.comp", "DFT_MODE 13\n"), cases[ci].fused,
+                         "%s (l %u L %u, %u traces): the one-pass encoding %s", tag, cases[ci].l, cases[ci].L,
+                         cases[ci].ntr, cases[ci].fused ? "did not run" : "ran where it cannot");
+            t_rows_release(&k, refs);
+            free(want);
+            gs_engine_destroy(g);
+        }
+        t_rows_case_free(&k);
+    }
+    gs_engine_destroy(c);
+}
+
 /* 16 KiB bindings: columns of up to 2^11 words at unaligned offsets run in
  * windows of one or two columns. */
 Test(dft_gles, rs_code_rows_small_bindings) { compare_rows(tu_engine_binding(16384), 0x5057102, 12, 3, 11, 4); }

@@ -53,7 +53,8 @@ enum {
     M_BITREV_TILED = 9,
     M_SHARED_SHORT = 10,
     M_TWIST = 11,
-    M_ADD_PART = 12
+    M_ADD_PART = 12,
+    M_ENCODE_TILED = 13
 };
 
 /* A set of equal-length sequences in one bound window (see glsl/dft.comp). */
@@ -71,7 +72,7 @@ typedef struct dft_ctx {
     gs_gl_device *dev;
     unsigned block_log;
     uint64_t dispatch; /* most elements per dispatch */
-    gs_gl_program *prog[13];
+    gs_gl_program *prog[14];
     gs_gl_program *radix[DFT_RADIX_LOG + 1]; /* MODE_RADIX per points-per-invocation log */
 } dft_ctx;
 
@@ -115,8 +116,10 @@ glstark_status gs_gles_dft_precompile(gs_engine *eng)
      * block DFTs (one short shared pass), the codeword's tiled expansion,
      * its shared pass and its register passes (3 and 4 layers for the
      * usual 2^20..2^23 codewords); the streamed commit's row classes: the
-     * twist and the tiled bit reversal. */
-    static const int modes[] = {M_TWIDDLES, M_SHARED_SHORT, M_SHARED, M_GATHER_TILED, M_TWIST, M_BITREV_TILED};
+     * twist and the tiled bit reversal, or all of a class's front in one
+     * pass where Q's columns are one run of the trace. */
+    static const int modes[] = {M_TWIDDLES,     M_SHARED_SHORT, M_SHARED, M_GATHER_TILED, M_TWIST, M_BITREV_TILED,
+                                M_ENCODE_TILED};
     char defs[160];
     glstark_status st = GLSTARK_OK;
     for (size_t i = 0; !st && i < sizeof modes / sizeof modes[0]; i++) {
@@ -576,6 +579,36 @@ static glstark_status stack_into(gs_engine *eng, const gs_stack_layout *lay, con
     return st;
 }
 
+/* Whether stacked columns [c0, c1) are one run of a trace buffer's words
+ * (every slice whole and contiguous on both sides, no padding: keccakf's
+ * trace is one such run), and where it starts. */
+static int stack_one_run(const gs_stack_layout *lay, const gs_trace_ref *traces, uint32_t c0, uint32_t c1,
+                         const gs_buf **buf, uint64_t *src_word)
+{
+    const size_t H = (size_t)1 << (lay->l_skip + lay->n_stack);
+    size_t next_src = 0, next_dst = 0;
+    *buf = NULL;
+    for (size_t i = gs_stack_first_slice(lay, c0); i < lay->nslices && lay->slices[i].stacked_col < c1; i++) {
+        const gs_stack_slice *s = &lay->slices[i];
+        const size_t h = (size_t)1 << s->log_height;
+        const size_t src = traces[s->trace].offset + (size_t)s->trace_col * h;
+        const size_t dst = (size_t)(s->stacked_col - c0) * H + s->row;
+        if (s->log_height < lay->l_skip)
+            return 0;
+        if (!*buf) {
+            if (dst != 0)
+                return 0;
+            *buf = traces[s->trace].buf;
+            *src_word = src;
+        } else if (*buf != traces[s->trace].buf || src != next_src || dst != next_dst) {
+            return 0;
+        }
+        next_src = src + h;
+        next_dst = dst + h;
+    }
+    return *buf && next_dst == (size_t)(c1 - c0) * H;
+}
+
 static glstark_status gles_stack_matrix(gs_engine *eng, const gs_stack_layout *layout, const gs_trace_ref *traces,
                                         uint32_t col_begin, uint32_t col_end, gs_buf *q, size_t q_offset)
 {
@@ -717,6 +750,46 @@ typedef struct rows_plan {
     unsigned twist_s;
 } rows_plan;
 
+/* The front of a row class's encoding in one sweep (glsl/dft.comp,
+ * MODE_ENCODE_TILED): Q's columns read where the trace holds them as one run
+ * (bytes [start, start + bytes) of src, the first column at word lead of
+ * that window), their RS message, the twist and the bit reversal written
+ * into v; then the DIT layers. Where the columns are not one run, or
+ * 2^l_skip exceeds a tile row, rows_window takes the copy and the separate
+ * passes instead. */
+static glstark_status encode_tiled(dft_ctx *c, const rows_plan *r, const vview *v, const gs_buf *src, uint64_t start,
+                                   uint64_t bytes, uint32_t lead)
+{
+    const unsigned l = r->lay->l_skip;
+    gs_gl_program *p;
+    glstark_status st = prog_for(c, M_ENCODE_TILED, &p);
+    if (!st)
+        st = bind_view(c, v, p);
+    /* every block the program declares gets a valid binding, used or not */
+    if (!st)
+        st = bind_tw(c, l > 0 ? &r->tw_small : &r->tw);
+    if (!st)
+        st = gs_gl_bind_range(c->dev, 2, src->gl_name, start, bytes, &c->eng->err);
+    if (!st)
+        st = gs_gl_bind_range(c->dev, 3, r->twist ? r->twist->gl_name : r->tw.buf->gl_name, 0,
+                              r->twist ? r->twist->size : (uint64_t)4 << r->tw.logn, &c->eng->err);
+    if (st)
+        return st;
+    set_u(p, "gs_src_lead", lead);
+    set_u(p, "gs_src_stride", 1u << v->logn);
+    set_u(p, "gs_lskip", l);
+    set_u(p, "gs_scale", l > 0 ? bb_inv(bb_pow(bb_from_canonical(2), l)) : 0);
+    set_u(p, "gs_bits", r->twist ? r->twist_s : 0xFFFFFFFFu);
+    const uint64_t ls = c->dev->caps.local_size;
+    st = run_ids_weighted(c, p, (v->nv << (v->logn - 10)) * ls, (c->dispatch >> 10) * ls,
+                          gs_weight_dft_shared(l, l));
+    if (!st)
+        st = bind_tw(c, &r->tw);
+    if (!st)
+        st = dit_layers(c, v, 0);
+    return st;
+}
+
 /* Row class of stacked columns [c0, c0 + n), column j at word first + j 2^L
  * of out, which one binding holds. */
 static glstark_status rows_window(dft_ctx *c, const rows_plan *r, uint32_t c0, uint64_t n, gs_buf *out,
@@ -724,9 +797,17 @@ static glstark_status rows_window(dft_ctx *c, const rows_plan *r, uint32_t c0, u
 {
     const unsigned L = r->lay->l_skip + r->lay->n_stack;
     const uint64_t H = (uint64_t)1 << L;
-    glstark_status st = stack_into(c->eng, r->lay, r->traces, c0, c0 + (uint32_t)n, out, first);
     vview v;
     base_view(c, &v, out, first, H, n, H, L);
+    const gs_buf *run = NULL;
+    uint64_t run_word = 0;
+    if (L >= 10 && r->lay->l_skip <= 5 && stack_one_run(r->lay, r->traces, c0, c0 + (uint32_t)n, &run, &run_word)) {
+        const uint64_t align = c->dev->caps.binding_offset_align, byte = run_word * 4;
+        const uint64_t start = byte - byte % align, bytes = n * H * 4 + (byte - start);
+        if (bytes <= c->dev->caps.max_binding_bytes)
+            return encode_tiled(c, r, &v, run, start, bytes, (uint32_t)((byte - start) / 4));
+    }
+    glstark_status st = stack_into(c->eng, r->lay, r->traces, c0, c0 + (uint32_t)n, out, first);
     if (!st)
         st = rs_message_view(c, &v, r->lay->l_skip, &r->tw_small);
     if (!st && r->twist)
