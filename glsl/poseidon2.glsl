@@ -1,7 +1,8 @@
 // Poseidon2-16 over BabyBear, the permutation of src/hash/poseidon2.c
 // (docs/protocol.md, 'Poseidon2 and the sponge'), for compute kernels. Uses babybear.glsl
 // (bb_add, bb_sub, bb_mul, bb_double, bb_from_canonical, bb_to_canonical;
-// Montgomery form, same words as the C) and the generated round constants.
+// Montgomery form, same words as the C) and the round constants (uniforms the
+// runtime sets from the C tables).
 // Tested against the C permutation by tests/hash/test_poseidon2_gpu.c.
 //
 // A state is uint s[16] in Montgomery form. The permutation is
@@ -9,7 +10,7 @@
 //   4 x {add RC, x^7 on all cells, ME}
 // with ME = MDSMat4 on each group of 4 cells plus the column sums of the groups, and
 // MI(s)_i = sum(s) + V_i s_i, V = [-2, 1, 2, 1/2, 3, 4, -1/2, -3, -4, 1/2^8, 1/4, 1/8,
-// 1/2^27, -1/2^8, -1/16, -1/2^27]. Rounds are loops reading the const tables (keeps
+// 1/2^27, -1/2^8, -1/16, -1/2^27]. Rounds are loops reading the constant tables (keeps
 // register pressure and code size down on small GPUs; drivers may unroll).
 
 #include "babybear.glsl"

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "field/babybear.h"
+#include "hash/poseidon2_constants.h"
 #include "glsl_embed.h"
 #include "util/bytebuf.h"
 
@@ -359,6 +360,27 @@ static glstark_status program_start(gs_gl_device *dev, const char *kernel, const
     return GLSTARK_OK;
 }
 
+/* Sets the uniforms that hold constants (uniform values live in the
+ * program object, so once per link):
+ *  - the Montgomery constant, a uniform so that drivers cannot constant-fold
+ *    the reduction (Mesa 22.3 / LLVM 15 crashes when they do, docs/design.md,
+ *    'Pitfalls we met on GLES compute');
+ *  - Poseidon2's round constants from the C tables (glsl/poseidon2_constants.glsl
+ *    says why they are not const arrays).
+ * A program that does not use one has no location for it. */
+static void link_constants(GLuint prog)
+{
+    GLint loc = glGetUniformLocation(prog, "gs_bb_mu");
+    if (loc >= 0)
+        glProgramUniform1ui(prog, loc, BB_MU);
+    if ((loc = glGetUniformLocation(prog, "P2_RC_INITIAL")) >= 0)
+        glProgramUniform1uiv(prog, loc, 64, &gs_p2_rc_initial[0][0]);
+    if ((loc = glGetUniformLocation(prog, "P2_RC_INTERNAL")) >= 0)
+        glProgramUniform1uiv(prog, loc, 13, gs_p2_rc_internal);
+    if ((loc = glGetUniformLocation(prog, "P2_RC_TERMINAL")) >= 0)
+        glProgramUniform1uiv(prog, loc, 64, &gs_p2_rc_terminal[0][0]);
+}
+
 /* Reads a pending program's compile and link status (waiting for the driver
  * if it is still at work) and readies it for dispatch. A failure reports the
  * driver log and removes the entry, so asking again compiles again. */
@@ -398,12 +420,7 @@ static glstark_status program_finish(gs_gl_device *dev, gs_gl_program *p, gs_err
     }
     glDeleteShader(p->sh);
     p->sh = 0;
-    /* The Montgomery constant arrives as a uniform so that drivers cannot
-     * constant-fold the reduction (Mesa 22.3 / LLVM 15 crashes when they do,
-     * docs/design.md, 'Pitfalls we met on GLES compute'). Uniform values live in the program object. */
-    GLint loc = glGetUniformLocation(p->prog, "gs_bb_mu");
-    if (loc >= 0)
-        glProgramUniform1ui(p->prog, loc, BB_MU);
+    link_constants(p->prog);
     glstark_status st = gs_gl_check(dev, err, "creating a program");
     if (st) {
         cache_drop(dev, p);

@@ -265,38 +265,6 @@ Test(poseidon2, batch_impl_fits_architecture)
 #endif
 }
 
-/* glsl/poseidon2_constants.glsl (same generator) holds the same words as
- * the C table, in the order initial (64), internal (13), terminal (64). */
-Test(poseidon2, glsl_constants_match_c_table)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/../../glsl/poseidon2_constants.glsl", GLSTARK_TEST_DATA);
-    FILE *f = fopen(path, "r");
-    cr_assert(f != NULL, "cannot open %s", path);
-    uint32_t words[200];
-    size_t n = 0;
-    char buf[4096];
-    while (fgets(buf, sizeof buf, f)) {
-        if (strncmp(buf, "//", 2) == 0)
-            continue;
-        for (char *p = strstr(buf, "0x"); p; p = strstr(p, "0x")) {
-            char *end;
-            unsigned long v = strtoul(p, &end, 16);
-            cr_assert(n < 200);
-            words[n++] = (uint32_t)v;
-            p = end;
-        }
-    }
-    fclose(f);
-    cr_assert_eq(n, 64 + 13 + 64);
-    for (int i = 0; i < 64; i++) {
-        cr_expect_eq(words[i], gs_p2_rc_initial[i / 16][i % 16]);
-        cr_expect_eq(words[77 + i], gs_p2_rc_terminal[i / 16][i % 16]);
-    }
-    for (int i = 0; i < 13; i++)
-        cr_expect_eq(words[64 + i], gs_p2_rc_internal[i]);
-}
-
 /* The public host API (include/glstark/hash.h) on the OpenVM vectors, and
  * its argument checks. */
 Test(poseidon2, public_api)
