@@ -471,11 +471,12 @@ Test(dft_gles, rs_code_rows_folded_small_bindings) { compare_folded(tu_engine_bi
 /* Where a class's stacked columns are one run of one trace (keccakf's
  * trace is), rs_code_rows reads them in place and does the RS message, the
  * twist and the bit reversal in one tiled pass (MODE_ENCODE_TILED); it needs
- * 2^L >= 2^10 and blocks of at most 2^5. One trace of every shape that
- * reaches it (l_skip 0..5, heights L and below, widths that leave the last
- * column padded, which is not a run), and l_skip 6 and a column filled from
- * two traces (never the pass), every class of b = 1 and 2, against the CPU engine's codeword;
- * whether the pass ran is read from the program cache. */
+ * 2^L >= 2^10 and blocks of at most 2^5. Cases: one trace of every shape
+ * that reaches it (l_skip 0..5, heights L and below, widths that leave the
+ * last column padded, which is not a run); l_skip 6 and a column filled
+ * from two traces, which never take it. Every class of b = 1 and 2 against
+ * the CPU engine's codeword; whether the pass ran is read from the program
+ * cache. */
 Test(dft_gles, rs_code_rows_one_run_in_one_pass)
 {
     uint64_t seed = 0x5057107, s = seed;
