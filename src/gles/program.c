@@ -292,12 +292,22 @@ static glstark_status shader_error(gs_gl_device *dev, gs_error *err, const char 
     return st;
 }
 
+/* Whether a cache key ("kernel\ndefines") is kernel's with these defines,
+ * or (prefix_only) with defines that begin with them. */
+static int key_matches(const char *key, const char *kernel, const char *defines, int prefix_only)
+{
+    size_t klen = strlen(kernel);
+    if (strncmp(key, kernel, klen) || key[klen] != '\n')
+        return 0;
+    defines = defines ? defines : "";
+    return prefix_only ? !strncmp(key + klen + 1, defines, strlen(defines)) : !strcmp(key + klen + 1, defines);
+}
+
 /* The cached entry for (kernel, defines), or NULL. */
 static gs_gl_program *cache_find(const gs_gl_device *dev, const char *kernel, const char *defines)
 {
-    size_t klen = strlen(kernel);
     for (gs_gl_program *p = dev->programs; p; p = p->next)
-        if (!strncmp(p->key, kernel, klen) && p->key[klen] == '\n' && !strcmp(p->key + klen + 1, defines ? defines : ""))
+        if (key_matches(p->key, kernel, defines, 0))
             return p;
     return NULL;
 }
@@ -510,9 +520,8 @@ GLuint gs_gl_program_name(const gs_gl_program *p) { return p->prog; }
 
 int gs_gl_program_cached(const gs_gl_device *dev, const char *kernel, const char *defines_prefix)
 {
-    size_t klen = strlen(kernel), plen = strlen(defines_prefix);
     for (const gs_gl_program *p = dev->programs; p; p = p->next)
-        if (!strncmp(p->key, kernel, klen) && p->key[klen] == '\n' && !strncmp(p->key + klen + 1, defines_prefix, plen))
+        if (key_matches(p->key, kernel, defines_prefix, 1))
             return 1;
     return 0;
 }
