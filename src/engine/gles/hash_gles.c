@@ -294,27 +294,34 @@ static glstark_status coset_digests(gs_engine *eng, const leaf_job *j, unsigned 
     return st;
 }
 
-/* The coset trees of one tile: K leaves per coset in la, t-major with
- * stride ytile, into bottom digests y0 .. y0+ytile-1 of dg, or, for row
- * class cls of 2^lc (k > 1 then), the whole tree's (y << lc) | cls. */
-static glstark_status coset_trees(gs_engine *eng, const gs_gl_program *pcomp, gs_buf *la, gs_buf *lb, gs_buf *dg,
-                                  uint64_t y0, uint64_t ytile, uint64_t k, unsigned lc, uint64_t cls)
+/* The coset trees of one tile: K leaves per coset in la from digest
+ * la_first, t-major with stride ytile, into bottom digests y0 ..
+ * y0+ytile-1 of dg, or, for row class cls of 2^lc (k > 1 then), the whole
+ * tree's (y << lc) | cls. The layers alternate between lb and la's tile,
+ * which they overwrite. */
+static glstark_status coset_trees(gs_engine *eng, const gs_gl_program *pcomp, gs_buf *la, uint64_t la_first,
+                                  gs_buf *lb, gs_buf *dg, uint64_t y0, uint64_t ytile, uint64_t k, unsigned lc,
+                                  uint64_t cls)
 {
     glstark_status st = GLSTARK_OK;
     gs_buf *cur = la, *nxt = lb;
+    uint64_t cur_first = la_first, nxt_first = 0;
     for (uint64_t m = k; !st && m > 1; m /= 2) {
         if (m == 2) {
-            st = compress_layer(eng, pcomp, cur, 0, dg, gs_merkle_stream_bottom_index(y0, lc, cls), (uint64_t)1 << lc,
-                                ytile, ytile);
+            st = compress_layer(eng, pcomp, cur, cur_first, dg, gs_merkle_stream_bottom_index(y0, lc, cls),
+                                (uint64_t)1 << lc, ytile, ytile);
         } else {
-            st = compress_layer(eng, pcomp, cur, 0, nxt, 0, 1, m / 2 * ytile, ytile);
+            st = compress_layer(eng, pcomp, cur, cur_first, nxt, nxt_first, 1, m / 2 * ytile, ytile);
             gs_buf *t = cur;
+            uint64_t tf = cur_first;
             cur = nxt;
+            cur_first = nxt_first;
             nxt = t;
+            nxt_first = tf;
         }
     }
     if (!st && k == 1)
-        st = gs_buf_copy(dg, y0 * 32, la, 0, ytile * 32);
+        st = gs_buf_copy(dg, y0 * 32, la, la_first * 32, ytile * 32);
     return st;
 }
 
@@ -392,7 +399,7 @@ static glstark_status gles_merkle_commit(gs_engine *eng, const gs_buf *mat, size
     for (uint64_t y0 = 0; !st && !fused && y0 < s; y0 += ytile) {
         st = hash_tile(eng, pleaf, &job, y0, ytile, k, states, 0, la);
         if (!st)
-            st = coset_trees(eng, pcomp, la, lb, dg, y0, ytile, k, 0, 0);
+            st = coset_trees(eng, pcomp, la, 0, lb, dg, y0, ytile, k, 0, 0);
     }
     if (!st)
         st = upper_layers(eng, pcomp, dg, s, depth);
@@ -441,19 +448,21 @@ static glstark_status gles_stream_columns(gs_engine *eng, gs_merkle_stream *ms, 
         st = gs_gl_program_get(gs_gles_device(eng), "merkle_leaf.comp", "GS_STREAM 1", &pleaf, &eng->err);
     if (!st && last)
         st = gs_gl_program_get(gs_gles_device(eng), "merkle_compress.comp", NULL, &pcomp, &eng->err);
-    gs_buf *la = NULL, *lb = NULL;
-    if (!st && last)
-        st = gs_buf_create(eng, trows * 32, &la);
+    gs_buf *lb = NULL;
     if (!st && last && k > 1)
         st = gs_buf_create(eng, trows * 16, &lb);
     /* the last group's e1 covers its short block's tail words */
     const uint64_t e1 = last ? (ms->width + 7) / 8 * 8 : ms->next_col + ncols;
     const leaf_job job = {ms->group, 0, n, ms->width, 0, s, ms->next_col, ms->next_col, e1, 1,
                           ms->next_col + gs_merkle_stream_tail_col(ms->width, ms->group_cols)};
+    /* The last group writes each row's leaf over its sponge state (the
+     * same 8 words, read and written by one invocation), and the coset
+     * trees start from there: no leaf buffer. */
     for (uint64_t y0 = 0; !st && y0 < s; y0 += ytile) {
-        st = hash_tile(eng, pleaf, &job, y0, ytile, k, ms->states, (y0 / ytile) * trows * 32, last ? la : NULL);
+        const uint64_t slot = (y0 / ytile) * trows;
+        st = hash_tile(eng, pleaf, &job, y0, ytile, k, ms->states, slot * 32, NULL);
         if (!st && last)
-            st = coset_trees(eng, pcomp, la, lb, ms->digests, y0, ytile, k, ms->log_classes, ms->cls);
+            st = coset_trees(eng, pcomp, ms->states, slot, lb, ms->digests, y0, ytile, k, ms->log_classes, ms->cls);
     }
     if (!st && last && ms->cls + 1 == ((size_t)1 << ms->log_classes)) {
         unsigned depth = 0;
@@ -461,7 +470,6 @@ static glstark_status gles_stream_columns(gs_engine *eng, gs_merkle_stream *ms, 
         if (!st)
             st = upper_layers(eng, pcomp, ms->digests, ms->height >> ms->log_k, depth);
     }
-    gs_buf_destroy(la);
     gs_buf_destroy(lb);
     return st;
 }
