@@ -24,6 +24,9 @@ static const gs_option_choice platforms[] = {C("gbm", GLSTARK_PLATFORM_GBM), C("
                                              C("surfaceless", GLSTARK_PLATFORM_SURFACELESS),
                                              C("auto", GLSTARK_PLATFORM_AUTO), {NULL, 0}};
 static const gs_option_choice flags[] = {C("1", 1), C("0", 0), C("on", 1), C("off", 0), {NULL, 0}};
+static const gs_option_choice profiles[] = {C("1", GS_PROFILE_FINISH), C("on", GS_PROFILE_FINISH),
+                                            C("gpu", GS_PROFILE_GPU), C("0", GS_PROFILE_OFF), C("off", GS_PROFILE_OFF),
+                                            {NULL, 0}};
 static const gs_option_choice limits[] = {C("es31-min", 1), C("device", 0), {NULL, 0}};
 static const gs_option_choice readbacks[] = {C("auto", GLSTARK_READBACK_AUTO), C("persistent", GLSTARK_READBACK_PERSISTENT),
                                              C("staging", GLSTARK_READBACK_STAGING), C("map", GLSTARK_READBACK_MAP),
@@ -83,8 +86,8 @@ static const gs_option_row table[] = {
      GS_OPT_CHOICE, AT(pool), pools, 0, 0},
     {"GLSTARK_PRECOMPILE", "precompile", "auto, off, on", "auto", "when the GLES engine compiles its programs",
      GS_OPT_CHOICE, AT(precompile), precompiles, 0, 0},
-    {"GLSTARK_PROFILE", NULL, "1, 0", "0", "print GPU time per kernel at device close", GS_OPT_CHOICE, AT(profile),
-     flags, 0, 0},
+    {"GLSTARK_PROFILE", NULL, "1, gpu, 0", "0", "print GPU time per kernel at device close", GS_OPT_CHOICE,
+     AT(profile), profiles, 0, 0},
     {"GLSTARK_DISPATCH_MS", NULL, "auto, 0 (off), 1..60000", "auto", "a time budget per GLES dispatch, in ms",
      GS_OPT_MS, AT(dispatch_ms), NULL, 1, 60000},
     {"GLSTARK_POOL_POISON", NULL, "1, 0", "0", "fill every buffer the engine hands out with 0xDEADBEEF",

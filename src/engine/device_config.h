@@ -21,6 +21,9 @@ typedef enum gs_upload_choice {
 } gs_upload_choice;
 /* GLSTARK_COPY */
 typedef enum gs_copy_choice { GS_COPY_AUTO = 0, GS_COPY_SHADER = 1, GS_COPY_GL = 2 } gs_copy_choice;
+/* GLSTARK_PROFILE: off; each operation bracketed by glFinish; or GPU
+ * timestamps around each operation, with no finish (src/gles/profile.c) */
+typedef enum gs_profile_choice { GS_PROFILE_OFF = 0, GS_PROFILE_FINISH = 1, GS_PROFILE_GPU = 2 } gs_profile_choice;
 /* GLSTARK_POOL: GS_POOL_AUTO, else a glstark_buffer_pool value */
 #define GS_POOL_AUTO (-1)
 
@@ -46,7 +49,7 @@ typedef struct gs_device_config {
     int copy;        /* gs_copy_choice (GLSTARK_COPY) */
     int pool;        /* GS_POOL_AUTO or a glstark_buffer_pool (GLSTARK_POOL) */
     int pool_poison; /* fill handed-out GPU buffers with 0xDEADBEEF (GLSTARK_POOL_POISON) */
-    int profile;     /* kernel profile at close (GLSTARK_PROFILE) */
+    int profile;     /* gs_profile_choice: kernel profile at close (GLSTARK_PROFILE) */
     int dispatch_ms; /* time budget per GLES dispatch: -1 the device's default, 0 none (GLSTARK_DISPATCH_MS) */
     /* Mesa's software renderer's threads (its LP_NUM_THREADS, else the
      * host's online cores, at most 16; 0 where not resolved: one): how many

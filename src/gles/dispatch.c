@@ -146,12 +146,13 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         int check = !calib && !probe && gs_dispatch_should_check(rate, budget, part, weight);
         /* and one in GS_DRIFT_CHECK_EVERY after that, to follow a drift */
         int drift = !calib && !check && !probe && gs_dispatch_should_check_drift(rate, budget);
-        int timed = calib || check || drift || probe || dev->prof || (budget && rate->dispatches == 0);
+        const int prof_times = dev->prof && gs_gl_profile_finishes(dev);
+        int timed = calib || check || drift || probe || prof_times || (budget && rate->dispatches == 0);
         uint64_t t0 = 0, c0 = 0;
         if (timed) {
             glFinish();
             t0 = gs_monotonic_ns();
-            c0 = dev->prof ? gs_process_cpu_ns() : 0;
+            c0 = prof_times ? gs_process_cpu_ns() : 0;
         }
         glDispatchCompute(gx, gy, 1);
         dev->pending_barrier |= GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT;
@@ -161,7 +162,7 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         if (timed) {
             glFinish();
             uint64_t dt = gs_monotonic_ns() - t0;
-            uint64_t dc = dev->prof ? gs_process_cpu_ns() - c0 : 0;
+            uint64_t dc = prof_times ? gs_process_cpu_ns() - c0 : 0;
             /* the program's first dispatch on the device stands apart: on
              * llvmpipe it includes the driver's shader compile */
             if (warmup)

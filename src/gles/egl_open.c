@@ -456,6 +456,7 @@ static void bind_entry_points(gs_gl_device *dev)
         dev->EndQuery = (PFNGLENDQUERYEXTPROC)eglGetProcAddress("glEndQueryEXT");
         dev->GetQueryObjectui64v = (PFNGLGETQUERYOBJECTUI64VEXTPROC)eglGetProcAddress("glGetQueryObjectui64vEXT");
         dev->GetQueryObjectuiv = (PFNGLGETQUERYOBJECTUIVEXTPROC)eglGetProcAddress("glGetQueryObjectuivEXT");
+        dev->QueryCounter = (PFNGLQUERYCOUNTEREXTPROC)eglGetProcAddress("glQueryCounterEXT");
     }
     static const char *const interesting[] = {
         "GL_KHR_debug", "GL_KHR_robustness", "GL_EXT_robustness", "GL_KHR_shader_subgroup",

@@ -104,6 +104,7 @@ typedef struct gs_gl_device {
     PFNGLENDQUERYEXTPROC EndQuery;
     PFNGLGETQUERYOBJECTUI64VEXTPROC GetQueryObjectui64v;
     PFNGLGETQUERYOBJECTUIVEXTPROC GetQueryObjectuiv;
+    PFNGLQUERYCOUNTEREXTPROC QueryCounter;
     PFNGLBUFFERSTORAGEEXTPROC BufferStorage;
     int has_debug;
 
@@ -316,12 +317,16 @@ uint64_t gs_monotonic_ns(void);
  * device's work, whatever else runs on the host; on a GPU it is near 0. */
 uint64_t gs_process_cpu_ns(void);
 
-/* ---- kernel profile (profile.c), GLSTARK_PROFILE=1 ---- */
+/* ---- kernel profile (profile.c), GLSTARK_PROFILE=1 or gpu ---- */
 
 glstark_status gs_gl_profile_enable(gs_gl_device *dev, gs_error *err);
 /* Around one operation when dev->prof is set: glFinish, clock, operation,
- * glFinish, clock; `units` (elements, bytes) are summed per key. */
+ * glFinish, clock (GLSTARK_PROFILE=1), or a GPU timestamp before and after
+ * it (gpu); `units` (elements, bytes) are summed per key. */
 void gs_gl_profile_begin(gs_gl_device *dev);
+/* Whether the profile brackets operations with glFinish (GLSTARK_PROFILE=1,
+ * or gpu where the timers fall back), so a dispatch may time itself too. */
+int gs_gl_profile_finishes(const gs_gl_device *dev);
 void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units);
 /* The same for an operation issued as `dispatches` dispatches, the longest
  * of which took longest_ns, not counting the program's first dispatch on
@@ -331,6 +336,11 @@ void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units);
  * (gs_process_cpu_ns). */
 void gs_gl_profile_end_split(gs_gl_device *dev, const char *key, uint64_t units, uint64_t dispatches,
                              uint64_t longest_ns, uint64_t longest_cpu_ns, uint64_t first_ns);
+/* GPU timestamps of n profiled operations in issue order, operation i from
+ * start[i] to end[i]: busy[i] = its GPU time, idle[i] = how long the GPU
+ * sat idle after operation i-1 ended and before operation i started (0 for
+ * the first, and where i started before i-1 ended). */
+void gs_gl_profile_timeline(const uint64_t *start, const uint64_t *end, size_t n, uint64_t *busy, uint64_t *idle);
 /* Logs the table, largest first (log callback, else stderr). */
 void gs_gl_profile_report(gs_gl_device *dev);
 void gs_gl_profile_free(gs_gl_device *dev);

@@ -847,3 +847,65 @@ Test(gles_device, auto_engine_choice)
     cr_assert(strstr(msg, "GLSTARK_ENGINE") && strstr(msg, "auto, gles, cpu"), "%s", msg);
     unsetenv("GLSTARK_ENGINE");
 }
+
+/* GLSTARK_PROFILE=gpu: GPU timestamps around each operation and no finish.
+ * Where the driver's timers give real numbers, the table has each kernel's
+ * GPU time, the GPU's idle time before it and the calling thread's time;
+ * where they do not (llvmpipe), a warning says so and the table is the
+ * glFinish one. */
+static void capture_all(void *user, glstark_log_level level, const char *msg)
+{
+    profile_capture *c = user;
+    if (level < GLSTARK_LOG_INFO || c->len + strlen(msg) + 2 > sizeof c->text)
+        return;
+    c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "%s\n", msg);
+}
+
+Test(gles_device, profile_gpu_timestamps_or_fallback)
+{
+    clear_path_env();
+    setenv("GLSTARK_PROFILE", "gpu", 1);
+    profile_capture cap = {"", 0};
+    glstark_device_options o;
+    glstark_device_options_init(&o);
+    o.engine = GLSTARK_ENGINE_GLES;
+    o.log = capture_all;
+    o.log_user = &cap;
+    gs_engine *eng = tu_engine_opts(&o);
+    gs_gl_device *dev = gs_gles_device(eng);
+    cr_assert_not_null(dev->prof, "GLSTARK_PROFILE=gpu turns the profile on");
+    const int timers = dev->caps.timer_queries_valid && dev->QueryCounter != NULL;
+    cr_assert_eq(gs_gl_profile_finishes(dev), !timers, "glFinish brackets exactly where the timers are unusable");
+    gs_buf *b;
+    TU_OK(eng, gs_buf_create(eng, (size_t)4 << 20, &b));
+    for (int i = 0; i < 5; i++)
+        TU_OK(eng, gs_buf_fill_u32(b, 0, (size_t)1 << 20, (uint32_t)i));
+    uint32_t v[4];
+    TU_OK(eng, gs_buf_read(b, ((size_t)1 << 20) * 4 - sizeof v, v, sizeof v));
+    cr_assert_eq(v[3], 4u, "the fills ran in order under the profile");
+    gs_buf_destroy(b);
+    gs_engine_destroy(eng);
+    unsetenv("GLSTARK_PROFILE");
+    cr_log_info("%s", cap.text);
+    const char *fill = strstr(cap.text, "units  fill.comp\n");
+    cr_assert(fill != NULL, "no fill.comp row:\n%s", cap.text);
+    const char *line = fill;
+    while (line > cap.text && line[-1] != '\n')
+        line--;
+    double ms = -1, pct = -1, idle = -1, host = -1;
+    unsigned long long calls = 0;
+    if (timers) {
+        cr_assert(strstr(cap.text, "(GPU timestamps, no glFinish") != NULL, "not the timestamp table:\n%s", cap.text);
+        cr_assert_eq(sscanf(line, " %lf ms %lf%% %lf ms idle %lf ms host %llu calls", &ms, &pct, &idle, &host, &calls),
+                     5, "row: %.160s", line);
+        /* 5 fills of 4 MiB take some GPU time; none of the times is negative */
+        cr_assert(ms > 0 && idle >= 0 && host >= 0, "row: %.160s", line);
+        cr_assert(strstr(cap.text, "GLSTARK_PROFILE longest ") == NULL, "no per-dispatch timing in this mode");
+    } else {
+        cr_assert(strstr(cap.text, "timer queries give no real numbers") != NULL, "no fallback warning:\n%s",
+                  cap.text);
+        cr_assert(strstr(cap.text, "(each bracketed by glFinish)") != NULL, "not the glFinish table:\n%s", cap.text);
+        cr_assert_eq(sscanf(line, " %lf ms %lf%% %llu calls", &ms, &pct, &calls), 3, "row: %.160s", line);
+    }
+    cr_assert_geq(calls, 5ull, "fill.comp calls %llu", calls);
+}
