@@ -337,9 +337,11 @@ void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units);
 void gs_gl_profile_end_split(gs_gl_device *dev, const char *key, uint64_t units, uint64_t dispatches,
                              uint64_t longest_ns, uint64_t longest_cpu_ns, uint64_t first_ns);
 /* GPU timestamps of n profiled operations in issue order, operation i from
- * start[i] to end[i]: busy[i] = its GPU time, idle[i] = how long the GPU
- * sat idle after operation i-1 ended and before operation i started (0 for
- * the first, and where i started before i-1 ended). */
+ * start[i] to end[i]: busy[i] = its GPU time not already covered by an
+ * earlier operation (stamps of neighbours may overlap without a finish, so
+ * the busy times add up to the union), idle[i] = how long the GPU sat idle
+ * after every earlier operation ended and before operation i started (0
+ * for the first). */
 void gs_gl_profile_timeline(const uint64_t *start, const uint64_t *end, size_t n, uint64_t *busy, uint64_t *idle);
 /* Logs the table, largest first (log callback, else stderr). */
 void gs_gl_profile_report(gs_gl_device *dev);

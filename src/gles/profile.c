@@ -8,9 +8,11 @@
  *   such as program builds included.
  * - `gpu`: a GPU timestamp query (GL_EXT_disjoint_timer_query) before and
  *   after each operation, and no finish, so the run keeps its own pace.
- *   Each operation gets its GPU time (end less start) and the GPU's idle
- *   time before it (its start less the previous operation's end: the GPU
- *   waited for the host), read back when the device closes. Where the
+ *   Each operation gets its GPU time (end less start, less any part
+ *   already covered by earlier operations, so the rows add up to the GPU's
+ *   busy time) and the GPU's idle time before it (its start past every
+ *   earlier end: the GPU waited for the host), read back when the device
+ *   closes. Where the
  *   driver's timers give no real numbers (llvmpipe) it falls back to `1`.
  *   An operation inside a profiled one (the upload's widening dispatches
  *   inside its write) counts as the outer one's. Without a finish the
@@ -74,9 +76,13 @@ glstark_status gs_gl_profile_enable(gs_gl_device *dev, gs_error *err)
 
 void gs_gl_profile_timeline(const uint64_t *start, const uint64_t *end, size_t n, uint64_t *busy, uint64_t *idle)
 {
+    uint64_t covered = 0; /* the latest end so far: the GPU was busy up to it */
     for (size_t i = 0; i < n; i++) {
-        busy[i] = end[i] > start[i] ? end[i] - start[i] : 0;
-        idle[i] = i > 0 && start[i] > end[i - 1] ? start[i] - end[i - 1] : 0;
+        const uint64_t from = i > 0 && covered > start[i] ? covered : start[i];
+        busy[i] = end[i] > from ? end[i] - from : 0;
+        idle[i] = i > 0 && start[i] > covered ? start[i] - covered : 0;
+        if (i == 0 || end[i] > covered)
+            covered = end[i];
     }
 }
 
