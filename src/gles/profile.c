@@ -12,9 +12,8 @@
  *   already covered by earlier operations, so the rows add up to the GPU's
  *   busy time) and the GPU's idle time before it (its start past every
  *   earlier end: the GPU waited for the host), read back when the device
- *   closes. Where the
- *   driver's timers give no real numbers (llvmpipe) it falls back to `1`.
- *   An operation inside a profiled one (the upload's widening dispatches
+ *   closes. Where the driver's timers give no real numbers (llvmpipe) it
+ *   falls back to `1`. An operation inside a profiled one (the upload's widening dispatches
  *   inside its write) counts as the outer one's. Without a finish the
  *   split between neighbours is approximate: a start stamp may land while
  *   earlier unbarriered work still runs, so a buffer read's row holds the
@@ -104,13 +103,13 @@ void gs_gl_profile_begin(gs_gl_device *dev)
     p->t0_ns = gs_monotonic_ns();
 }
 
-/* gpu mode: closes the open operation with its end query and keeps the
- * pair for the report; 0 when the operation was inside another one. */
-static int stamp_close(gs_gl_device *dev, size_t entry)
+/* gpu mode: closes the open (outermost) operation with its end query and
+ * keeps the pair for the report. */
+static void stamp_close(gs_gl_device *dev, size_t entry)
 {
     struct gs_gl_profile *p = dev->prof;
     if (p->depth == 0 || --p->depth != 0)
-        return 0;
+        return;
     GLuint q1 = 0;
     dev->GenQueries(1, &q1);
     dev->QueryCounter(q1, GL_TIMESTAMP_EXT);
@@ -121,13 +120,12 @@ static int stamp_close(gs_gl_device *dev, size_t entry)
             p->stamps_lost = 1;
             dev->DeleteQueries(1, &p->open_q0);
             dev->DeleteQueries(1, &q1);
-            return 1;
+            return;
         }
         p->stamps = grown;
         p->cap = cap;
     }
     p->stamps[p->nstamps++] = (prof_stamp){{p->open_q0, q1}, entry};
-    return 1;
 }
 
 void gs_gl_profile_end(gs_gl_device *dev, const char *key, uint64_t units)
