@@ -749,25 +749,32 @@ typedef struct profile_capture {
     size_t len;
 } profile_capture;
 
+/* info lines and warnings: the table, and a fallback's warning */
 static void capture_profile(void *user, glstark_log_level level, const char *msg)
 {
     profile_capture *c = user;
-    if (level != GLSTARK_LOG_INFO || c->len + strlen(msg) + 2 > sizeof c->text)
+    if (level < GLSTARK_LOG_INFO || c->len + strlen(msg) + 2 > sizeof c->text)
         return;
     c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "%s\n", msg);
 }
 
-Test(gles_device, profile_table_on_close)
+/* A GLES engine with GLSTARK_PROFILE=mode whose log lands in cap. */
+static gs_engine *profiled_engine(const char *mode, profile_capture *cap)
 {
     clear_path_env();
-    setenv("GLSTARK_PROFILE", "1", 1);
-    profile_capture cap = {"", 0};
+    setenv("GLSTARK_PROFILE", mode, 1);
     glstark_device_options o;
     glstark_device_options_init(&o);
     o.engine = GLSTARK_ENGINE_GLES;
     o.log = capture_profile;
-    o.log_user = &cap;
-    gs_engine *eng = tu_engine_opts(&o);
+    o.log_user = cap;
+    return tu_engine_opts(&o);
+}
+
+Test(gles_device, profile_table_on_close)
+{
+    profile_capture cap = {"", 0};
+    gs_engine *eng = profiled_engine("1", &cap);
     cr_assert_not_null(gs_gles_device(eng)->prof, "GLSTARK_PROFILE=1 turns the profile on");
     gs_buf *b;
     TU_OK(eng, gs_buf_create(eng, 4096, &b));
@@ -853,25 +860,10 @@ Test(gles_device, auto_engine_choice)
  * GPU time, the GPU's idle time before it and the calling thread's time;
  * where they do not (llvmpipe), a warning says so and the table is the
  * glFinish one. */
-static void capture_all(void *user, glstark_log_level level, const char *msg)
-{
-    profile_capture *c = user;
-    if (level < GLSTARK_LOG_INFO || c->len + strlen(msg) + 2 > sizeof c->text)
-        return;
-    c->len += (size_t)snprintf(c->text + c->len, sizeof c->text - c->len, "%s\n", msg);
-}
-
 Test(gles_device, profile_gpu_timestamps_or_fallback)
 {
-    clear_path_env();
-    setenv("GLSTARK_PROFILE", "gpu", 1);
     profile_capture cap = {"", 0};
-    glstark_device_options o;
-    glstark_device_options_init(&o);
-    o.engine = GLSTARK_ENGINE_GLES;
-    o.log = capture_all;
-    o.log_user = &cap;
-    gs_engine *eng = tu_engine_opts(&o);
+    gs_engine *eng = profiled_engine("gpu", &cap);
     gs_gl_device *dev = gs_gles_device(eng);
     cr_assert_not_null(dev->prof, "GLSTARK_PROFILE=gpu turns the profile on");
     const int timers = dev->caps.timer_queries_valid && dev->QueryCounter != NULL;
