@@ -146,7 +146,7 @@ glstark_status gs_gl_dispatch_1d_weighted(gs_gl_device *dev, const gs_gl_program
         int check = !calib && !probe && gs_dispatch_should_check(rate, budget, part, weight);
         /* and one in GS_DRIFT_CHECK_EVERY after that, to follow a drift */
         int drift = !calib && !check && !probe && gs_dispatch_should_check_drift(rate, budget);
-        const int prof_times = dev->prof && gs_gl_profile_finishes(dev);
+        const int prof_times = gs_gl_profile_finishes(dev);
         int timed = calib || check || drift || probe || prof_times || (budget && rate->dispatches == 0);
         uint64_t t0 = 0, c0 = 0;
         if (timed) {

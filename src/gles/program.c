@@ -384,11 +384,11 @@ static void link_constants(GLuint prog)
     if (loc >= 0)
         glProgramUniform1ui(prog, loc, BB_MU);
     if ((loc = glGetUniformLocation(prog, "P2_RC_INITIAL")) >= 0)
-        glProgramUniform1uiv(prog, loc, 64, &gs_p2_rc_initial[0][0]);
+        glProgramUniform1uiv(prog, loc, (GLsizei)(sizeof gs_p2_rc_initial / sizeof(bb_t)), &gs_p2_rc_initial[0][0]);
     if ((loc = glGetUniformLocation(prog, "P2_RC_INTERNAL")) >= 0)
-        glProgramUniform1uiv(prog, loc, 13, gs_p2_rc_internal);
+        glProgramUniform1uiv(prog, loc, (GLsizei)(sizeof gs_p2_rc_internal / sizeof(bb_t)), gs_p2_rc_internal);
     if ((loc = glGetUniformLocation(prog, "P2_RC_TERMINAL")) >= 0)
-        glProgramUniform1uiv(prog, loc, 64, &gs_p2_rc_terminal[0][0]);
+        glProgramUniform1uiv(prog, loc, (GLsizei)(sizeof gs_p2_rc_terminal / sizeof(bb_t)), &gs_p2_rc_terminal[0][0]);
 }
 
 /* Reads a pending program's compile and link status (waiting for the driver

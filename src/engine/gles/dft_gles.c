@@ -344,6 +344,10 @@ static glstark_status pass_zeta(dft_ctx *c, const vview *v, unsigned bits)
     return st;
 }
 
+/* 2^-logn (Montgomery form): the inverse transform's scale, which the
+ * passes that load a sequence apply (gs_scale). */
+static bb_t inv_pow2(unsigned logn) { return bb_inv(bb_pow(bb_from_canonical(2), logn)); }
+
 /* Full DFT of the sequences of v, then subset sums over the low `zeta` bits
  * (0: none). Sequences that fit a shared-memory block take one sweep: the
  * bit reversal and scale on the load, every layer, the sums (the RS
@@ -356,7 +360,7 @@ static glstark_status dft_view(dft_ctx *c, const vview *v, gs_dft_dir dir, const
     glstark_status st = bind_tw(c, tw);
     if (st)
         return st;
-    bb_t scale = dir == GS_DFT_INVERSE ? bb_inv(bb_pow(bb_from_canonical(2), v->logn)) : 0;
+    bb_t scale = dir == GS_DFT_INVERSE ? inv_pow2(v->logn) : 0;
     if (v->logn <= c->block_log)
         return shared_pass(c, v, 0, v->logn, 1, scale, zeta);
     st = pass_bitrev(c, v, scale);
@@ -778,7 +782,7 @@ static glstark_status encode_tiled(dft_ctx *c, const rows_plan *r, const vview *
     set_u(p, "gs_src_lead", lead);
     set_u(p, "gs_src_stride", 1u << v->logn);
     set_u(p, "gs_lskip", l);
-    set_u(p, "gs_scale", l > 0 ? bb_inv(bb_pow(bb_from_canonical(2), l)) : 0);
+    set_u(p, "gs_scale", l > 0 ? inv_pow2(l) : 0);
     set_u(p, "gs_bits", r->twist ? r->twist_s : 0xFFFFFFFFu);
     const uint64_t ls = c->dev->caps.local_size;
     st = run_ids_weighted(c, p, (v->nv << (v->logn - 10)) * ls, (c->dispatch >> 10) * ls,
