@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/cpu/cpu_engine.h"
+#include "engine/cpu/eq_table_cpu.h"
 #include "engine/cpu/ext_fold_simd.h"
 #include "util/parallel_for.h"
 #include "engine/cpu/weighted_sums_simd.h"
@@ -162,7 +163,7 @@ static glstark_status cpu_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, g
     glstark_status st = need(eng, out, len * sizeof(bb4_t), "eq_table", "out");
     if (st)
         return st;
-    bb4_eq_table(u, n, out->host);
+    gs_cpu_eq_table(gs_cpu_threads(eng), u, n, out->host);
     return GLSTARK_OK;
 }
 
