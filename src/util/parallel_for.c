@@ -3,6 +3,7 @@
 #include "engine/cpu/cpu_engine.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #define GS_PARALLEL_MAX 256
@@ -55,6 +56,66 @@ void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx)
         else
             run_job(&jobs[t]);
     }
+}
+
+/* gs_parallel_for_chunks: the shared counter and what each thread runs. */
+typedef struct chunk_pool {
+    atomic_size_t next;
+    size_t n, grain;
+    gs_range_fn fn;
+    void *ctx;
+} chunk_pool;
+
+typedef struct chunk_worker {
+    chunk_pool *pool;
+    unsigned worker;
+} chunk_worker;
+
+static void *take_chunks(void *arg)
+{
+    chunk_worker *w = arg;
+    chunk_pool *p = w->pool;
+    for (;;) {
+        size_t b = atomic_fetch_add_explicit(&p->next, p->grain, memory_order_relaxed);
+        if (b >= p->n)
+            break;
+        size_t e = p->n - b < p->grain ? p->n : b + p->grain;
+        p->fn(p->ctx, b, e, w->worker);
+    }
+    return NULL;
+}
+
+void gs_parallel_for_chunks(unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx)
+{
+    if (n == 0)
+        return;
+    if (grain == 0)
+        grain = 1;
+    const size_t chunks = n / grain + (n % grain != 0);
+    if (threads > GS_PARALLEL_MAX)
+        threads = GS_PARALLEL_MAX;
+    if (threads == 0)
+        threads = 1;
+    if ((size_t)threads > chunks)
+        threads = (unsigned)chunks;
+    if (threads == 1) {
+        fn(ctx, 0, n, 0);
+        return;
+    }
+    chunk_pool pool = {.n = n, .grain = grain, .fn = fn, .ctx = ctx};
+    atomic_init(&pool.next, 0);
+    chunk_worker ws[GS_PARALLEL_MAX];
+    pthread_t tids[GS_PARALLEL_MAX];
+    int started[GS_PARALLEL_MAX];
+    for (unsigned t = 0; t < threads; t++) {
+        ws[t] = (chunk_worker){&pool, t};
+        started[t] = t > 0 && pthread_create(&tids[t], NULL, take_chunks, &ws[t]) == 0;
+    }
+    /* a thread that could not start leaves its chunks to the others */
+    take_chunks(&ws[0]);
+    for (unsigned t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(tids[t], NULL);
 }
 
 unsigned gs_online_cores(void)

@@ -18,6 +18,16 @@ typedef void (*gs_range_fn)(void *ctx, size_t begin, size_t end, unsigned worker
  * so per-worker partials 0 .. threads-1 are all written; n = 0 calls nothing. */
 void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx);
 
+/* As gs_parallel_for, but the threads take chunks of `grain` items (the last
+ * may be shorter) from a shared counter until none are left, so a thread
+ * that runs slower (a busier core, a costlier chunk) does less of the work
+ * instead of making the rest wait. fn may run several times per worker, or
+ * not at all when there are fewer chunks than threads; `worker` (< threads)
+ * still names the calling thread, for per-thread scratch. Which worker gets
+ * which chunk varies from run to run: use it only where each item's result
+ * does not depend on that. grain 0 counts as 1. */
+void gs_parallel_for_chunks(unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx);
+
 /* Cores online (at least 1): the default thread count of host-side work. */
 unsigned gs_online_cores(void);
 

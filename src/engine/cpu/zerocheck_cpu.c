@@ -51,6 +51,7 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
 }
 
 #define R0_TILE 4
+#define R0_CHUNKS_PER_THREAD 8
 #define R0_PREFETCH 2 /* columns ahead (round 0 and the multilinear rounds) */
 
 /* out[i] = the sum over the workers' partials acc[p * n + i] (field addition
@@ -88,9 +89,7 @@ static void r0_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     const uint32_t *col_map = cx->code->col_map;
     size_t ncols = cx->code->n_cols, n_tab = gs_zc_table_cols(t), n_pts = cx->n_pts;
     size_t d0 = cx->d_points ? N : 0;
-    bb4_t *out = cx->acc + 3 * n_pts * part;
-    for (size_t i = 0; i < 3 * n_pts; i++)
-        out[i] = bb4_zero();
+    bb4_t *out = cx->acc + 3 * n_pts * part; /* zeroed by cpu_round0: a part may run several chunks */
     if (lo >= hi)
         return;
     /* pv[i * n_pts + pt]: the program's column i at evaluation point pt */
@@ -207,7 +206,14 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
         gs_zc_code_free(&code);
         return gs_error_set(&eng->err, GLSTARK_ERR_OUT_OF_MEMORY, "zerocheck round 0: accumulator allocation failed");
     }
-    gs_parallel_for(parts, nx, r0_slice, &cx);
+    for (size_t i = 0; i < (size_t)parts * 3 * n_pts; i++)
+        cx.acc[i] = bb4_zero();
+    /* chunks of whole tiles, several per thread, taken as threads free up
+     * (a contiguous share per thread left round 0's last ~40 ms to fewer
+     * and fewer threads on the 16-core H200 host) */
+    size_t grain = nx / ((size_t)parts * R0_CHUNKS_PER_THREAD);
+    grain = grain < R0_TILE ? R0_TILE : grain - grain % R0_TILE;
+    gs_parallel_for_chunks(parts, nx, grain, r0_slice, &cx);
     gs_r0_transform_free(&tf);
     gs_zc_code_free(&code);
     if (cx.oom) {
