@@ -317,6 +317,26 @@ static glstark_status cpu_eval_univariate(gs_engine *eng, const gs_buf *g, size_
     return GLSTARK_OK;
 }
 
+/* dst[i] = src[i] below len, zero from there, on the threads (a fresh
+ * codeword's first touch included). dst and src do not overlap: the
+ * codeword is a buffer of its own. */
+typedef struct pad_ctx {
+    bb4_t *dst;
+    const bb4_t *src;
+    size_t len;
+} pad_ctx;
+
+static void pad_range(void *v, size_t b, size_t e, unsigned w)
+{
+    (void)w;
+    const pad_ctx *c = v;
+    size_t m = e < c->len ? e : c->len;
+    if (b < m)
+        memcpy(c->dst + b, c->src + b, (m - b) * sizeof(bb4_t));
+    if (m < e)
+        memset(c->dst + (b > m ? b : m), 0, (e - (b > m ? b : m)) * sizeof(bb4_t));
+}
+
 /* The EF coefficient vector g[0..len) zero-padded to 2^log_n and evaluated
  * on the subgroup (natural order), into codeword. */
 static glstark_status encode_ext(gs_engine *eng, const gs_buf *g, size_t len, unsigned log_n, gs_buf *codeword)
@@ -325,9 +345,8 @@ static glstark_status encode_ext(gs_engine *eng, const gs_buf *g, size_t len, un
     glstark_status st = need(eng, codeword, n * sizeof(bb4_t), "fold_encode", "codeword");
     if (st)
         return st;
-    bb4_t *a = codeword->host;
-    memmove(a, g->host, len * sizeof(bb4_t));
-    memset(a + len, 0, (n - len) * sizeof(bb4_t));
+    pad_ctx pc = {codeword->host, g->host, len};
+    gs_parallel_for(n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n, pad_range, &pc);
     /* an EF DFT is four base-field DFTs; the dft family does them */
     gs_dft_cols cols = {.buf = codeword, .offset = 0, .col_stride = 4 * n, .ncols = 1, .log_n = log_n,
                         .elem_words = 4};
