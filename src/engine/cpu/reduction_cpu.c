@@ -220,23 +220,33 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_buf *matrix, uint32_
 
 /* ---- product sumcheck round ---- */
 
+/* Pairs per worker at least: below this a thread's start costs more than
+ * its share. */
+#define RE_MIN_PAIRS 4096
+
 typedef struct re_ctx {
     const bb4_t *q, *w;
     size_t qs, ws, len;
     bb4_t part[RED_MAX_THREADS][2];
 } re_ctx;
 
+/* Pairs [begin, end) of the flattened (column, y) index, pair i being y =
+ * i mod len/2 of column i div len/2: the stacked reduction's first rounds
+ * have 2-5 long columns, which a split by column left on as many threads. */
 static void re_range(void *p, size_t begin, size_t end, unsigned worker)
 {
     re_ctx *c = p;
+    const size_t half = c->len / 2;
     bb4_t s1 = bb4_zero(), s2 = bb4_zero();
-    for (size_t col = begin; col < end; col++) {
+    for (size_t i = begin; i < end;) {
+        const size_t col = i / half, y0 = i % half;
+        const size_t y1 = end - i < half - y0 ? y0 + (end - i) : half;
         const bb4_t *qc = c->q + col * c->qs;
         const bb4_t *wc = c->w + col * c->ws;
         ef_acc a1, a2;
         memset(&a1, 0, sizeof a1);
         memset(&a2, 0, sizeof a2);
-        for (size_t y = 0; y < c->len / 2; y++) {
+        for (size_t y = y0; y < y1; y++) {
             bb4_t q0 = qc[2 * y], q1 = qc[2 * y + 1];
             bb4_t w0 = wc[2 * y], w1 = wc[2 * y + 1];
             ef_acc_mul_add(&a1, &q1, &w1);
@@ -246,6 +256,7 @@ static void re_range(void *p, size_t begin, size_t end, unsigned worker)
         }
         s1 = bb4_add(s1, ef_acc_reduce(&a1));
         s2 = bb4_add(s2, ef_acc_reduce(&a2));
+        i += y1 - y0;
     }
     c->part[worker][0] = s1;
     c->part[worker][1] = s2;
@@ -267,7 +278,7 @@ static glstark_status cpu_round_evals(gs_engine *eng, const gs_red_cols *q, cons
     c.qs = q->stride;
     c.ws = w->stride;
     c.len = len;
-    unsigned T = parallel_for(eng, q->ncols, 1, re_range, &c);
+    unsigned T = parallel_for(eng, q->ncols * (len / 2), RE_MIN_PAIRS, re_range, &c);
     bb4_t out[2] = {bb4_zero(), bb4_zero()};
     for (unsigned t = 0; t < T; t++) {
         out[0] = bb4_add(out[0], c.part[t][0]);
