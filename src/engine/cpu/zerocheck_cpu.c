@@ -51,6 +51,8 @@ static void combine_ext(const gs_cdag *d, const bb4_t *nodes, const gs_zc_weight
 }
 
 #define R0_TILE 4
+/* Chunks per thread in round 0 and the multilinear rounds: threads that
+ * finish early take more, instead of idling while a slower one ends. */
 #define R0_CHUNKS_PER_THREAD 8
 #define R0_PREFETCH 2 /* columns ahead (round 0 and the multilinear rounds) */
 
@@ -335,9 +337,7 @@ static void mle_slice(void *vctx, size_t lo, size_t hi, unsigned part)
     /* lane values only for the columns the program reads: its column i is folded column folded_of[i] */
     const uint32_t *col_map = cx->folded_of;
     size_t ncols = cx->code->n_cols, n_x = cx->n_x, stride = cx->stride;
-    bb4_t *out = cx->acc + 3 * n_x * part;
-    for (size_t i = 0; i < 3 * n_x; i++)
-        out[i] = bb4_zero();
+    bb4_t *out = cx->acc + 3 * n_x * part; /* zeroed by cpu_mle_round: a part may run several chunks */
     if (lo >= hi)
         return;
     gs_zc_lanes lp;
@@ -451,7 +451,12 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     }
     folded_places(&code, layout, n_folded, folded_of);
     free(layout);
-    gs_parallel_for(parts, half, mle_slice, &cx);
+    for (size_t i = 0; i < (size_t)parts * 3 * n_x; i++)
+        cx.acc[i] = bb4_zero();
+    /* chunks of whole lane groups, several per thread, as in round 0 */
+    size_t grain = half / ((size_t)parts * R0_CHUNKS_PER_THREAD);
+    grain = grain < GS_ZC_LANES ? GS_ZC_LANES : grain - grain % GS_ZC_LANES;
+    gs_parallel_for_chunks(parts, half, grain, mle_slice, &cx);
     gs_zc_code_free(&code);
     free(folded_of);
     if (cx.oom) {
