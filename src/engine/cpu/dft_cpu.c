@@ -299,21 +299,33 @@ static void dft_serial(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, cons
     dit_serial(a, log_n, 0, tw, kern);
 }
 
-/* One long column with every phase split across threads. */
+/* Long columns with every phase split across threads: ncols columns of 2^log_n
+ * lying back to back (column c at a + c 2^log_n). A DIT layer of half-size h
+ * works on groups of 2h or 4h consecutive words, which never cross a column
+ * of 2^log_n >= 4h, so one pass over the whole run does that layer for every
+ * column: one thread start per phase for all of them, not one per column
+ * (WHIR's extension codewords are 4 such columns, ~12 phases each). */
 typedef struct par_ctx {
     bb_t *a;
     unsigned log_n, lo, B;
+    size_t ncols;
     const bb_t *tw;
     bb_t scale;
     size_t h;
     const gs_cpu_kernels *kern;
 } par_ctx;
 
+/* bit-reversal units [b, e) of the run: column u / units, its unit u % units */
 static void par_bitrev(void *v, size_t b, size_t e, unsigned w)
 {
     (void)w;
     par_ctx *c = v;
-    bitrev_range(c->a, c->log_n, b, e, c->scale);
+    const size_t units = bitrev_units(c->log_n);
+    for (size_t u = b; u < e;) {
+        size_t col = u / units, u0 = u % units, u1 = e - u < units - u0 ? u0 + (e - u) : units;
+        bitrev_range(c->a + (col << c->log_n), c->log_n, u0, u1, c->scale);
+        u += u1 - u0;
+    }
 }
 
 static void par_blocks(void *v, size_t b, size_t e, unsigned w)
@@ -338,12 +350,12 @@ static void par_layer2(void *v, size_t b, size_t e, unsigned w)
     dit_layer2(c->a, c->h, c->tw, b, e, c->kern);
 }
 
-static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads,
-                         const gs_cpu_kernels *kern)
+static void dit_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads,
+                              const gs_cpu_kernels *kern)
 {
     unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
-    size_t n = (size_t)1 << log_n;
-    par_ctx c = {a, log_n, lo, B, tw, 0, 0, kern};
+    size_t n = ncols << log_n;
+    par_ctx c = {a, log_n, lo, B, ncols, tw, 0, 0, kern};
     if (lo < B)
         gs_parallel_for(threads, n >> B, par_blocks, &c);
     unsigned l = lo > B ? lo : B;
@@ -357,12 +369,24 @@ static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, u
     }
 }
 
+static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads,
+                         const gs_cpu_kernels *kern)
+{
+    dit_parallel_cols(a, 1, log_n, lo, tw, threads, kern);
+}
+
+static void dft_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads,
+                              const gs_cpu_kernels *kern)
+{
+    par_ctx c = {a, log_n, 0, 0, ncols, tw, scale, 0, kern};
+    gs_parallel_for(threads, ncols * bitrev_units(log_n), par_bitrev, &c);
+    dit_parallel_cols(a, ncols, log_n, 0, tw, threads, kern);
+}
+
 static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads,
                          const gs_cpu_kernels *kern)
 {
-    par_ctx c = {a, log_n, 0, 0, tw, scale, 0, kern};
-    gs_parallel_for(threads, bitrev_units(log_n), par_bitrev, &c);
-    dit_parallel(a, log_n, 0, tw, threads, kern);
+    dft_parallel_cols(a, 1, log_n, tw, scale, threads, kern);
 }
 
 /* --------------------------------------------------------- base-field DFT */
@@ -390,6 +414,8 @@ static void dft_base_columns(bb_t *base, size_t stride, size_t ncols, unsigned l
     if (ncols >= threads || log_n < GS_DFT_PAR_MIN_LOG) {
         cols_ctx c = {base, stride, log_n, tw, scale, kern};
         gs_parallel_for(threads, ncols, cols_serial, &c);
+    } else if (stride == ((size_t)1 << log_n)) {
+        dft_parallel_cols(base, ncols, log_n, tw, scale, threads, kern);
     } else {
         for (size_t i = 0; i < ncols; i++)
             dft_parallel(base + i * stride, log_n, tw, scale, threads, kern);
