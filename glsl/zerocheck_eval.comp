@@ -215,8 +215,14 @@ void main()
     acc[1] = uvec4(0u);
     // the constant part of the LogUp denominators, added once per item
     acc[2] = sub == 0u ? weight(0u) : uvec4(0u);
+    // The next instruction is fetched while this one runs: a lane's
+    // instructions are a chain of dependent loads (the instruction, then its
+    // operands), and the fetch no longer waits for the previous store
+    // (round 0 on the H200: 16.3 -> 15.3 ms a keccakf-1024 proof).
+    uvec4 nxt = range.x < range.y ? aux[range.x] : uvec4(0u);
     for (uint pc = range.x; pc < range.y; pc++) {
-        uvec4 ins = aux[pc];
+        uvec4 ins = nxt;
+        nxt = aux[min(pc + 1u, range.y - 1u)];
         uint op = ins.x & 7u, op2 = (ins.x >> 3) & 7u, dst = ins.y, a = ins.z, b = ins.w;
 #if ZC_EXT == 0
         if (op == OP_ACC) {
