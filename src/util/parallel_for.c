@@ -22,16 +22,22 @@ static void *run_job(void *arg)
     return NULL;
 }
 
+/* The threads to start for `units` pieces of work: at least 1, at most
+ * GS_PARALLEL_MAX and the units. */
+static unsigned clamp_threads(unsigned threads, size_t units)
+{
+    if (threads > GS_PARALLEL_MAX)
+        threads = GS_PARALLEL_MAX;
+    if ((size_t)threads > units)
+        threads = (unsigned)units;
+    return threads ? threads : 1;
+}
+
 void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx)
 {
     if (n == 0)
         return;
-    if (threads > GS_PARALLEL_MAX)
-        threads = GS_PARALLEL_MAX;
-    if (threads == 0)
-        threads = 1;
-    if ((size_t)threads > n)
-        threads = (unsigned)n;
+    threads = clamp_threads(threads, n);
     if (threads == 1) {
         fn(ctx, 0, n, 0);
         return;
@@ -91,13 +97,7 @@ void gs_parallel_for_chunks(unsigned threads, size_t n, size_t grain, gs_range_f
         return;
     if (grain == 0)
         grain = 1;
-    const size_t chunks = n / grain + (n % grain != 0);
-    if (threads > GS_PARALLEL_MAX)
-        threads = GS_PARALLEL_MAX;
-    if (threads == 0)
-        threads = 1;
-    if ((size_t)threads > chunks)
-        threads = (unsigned)chunks;
+    threads = clamp_threads(threads, n / grain + (n % grain != 0));
     if (threads == 1) {
         fn(ctx, 0, n, 0);
         return;
