@@ -15,6 +15,7 @@
 
 static void cpu_destroy(gs_engine *eng)
 {
+    gs_pool_free(((gs_cpu_state *)eng->impl)->pool);
     gs_zc_cache_free(((gs_cpu_state *)eng->impl)->zc_cache);
     free(eng->impl);
     free(eng);
@@ -111,7 +112,7 @@ static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_
     unsigned threads = count >= ((size_t)1 << 16) ? gs_cpu_threads(eng) : 1;
     threads = threads > CANON_WORKERS_MAX ? CANON_WORKERS_MAX : threads;
     threads = (size_t)threads > count ? (unsigned)count : threads;
-    gs_parallel_for(threads, count, canon_range, &j);
+    gs_cpu_for(eng, threads, count, canon_range, &j);
     size_t bad = SIZE_MAX;
     for (unsigned w = 0; w < threads; w++)
         bad = j.first_bad[w] < bad ? j.first_bad[w] : bad;
@@ -141,7 +142,7 @@ static glstark_status cpu_buf_transpose(gs_engine *eng, gs_buf *dst, size_t dst_
 {
     transpose_job j = {(uint32_t *)dst->host + dst_word, (const uint32_t *)src->host + src_word, dst_stride, rows,
                        cols};
-    gs_parallel_for(rows * cols >= ((size_t)1 << 16) ? gs_cpu_parts(eng, cols) : 1, cols, transpose_range, &j);
+    gs_cpu_for(eng, rows * cols >= ((size_t)1 << 16) ? gs_cpu_parts(eng, cols) : 1, cols, transpose_range, &j);
     return GLSTARK_OK;
 }
 
@@ -149,6 +150,16 @@ unsigned gs_cpu_threads(const gs_engine *eng)
 {
     const gs_cpu_state *st = eng->impl;
     return st && st->threads ? st->threads : 1;
+}
+
+void gs_cpu_for(const gs_engine *eng, unsigned threads, size_t n, gs_range_fn fn, void *ctx)
+{
+    gs_pool_for(((const gs_cpu_state *)eng->impl)->pool, threads, n, fn, ctx);
+}
+
+void gs_cpu_for_chunks(const gs_engine *eng, unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx)
+{
+    gs_pool_for_chunks(((const gs_cpu_state *)eng->impl)->pool, threads, n, grain, fn, ctx);
 }
 
 unsigned gs_cpu_parts(const gs_engine *eng, size_t n)
@@ -200,6 +211,9 @@ glstark_status gs_cpu_engine_create(unsigned threads, gs_engine **out, gs_error 
         return cs;
     }
     st->kernels = gs_cpu_kernels_of(simd); /* available: gs_cpu_simd_choice checked */
+    /* NULL (one thread, or threads that could not start): calls start their
+     * own threads, as before the pool */
+    st->pool = gs_pool_new(threads);
     eng->core = &cpu_core_ops;
     eng->impl = st;
     gs_cpu_engine_attach_families(eng);

@@ -62,7 +62,7 @@ static void tw_fill_range(void *vctx, size_t b, size_t e, unsigned worker)
 }
 
 /* Table of n = 2^log_n entries: tw[h + t] = w_(2h)^t (inverse: w_(2h)^-t). */
-static bb_t *twiddles_new(unsigned log_n, int inverse, unsigned threads)
+static bb_t *twiddles_new(const gs_engine *eng, unsigned log_n, int inverse, unsigned threads)
 {
     size_t n = (size_t)1 << log_n;
     bb_t *tw = malloc((n > 1 ? n : 2) * sizeof *tw);
@@ -75,7 +75,7 @@ static bb_t *twiddles_new(unsigned log_n, int inverse, unsigned threads)
     if (inverse)
         w = bb_inv(w);
     tw_fill_ctx c = {tw + n / 2, w};
-    gs_parallel_for(n / 2 >= (1u << 16) ? threads : 1, n / 2, tw_fill_range, &c);
+    gs_cpu_for(eng, n / 2 >= (1u << 16) ? threads : 1, n / 2, tw_fill_range, &c);
     for (size_t h = n / 4; h >= 1; h /= 2)
         for (size_t t = 0; t < h; t++)
             tw[h + t] = tw[2 * h + 2 * t];
@@ -350,43 +350,43 @@ static void par_layer2(void *v, size_t b, size_t e, unsigned w)
     dit_layer2(c->a, c->h, c->tw, b, e, c->kern);
 }
 
-static void dit_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads,
+static void dit_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, unsigned lo, const bb_t *tw, const gs_engine *eng, unsigned threads,
                               const gs_cpu_kernels *kern)
 {
     unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
     size_t n = ncols << log_n;
     par_ctx c = {a, log_n, lo, B, ncols, tw, 0, 0, kern};
     if (lo < B)
-        gs_parallel_for(threads, n >> B, par_blocks, &c);
+        gs_cpu_for(eng, threads, n >> B, par_blocks, &c);
     unsigned l = lo > B ? lo : B;
     for (; l + 1 < log_n; l += 2) {
         c.h = (size_t)1 << l;
-        gs_parallel_for(threads, n / 4, par_layer4, &c);
+        gs_cpu_for(eng, threads, n / 4, par_layer4, &c);
     }
     if (l < log_n) {
         c.h = (size_t)1 << l;
-        gs_parallel_for(threads, n / 2, par_layer2, &c);
+        gs_cpu_for(eng, threads, n / 2, par_layer2, &c);
     }
 }
 
-static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, unsigned threads,
+static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, const gs_engine *eng, unsigned threads,
                          const gs_cpu_kernels *kern)
 {
-    dit_parallel_cols(a, 1, log_n, lo, tw, threads, kern);
+    dit_parallel_cols(a, 1, log_n, lo, tw, eng, threads, kern);
 }
 
-static void dft_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads,
+static void dft_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale, const gs_engine *eng, unsigned threads,
                               const gs_cpu_kernels *kern)
 {
     par_ctx c = {a, log_n, 0, 0, ncols, tw, scale, 0, kern};
-    gs_parallel_for(threads, ncols * bitrev_units(log_n), par_bitrev, &c);
-    dit_parallel_cols(a, ncols, log_n, 0, tw, threads, kern);
+    gs_cpu_for(eng, threads, ncols * bitrev_units(log_n), par_bitrev, &c);
+    dit_parallel_cols(a, ncols, log_n, 0, tw, eng, threads, kern);
 }
 
-static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, unsigned threads,
+static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, const gs_engine *eng, unsigned threads,
                          const gs_cpu_kernels *kern)
 {
-    dft_parallel_cols(a, 1, log_n, tw, scale, threads, kern);
+    dft_parallel_cols(a, 1, log_n, tw, scale, eng, threads, kern);
 }
 
 /* --------------------------------------------------------- base-field DFT */
@@ -409,16 +409,16 @@ static void cols_serial(void *v, size_t b, size_t e, unsigned w)
 }
 
 static void dft_base_columns(bb_t *base, size_t stride, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale,
-                             unsigned threads, const gs_cpu_kernels *kern)
+                             const gs_engine *eng, unsigned threads, const gs_cpu_kernels *kern)
 {
     if (ncols >= threads || log_n < GS_DFT_PAR_MIN_LOG) {
         cols_ctx c = {base, stride, log_n, tw, scale, kern};
-        gs_parallel_for(threads, ncols, cols_serial, &c);
+        gs_cpu_for(eng, threads, ncols, cols_serial, &c);
     } else if (stride == ((size_t)1 << log_n)) {
-        dft_parallel_cols(base, ncols, log_n, tw, scale, threads, kern);
+        dft_parallel_cols(base, ncols, log_n, tw, scale, eng, threads, kern);
     } else {
         for (size_t i = 0; i < ncols; i++)
-            dft_parallel(base + i * stride, log_n, tw, scale, threads, kern);
+            dft_parallel(base + i * stride, log_n, tw, scale, eng, threads, kern);
     }
 }
 
@@ -467,11 +467,11 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
         scale = bb_inv(bb_pow(bb_from_canonical(2), log_n));
     if (log_n == 0) /* length 1: both directions are the identity */
         return GLSTARK_OK;
-    bb_t *tw = twiddles_new(log_n, dir == GS_DFT_INVERSE, threads);
+    bb_t *tw = twiddles_new(eng, log_n, dir == GS_DFT_INVERSE, threads);
     if (!tw)
         return oom(eng, "dft", n * sizeof(bb_t));
     if (cols->elem_words == 1) {
-        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, threads, gs_cpu_engine_kernels(eng));
+        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, eng, threads, gs_cpu_engine_kernels(eng));
     } else {
         /* Extension elements: split each column into its 4 coefficient
          * columns, transform those, and interleave back. */
@@ -483,9 +483,9 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
         unsigned movers = n >= ((size_t)1 << GS_DFT_PAR_MIN_LOG) ? threads : 1;
         for (size_t c = 0; c < cols->ncols; c++) {
             ext_split_ctx sc = {base + c * cols->col_stride, tmp, n};
-            gs_parallel_for(movers, n, ext_split_range, &sc);
-            dft_base_columns(tmp, n, 4, log_n, tw, scale, threads, gs_cpu_engine_kernels(eng));
-            gs_parallel_for(movers, n, ext_join_range, &sc);
+            gs_cpu_for(eng, movers, n, ext_split_range, &sc);
+            dft_base_columns(tmp, n, 4, log_n, tw, scale, eng, threads, gs_cpu_engine_kernels(eng));
+            gs_cpu_for(eng, movers, n, ext_join_range, &sc);
         }
         free(tmp);
     }
@@ -547,14 +547,14 @@ static glstark_status cpu_rs_message(gs_engine *eng, const gs_dft_cols *cols, un
 {
     if (l_skip == 0)
         return GLSTARK_OK;
-    bb_t *tw = twiddles_new(l_skip, 1, 1);
+    bb_t *tw = twiddles_new(eng, l_skip, 1, 1);
     if (!tw)
         return oom(eng, "rs_message", sizeof(bb_t) << l_skip);
     rsmsg_ctx c = {(bb_t *)cols->buf->host + cols->offset, cols->col_stride, cols->log_n, l_skip,
                    (size_t)1 << (cols->log_n - l_skip), tw, bb_inv(bb_pow(bb_from_canonical(2), l_skip)),
                    gs_cpu_engine_kernels(eng), {{0}, 0}};
     gs_rs_block16_init(&c.b16);
-    gs_parallel_for(gs_cpu_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
+    gs_cpu_for(eng, gs_cpu_threads(eng), cols->ncols * c.blocks_per_col, rsmsg_range, &c);
     free(tw);
     return GLSTARK_OK;
 }
@@ -602,7 +602,7 @@ static glstark_status cpu_stack_matrix(gs_engine *eng, const gs_stack_layout *la
 {
     stack_ctx c = {layout, traces, col_begin, (bb_t *)q->host + q_offset,
                    (size_t)1 << (layout->l_skip + layout->n_stack)};
-    gs_parallel_for(gs_cpu_threads(eng), col_end - col_begin, stack_range, &c);
+    gs_cpu_for(eng, gs_cpu_threads(eng), col_end - col_begin, stack_range, &c);
     return GLSTARK_OK;
 }
 
@@ -701,8 +701,8 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
     size_t ncols = col_end - col_begin, H = (size_t)1 << L;
     glstark_status st = GLSTARK_OK;
     unsigned nscratch = ncols < threads ? (unsigned)ncols : threads;
-    bb_t *tw_small = twiddles_new(layout->l_skip, 1, 1);
-    bb_t *tw = twiddles_new(logN, 0, threads);
+    bb_t *tw_small = twiddles_new(eng, layout->l_skip, 1, 1);
+    bb_t *tw = twiddles_new(eng, logN, 0, threads);
     bb_t **scratch = calloc(nscratch, sizeof *scratch);
     if (!tw_small || !tw || !scratch) {
         st = oom(eng, "rs_code_matrix", sizeof(bb_t) << logN);
@@ -718,7 +718,7 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
                 {{0}, 0}, NULL, NULL};
     gs_rs_block16_init(&c.b16);
     if (ncols >= threads || logN < GS_DFT_PAR_MIN_LOG) {
-        gs_parallel_for(threads, ncols, rs_columns_serial, &c);
+        gs_cpu_for(eng, threads, ncols, rs_columns_serial, &c);
     } else {
         /* Few tall columns: one column at a time, each phase threaded. The
          * message build is O(2^L) and stays serial. */
@@ -727,8 +727,8 @@ static glstark_status cpu_rs_code_matrix(gs_engine *eng, const gs_stack_layout *
             rs_build_message(&c, col_begin + (uint32_t)i, scratch[0]);
             c.msg = scratch[0];
             c.dst = c.cw + i * N;
-            gs_parallel_for(threads, bitrev_units(L), rs_gather_par, &c);
-            dit_parallel(c.dst, logN, log_blowup, tw, threads, c.kern);
+            gs_cpu_for(eng, threads, bitrev_units(L), rs_gather_par, &c);
+            dit_parallel(c.dst, logN, log_blowup, tw, eng, threads, c.kern);
         }
     }
 out:
@@ -795,8 +795,8 @@ static glstark_status cpu_rs_code_rows(gs_engine *eng, const gs_stack_layout *la
     unsigned L = layout->l_skip + layout->n_stack;
     size_t ncols = col_end - col_begin, H = (size_t)1 << L;
     glstark_status st = GLSTARK_OK;
-    bb_t *tw_small = twiddles_new(layout->l_skip, 1, 1);
-    bb_t *tw = twiddles_new(L, 0, threads);
+    bb_t *tw_small = twiddles_new(eng, layout->l_skip, 1, 1);
+    bb_t *tw = twiddles_new(eng, L, 0, threads);
     if (!tw_small || !tw) {
         st = oom(eng, "rs_code_rows", sizeof(bb_t) << L);
         goto out;
@@ -808,7 +808,7 @@ static glstark_status cpu_rs_code_rows(gs_engine *eng, const gs_stack_layout *la
                   row_class != 0, tw, NULL};
     gs_rs_block16_init(&c.rs.b16);
     if (ncols >= threads || L < GS_DFT_PAR_MIN_LOG) {
-        gs_parallel_for(threads, ncols, rows_columns_serial, &c);
+        gs_cpu_for(eng, threads, ncols, rows_columns_serial, &c);
     } else {
         /* Few tall columns: one at a time, the twist and the DFT threaded
          * (the message build stays serial, as in cpu_rs_code_matrix). */
@@ -816,8 +816,8 @@ static glstark_status cpu_rs_code_rows(gs_engine *eng, const gs_stack_layout *la
             c.col = c.out + i * H;
             rs_build_message(&c.rs, col_begin + (uint32_t)i, c.col);
             if (c.twist)
-                gs_parallel_for(threads, H, rows_twist_par, &c);
-            dft_parallel(c.col, L, tw, 0, threads, c.rs.kern);
+                gs_cpu_for(eng, threads, H, rows_twist_par, &c);
+            dft_parallel(c.col, L, tw, 0, eng, threads, c.rs.kern);
         }
     }
 out:
@@ -877,8 +877,8 @@ static glstark_status cpu_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols 
         return GLSTARK_OK;
     unsigned threads = gs_cpu_threads(eng);
     glstark_status st = GLSTARK_OK;
-    bb_t *tw_small = twiddles_new(l_skip, 1, 1);
-    bb_t *tw = twiddles_new(Lf, 0, threads);
+    bb_t *tw_small = twiddles_new(eng, l_skip, 1, 1);
+    bb_t *tw = twiddles_new(eng, Lf, 0, threads);
     if (!tw_small || !tw) {
         st = oom(eng, "rs_code_rows_folded", sizeof(bb_t) << Lf);
     } else {
@@ -887,7 +887,7 @@ static glstark_status cpu_rs_code_rows_folded(gs_engine *eng, const gs_dft_cols 
                         tw_small, bb_inv(bb_pow(bb_from_canonical(2), l_skip)), tw, gs_cpu_engine_kernels(eng),
                         {{0}, 0}};
         gs_rs_block16_init(&c.b16);
-        gs_parallel_for(ncols < threads ? (unsigned)ncols : threads, ncols, folded_columns, &c);
+        gs_cpu_for(eng, ncols < threads ? (unsigned)ncols : threads, ncols, folded_columns, &c);
     }
     free(tw);
     free(tw_small);

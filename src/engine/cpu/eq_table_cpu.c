@@ -7,7 +7,7 @@
  * doubling. One product per entry either way. */
 #include "engine/cpu/eq_table_cpu.h"
 
-#include "util/parallel_for.h"
+#include "engine/cpu/cpu_engine.h"
 
 /* Below this many entries one thread is quicker than starting others. */
 #define EQ_PAR_MIN_LOG 14
@@ -44,7 +44,7 @@ static void scale_first(void *vctx, size_t b, size_t e, unsigned worker)
         c->t[i] = bb4_mul(c->t[i], h);
 }
 
-void gs_cpu_eq_table(unsigned threads, const bb4_t *xi, size_t n, bb4_t *t)
+void gs_cpu_eq_table(const gs_engine *eng, unsigned threads, const bb4_t *xi, size_t n, bb4_t *t)
 {
     if (threads <= 1 || n < EQ_PAR_MIN_LOG) {
         bb4_eq_table(xi, n, t);
@@ -54,6 +54,6 @@ void gs_cpu_eq_table(unsigned threads, const bb4_t *xi, size_t n, bb4_t *t)
     eq_ctx c = {.t = t, .low = t, .lo_len = (size_t)1 << lo};
     bb4_eq_table(xi, lo, t);
     bb4_eq_table(xi + lo, EQ_HIGH_LOG, c.high);
-    gs_parallel_for(threads < blocks - 1 ? threads : (unsigned)(blocks - 1), blocks - 1, scale_blocks, &c);
-    gs_parallel_for(threads, c.lo_len, scale_first, &c);
+    gs_cpu_for(eng, threads < blocks - 1 ? threads : (unsigned)(blocks - 1), blocks - 1, scale_blocks, &c);
+    gs_cpu_for(eng, threads, c.lo_len, scale_first, &c);
 }

@@ -9,10 +9,11 @@
 
 #include <stddef.h>
 
+#include "engine/engine.h"
 #include "field/ext4.h"
 
-/* Fills t[0 .. 2^n) on up to `threads` threads. Below 2^14 entries, or with
- * one thread, it is bb4_eq_table itself. */
-void gs_cpu_eq_table(unsigned threads, const bb4_t *xi, size_t n, bb4_t *t);
+/* Fills t[0 .. 2^n) on up to `threads` of eng's threads (a CPU engine).
+ * Below 2^14 entries, or with one thread, it is bb4_eq_table itself. */
+void gs_cpu_eq_table(const gs_engine *eng, unsigned threads, const bb4_t *xi, size_t n, bb4_t *t);
 
 #endif

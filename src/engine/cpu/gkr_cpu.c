@@ -120,7 +120,7 @@ static glstark_status cpu_eq_table(gs_engine *eng, const bb4_t *xi, size_t n, gs
 {
     if (dst->size < (sizeof(bb4_t) << n))
         return gs_error_set(&eng->err, GLSTARK_ERR_INVALID_ARGUMENT, "gkr eq table: buffer too small for 2^%zu entries", n);
-    gs_cpu_eq_table(gs_cpu_threads(eng), xi, n, (bb4_t *)dst->host);
+    gs_cpu_eq_table(eng, gs_cpu_threads(eng), xi, n, (bb4_t *)dst->host);
     return GLSTARK_OK;
 }
 

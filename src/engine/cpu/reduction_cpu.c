@@ -85,7 +85,7 @@ static unsigned parallel_for(const gs_engine *eng, size_t n, size_t min_per_work
         fn(ctx, 0, 0, 0);
         return 1;
     }
-    gs_parallel_for(T, n, fn, ctx);
+    gs_cpu_for(eng, T, n, fn, ctx);
     return T;
 }
 

@@ -81,7 +81,7 @@ static glstark_status cpu_batch_columns(gs_engine *eng, const gs_buf *const *mat
     /* rows split over the threads, every column streamed per range */
     batch_ctx bc = {out->host, cols, coeffs, ncols,
                     gs_cpu_engine_kernels(eng)};
-    gs_parallel_for(height >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, height, batch_range, &bc);
+    gs_cpu_for(eng, height >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, height, batch_range, &bc);
     free(cols);
     return GLSTARK_OK;
 }
@@ -145,7 +145,7 @@ static glstark_status cpu_prepare_f(gs_engine *eng, gs_buf *f, unsigned log_n, u
         bb_t mat[16 * 16];
         gs_whir_prep_matrix(l_skip, mat);
         prep_ctx c = {a, mat, (uint32_t)blk, gs_cpu_engine_kernels(eng)};
-        gs_parallel_for(n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n / blk, prep_blocks_range, &c);
+        gs_cpu_for(eng, n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n / blk, prep_blocks_range, &c);
         return GLSTARK_OK;
     }
     /* larger blocks: the dft family's inverse DFTs, then the subset sums */
@@ -163,7 +163,7 @@ static glstark_status cpu_eq_table(gs_engine *eng, const bb4_t *u, unsigned n, g
     glstark_status st = need(eng, out, len * sizeof(bb4_t), "eq_table", "out");
     if (st)
         return st;
-    gs_cpu_eq_table(gs_cpu_threads(eng), u, n, out->host);
+    gs_cpu_eq_table(eng, gs_cpu_threads(eng), u, n, out->host);
     return GLSTARK_OK;
 }
 
@@ -211,7 +211,7 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
     pairs_ctx c = {.f = f->host, .w = w->host, .partial = partial};
     bb4_t out[2] = {bb4_zero(), bb4_zero()};
     if (len >= 2) {
-        gs_parallel_for(parts, len / 2, round_range, &c);
+        gs_cpu_for(eng, parts, len / 2, round_range, &c);
         for (unsigned k = 0; k < parts; k++) {
             out[0] = bb4_add(out[0], partial[k][0]);
             out[1] = bb4_add(out[1], partial[k][1]);
@@ -273,7 +273,7 @@ static glstark_status cpu_fold(gs_engine *eng, const gs_buf *f, const gs_buf *w,
     gs_ext_matrix_of(c.alpha, &c.alpha_m);
     gs_ext_matrix_of(c.one_minus, &c.one_minus_m);
     gs_ext_matrix_of(c.two_minus, &c.two_minus_m);
-    gs_parallel_for(len / 2 >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len / 2) : 1, len / 2, fold_range, &c);
+    gs_cpu_for(eng, len / 2 >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len / 2) : 1, len / 2, fold_range, &c);
     return GLSTARK_OK;
 }
 
@@ -306,7 +306,7 @@ static glstark_status cpu_eval_univariate(gs_engine *eng, const gs_buf *g, size_
     if (parts > EVAL_MAX_PARTS)
         parts = EVAL_MAX_PARTS;
     eval_ctx c = {g->host, z, {{{0}}}};
-    gs_parallel_for(parts, len, eval_range, &c);
+    gs_cpu_for(eng, parts, len, eval_range, &c);
     bb4_t acc = bb4_zero();
     for (unsigned t = parts; t-- > 0;) {
         size_t b = len * t / parts, e = len * (t + 1) / parts;
@@ -346,7 +346,7 @@ static glstark_status encode_ext(gs_engine *eng, const gs_buf *g, size_t len, un
     if (st)
         return st;
     pad_ctx pc = {codeword->host, g->host, len};
-    gs_parallel_for(n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n, pad_range, &pc);
+    gs_cpu_for(eng, n >= ((size_t)1 << 14) ? gs_cpu_threads(eng) : 1, n, pad_range, &pc);
     /* an EF DFT is four base-field DFTs; the dft family does them */
     gs_dft_cols cols = {.buf = codeword, .offset = 0, .col_stride = 4 * n, .ncols = 1, .log_n = log_n,
                         .elem_words = 4};
@@ -439,7 +439,7 @@ static glstark_status cpu_w_accumulate(gs_engine *eng, gs_buf *w, unsigned n, bb
     }
     wacc_ctx c = {w->host, t, lo, hi, gammas, nz, nlo, nhi, gs_cpu_engine_kernels(eng)};
     unsigned threads = gs_cpu_threads(eng);
-    gs_parallel_for(len >= 4096 ? threads : 1, len, wacc_range, &c);
+    gs_cpu_for(eng, len >= 4096 ? threads : 1, len, wacc_range, &c);
     free(t);
     free(lo);
     free(hi);

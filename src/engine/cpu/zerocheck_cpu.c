@@ -215,7 +215,7 @@ static glstark_status cpu_round0(gs_engine *eng, const gs_zc_trace *t, uint32_t 
      * and fewer threads on the 16-core H200 host) */
     size_t grain = nx / ((size_t)parts * R0_CHUNKS_PER_THREAD);
     grain = grain < R0_TILE ? R0_TILE : grain - grain % R0_TILE;
-    gs_parallel_for_chunks(parts, nx, grain, r0_slice, &cx);
+    gs_cpu_for_chunks(eng, parts, nx, grain, r0_slice, &cx);
     gs_r0_transform_free(&tf);
     gs_zc_code_free(&code);
     if (cx.oom) {
@@ -311,7 +311,7 @@ static glstark_status cpu_fold_ple(gs_engine *eng, const gs_zc_trace *t, uint32_
         for (int j = 0; j < 4; j++)
             lw_comp[(size_t)j * N + k] = lw[k].c[j];
     fp_ctx cx = {t, N, H, nx, lw, cols, src, (bb4_t *)tables->host, lw_comp, gs_cpu_engine_kernels(eng)};
-    gs_parallel_for(gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
+    gs_cpu_for(eng, gs_cpu_parts(eng, ncols), ncols, fold_ple_slice, &cx);
     free(src), free(lw_comp), free(cols);
     return GLSTARK_OK;
 }
@@ -456,7 +456,7 @@ static glstark_status cpu_mle_round(gs_engine *eng, const gs_zc_trace *t, const 
     /* chunks of whole lane groups, several per thread, as in round 0 */
     size_t grain = half / ((size_t)parts * R0_CHUNKS_PER_THREAD);
     grain = grain < GS_ZC_LANES ? GS_ZC_LANES : grain - grain % GS_ZC_LANES;
-    gs_parallel_for_chunks(parts, half, grain, mle_slice, &cx);
+    gs_cpu_for_chunks(eng, parts, half, grain, mle_slice, &cx);
     gs_zc_code_free(&code);
     free(folded_of);
     if (cx.oom) {
@@ -494,7 +494,7 @@ static glstark_status cpu_fold(gs_engine *eng, gs_buf *tables, size_t n_cols, si
     gs_ext_matrix_of(r, &cx.rm);
     /* one thread for small folds, where starting threads costs more than the work */
     unsigned parts = n_cols * m >= ((size_t)1 << 14) ? gs_cpu_parts(eng, n_cols) : 1;
-    gs_parallel_for(parts, n_cols, fold_slice, &cx);
+    gs_cpu_for(eng, parts, n_cols, fold_slice, &cx);
     return GLSTARK_OK;
 }
 
