@@ -153,46 +153,31 @@ static void run_job(gs_pool *p, unsigned threads, size_t n, size_t grain, gs_ran
     pthread_mutex_unlock(&p->m);
 }
 
-/* Threads for `units` pieces of work, as gs_parallel_for clamps them. */
-static unsigned parts_for(unsigned threads, size_t units)
+/* Runs on the pool when it is free and the call needs 2 .. size threads;
+ * otherwise gs_parallel_for or gs_parallel_for_chunks (grain 0: static
+ * ranges) take the call, edge cases (n = 0, threads 0 or 1) included. */
+static void pool_call(gs_pool *p, unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx)
 {
+    const size_t units = grain ? n / grain + (n % grain != 0) : n;
     if ((size_t)threads > units)
         threads = (unsigned)units;
-    return threads ? threads : 1;
-}
-
-void gs_pool_for(gs_pool *p, unsigned threads, size_t n, gs_range_fn fn, void *ctx)
-{
-    if (n == 0)
-        return;
-    threads = parts_for(threads, n);
-    if (threads == 1) {
-        fn(ctx, 0, n, 0);
-        return;
-    }
-    if (!p || threads > p->size || pthread_mutex_trylock(&p->in_use)) {
-        gs_parallel_for(threads, n, fn, ctx);
-        return;
-    }
-    run_job(p, threads, n, 0, fn, ctx);
-    pthread_mutex_unlock(&p->in_use);
-}
-
-void gs_pool_for_chunks(gs_pool *p, unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx)
-{
-    if (n == 0)
-        return;
-    if (grain == 0)
-        grain = 1;
-    threads = parts_for(threads, n / grain + (n % grain != 0));
-    if (threads == 1) {
-        fn(ctx, 0, n, 0);
-        return;
-    }
-    if (!p || threads > p->size || pthread_mutex_trylock(&p->in_use)) {
-        gs_parallel_for_chunks(threads, n, grain, fn, ctx);
+    if (!p || threads < 2 || threads > p->size || pthread_mutex_trylock(&p->in_use)) {
+        if (grain)
+            gs_parallel_for_chunks(threads, n, grain, fn, ctx);
+        else
+            gs_parallel_for(threads, n, fn, ctx);
         return;
     }
     run_job(p, threads, n, grain, fn, ctx);
     pthread_mutex_unlock(&p->in_use);
+}
+
+void gs_pool_for(gs_pool *p, unsigned threads, size_t n, gs_range_fn fn, void *ctx)
+{
+    pool_call(p, threads, n, 0, fn, ctx);
+}
+
+void gs_pool_for_chunks(gs_pool *p, unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx)
+{
+    pool_call(p, threads, n, grain ? grain : 1, fn, ctx);
 }
