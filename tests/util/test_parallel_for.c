@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
+#include "range_cover.h"
 #include "util/parallel_for.h"
 
 typedef struct cover {
@@ -59,26 +60,6 @@ Test(parallel_for, threads_for_bounds)
 
 /* gs_parallel_for_chunks: every item once, every range at most `grain`
  * long, workers below the thread count; grain 0 and grains past n too. */
-typedef struct chunk_cover {
-    unsigned char *hits;
-    size_t grain;
-    unsigned threads, bad_worker;
-    size_t longest[256]; /* per worker, so no two threads write one word */
-} chunk_cover;
-
-static void mark_chunk(void *ctx, size_t begin, size_t end, unsigned worker)
-{
-    chunk_cover *c = ctx;
-    for (size_t i = begin; i < end; i++)
-        c->hits[i]++;
-    if (worker >= c->threads || worker >= 256) {
-        c->bad_worker = 1;
-        return;
-    }
-    if (end - begin > c->longest[worker])
-        c->longest[worker] = end - begin;
-}
-
 Test(parallel_for, chunks_cover_every_item_once)
 {
     const size_t sizes[] = {1, 2, 7, 64, 1000, 4097};
@@ -87,19 +68,9 @@ Test(parallel_for, chunks_cover_every_item_once)
     for (size_t a = 0; a < sizeof sizes / sizeof sizes[0]; a++)
         for (size_t b = 0; b < sizeof threads / sizeof threads[0]; b++)
             for (size_t g = 0; g < sizeof grains / sizeof grains[0]; g++) {
-                const size_t n = sizes[a], grain = grains[g] ? grains[g] : 1;
-                chunk_cover c = {calloc(n, 1), grain, threads[b], 0, {0}};
-                cr_assert_not_null(c.hits);
-                gs_parallel_for_chunks(threads[b], n, grains[g], mark_chunk, &c);
-                for (size_t i = 0; i < n; i++)
-                    cr_assert_eq(c.hits[i], 1, "n %zu, %u threads, grain %zu: item %zu covered %u times", n,
-                                 threads[b], grains[g], i, c.hits[i]);
-                cr_assert_eq(c.bad_worker, 0, "a worker number at or past %u", threads[b]);
-                /* one thread runs the whole range in one call */
-                size_t cap = threads[b] == 1 || (n + grain - 1) / grain == 1 ? n : grain;
-                for (unsigned w = 0; w < threads[b]; w++)
-                    cr_assert_leq(c.longest[w], cap, "n %zu, %u threads, grain %zu: worker %u ran a range of %zu", n,
-                                  threads[b], grains[g], w, c.longest[w]);
-                free(c.hits);
+                range_cover c;
+                cover_init(&c, sizes[a], threads[b]);
+                gs_parallel_for_chunks(threads[b], sizes[a], grains[g], cover_mark, &c);
+                cover_check(&c, sizes[a], threads[b], 1, grains[g]);
             }
 }

@@ -8,55 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "range_cover.h"
 #include "util/thread_pool.h"
-
-typedef struct cover {
-    unsigned char *hits;
-    size_t grain;
-    unsigned threads;
-    unsigned char calls[256];
-    size_t longest[256];
-    unsigned bad_worker;
-} cover;
-
-static void mark(void *ctx, size_t b, size_t e, unsigned worker)
-{
-    cover *c = ctx;
-    for (size_t i = b; i < e; i++)
-        c->hits[i]++;
-    if (worker >= c->threads || worker >= 256) {
-        c->bad_worker = 1;
-        return;
-    }
-    c->calls[worker]++;
-    if (e - b > c->longest[worker])
-        c->longest[worker] = e - b;
-}
 
 /* One call of either form on p, checked. */
 static void check_call(gs_pool *p, unsigned threads, size_t n, int chunks, size_t grain)
 {
-    cover c;
-    memset(&c, 0, sizeof c);
-    c.hits = calloc(n ? n : 1, 1);
-    c.threads = threads;
-    cr_assert_not_null(c.hits);
+    range_cover c;
+    cover_init(&c, n, threads);
     if (chunks)
-        gs_pool_for_chunks(p, threads, n, grain, mark, &c);
+        gs_pool_for_chunks(p, threads, n, grain, cover_mark, &c);
     else
-        gs_pool_for(p, threads, n, mark, &c);
-    for (size_t i = 0; i < n; i++)
-        cr_assert_eq(c.hits[i], 1, "n %zu, %u threads, %s: item %zu covered %u times", n, threads,
-                     chunks ? "chunks" : "ranges", i, c.hits[i]);
-    cr_assert_eq(c.bad_worker, 0, "a worker number at or past %u", threads);
-    const unsigned used = threads < n ? threads : (unsigned)n;
-    if (!chunks)
-        for (unsigned w = 0; w < used; w++)
-            cr_assert_eq(c.calls[w], 1, "n %zu, %u threads: worker %u called %u times", n, threads, w, c.calls[w]);
-    if (chunks && used > 1 && (n + (grain ? grain : 1) - 1) / (grain ? grain : 1) > 1)
-        for (unsigned w = 0; w < used; w++)
-            cr_assert_leq(c.longest[w], grain ? grain : 1, "worker %u ran a range of %zu", w, c.longest[w]);
-    free(c.hits);
+        gs_pool_for(p, threads, n, cover_mark, &c);
+    cover_check(&c, n, threads, chunks, grain);
 }
 
 Test(thread_pool, covers_every_item_once)
@@ -94,16 +58,14 @@ Test(thread_pool, falls_back_without_a_pool_or_beyond_it)
  * back, not wait for itself). */
 typedef struct nested {
     gs_pool *p;
-    cover inner[4];
+    range_cover inner[4];
 } nested;
 
 static void outer_range(void *ctx, size_t b, size_t e, unsigned worker)
 {
     nested *x = ctx;
     (void)b, (void)e;
-    cover *c = &x->inner[worker];
-    c->threads = 3;
-    gs_pool_for(x->p, 3, 100, mark, c);
+    gs_pool_for(x->p, 3, 100, cover_mark, &x->inner[worker]);
 }
 
 Test(thread_pool, nested_call_completes)
@@ -113,17 +75,11 @@ Test(thread_pool, nested_call_completes)
     nested x;
     memset(&x, 0, sizeof x);
     x.p = p;
-    for (int w = 0; w < 4; w++) {
-        x.inner[w].hits = calloc(100, 1);
-        cr_assert_not_null(x.inner[w].hits);
-    }
+    for (int w = 0; w < 4; w++)
+        cover_init(&x.inner[w], 100, 3);
     gs_pool_for(p, 4, 4, outer_range, &x);
-    for (int w = 0; w < 4; w++) {
-        for (size_t i = 0; i < 100; i++)
-            cr_assert_eq(x.inner[w].hits[i], 1, "worker %d's inner call: item %zu covered %u times", w, i,
-                         x.inner[w].hits[i]);
-        free(x.inner[w].hits);
-    }
+    for (int w = 0; w < 4; w++)
+        cover_check(&x.inner[w], 100, 3, 0, 0);
     gs_pool_free(p);
 }
 
@@ -139,16 +95,16 @@ static void *share(void *arg)
     sharer *s = arg;
     s->ok = 1;
     for (int k = 0; k < 200 && s->ok; k++) {
-        cover c;
+        range_cover c;
         memset(&c, 0, sizeof c);
         c.hits = calloc(513, 1);
         c.threads = 4;
         if (!c.hits)
             return NULL;
         if (k & 1)
-            gs_pool_for_chunks(s->p, 4, 513, 16, mark, &c);
+            gs_pool_for_chunks(s->p, 4, 513, 16, cover_mark, &c);
         else
-            gs_pool_for(s->p, 4, 513, mark, &c);
+            gs_pool_for(s->p, 4, 513, cover_mark, &c);
         for (size_t i = 0; i < 513; i++)
             if (c.hits[i] != 1)
                 s->ok = 0;
