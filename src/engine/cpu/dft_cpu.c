@@ -350,8 +350,8 @@ static void par_layer2(void *v, size_t b, size_t e, unsigned w)
     dit_layer2(c->a, c->h, c->tw, b, e, c->kern);
 }
 
-static void dit_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, unsigned lo, const bb_t *tw, const gs_engine *eng, unsigned threads,
-                              const gs_cpu_kernels *kern)
+static void dit_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, unsigned lo, const bb_t *tw,
+                              const gs_engine *eng, unsigned threads, const gs_cpu_kernels *kern)
 {
     unsigned B = log_n < GS_DFT_BLOCK_LOG ? log_n : GS_DFT_BLOCK_LOG;
     size_t n = ncols << log_n;
@@ -369,22 +369,22 @@ static void dit_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, unsigned lo
     }
 }
 
-static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, const gs_engine *eng, unsigned threads,
-                         const gs_cpu_kernels *kern)
+static void dit_parallel(bb_t *a, unsigned log_n, unsigned lo, const bb_t *tw, const gs_engine *eng,
+                         unsigned threads, const gs_cpu_kernels *kern)
 {
     dit_parallel_cols(a, 1, log_n, lo, tw, eng, threads, kern);
 }
 
-static void dft_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale, const gs_engine *eng, unsigned threads,
-                              const gs_cpu_kernels *kern)
+static void dft_parallel_cols(bb_t *a, size_t ncols, unsigned log_n, const bb_t *tw, bb_t scale,
+                              const gs_engine *eng, unsigned threads, const gs_cpu_kernels *kern)
 {
     par_ctx c = {a, log_n, 0, 0, ncols, tw, scale, 0, kern};
     gs_cpu_for(eng, threads, ncols * bitrev_units(log_n), par_bitrev, &c);
     dit_parallel_cols(a, ncols, log_n, 0, tw, eng, threads, kern);
 }
 
-static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, const gs_engine *eng, unsigned threads,
-                         const gs_cpu_kernels *kern)
+static void dft_parallel(bb_t *a, unsigned log_n, const bb_t *tw, bb_t scale, const gs_engine *eng,
+                         unsigned threads, const gs_cpu_kernels *kern)
 {
     dft_parallel_cols(a, 1, log_n, tw, scale, eng, threads, kern);
 }
@@ -471,7 +471,8 @@ static glstark_status cpu_dft(gs_engine *eng, const gs_dft_cols *cols, gs_dft_di
     if (!tw)
         return oom(eng, "dft", n * sizeof(bb_t));
     if (cols->elem_words == 1) {
-        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, eng, threads, gs_cpu_engine_kernels(eng));
+        dft_base_columns(base, cols->col_stride, cols->ncols, log_n, tw, scale, eng, threads,
+                         gs_cpu_engine_kernels(eng));
     } else {
         /* Extension elements: split each column into its 4 coefficient
          * columns, transform those, and interleave back. */
