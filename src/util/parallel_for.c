@@ -77,17 +77,21 @@ typedef struct chunk_worker {
     unsigned worker;
 } chunk_worker;
 
+void gs_take_chunks(atomic_size_t *next, size_t n, size_t grain, gs_range_fn fn, void *ctx, unsigned worker)
+{
+    for (;;) {
+        size_t b = atomic_fetch_add_explicit(next, grain, memory_order_relaxed);
+        if (b >= n)
+            return;
+        fn(ctx, b, n - b < grain ? n : b + grain, worker);
+    }
+}
+
 static void *take_chunks(void *arg)
 {
     chunk_worker *w = arg;
     chunk_pool *p = w->pool;
-    for (;;) {
-        size_t b = atomic_fetch_add_explicit(&p->next, p->grain, memory_order_relaxed);
-        if (b >= p->n)
-            break;
-        size_t e = p->n - b < p->grain ? p->n : b + p->grain;
-        p->fn(p->ctx, b, e, w->worker);
-    }
+    gs_take_chunks(&p->next, p->n, p->grain, p->fn, p->ctx, w->worker);
     return NULL;
 }
 

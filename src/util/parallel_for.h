@@ -8,6 +8,7 @@
 #ifndef GS_UTIL_PARALLEL_FOR_H
 #define GS_UTIL_PARALLEL_FOR_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 typedef void (*gs_range_fn)(void *ctx, size_t begin, size_t end, unsigned worker);
@@ -27,6 +28,11 @@ void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx);
  * which chunk varies from run to run: use it only where each item's result
  * does not depend on that. grain 0 counts as 1. */
 void gs_parallel_for_chunks(unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx);
+
+/* One thread's part of a chunked call: takes chunks of `grain` items from
+ * *next until it passes n and runs fn on each as `worker`. The one chunk
+ * loop of gs_parallel_for_chunks and of the thread pool (thread_pool.c). */
+void gs_take_chunks(atomic_size_t *next, size_t n, size_t grain, gs_range_fn fn, void *ctx, unsigned worker);
 
 /* Cores online (at least 1): the default thread count of host-side work. */
 unsigned gs_online_cores(void);

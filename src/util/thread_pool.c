@@ -45,12 +45,7 @@ static void run_part(pool_job *j, unsigned w)
         j->fn(j->ctx, b, e, w);
         return;
     }
-    for (;;) {
-        size_t b = atomic_fetch_add_explicit(&j->next, j->grain, memory_order_relaxed);
-        if (b >= j->n)
-            return;
-        j->fn(j->ctx, b, j->n - b < j->grain ? j->n : b + j->grain, w);
-    }
+    gs_take_chunks(&j->next, j->n, j->grain, j->fn, j->ctx, w);
 }
 
 static void *worker_main(void *arg)
