@@ -580,3 +580,106 @@ Test(dft_gles, rs_code_rows_column_filling_a_binding_and_bad_input)
     gs_engine_destroy(g);
     gs_engine_destroy(c);
 }
+
+/* A GLES engine that takes (GS_DFT_SPLIT) or avoids (GS_DFT_LAYERED) the
+ * two-sweep DFT, under a binding limit (0 = the device's). */
+static gs_engine *engine_dft_choice(int choice, uint64_t max_binding)
+{
+    gs_device_config o = tu_config();
+    o.dft = choice;
+    o.max_binding_bytes = max_binding;
+    return tu_engine(&o);
+}
+
+/* The two-sweep DFT (glsl/dft_split.comp) on every length it takes, 2^12 to
+ * 2^22 (odd and even splits, 4 and 8 sequences per work group), both
+ * directions, several columns at unaligned strides and offsets, extension
+ * columns, and the RS message's subset sums after it. A binding of 64 KiB
+ * makes the scratch hold fewer sequences than a call has (batches), and
+ * sends longer sequences to the layered passes. Whether the program ran is
+ * read from the program cache. Under less than 32 KiB of shared memory (the
+ * floor limits) the option is refused quietly and the layered passes give
+ * the same words. */
+Test(dft_gles, dft_two_sweeps)
+{
+    uint64_t seed = 0xDF7006, s = seed;
+    printf("dft_gles two sweeps seed %llu\n", (unsigned long long)seed);
+    gs_engine *c = tu_cpu_engine();
+    gs_engine *g = engine_dft_choice(GS_DFT_SPLIT, 0);
+    const gs_gl_device *dev = gs_gles_device(g);
+    const int can = dev->caps.max_shared_bytes >= 32768;
+    cr_assert_eq(dev->caps.dft_split, can, "%u bytes of shared memory: two sweeps %s", dev->caps.max_shared_bytes,
+                 dev->caps.dft_split ? "on" : "off");
+    for (unsigned k = 12; k <= 17; k++) {
+        compare_dft(g, c, k, 1, 1, 0, 0, k % 2 ? OP_DFT_FWD : OP_DFT_INV, 0, &s, "two sweeps 1 col");
+        compare_dft(g, c, k, 3, 1, k & 3, 1 + k % 3, k % 2 ? OP_DFT_INV : OP_DFT_FWD, 0, &s, "two sweeps 3 cols");
+    }
+    compare_dft(g, c, 13, 2, 4, 4, 4, OP_DFT_FWD, 0, &s, "two sweeps ext4");
+    compare_dft(g, c, 14, 1, 4, 0, 0, OP_DFT_INV, 0, &s, "two sweeps ext4");
+    compare_dft(g, c, 14, 3, 1, 1, 2, OP_RS_MSG, 4, &s, "two sweeps rs_message");
+    compare_dft(g, c, 22, 1, 1, 0, 0, OP_DFT_FWD, 0, &s, "two sweeps 2^22");
+    compare_dft(g, c, 21, 1, 1, 3, 1, OP_DFT_INV, 0, &s, "two sweeps 2^21");
+    cr_assert_eq(gs_gl_program_cached(dev, "dft_split.comp", "SPLIT_MODE 1\n"), can, "the columns pass: ran %d",
+                 !can);
+    cr_assert_eq(gs_gl_program_cached(dev, "dft_split.comp", "SPLIT_MODE 2\n"), can, "the rows pass: ran %d", !can);
+    gs_engine_destroy(g);
+
+    g = engine_dft_choice(GS_DFT_SPLIT, 65536);
+    compare_dft(g, c, 12, 7, 1, 0, 0, OP_DFT_FWD, 0, &s, "two sweeps, batches of 4");
+    compare_dft(g, c, 14, 3, 1, 0, 0, OP_DFT_INV, 0, &s, "two sweeps, batches of 1");
+    compare_dft(g, c, 15, 1, 1, 0, 0, OP_DFT_FWD, 0, &s, "longer than the scratch: layered");
+    gs_engine_destroy(g);
+
+    /* GS_DFT_LAYERED keeps every transform on the layered passes */
+    g = engine_dft_choice(GS_DFT_LAYERED, 0);
+    cr_assert_not(gs_gles_device(g)->caps.dft_split);
+    compare_dft(g, c, 14, 2, 1, 0, 0, OP_DFT_FWD, 0, &s, "layered");
+    cr_assert_not(gs_gl_program_cached(gs_gles_device(g), "dft_split.comp", "SPLIT_MODE 1\n"));
+    gs_engine_destroy(g);
+    gs_engine_destroy(c);
+}
+
+/* Row classes through the two-sweep DFT: random layouts (the copy and the
+ * separate passes, natural order into the split) and one run of a trace
+ * (the tiled front writes each sequence bit-reversed, which the columns
+ * pass reads as contiguous blocks), against the CPU engine's codeword. */
+Test(dft_gles, rs_code_rows_two_sweeps)
+{
+    compare_rows(engine_dft_choice(GS_DFT_SPLIT, 0), 0x5057108, 10, 12, 13, 4);
+    uint64_t seed = 0x5057109, s = seed;
+    printf("rs_code_rows one run, two sweeps, seed %llu\n", (unsigned long long)seed);
+    gs_engine *c = tu_cpu_engine();
+    static const struct {
+        unsigned l, L, h0, w0;
+    } cases[] = {{2, 12, 12, 3}, {3, 13, 11, 8}, {0, 12, 10, 8}};
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        t_rows_case k = {.nt = 1, .L = cases[ci].L};
+        k.sh[0] = (gs_stack_trace_shape){cases[ci].w0, cases[ci].h0};
+        size_t cnt = (size_t)k.sh[0].width << k.sh[0].log_height;
+        k.vals[0] = malloc(cnt * sizeof(bb_t));
+        for (size_t i = 0; i < cnt; i++)
+            k.vals[0][i] = t_rand_bb(&s);
+        gs_error err;
+        cr_assert_eq(gs_stack_layout_build(cases[ci].l, cases[ci].L - cases[ci].l, k.sh, 1, &k.lay, &err), GLSTARK_OK,
+                     "%s", err.msg);
+        char tag[64];
+        snprintf(tag, sizeof tag, "seed %llu case %zu", (unsigned long long)seed, ci);
+        gs_engine *g = engine_dft_choice(GS_DFT_SPLIT, 0);
+        const gs_gl_device *dev = gs_gles_device(g);
+        for (unsigned b = 1; b <= 2; b++) {
+            bb_t *want = t_rows_want(c, &k, b);
+            gs_trace_ref refs[8];
+            t_rows_upload(g, &k, refs);
+            for (uint32_t p = 0; p < (1u << b); p++)
+                t_rows_check(g, &k, refs, want, b, p, 0, k.lay.width, 3, tag);
+            t_rows_release(&k, refs);
+            free(want);
+        }
+        cr_assert(gs_gl_program_cached(dev, "dft.comp", "DFT_MODE 13\n"), "%s: the one-pass front did not run", tag);
+        cr_assert_eq(gs_gl_program_cached(dev, "dft_split.comp", "SPLIT_MODE 1\n"), dev->caps.dft_split,
+                     "%s: the split ran %d", tag, !dev->caps.dft_split);
+        gs_engine_destroy(g);
+        t_rows_case_free(&k);
+    }
+    gs_engine_destroy(c);
+}
