@@ -37,8 +37,6 @@ static const gs_option_choice uploads[] = {C("auto", GS_UPLOAD_CHOICE_AUTO), C("
                                            {NULL, 0}};
 static const gs_option_choice copies[] = {C("auto", GS_COPY_AUTO), C("shader", GS_COPY_SHADER), C("gl", GS_COPY_GL),
                                           {NULL, 0}};
-static const gs_option_choice dfts[] = {C("auto", GS_DFT_AUTO), C("split", GS_DFT_SPLIT), C("layered", GS_DFT_LAYERED),
-                                       {NULL, 0}};
 static const gs_option_choice field_muls[] = {C("auto", GLSTARK_FIELD_MUL_AUTO), C("wide", GLSTARK_FIELD_MUL_WIDE),
                                               C("shift", GLSTARK_FIELD_MUL_SHIFT), {NULL, 0}};
 static const gs_option_choice subgroups[] = {C("auto", GLSTARK_SUBGROUPS_AUTO), C("off", GLSTARK_SUBGROUPS_OFF),
@@ -84,8 +82,6 @@ static const gs_option_row table[] = {
      GS_OPT_UINT, AT(interp_groups), NULL, 1, 256},
     {"GLSTARK_DFT_BLOCK", NULL, "0 (automatic) or a log2 block size 4..11", "0",
      "test knob: a smaller block for the DFT's shared-memory pass", GS_OPT_UINT, AT(dft_block_log), NULL, 4, 11},
-    {"GLSTARK_DFT", NULL, "auto, split, layered", "auto", "long GLES DFTs in two sweeps or a sweep per few layers",
-     GS_OPT_CHOICE, AT(dft), dfts, 0, 0},
     {"GLSTARK_POOL", NULL, "auto, reuse, bounded, 0 (off)", "auto", "what happens to the GPU buffers a proof frees",
      GS_OPT_CHOICE, AT(pool), pools, 0, 0},
     {"GLSTARK_PRECOMPILE", "precompile", "auto, off, on", "auto", "when the GLES engine compiles its programs",

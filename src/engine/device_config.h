@@ -21,9 +21,6 @@ typedef enum gs_upload_choice {
 } gs_upload_choice;
 /* GLSTARK_COPY */
 typedef enum gs_copy_choice { GS_COPY_AUTO = 0, GS_COPY_SHADER = 1, GS_COPY_GL = 2 } gs_copy_choice;
-/* GLSTARK_DFT: long GLES DFTs in two sweeps (glsl/dft_split.comp) or in a
- * sweep per few layers (glsl/dft.comp). */
-typedef enum gs_dft_choice { GS_DFT_AUTO = 0, GS_DFT_SPLIT = 1, GS_DFT_LAYERED = 2 } gs_dft_choice;
 /* GLSTARK_PROFILE: off; each operation bracketed by glFinish; or GPU
  * timestamps around each operation, with no finish (src/gles/profile.c) */
 typedef enum gs_profile_choice { GS_PROFILE_OFF = 0, GS_PROFILE_FINISH = 1, GS_PROFILE_GPU = 2 } gs_profile_choice;
@@ -50,7 +47,6 @@ typedef struct gs_device_config {
     /* Set only by the environment. */
     int upload;      /* gs_upload_choice (GLSTARK_UPLOAD) */
     int copy;        /* gs_copy_choice (GLSTARK_COPY) */
-    int dft;         /* gs_dft_choice (GLSTARK_DFT) */
     int pool;        /* GS_POOL_AUTO or a glstark_buffer_pool (GLSTARK_POOL) */
     int pool_poison; /* fill handed-out GPU buffers with 0xDEADBEEF (GLSTARK_POOL_POISON) */
     int profile;     /* gs_profile_choice: kernel profile at close (GLSTARK_PROFILE) */

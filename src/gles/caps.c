@@ -235,12 +235,6 @@ glstark_status gs_gl_caps_read(gs_gl_device *dev, gs_error *err)
         c.dft_block_log++;
     if (dev->cfg.dft_block_log && dev->cfg.dft_block_log < c.dft_block_log)
         c.dft_block_log = dev->cfg.dft_block_log;
-    /* Two-sweep DFTs need 2^13 words of shared memory (32 KiB, twice the
-     * ES 3.1 floor). Measured on desktop-class GPUs only, so taken there
-     * unless GLSTARK_DFT says otherwise; elsewhere only when asked. */
-    c.dft_split = c.max_shared_bytes >= 4u << 13 && dev->cfg.dft != GS_DFT_LAYERED &&
-                  (dev->cfg.dft == GS_DFT_SPLIT || c.desktop_class);
-    c.dft_split_pad = c.max_shared_bytes >= 4u * ((1u << 13) + 32u);
     glstark_status st = choose_subgroups(dev, &c, err);
     if (st)
         return st;

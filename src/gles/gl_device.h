@@ -54,8 +54,6 @@ typedef struct gs_gl_caps {
     int parallel_reported;           /* parallel_groups came from the renderer or driver, not the default */
     int parallel_measured;           /* parallel_groups was measured (gs_gl_measure_parallel) */
     uint32_t dft_block_log;          /* DFT layers per shared-memory pass: blocks of 2^k words (from max_shared_bytes) */
-    int dft_split;                   /* DFTs of 2^12..2^22 points in two sweeps (glsl/dft_split.comp, GLSTARK_DFT) */
-    int dft_split_pad;               /* its shared memory has room for row padding (fewer bank conflicts) */
     int upload_ring;                 /* host-to-GPU writes through the persistently mapped ring (GLSTARK_UPLOAD) */
     int upload_staged;               /* host-to-GPU writes through a staging buffer and a GPU copy (GLSTARK_UPLOAD) */
     int upload_packed;               /* the ring's canonical writes cross packed narrow (GLSTARK_UPLOAD) */

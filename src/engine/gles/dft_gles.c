@@ -74,7 +74,6 @@ typedef struct dft_ctx {
     uint64_t dispatch; /* most elements per dispatch */
     gs_gl_program *prog[14];
     gs_gl_program *radix[DFT_RADIX_LOG + 1]; /* MODE_RADIX per points-per-invocation log */
-    gs_gl_program *split[2];                 /* glsl/dft_split.comp: columns, rows */
 } dft_ctx;
 
 static void set_u(const gs_gl_program *p, const char *name, uint32_t v)
@@ -109,11 +108,6 @@ static glstark_status prog_get(dft_ctx *c, int mode, unsigned radix_m, gs_gl_pro
     return gs_gl_program_get(c->dev, "dft.comp", defs, slot, &c->eng->err);
 }
 
-static void split_defs(const dft_ctx *c, int step, char *defs, size_t n)
-{
-    snprintf(defs, n, "SPLIT_MODE %d\nSPLIT_PAD %d\n", step, c->dev->caps.dft_split_pad ? 1 : 0);
-}
-
 glstark_status gs_gles_dft_precompile(gs_engine *eng)
 {
     dft_ctx c;
@@ -136,10 +130,6 @@ glstark_status gs_gles_dft_precompile(gs_engine *eng)
         prog_defs(&c, M_RADIX, m, defs, sizeof defs);
         st = gs_gl_program_prefetch(c.dev, "dft.comp", defs, &eng->err);
     }
-    for (int step = 1; !st && c.dev->caps.dft_split && step <= 2; step++) {
-        split_defs(&c, step, defs, sizeof defs);
-        st = gs_gl_program_prefetch(c.dev, "dft_split.comp", defs, &eng->err);
-    }
     return st;
 }
 
@@ -154,19 +144,6 @@ static glstark_status prog_radix(dft_ctx *c, unsigned m, gs_gl_program **out)
 {
     glstark_status st = prog_get(c, M_RADIX, m, &c->radix[m]);
     *out = c->radix[m];
-    return st;
-}
-
-/* glsl/dft_split.comp's program for step 1 (columns) or 2 (rows). */
-static glstark_status prog_split(dft_ctx *c, int step, gs_gl_program **out)
-{
-    glstark_status st = GLSTARK_OK;
-    if (!c->split[step - 1]) {
-        char defs[64];
-        split_defs(c, step, defs, sizeof defs);
-        st = gs_gl_program_get(c->dev, "dft_split.comp", defs, &c->split[step - 1], &c->eng->err);
-    }
-    *out = c->split[step - 1];
     return st;
 }
 
@@ -367,70 +344,6 @@ static glstark_status pass_zeta(dft_ctx *c, const vview *v, unsigned bits)
     return st;
 }
 
-/* The two-sweep path (glsl/dft_split.comp): sequences of 2^12..2^22 points,
- * split as 2^a x 2^b with a = ceil(n/2) and both halves at most 2^11, so a
- * work group holds 4 or 8 of them in 2^13 words of shared memory. The
- * scratch holds a batch of whole sequences, at most SPLIT_SCRATCH_WORDS. */
-#define SPLIT_SCRATCH_WORDS ((uint64_t)1 << 24)
-
-static int split_fits(const dft_ctx *c, const vview *v)
-{
-    if (!c->dev->caps.dft_split || v->logn < 12 || v->logn > 22)
-        return 0;
-    uint64_t limit = c->dev->caps.max_binding_bytes / 4;
-    return ((uint64_t)1 << v->logn) <= (limit < SPLIT_SCRATCH_WORDS ? limit : SPLIT_SCRATCH_WORDS);
-}
-
-/* Every DIT layer of the sequences of v (twiddles of 2^logn bound) in two
- * sweeps through a scratch buffer: columns (times `scale` on the load if
- * nonzero; `bitrev_in`: v holds each sequence bit-reversed), then rows. */
-static glstark_status split_dft(dft_ctx *c, const vview *v, bb_t scale, int bitrev_in)
-{
-    const unsigned n = v->logn, la = (n + 1) / 2, lb = n - la;
-    const unsigned cl = 13 - lb < 3 ? 13 - lb : 3, rl = 13 - la < 3 ? 13 - la : 3;
-    uint64_t limit = c->dev->caps.max_binding_bytes / 4;
-    if (limit > SPLIT_SCRATCH_WORDS)
-        limit = SPLIT_SCRATCH_WORDS;
-    uint64_t batch = limit >> n;
-    if (batch > v->nv)
-        batch = v->nv;
-    const uint64_t ls = c->dev->caps.local_size;
-    uint64_t chunk = (c->dispatch >> 13) * ls;
-    if (chunk < ls)
-        chunk = ls;
-    gs_buf *scr = NULL;
-    gs_gl_program *cols, *rows;
-    glstark_status st = gs_buf_create(c->eng, (size_t)(batch << n) * 4, &scr);
-    if (!st)
-        st = prog_split(c, 1, &cols);
-    if (!st)
-        st = prog_split(c, 2, &rows);
-    if (!st)
-        st = bind_view(c, v, cols);
-    if (!st)
-        st = bind_view(c, v, rows);
-    if (!st)
-        st = gs_gl_bind_range(c->dev, 2, scr->gl_name, 0, scr->size, &c->eng->err);
-    if (!st) {
-        set_u(cols, "gs_loga", la);
-        set_u(cols, "gs_cols_log", cl);
-        set_u(cols, "gs_scale", scale);
-        set_u(cols, "gs_bitrev_in", bitrev_in ? 1u : 0u);
-        set_u(rows, "gs_loga", la);
-        set_u(rows, "gs_rows_log", rl);
-    }
-    for (uint64_t v0 = 0; !st && v0 < v->nv; v0 += batch) {
-        uint64_t nb = v->nv - v0 < batch ? v->nv - v0 : batch;
-        set_u(cols, "gs_v0", (uint32_t)v0);
-        set_u(rows, "gs_v0", (uint32_t)v0);
-        st = run_ids_weighted(c, cols, (nb << (la - cl)) * ls, chunk, gs_weight_dft_shared(lb, 0));
-        if (!st)
-            st = run_ids_weighted(c, rows, (nb << (lb - rl)) * ls, chunk, gs_weight_dft_shared(la, 0));
-    }
-    gs_buf_destroy(scr);
-    return st;
-}
-
 /* 2^-logn (Montgomery form): the inverse transform's scale, which the
  * passes that load a sequence apply (gs_scale). */
 static bb_t inv_pow2(unsigned logn) { return bb_inv(bb_pow(bb_from_canonical(2), logn)); }
@@ -450,13 +363,9 @@ static glstark_status dft_view(dft_ctx *c, const vview *v, gs_dft_dir dir, const
     bb_t scale = dir == GS_DFT_INVERSE ? inv_pow2(v->logn) : 0;
     if (v->logn <= c->block_log)
         return shared_pass(c, v, 0, v->logn, 1, scale, zeta);
-    if (split_fits(c, v)) {
-        st = split_dft(c, v, scale, 0);
-    } else {
-        st = pass_bitrev(c, v, scale);
-        if (!st)
-            st = dit_layers(c, v, 0);
-    }
+    st = pass_bitrev(c, v, scale);
+    if (!st)
+        st = dit_layers(c, v, 0);
     if (!st && zeta)
         st = pass_zeta(c, v, zeta);
     return st;
@@ -881,7 +790,7 @@ static glstark_status encode_tiled(dft_ctx *c, const rows_plan *r, const vview *
     if (!st)
         st = bind_tw(c, &r->tw);
     if (!st)
-        st = split_fits(c, v) ? split_dft(c, v, 0, 1) : dit_layers(c, v, 0);
+        st = dit_layers(c, v, 0);
     return st;
 }
 
