@@ -108,6 +108,8 @@ shared uint sh[DFT_BLOCK];
 shared uint tile[32 * 33]; // 32 x 32, rows padded so columns hit distinct banks
 #if DFT_MODE == MODE_BITREV_TILED
 shared uint tile2[32 * 33];
+#elif DFT_MODE == MODE_ENCODE_TILED
+shared uint twist_hm[32]; // g^(h 2^hs + m 2^5) for the tile's 32 rows h
 #endif
 #endif
 
@@ -275,6 +277,17 @@ void main()
     uint bm = (1u << l) - 1u;
     uint sbase = gs_src_lead + v * gs_src_stride + (m << 5u);
     uint s = gs_bits;
+    // The twist g^i of i = (h, m, c) is g^(h 2^hs) g^(m 2^5) g^c, three
+    // exponents in disjoint bits. The first two come from the table's coarse
+    // half (hs >= s = ceil(L/2) since L >= 10) and are kept per row h in
+    // shared memory; g^c is a word of the fine half that a warp shares. (A
+    // load of g^(i >> s) per word instead touched 32 cache lines per warp.)
+    if (s != 0xFFFFFFFFu) {
+        uint ms = m << 5u;
+        uint gm = bb_mul(twist[ms & ((1u << s) - 1u)], twist[(1u << s) + (ms >> s)]);
+        for (uint h = lid; h < 32u; h += lsz)
+            twist_hm[h] = bb_mul(twist[(1u << s) + (h << (hs - s))], gm);
+    }
     // The load puts word c of a block at slot rev_l(c) and scales by 2^-l:
     // the inverse DFT's first steps.
     for (uint q = lid; q < 1024u; q += lsz) {
@@ -315,10 +328,8 @@ void main()
         uint x = q >> 5u, y = q & 31u;
         uint h = bitfieldReverse(y) >> 27u, c = bitfieldReverse(x) >> 27u;
         uint o = tile[h * 33u + c];
-        if (s != 0xFFFFFFFFu) {
-            uint i = (h << hs) | (m << 5u) | c;
-            o = bb_mul(o, bb_mul(twist[i & ((1u << s) - 1u)], twist[(1u << s) + (i >> s)]));
-        }
+        if (s != 0xFFFFFFFFu)
+            o = bb_mul(o, bb_mul(twist_hm[h], twist[c]));
         a[addr(v, (x << hs) | (mr << 5u) | y)] = o;
     }
 #elif DFT_MODE == MODE_GATHER_TILED

@@ -473,7 +473,8 @@ Test(dft_gles, rs_code_rows_folded_small_bindings) { compare_folded(tu_engine_bi
  * twist and the bit reversal in one tiled pass (MODE_ENCODE_TILED); it needs
  * 2^L >= 2^10 and blocks of at most 2^5. Cases: one trace of every shape
  * that reaches it (l_skip 0..5, heights L and below, widths that leave the
- * last column padded, which is not a run); l_skip 6 and a column filled
+ * last column padded, which is not a run; L 12 and 13, where the twist's
+ * row factors are not the coarse table's first entries); l_skip 6 and a column filled
  * from two traces, which never take it. Every class of b = 1 and 2 against
  * the CPU engine's codeword; whether the pass ran is read from the program
  * cache. */
@@ -488,7 +489,7 @@ Test(dft_gles, rs_code_rows_one_run_in_one_pass)
     } cases[] = {
         {0, 10, 1, 10, 2, 1}, {1, 10, 1, 10, 1, 1}, {2, 11, 1, 9, 8, 1}, {3, 10, 1, 10, 3, 1},
         {4, 11, 1, 11, 2, 1}, {5, 10, 1, 8, 9, 1},  {4, 10, 1, 7, 8, 1},  {6, 10, 1, 10, 2, 0},
-        {4, 10, 2, 9, 1, 0},
+        {4, 10, 2, 9, 1, 0},  {2, 12, 1, 12, 3, 1}, {3, 13, 1, 11, 8, 1},
     };
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         t_rows_case k = {.nt = cases[ci].ntr, .L = cases[ci].L};
