@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/parallel_for.h"
 #include "util/prefetch.h"
 
 #define L GS_P2_LANES
@@ -212,11 +211,13 @@ static void run_blocks(void *arg, size_t lo, size_t hi, unsigned worker)
  * fewer threads. */
 #define CHUNKS_PER_THREAD 8
 
-/* Runs fn over [0, nblocks) on up to `threads` threads, each taking at least
- * min_per_thread blocks at a time. Returns nonzero if any call failed. */
-static int par_blocks(const build_ctx *c, size_t nblocks, unsigned threads, size_t min_per_thread,
+/* Runs fn over [0, nblocks) on up to w.threads of the workers, each taking
+ * at least min_per_thread blocks at a time. Returns nonzero if any call
+ * failed. */
+static int par_blocks(const build_ctx *c, size_t nblocks, gs_workers w, size_t min_per_thread,
                       int (*fn)(const build_ctx *, size_t, size_t))
 {
+    unsigned threads = w.threads;
     if (threads > 1 && nblocks / threads < min_per_thread)
         threads = (unsigned)(nblocks / min_per_thread);
     if (threads <= 1)
@@ -226,18 +227,18 @@ static int par_blocks(const build_ctx *c, size_t nblocks, unsigned threads, size
         grain = min_per_thread;
     block_job job = {.ctx = c, .fn = fn};
     atomic_init(&job.failed, 0);
-    gs_parallel_for_chunks(threads, nblocks, grain, run_blocks, &job);
+    gs_pool_for_chunks(w.pool, threads, nblocks, grain, run_blocks, &job);
     return atomic_load(&job.failed);
 }
 
 /* The layers above the coset digests, from c->digests' bottom layer up. */
-static void upper_layers(build_ctx *c, unsigned depth, unsigned threads)
+static void upper_layers(build_ctx *c, unsigned depth, gs_workers workers)
 {
     for (unsigned j = 0; j < depth; j++) {
         c->prev = c->digests + gs_merkle_layer_offset(c->s, j) * D;
         c->next = c->digests + gs_merkle_layer_offset(c->s, j + 1) * D;
         c->next_len = c->s >> (j + 1);
-        (void)par_blocks(c, (c->next_len + L - 1) / L, threads, 256, upper_blocks);
+        (void)par_blocks(c, (c->next_len + L - 1) / L, workers, 256, upper_blocks);
     }
 }
 
@@ -283,38 +284,38 @@ static int absorb_blocks(const build_ctx *c, size_t lo, size_t hi)
 }
 
 void gs_merkle_absorb_columns(bb_t *states, bb_t *group, size_t n, size_t width, size_t group_cols, size_t c0,
-                              size_t ncols, unsigned threads)
+                              size_t ncols, gs_workers workers)
 {
     build_ctx c = {.n = n, .width = width, .states = states, .group = group, .c0 = c0, .ncols = ncols,
                    .tail_col = gs_merkle_stream_tail_col(width, group_cols)};
-    (void)par_blocks(&c, (n + L - 1) / L, threads, 16, absorb_blocks);
+    (void)par_blocks(&c, (n + L - 1) / L, workers, 16, absorb_blocks);
 }
 
 glstark_status gs_merkle_build_bottom_from_leaves(const bb_t *leaves, size_t n, unsigned log_k, unsigned log_classes,
-                                                 size_t cls, unsigned threads, bb_t *digests, gs_error *err)
+                                                 size_t cls, gs_workers workers, bb_t *digests, gs_error *err)
 {
     glstark_status st = gs_merkle_check_shape(n, 1, 1, log_k, NULL, err);
     if (st)
         return st;
     build_ctx c = {.n = n, .width = 1, .s = n >> log_k, .deg = 1, .log_k = log_k, .digests = digests,
                    .leaves = leaves, .log_classes = log_classes, .cls = cls};
-    if (par_blocks(&c, (c.s + L - 1) / L, threads, 4, bottom_blocks))
+    if (par_blocks(&c, (c.s + L - 1) / L, workers, 4, bottom_blocks))
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "merkle tree: out of host memory for the %zu-leaf coset scratch", (size_t)1 << log_k);
     return GLSTARK_OK;
 }
 
-void gs_merkle_build_upper(size_t height, unsigned log_k, unsigned threads, bb_t *digests)
+void gs_merkle_build_upper(size_t height, unsigned log_k, gs_workers workers, bb_t *digests)
 {
     build_ctx c = {.n = height, .s = height >> log_k, .digests = digests};
     unsigned depth = 0;
     while (((size_t)1 << depth) < c.s)
         depth++;
-    upper_layers(&c, depth, threads);
+    upper_layers(&c, depth, workers);
 }
 
 glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
-                               unsigned threads, bb_t *digests, gs_error *err)
+                               gs_workers workers, bb_t *digests, gs_error *err)
 {
     unsigned depth = 0;
     glstark_status st = gs_merkle_check_shape(height, width, elem_deg, log_k, &depth, err);
@@ -325,15 +326,15 @@ glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, uns
     build_ctx c = {.mat = mat, .n = height, .width = width, .s = height >> log_k, .deg = elem_deg,
                    .log_k = log_k, .digests = digests};
     size_t nblk = (c.s + L - 1) / L;
-    if (par_blocks(&c, nblk, threads, 4, bottom_blocks))
+    if (par_blocks(&c, nblk, workers, 4, bottom_blocks))
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "merkle tree: out of host memory for the %zu-leaf coset scratch", (size_t)1 << log_k);
-    upper_layers(&c, depth, threads);
+    upper_layers(&c, depth, workers);
     return GLSTARK_OK;
 }
 
 glstark_status gs_merkle_commit(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
-                                unsigned threads, gs_merkle_tree *tree, gs_error *err)
+                                gs_workers workers, gs_merkle_tree *tree, gs_error *err)
 {
     memset(tree, 0, sizeof *tree);
     unsigned depth = 0;
@@ -344,7 +345,7 @@ glstark_status gs_merkle_commit(const bb_t *mat, size_t height, size_t width, un
     if (!dg)
         return gs_error_set(err, GLSTARK_ERR_OUT_OF_MEMORY,
                             "merkle tree: out of host memory for the digest layers of a %zu-row tree", height);
-    st = gs_merkle_build(mat, height, width, elem_deg, log_k, threads, dg, err);
+    st = gs_merkle_build(mat, height, width, elem_deg, log_k, workers, dg, err);
     if (st) {
         free(dg);
         return st;

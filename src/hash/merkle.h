@@ -28,6 +28,7 @@
 #include "field/babybear.h"
 #include "hash/poseidon2.h"
 #include "util/error.h"
+#include "util/thread_pool.h"
 
 /* Largest supported height: 2^30 rows. */
 #define GS_MERKLE_MAX_LOG_HEIGHT 30u
@@ -54,9 +55,10 @@ glstark_status gs_merkle_check_shape(size_t height, size_t width, unsigned elem_
 size_t gs_merkle_digest_words(size_t height, unsigned log_k);
 
 /* Computes all digest layers of the matrix into digests (gs_merkle_digest_words
- * bb_t), using up to `threads` threads (0 or 1: the calling thread only). */
+ * bb_t) on `workers` (threads 0 or 1: the calling thread only). The digests
+ * do not depend on the workers. */
 glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
-                               unsigned threads, bb_t *digests, gs_error *err);
+                               gs_workers workers, bb_t *digests, gs_error *err);
 
 /* The streamed form (engine/hash_ops.h gs_merkle_stream) on the host, for
  * the n rows of one row class. `states` holds 8 words per row: the sponge's
@@ -73,7 +75,7 @@ glstark_status gs_merkle_build(const bb_t *mat, size_t height, size_t width, uns
  * between calls. build_bottom_from_leaves then compresses the class's leaves
  * into its bottom digests (see gs_merkle_stream_bottom_index). */
 void gs_merkle_absorb_columns(bb_t *states, bb_t *group, size_t n, size_t width, size_t group_cols, size_t c0,
-                              size_t ncols, unsigned threads);
+                              size_t ncols, gs_workers workers);
 /* Group column where the short last block's word 0 would lie (its words
  * r..7 wait at tail_col + r .. tail_col + 7); meaningless when width % 8 = 0. */
 static inline size_t gs_merkle_stream_tail_col(size_t width, size_t group_cols)
@@ -102,13 +104,13 @@ static inline unsigned gs_merkle_stream_log_classes(size_t height, unsigned log_
 /* The bottom digests of class cls from its n leaves (8 words per row), into
  * the whole tree's bottom layer in digests. */
 glstark_status gs_merkle_build_bottom_from_leaves(const bb_t *leaves, size_t n, unsigned log_k, unsigned log_classes,
-                                                 size_t cls, unsigned threads, bb_t *digests, gs_error *err);
+                                                 size_t cls, gs_workers workers, bb_t *digests, gs_error *err);
 /* The layers above the bottom one (every class's bottom digests in place). */
-void gs_merkle_build_upper(size_t height, unsigned log_k, unsigned threads, bb_t *digests);
+void gs_merkle_build_upper(size_t height, unsigned log_k, gs_workers workers, bb_t *digests);
 
 /* Allocating wrapper: fills *tree (free with gs_merkle_tree_free). */
 glstark_status gs_merkle_commit(const bb_t *mat, size_t height, size_t width, unsigned elem_deg, unsigned log_k,
-                                unsigned threads, gs_merkle_tree *tree, gs_error *err);
+                                gs_workers workers, gs_merkle_tree *tree, gs_error *err);
 void gs_merkle_tree_free(gs_merkle_tree *tree);
 
 static inline const bb_t *gs_merkle_root(const gs_merkle_tree *tree)

@@ -17,6 +17,15 @@
 
 typedef struct gs_pool gs_pool;
 
+/* Where a module's parallel work runs: up to `threads` threads, on `pool`'s
+ * parked threads (NULL: threads started per call, as gs_parallel_for).
+ * Modules outside the engines (the Merkle tree) take one of these, so an
+ * engine's calls reuse its pool and a test's need none. */
+typedef struct gs_workers {
+    gs_pool *pool;
+    unsigned threads;
+} gs_workers;
+
 /* A pool for calls of up to `threads` threads (the caller counts as one, so
  * threads - 1 are started). NULL for threads <= 1, or when memory or a
  * thread could not be had: the functions below then start threads per

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
         gs_merkle_tree t;
         gs_error err;
         t0 = gs_now_s();
-        if (gs_merkle_commit(mat, n, width, 1, 4, runs[r], &t, &err) != GLSTARK_OK) {
+        if (gs_merkle_commit(mat, n, width, 1, 4, (gs_workers){NULL, runs[r]}, &t, &err) != GLSTARK_OK) {
             fprintf(stderr, "%s\n", err.msg);
             return 1;
         }

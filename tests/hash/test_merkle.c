@@ -66,6 +66,16 @@ static bb_t *naive_tree(const bb_t *mat, size_t n, size_t width, unsigned deg, u
     return all;
 }
 
+/* The workers each tree is built on: the calling thread, three threads
+ * started per call, three threads of a pool. The digests must not depend on
+ * them. */
+#define N_WORKERS 3
+static gs_workers workers_of(int v, gs_pool *pool)
+{
+    return v == 0 ? (gs_workers){NULL, 1} : v == 1 ? (gs_workers){NULL, 3} : (gs_workers){pool, 3};
+}
+static const char *const workers_name[N_WORKERS] = {"one thread", "3 threads started per call", "3 pool threads"};
+
 typedef struct shape {
     size_t n, width;
     unsigned deg, log_k;
@@ -82,24 +92,26 @@ Test(merkle, matches_naive_tree_all_layers)
     uint64_t seed = 0x3e41e0001ull;
     printf("matches_naive_tree_all_layers: seed 0x%llx\n", (unsigned long long)seed);
     gs_error err;
+    gs_pool *pool = gs_pool_new(3);
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         const shape *sh = &shapes[si];
         bb_t *mat = random_matrix(sh->n * sh->width * sh->deg, &seed);
         bb_t *want = naive_tree(mat, sh->n, sh->width, sh->deg, sh->log_k);
         size_t words = gs_merkle_digest_words(sh->n, sh->log_k);
-        for (unsigned threads = 1; threads <= 3; threads += 2) {
+        for (int v = 0; v < N_WORKERS; v++) {
             gs_merkle_tree t;
-            cr_assert_eq(gs_merkle_commit(mat, sh->n, sh->width, sh->deg, sh->log_k, threads, &t, &err), GLSTARK_OK,
-                         "%s", err.msg);
+            cr_assert_eq(gs_merkle_commit(mat, sh->n, sh->width, sh->deg, sh->log_k, workers_of(v, pool), &t, &err),
+                         GLSTARK_OK, "%s", err.msg);
             cr_expect_eq(memcmp(t.digests, want, words * sizeof(bb_t)), 0,
-                         "shape %zu (n %zu, width %zu, deg %u, k %u), %u threads: digest layers differ", si, sh->n,
-                         sh->width, sh->deg, sh->log_k, threads);
+                         "shape %zu (n %zu, width %zu, deg %u, k %u), %s: digest layers differ", si, sh->n, sh->width,
+                         sh->deg, sh->log_k, workers_name[v]);
             cr_expect_eq(memcmp(gs_merkle_root(&t), want + words - 8, 8 * sizeof(bb_t)), 0);
             gs_merkle_tree_free(&t);
         }
         free(want);
         free(mat);
     }
+    gs_pool_free(pool);
 }
 
 /* The streamed form on the host, for every row-class count the shape
@@ -109,7 +121,7 @@ Test(merkle, matches_naive_tree_all_layers)
  * and group buffer poisoned first (the first group must start every sponge
  * at zero). The tree equals the naive tree of the whole matrix. */
 static void stream_on_host(const bb_t *mat, size_t n, size_t width, unsigned log_k, unsigned lc, size_t group,
-                           unsigned threads, bb_t *dg)
+                           gs_workers workers, bb_t *dg)
 {
     const size_t rows = n >> lc;
     bb_t *states = malloc(rows * 8 * sizeof *states), *buf = malloc(group * rows * sizeof *buf);
@@ -125,12 +137,12 @@ static void stream_on_host(const bb_t *mat, size_t n, size_t width, unsigned log
             for (size_t j = 0; j < g; j++)
                 for (size_t m = 0; m < rows; m++)
                     buf[j * rows + m] = mat[(c0 + j) * n + (m << lc) + cls];
-            gs_merkle_absorb_columns(states, buf, rows, width, group, c0, g, threads);
+            gs_merkle_absorb_columns(states, buf, rows, width, group, c0, g, workers);
         }
-        cr_assert_eq(gs_merkle_build_bottom_from_leaves(states, rows, log_k, lc, cls, threads, dg, &err), GLSTARK_OK,
+        cr_assert_eq(gs_merkle_build_bottom_from_leaves(states, rows, log_k, lc, cls, workers, dg, &err), GLSTARK_OK,
                      "%s", err.msg);
     }
-    gs_merkle_build_upper(n, log_k, threads, dg);
+    gs_merkle_build_upper(n, log_k, workers, dg);
     free(states);
     free(buf);
 }
@@ -139,6 +151,7 @@ Test(merkle, streamed_columns_match_naive_tree)
 {
     uint64_t seed = 0x3e41e0005ull;
     printf("streamed_columns_match_naive_tree: seed 0x%llx\n", (unsigned long long)seed);
+    gs_pool *pool = gs_pool_new(3);
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
         const shape *sh = &shapes[si];
         if (sh->deg != 1)
@@ -151,20 +164,21 @@ Test(merkle, streamed_columns_match_naive_tree)
             if (s % ((size_t)1 << lc) != 0 || (lc > 0 && sh->log_k == 0))
                 continue;
             for (size_t group = 8; group <= 16; group += 8)
-                for (unsigned threads = 1; threads <= 3; threads += 2) {
+                for (int v = 0; v < N_WORKERS; v++) {
                     for (size_t i = 0; i < words; i++)
                         dg[i] = 0xDEADBEEFu;
-                    stream_on_host(mat, sh->n, sh->width, sh->log_k, lc, group, threads, dg);
+                    stream_on_host(mat, sh->n, sh->width, sh->log_k, lc, group, workers_of(v, pool), dg);
                     cr_expect_eq(memcmp(dg, want, words * sizeof(bb_t)), 0,
-                                 "shape %zu (n %zu, width %zu, k %u), 2^%u classes, groups of %zu, %u threads: "
+                                 "shape %zu (n %zu, width %zu, k %u), 2^%u classes, groups of %zu, %s: "
                                  "digest layers differ",
-                                 si, sh->n, sh->width, sh->log_k, lc, group, threads);
+                                 si, sh->n, sh->width, sh->log_k, lc, group, workers_name[v]);
                 }
         }
         free(dg);
         free(want);
         free(mat);
     }
+    gs_pool_free(pool);
 }
 
 Test(merkle, openings_verify_and_tampering_fails)
@@ -176,7 +190,7 @@ Test(merkle, openings_verify_and_tampering_fails)
         const shape *sh = &shapes[si];
         bb_t *mat = random_matrix(sh->n * sh->width * sh->deg, &seed);
         gs_merkle_tree t;
-        cr_assert_eq(gs_merkle_commit(mat, sh->n, sh->width, sh->deg, sh->log_k, 2, &t, &err), GLSTARK_OK);
+        cr_assert_eq(gs_merkle_commit(mat, sh->n, sh->width, sh->deg, sh->log_k, (gs_workers){NULL, 2}, &t, &err), GLSTARK_OK);
         size_t s = sh->n >> sh->log_k, k = (size_t)1 << sh->log_k, len = sh->width * sh->deg;
         bb_t *rows = malloc(k * len * sizeof *rows);
         bb_t *proof = malloc((t.depth + 1) * 8 * sizeof *proof);
@@ -259,14 +273,14 @@ Test(merkle, bad_shapes_give_statuses)
     } bad[] = {{0, 1, 1, 0}, {3, 1, 1, 0}, {12, 2, 1, 1}, {8, 0, 1, 0}, {8, 1, 2, 0}, {8, 1, 1, 4}, {1, 1, 1, 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gs_error_clear(&err);
-        cr_expect_eq(gs_merkle_commit(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, 1, &t, &err),
+        cr_expect_eq(gs_merkle_commit(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, (gs_workers){NULL, 1}, &t, &err),
                      GLSTARK_ERR_INVALID_ARGUMENT, "bad shape %zu accepted", i);
         cr_expect(strlen(err.msg) > 0);
-        cr_expect_eq(gs_merkle_build(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, 1, dg, &err),
+        cr_expect_eq(gs_merkle_build(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, (gs_workers){NULL, 1}, dg, &err),
                      GLSTARK_ERR_INVALID_ARGUMENT);
     }
-    cr_expect_eq(gs_merkle_commit(mat, ((size_t)1 << 31), 1, 1, 0, 1, &t, &err), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(gs_merkle_commit(mat, 16, 4, 1, 2, 1, &t, &err), GLSTARK_OK);
+    cr_expect_eq(gs_merkle_commit(mat, ((size_t)1 << 31), 1, 1, 0, (gs_workers){NULL, 1}, &t, &err), GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_merkle_commit(mat, 16, 4, 1, 2, (gs_workers){NULL, 1}, &t, &err), GLSTARK_OK);
     bb_t rows[16], proof[16];
     cr_expect_eq(gs_merkle_open(mat, 16, 4, 1, 2, t.digests, 4, rows, proof, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_expect(strstr(err.msg, "out of range") != NULL);
@@ -292,7 +306,7 @@ Test(merkle, cpu_engine_family)
     cr_assert_eq(gs_buf_write(buf, pad * sizeof(bb_t), mat, n * w * sizeof(bb_t)), GLSTARK_OK);
 
     gs_merkle_tree ref;
-    cr_assert_eq(gs_merkle_commit(mat, n, w, 1, log_k, 1, &ref, &err), GLSTARK_OK);
+    cr_assert_eq(gs_merkle_commit(mat, n, w, 1, log_k, (gs_workers){NULL, 1}, &ref, &err), GLSTARK_OK);
     gs_merkle_dev dev;
     cr_assert_eq(gs_engine_merkle_commit(eng, buf, pad, n, w, 1, log_k, &dev), GLSTARK_OK, "%s", eng->err.msg);
     bb_t root[8];

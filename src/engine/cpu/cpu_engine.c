@@ -152,6 +152,12 @@ unsigned gs_cpu_threads(const gs_engine *eng)
     return st && st->threads ? st->threads : 1;
 }
 
+gs_workers gs_cpu_workers(const gs_engine *eng)
+{
+    const gs_cpu_state *st = eng->impl;
+    return (gs_workers){st ? st->pool : NULL, gs_cpu_threads(eng)};
+}
+
 void gs_cpu_for(const gs_engine *eng, unsigned threads, size_t n, gs_range_fn fn, void *ctx)
 {
     gs_pool_for(((const gs_cpu_state *)eng->impl)->pool, threads, n, fn, ctx);

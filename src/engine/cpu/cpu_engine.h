@@ -25,6 +25,8 @@ static inline gs_simd_isa gs_cpu_simd(const gs_engine *eng) { return gs_cpu_engi
 
 /* The CPU engine's thread count (at least 1). */
 unsigned gs_cpu_threads(const gs_engine *eng);
+/* Its threads and pool, for modules that take gs_workers (the Merkle tree). */
+gs_workers gs_cpu_workers(const gs_engine *eng);
 /* gs_parallel_for and gs_parallel_for_chunks on the engine's parked threads
  * (util/thread_pool.h): same ranges, same worker numbers, no thread starts.
  * The CPU engine's kernels use these. */

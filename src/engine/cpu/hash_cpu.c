@@ -19,7 +19,7 @@ static glstark_status cpu_merkle_commit(gs_engine *eng, const gs_buf *mat, size_
     st = gs_buf_create(eng, gs_merkle_digest_words(height, log_k) * sizeof(bb_t), &dg);
     if (st)
         return st;
-    st = gs_merkle_build((const bb_t *)mat->host + mat_off, height, width, elem_deg, log_k, gs_cpu_threads(eng),
+    st = gs_merkle_build((const bb_t *)mat->host + mat_off, height, width, elem_deg, log_k, gs_cpu_workers(eng),
                          (bb_t *)dg->host, &eng->err);
     if (st) {
         gs_buf_destroy(dg);
@@ -86,15 +86,15 @@ static glstark_status cpu_stream_begin(gs_engine *eng, gs_merkle_stream *ms)
 static glstark_status cpu_stream_columns(gs_engine *eng, gs_merkle_stream *ms, size_t ncols)
 {
     bb_t *states = ms->states->host, *digests = ms->digests->host;
-    const unsigned threads = gs_cpu_threads(eng);
+    const gs_workers workers = gs_cpu_workers(eng);
     gs_merkle_absorb_columns(states, ms->group->host, ms->class_rows, ms->width, ms->group_cols, ms->next_col, ncols,
-                             threads);
+                             workers);
     if (ms->next_col + ncols < ms->width)
         return GLSTARK_OK;
     glstark_status st = gs_merkle_build_bottom_from_leaves(states, ms->class_rows, ms->log_k, ms->log_classes, ms->cls,
-                                                           threads, digests, &eng->err);
+                                                           workers, digests, &eng->err);
     if (!st && ms->cls + 1 == ((size_t)1 << ms->log_classes))
-        gs_merkle_build_upper(ms->height, ms->log_k, threads, digests);
+        gs_merkle_build_upper(ms->height, ms->log_k, workers, digests);
     return st;
 }
 
