@@ -305,7 +305,7 @@ typedef struct trace_job {
     size_t num_permutations, height;
     int mont;
     uint32_t *trace;
-    unsigned char oom[256]; /* per worker (gs_parallel_for runs at most 256) */
+    unsigned char oom[GS_PARALLEL_MAX]; /* per worker */
 } trace_job;
 
 /* Permutations [k0, k1) of the trace (the last may be cut by the height). */

@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-#define GS_PARALLEL_MAX 256
 
 typedef struct job {
     gs_range_fn fn;

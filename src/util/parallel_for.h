@@ -13,9 +13,13 @@
 
 typedef void (*gs_range_fn)(void *ctx, size_t begin, size_t end, unsigned worker);
 
+/* The most threads one call uses (more are capped): the size of any
+ * per-worker array a caller keeps. */
+#define GS_PARALLEL_MAX 256
+
 /* Calls fn(ctx, b, e, worker) for disjoint ranges covering [0, n); worker is
  * the chunk number (< threads), usable to pick per-thread scratch. With
- * 1 <= threads <= n (and threads <= 256) fn runs exactly `threads` times,
+ * 1 <= threads <= n (and threads <= GS_PARALLEL_MAX) fn runs exactly `threads` times,
  * so per-worker partials 0 .. threads-1 are all written; n = 0 calls nothing. */
 void gs_parallel_for(unsigned threads, size_t n, gs_range_fn fn, void *ctx);
 

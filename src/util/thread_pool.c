@@ -72,13 +72,10 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* gs_parallel_for's bound on threads */
-#define POOL_MAX_THREADS 256u
-
 gs_pool *gs_pool_new(unsigned threads)
 {
-    if (threads > POOL_MAX_THREADS)
-        threads = POOL_MAX_THREADS;
+    if (threads > GS_PARALLEL_MAX)
+        threads = GS_PARALLEL_MAX;
     if (threads <= 1)
         return NULL;
     gs_pool *p = calloc(1, sizeof *p);

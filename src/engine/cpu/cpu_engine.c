@@ -76,7 +76,6 @@ static glstark_status cpu_buf_fill_u32(gs_engine *eng, gs_buf *buf, size_t off, 
     return GLSTARK_OK;
 }
 
-#define CANON_WORKERS_MAX 256 /* gs_parallel_for's bound */
 /* Values converted per step, each step checked just before (in cache). */
 #define CANON_STEP 4096
 
@@ -84,7 +83,7 @@ typedef struct canon_job {
     bb_t *dst;
     const uint32_t *src;
     const gs_cpu_kernels *k;
-    size_t first_bad[CANON_WORKERS_MAX]; /* per worker: its first value >= p, or SIZE_MAX */
+    size_t first_bad[GS_PARALLEL_MAX]; /* per worker: its first value >= p, or SIZE_MAX */
 } canon_job;
 
 static void canon_range(void *ctx, size_t b, size_t e, unsigned worker)
@@ -110,7 +109,7 @@ static glstark_status cpu_buf_write_canonical(gs_engine *eng, gs_buf *buf, size_
     canon_job j = {.dst = (bb_t *)((char *)buf->host + off), .src = src, .k = gs_cpu_engine_kernels(eng)};
     /* threads only pay off for large writes (a trace, not a vector) */
     unsigned threads = count >= ((size_t)1 << 16) ? gs_cpu_threads(eng) : 1;
-    threads = threads > CANON_WORKERS_MAX ? CANON_WORKERS_MAX : threads;
+    threads = threads > GS_PARALLEL_MAX ? GS_PARALLEL_MAX : threads;
     threads = (size_t)threads > count ? (unsigned)count : threads;
     gs_cpu_for(eng, threads, count, canon_range, &j);
     size_t bad = SIZE_MAX;
@@ -160,12 +159,12 @@ gs_workers gs_cpu_workers(const gs_engine *eng)
 
 void gs_cpu_for(const gs_engine *eng, unsigned threads, size_t n, gs_range_fn fn, void *ctx)
 {
-    gs_pool_for(((const gs_cpu_state *)eng->impl)->pool, threads, n, fn, ctx);
+    gs_pool_for(gs_cpu_workers(eng).pool, threads, n, fn, ctx);
 }
 
 void gs_cpu_for_chunks(const gs_engine *eng, unsigned threads, size_t n, size_t grain, gs_range_fn fn, void *ctx)
 {
-    gs_pool_for_chunks(((const gs_cpu_state *)eng->impl)->pool, threads, n, grain, fn, ctx);
+    gs_pool_for_chunks(gs_cpu_workers(eng).pool, threads, n, grain, fn, ctx);
 }
 
 unsigned gs_cpu_parts(const gs_engine *eng, size_t n)

@@ -204,10 +204,10 @@ static glstark_status cpu_sumcheck_round(gs_engine *eng, const gs_buf *f, const 
         st = gs_sums_dst_check(eng, dst, 2, "whir sumcheck_round");
     if (st)
         return st;
-    bb4_t partial[256][2];
+    bb4_t partial[GS_PARALLEL_MAX][2];
     unsigned parts = len / 2 >= ((size_t)1 << 14) ? gs_cpu_parts(eng, len / 2) : 1;
-    if (parts > 256)
-        parts = 256;
+    if (parts > GS_PARALLEL_MAX)
+        parts = GS_PARALLEL_MAX;
     pairs_ctx c = {.f = f->host, .w = w->host, .partial = partial};
     bb4_t out[2] = {bb4_zero(), bb4_zero()};
     if (len >= 2) {
