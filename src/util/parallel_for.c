@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <unistd.h>
 
-
 typedef struct job {
     gs_range_fn fn;
     void *ctx;

@@ -474,8 +474,8 @@ Test(dft_gles, rs_code_rows_folded_small_bindings) { compare_folded(tu_engine_bi
  * 2^L >= 2^10 and blocks of at most 2^5. Cases: one trace of every shape
  * that reaches it (l_skip 0..5, heights L and below, widths that leave the
  * last column padded, which is not a run; L 12 and 13, where the twist's
- * row factors are not the coarse table's first entries); l_skip 6 and a column filled
- * from two traces, which never take it. Every class of b = 1 and 2 against
+ * row factors are not the coarse table's first entries); l_skip 6 and a
+ * column filled from two traces, which never take it. Every class of b = 1 and 2 against
  * the CPU engine's codeword; whether the pass ran is read from the program
  * cache. */
 Test(dft_gles, rs_code_rows_one_run_in_one_pass)

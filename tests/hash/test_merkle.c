@@ -70,9 +70,10 @@ static bb_t *naive_tree(const bb_t *mat, size_t n, size_t width, unsigned deg, u
  * started per call, three threads of a pool. The digests must not depend on
  * them. */
 #define N_WORKERS 3
+#define ONE_THREAD ((gs_workers){NULL, 1})
 static gs_workers workers_of(int v, gs_pool *pool)
 {
-    return v == 0 ? (gs_workers){NULL, 1} : v == 1 ? (gs_workers){NULL, 3} : (gs_workers){pool, 3};
+    return v == 0 ? ONE_THREAD : v == 1 ? (gs_workers){NULL, 3} : (gs_workers){pool, 3};
 }
 static const char *const workers_name[N_WORKERS] = {"one thread", "3 threads started per call", "3 pool threads"};
 
@@ -190,7 +191,8 @@ Test(merkle, openings_verify_and_tampering_fails)
         const shape *sh = &shapes[si];
         bb_t *mat = random_matrix(sh->n * sh->width * sh->deg, &seed);
         gs_merkle_tree t;
-        cr_assert_eq(gs_merkle_commit(mat, sh->n, sh->width, sh->deg, sh->log_k, (gs_workers){NULL, 2}, &t, &err), GLSTARK_OK);
+        cr_assert_eq(gs_merkle_commit(mat, sh->n, sh->width, sh->deg, sh->log_k, (gs_workers){NULL, 2}, &t, &err),
+                     GLSTARK_OK);
         size_t s = sh->n >> sh->log_k, k = (size_t)1 << sh->log_k, len = sh->width * sh->deg;
         bb_t *rows = malloc(k * len * sizeof *rows);
         bb_t *proof = malloc((t.depth + 1) * 8 * sizeof *proof);
@@ -273,14 +275,15 @@ Test(merkle, bad_shapes_give_statuses)
     } bad[] = {{0, 1, 1, 0}, {3, 1, 1, 0}, {12, 2, 1, 1}, {8, 0, 1, 0}, {8, 1, 2, 0}, {8, 1, 1, 4}, {1, 1, 1, 1}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gs_error_clear(&err);
-        cr_expect_eq(gs_merkle_commit(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, (gs_workers){NULL, 1}, &t, &err),
+        cr_expect_eq(gs_merkle_commit(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, ONE_THREAD, &t, &err),
                      GLSTARK_ERR_INVALID_ARGUMENT, "bad shape %zu accepted", i);
         cr_expect(strlen(err.msg) > 0);
-        cr_expect_eq(gs_merkle_build(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, (gs_workers){NULL, 1}, dg, &err),
+        cr_expect_eq(gs_merkle_build(mat, bad[i].n, bad[i].w, bad[i].deg, bad[i].k, ONE_THREAD, dg, &err),
                      GLSTARK_ERR_INVALID_ARGUMENT);
     }
-    cr_expect_eq(gs_merkle_commit(mat, ((size_t)1 << 31), 1, 1, 0, (gs_workers){NULL, 1}, &t, &err), GLSTARK_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(gs_merkle_commit(mat, 16, 4, 1, 2, (gs_workers){NULL, 1}, &t, &err), GLSTARK_OK);
+    cr_expect_eq(gs_merkle_commit(mat, ((size_t)1 << 31), 1, 1, 0, ONE_THREAD, &t, &err),
+                 GLSTARK_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(gs_merkle_commit(mat, 16, 4, 1, 2, ONE_THREAD, &t, &err), GLSTARK_OK);
     bb_t rows[16], proof[16];
     cr_expect_eq(gs_merkle_open(mat, 16, 4, 1, 2, t.digests, 4, rows, proof, &err), GLSTARK_ERR_INVALID_ARGUMENT);
     cr_expect(strstr(err.msg, "out of range") != NULL);
@@ -306,7 +309,7 @@ Test(merkle, cpu_engine_family)
     cr_assert_eq(gs_buf_write(buf, pad * sizeof(bb_t), mat, n * w * sizeof(bb_t)), GLSTARK_OK);
 
     gs_merkle_tree ref;
-    cr_assert_eq(gs_merkle_commit(mat, n, w, 1, log_k, (gs_workers){NULL, 1}, &ref, &err), GLSTARK_OK);
+    cr_assert_eq(gs_merkle_commit(mat, n, w, 1, log_k, ONE_THREAD, &ref, &err), GLSTARK_OK);
     gs_merkle_dev dev;
     cr_assert_eq(gs_engine_merkle_commit(eng, buf, pad, n, w, 1, log_k, &dev), GLSTARK_OK, "%s", eng->err.msg);
     bb_t root[8];

@@ -45,7 +45,8 @@ Test(concurrency, cpu_engines_in_threads_match_serial, .timeout = 300)
     /* the root is the C reference's (gs_merkle_commit on the host) */
     gs_merkle_tree host;
     gs_error err;
-    cr_assert_eq(gs_merkle_commit(mat, (size_t)1 << LOG_H, WIDTH, 4, 0, (gs_workers){NULL, 1}, &host, &err), GLSTARK_OK, "%s", err.msg);
+    cr_assert_eq(gs_merkle_commit(mat, (size_t)1 << LOG_H, WIDTH, 4, 0, (gs_workers){NULL, 1}, &host, &err),
+                 GLSTARK_OK, "%s", err.msg);
     cr_assert_arr_eq(gs_merkle_root(&host), ref.root, sizeof ref.root);
     gs_merkle_tree_free(&host);
     free(ref.rows);
